@@ -1,0 +1,85 @@
+"""The errors gg raises, and who owns each.
+
+- `ApiError(operation, code, message)`: the one error a program can see. Codes are data
+  (`ErrorCode`, kebab-case on the wire), never subclasses.
+- `GgDefect(fault, message)`: gg itself broke. The turn is Fatal, the model reads nothing, no
+  ceiling is charged, and the run ends `internal_error` (seed 001, "gg's own defects").
+- `ConfigError(defects)`: a capability set refused before the first turn, carrying every
+  `ConfigDefect(path, found, reason)` at once.
+
+Exceptions here mean "stop this call"; they never log or emit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Why an operation failed, as a program reads it (`e.code`)."""
+
+    INVALID_ARGUMENT = "invalid-argument"
+    NOT_FOUND = "not-found"
+    CONFLICT = "conflict"
+    REFUSED = "refused"
+    UNAVAILABLE = "unavailable"
+    LIMIT_EXCEEDED = "limit-exceeded"
+    IO_ERROR = "io-error"
+    OTHER = "other"
+
+
+class ApiError(Exception):
+    """A failed SDK call. `operation` is gg's key without its family (`read_file`)."""
+
+    def __init__(self, operation: str, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{operation}: {code.value}: {message}")
+        self.operation = operation
+        self.code = code
+        self.message = message
+
+    def to_wire(self) -> dict[str, str]:
+        return {"operation": self.operation, "code": self.code.value, "message": self.message}
+
+
+class FatalFault(StrEnum):
+    """Which part of gg failed when a turn is Fatal."""
+
+    ARTIFACT_DEFECT = "artifact_defect"
+    HOST_FAULT = "host_fault"
+    LOWERING = "lowering"
+    TOOLCHAIN = "toolchain"
+    RUN_BROKEN = "run_broken"
+
+
+class GgDefect(Exception):
+    """gg's own failure: never charged to the model."""
+
+    def __init__(self, fault: FatalFault, message: str) -> None:
+        super().__init__(f"{fault.value}: {message}")
+        self.fault = fault
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ConfigDefect:
+    """One bad value in a capability set: where it is, what was found, what was wanted."""
+
+    path: str
+    found: str
+    reason: str
+
+    def render(self) -> str:
+        return f"{self.path}: {self.reason} (found {self.found})"
+
+
+class ConfigError(Exception):
+    """A refused launch. Carries every defect found, never only the first."""
+
+    def __init__(self, source: str, defects: Sequence[ConfigDefect]) -> None:
+        self.source = source
+        self.defects = tuple(defects)
+        lines = "\n".join(f"  - {d.render()}" for d in self.defects)
+        count = len(self.defects)
+        super().__init__(f"{source}: {count} defect{'s' if count != 1 else ''}\n{lines}")

@@ -1,0 +1,140 @@
+"""The operation registry: one declaration per SDK call, read by every part that needs it.
+
+An `Operation` names its family and key (`files.read_file`), its parameters, what it returns, who
+may call it (`Gate`) and the host function that performs it. The membrane gates, validates and
+dispatches from it; each arm's guest SDK is generated from it; the prompt's module list and the
+docs are read from it. Nothing about an operation is spelled twice.
+
+Spelling rules, applied here and nowhere else:
+- wire key: `<family>.<key>` in snake_case (`files.read_file`);
+- JavaScript name: the key in camelCase (`readFile`); argument and result fields on the wire are
+  camelCase (`maxLineChars`, `firstLine`);
+- required parameters are positional, optional ones travel in a trailing options object (JS) or
+  as keyword-only arguments (Python).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from gg.wire import camel
+
+if TYPE_CHECKING:
+    from gg.sdk.scope import ProgramScope
+
+U32_MAX = 4_294_967_295
+
+
+class ParamType(StrEnum):
+    """What a parameter accepts; the guest and the membrane check the same rule."""
+
+    STRING = "string"
+    U32 = "u32"                        # a whole number in 0..4294967295
+    POSITIVE_NUMBER = "positiveNumber"  # a finite number above zero, fractions allowed
+    STRING_LIST = "string[]"
+    ANY = "any"                        # checked by the operation itself
+
+
+class Role(StrEnum):
+    """The role an agent was dispatched in; it decides which ending calls it may make."""
+
+    STANDARD = "standard"
+    REVIEW = "review"
+
+
+@dataclass(frozen=True)
+class Always:
+    """Bound for every agent."""
+
+
+@dataclass(frozen=True)
+class Capability:
+    """Bound when the agent's profile enables capability `id`."""
+
+    id: str
+
+
+@dataclass(frozen=True)
+class Ending:
+    """An ending call: bound for agents of `role` only."""
+
+    role: Role
+
+
+Gate = Always | Capability | Ending
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str            # snake_case, as Python spells it; the wire spells it camelCase
+    type: ParamType
+    required: bool = True
+    doc: str = ""
+
+    @property
+    def wire(self) -> str:
+        return camel(self.name)
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A convenience method on each record of a result (`entry.source()` calls `programs.get`)."""
+
+    method: str          # snake_case method name
+    operation: str       # wire key of the operation it calls
+    field: str           # the record field passed as that operation's first argument
+
+
+Handler = Callable[["ProgramScope", Mapping[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Operation:
+    family: str
+    key: str
+    params: tuple[Param, ...]
+    returns: str                       # TypeScript spelling of the result, for docs
+    summary: str
+    gate: Gate
+    handler: Handler = field(compare=False, repr=False)
+    dispatches_tool: bool = True       # counted in `toolCalls` (views, session, programs are not)
+    aliases: tuple[Alias, ...] = ()
+
+    @property
+    def wire(self) -> str:
+        return f"{self.family}.{self.key}"
+
+    @property
+    def js_name(self) -> str:
+        return camel(self.key)
+
+    @property
+    def qualified_js(self) -> str:
+        """The fully qualified name gg prints (`gg.files.readFile`)."""
+        return f"gg.{self.family}.{self.js_name}"
+
+
+class Registry:
+    """Every operation gg offers, by wire key, in declaration order."""
+
+    def __init__(self, operations: Iterable[Operation]) -> None:
+        self._by_wire: dict[str, Operation] = {}
+        for op in operations:
+            if op.wire in self._by_wire:
+                raise ValueError(f"operation {op.wire} declared twice")
+            self._by_wire[op.wire] = op
+
+    def get(self, wire: str) -> Operation | None:
+        return self._by_wire.get(wire)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._by_wire.values())
+
+    def families(self) -> list[str]:
+        return list(dict.fromkeys(op.family for op in self._by_wire.values()))
+
+    def in_family(self, family: str) -> list[Operation]:
+        return [op for op in self._by_wire.values() if op.family == family]

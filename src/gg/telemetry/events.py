@@ -1,0 +1,193 @@
+"""Telemetry events: one frozen dataclass per event type, wire names declared once.
+
+Every event on the wire carries `type` (snake_case), `timestamp` (ISO 8601, UTC), `runId`,
+`agentId` (the root is `root`) and `turn`, then its own fields in camelCase. Fields whose value is
+`None` are omitted, so "absent" and "zero" stay different facts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from gg.wire import camel
+
+
+class EventType(StrEnum):
+    RUN_STARTED = "run_started"
+    MODEL_REQUEST = "model_request"
+    MODEL_REPLY = "model_reply"
+    RECEIPT = "receipt"
+    API_CALL = "api_call"
+    API_RESULT = "api_result"
+    CODE_EXECUTION = "code_execution"
+    TURN_OUTCOME = "turn_outcome"
+    LIMIT_EXCEEDED = "limit_exceeded"
+    LOG = "log"
+    RUN_FINISHED = "run_finished"
+
+
+class LogLevel(StrEnum):
+    DEBUG = "debug"
+    INFO = "info"
+    WARN = "warn"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Payload:
+    """The event-specific part; the envelope (`Event`) adds who, when and which turn."""
+
+    TYPE: ClassVar[EventType]
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                out[camel(f.name)] = value
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunStarted(Payload):
+    TYPE: ClassVar[EventType] = EventType.RUN_STARTED
+    name: str
+    config_path: str
+    workspace: str
+    model: str
+    language: str
+    limits: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelRequest(Payload):
+    """The messages appended to the window since the previous request, as the model reads them."""
+
+    TYPE: ClassVar[EventType] = EventType.MODEL_REQUEST
+    messages: list[dict[str, Any]]
+    tool_choice: str
+    request_index: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelReply(Payload):
+    TYPE: ClassVar[EventType] = EventType.MODEL_REPLY
+    text: str
+    calls: list[dict[str, Any]]
+    usage: dict[str, Any]
+    duration_ms: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class Receipt(Payload):
+    """The acknowledgement pushed for one call, before anything ran."""
+
+    TYPE: ClassVar[EventType] = EventType.RECEIPT
+    call_id: str
+    tool: str
+    body: str
+    program_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApiCall(Payload):
+    TYPE: ClassVar[EventType] = EventType.API_CALL
+    operation: str
+    ordinal: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApiResult(Payload):
+    TYPE: ClassVar[EventType] = EventType.API_RESULT
+    operation: str
+    ordinal: int
+    ok: bool
+    failure: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CodeExecution(Payload):
+    TYPE: ClassVar[EventType] = EventType.CODE_EXECUTION
+    submission: int
+    ok: bool
+    tool_calls: int
+    api_calls: int
+    duration_ms: float
+    logs: list[str]
+    logs_suppressed: int | None = None
+    error: str | None = None
+    error_type: str | None = None
+    finished: str | None = None
+    compile_ms: float | None = None
+    program_id: str | None = None
+    source: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnOutcomeEvent(Payload):
+    TYPE: ClassVar[EventType] = EventType.TURN_OUTCOME
+    outcome: str
+    consecutive_errors: int
+    turns: int
+    error: str | None = None
+    error_type: str | None = None
+    report: str | None = None
+    feedback: list[str] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class LimitExceeded(Payload):
+    TYPE: ClassVar[EventType] = EventType.LIMIT_EXCEEDED
+    limit: str
+    threshold: float
+    observed: float
+    turns: int
+    window: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Log(Payload):
+    """A record for the operator: never shown to the model."""
+
+    TYPE: ClassVar[EventType] = EventType.LOG
+    level: str
+    message: str
+    fields: dict[str, Any] = field(default_factory=dict[str, Any])
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunFinished(Payload):
+    TYPE: ClassVar[EventType] = EventType.RUN_FINISHED
+    status: str
+    exit_code: int
+    turns: int
+    duration_ms: float
+    final_text: str | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """One record on the run's stream: the envelope plus its payload."""
+
+    run_id: str
+    agent_id: str
+    turn: int
+    timestamp: str
+    payload: Payload
+
+    @property
+    def type(self) -> EventType:
+        return self.payload.TYPE
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "type": self.type.value,
+            "timestamp": self.timestamp,
+            "runId": self.run_id,
+            "agentId": self.agent_id,
+            "turn": self.turn,
+            **self.payload.to_wire(),
+        }
