@@ -1,6 +1,6 @@
 """Every sentence the model reads lives here, as a Jinja2 template under `templates/`.
 
-`render(name, **values)` renders `templates/<name>.j2`; a missing value is an error, never an
+`render(template, **values)` renders `templates/<template>.j2`; a missing value is an error, never an
 empty string. Each template is pinned by a test, so a change of wording is a visible change.
 """
 
@@ -24,6 +24,6 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render(name: str, **values: Any) -> str:
+def render(template: str, /, **values: Any) -> str:
     """Render one wording. Raises `jinja2.TemplateNotFound` or `jinja2.UndefinedError`."""
-    return _environment().get_template(f"{name}.j2").render(**values).strip("\n")
+    return _environment().get_template(f"{template}.j2").render(**values).strip("\n")

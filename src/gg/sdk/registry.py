@@ -32,10 +32,10 @@ class ParamType(StrEnum):
     """What a parameter accepts; the guest and the membrane check the same rule."""
 
     STRING = "string"
-    U32 = "u32"                        # a whole number in 0..4294967295
+    U32 = "u32"  # a whole number in 0..4294967295
     POSITIVE_NUMBER = "positiveNumber"  # a finite number above zero, fractions allowed
     STRING_LIST = "string[]"
-    ANY = "any"                        # checked by the operation itself
+    ANY = "any"  # checked by the operation itself
 
 
 class Role(StrEnum):
@@ -69,10 +69,18 @@ Gate = Always | Capability | Ending
 
 @dataclass(frozen=True)
 class Param:
-    name: str            # snake_case, as Python spells it; the wire spells it camelCase
+    """One argument. Required ones are written in place; an optional one goes in the options
+    object (JS) or is keyword-only (Python), unless `positional` keeps it in place (`listDir(path?)`)."""
+
+    name: str  # snake_case, as Python spells it; the wire spells it camelCase
     type: ParamType
     required: bool = True
     doc: str = ""
+    positional: bool = False
+
+    @property
+    def in_place(self) -> bool:
+        return self.required or self.positional
 
     @property
     def wire(self) -> str:
@@ -83,9 +91,9 @@ class Param:
 class Alias:
     """A convenience method on each record of a result (`entry.source()` calls `programs.get`)."""
 
-    method: str          # snake_case method name
-    operation: str       # wire key of the operation it calls
-    field: str           # the record field passed as that operation's first argument
+    method: str  # snake_case method name
+    operation: str  # wire key of the operation it calls
+    field: str  # the record field passed as that operation's first argument
 
 
 Handler = Callable[["ProgramScope", Mapping[str, Any]], Any]
@@ -96,11 +104,11 @@ class Operation:
     family: str
     key: str
     params: tuple[Param, ...]
-    returns: str                       # TypeScript spelling of the result, for docs
+    returns: str  # TypeScript spelling of the result, for docs
     summary: str
     gate: Gate
     handler: Handler = field(compare=False, repr=False)
-    dispatches_tool: bool = True       # counted in `toolCalls` (views, session, programs are not)
+    dispatches_tool: bool = True  # counted in `toolCalls` (views, session, programs are not)
     aliases: tuple[Alias, ...] = ()
 
     @property
@@ -111,10 +119,11 @@ class Operation:
     def js_name(self) -> str:
         return camel(self.key)
 
-    @property
-    def qualified_js(self) -> str:
-        """The fully qualified name gg prints (`gg.files.readFile`)."""
-        return f"gg.{self.family}.{self.js_name}"
+    def qualified(self, language: str) -> str:
+        """The fully qualified name gg prints, spelled for the agent's arm: `gg.files.readFile`
+        (JavaScript, TypeScript) or `gg.files.read_file` (Python)."""
+        name = self.key if language == "python" else self.js_name
+        return f"gg.{self.family}.{name}"
 
 
 class Registry:

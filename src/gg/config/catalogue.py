@@ -1,0 +1,70 @@
+"""The capability-set vocabulary: every spelling a document may use, declared once.
+
+- Capability ids, languages, model providers and cache lifetimes are `StrEnum`s; their values are
+  the document's spellings. Roles are the SDK's `Role` (one home for `standard` and `review`).
+- The defaults a document may leave out live here with their units.
+- `program-library` has no defaults on purpose: an enabled library must write `keep` and `idLength`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from gg.sdk.registry import Role
+
+__all__ = [
+    "CONFIG_FILE_NAMES",
+    "DEFAULT_LANGUAGE",
+    "DEFAULT_MAX_MEMORY_BYTES",
+    "DEFAULT_TIMEOUT_SECS",
+    "DEFAULT_WORKSPACE",
+    "ID_LENGTH_MAX",
+    "ID_LENGTH_MIN",
+    "ROOT_SLUG",
+    "CacheLifetime",
+    "CapabilityId",
+    "Language",
+    "Provider",
+    "Role",
+]
+
+
+class CapabilityId(StrEnum):
+    """The capabilities an agent may list."""
+
+    RESPONSES_AS_CODE = "responses-as-code"
+    PROGRAM_LIBRARY = "program-library"
+
+
+class Language(StrEnum):
+    """The language an agent's programs are written in (its arm)."""
+
+    JAVASCRIPT = "javascript"
+    TYPESCRIPT = "typescript"
+    PYTHON = "python"
+
+
+class Provider(StrEnum):
+    """Who answers an agent's model requests; `replay` plays a recorded journal."""
+
+    REPLAY = "replay"
+    OPENAI = "openai"
+    OPENROUTER = "openrouter"
+    ANTHROPIC = "anthropic"
+
+
+class CacheLifetime(StrEnum):
+    """How long a provider may keep the prompt cache it writes."""
+
+    FIVE_MINUTES = "5m"
+    ONE_HOUR = "1h"
+
+
+CONFIG_FILE_NAMES = ("gg.json", "gg.toml")  # what a folder given as the config must hold (one)
+ROOT_SLUG = "root"  # the agent a run starts with
+DEFAULT_WORKSPACE = "workspace"  # beside the config file
+DEFAULT_LANGUAGE = Language.JAVASCRIPT
+DEFAULT_TIMEOUT_SECS = 30.0
+DEFAULT_MAX_MEMORY_BYTES = 268_435_456  # 256 MiB
+ID_LENGTH_MIN = 2
+ID_LENGTH_MAX = 32

@@ -1,0 +1,222 @@
+"""The capability set as loaded: frozen pydantic models, keys camelCase in the document.
+
+Shape rules enforced here (cross-field rules live in `rules.py`):
+- every object refuses keys it does not declare, so a typo never passes silently;
+- `limits` ceilings are all optional; a ceiling nobody wrote is not armed;
+- an agent lists capabilities by `id`; `enabled` defaults to true; `params` are judged whenever
+  written, even when the capability is switched off;
+- paths (`workspace`, a replay `journal`) resolve against the config file's folder and must exist;
+  the workspace defaults to the folder `workspace` beside the config file.
+Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `limits.error_rate`) give
+typed values; `None` means "not enabled" or "not armed".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gg.config.catalogue import (
+    DEFAULT_LANGUAGE,
+    DEFAULT_MAX_MEMORY_BYTES,
+    DEFAULT_TIMEOUT_SECS,
+    DEFAULT_WORKSPACE,
+    ID_LENGTH_MAX,
+    ID_LENGTH_MIN,
+    ROOT_SLUG,
+    CacheLifetime,
+    CapabilityId,
+    Language,
+    Provider,
+    Role,
+)
+from gg.config.values import Choice, Flag, Number, Place, Text, Whole
+from gg.sandbox.execution import Ceilings
+from gg.wire import camel
+
+__all__ = [
+    "ID_LENGTH",
+    "KEEP",
+    "Agent",
+    "Capability",
+    "CapabilitySet",
+    "ErrorRateCeiling",
+    "Limits",
+    "ModelBinding",
+    "ProgramLibrary",
+    "ProgramLibraryCapability",
+    "ProgramLibraryParams",
+    "ResponsesAsCodeCapability",
+    "ResponsesAsCodeParams",
+]
+
+
+class _Part(BaseModel):
+    """Every object in a capability set: frozen, camelCase keys, unknown keys refused."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
+    )
+
+
+KEEP = Whole(0, note="0 keeps every program")
+ID_LENGTH = Whole(ID_LENGTH_MIN, ID_LENGTH_MAX)
+Slug = Annotated[str, Text(r"[a-z0-9-]+", "lowercase letters, digits and hyphens", max_chars=64)]
+Enabled = Annotated[bool, Flag()]
+
+
+@dataclass(frozen=True)
+class ErrorRateCeiling:
+    """Breached when more than `threshold` of the last `window` turns were errors (window full)."""
+
+    threshold: float
+    window: int
+
+
+class Limits(_Part):
+    """Run ceilings; each is armed only when written."""
+
+    max_turns: Annotated[int, Whole(1)] | None = None
+    max_runtime_secs: Annotated[float, Number(above=0, what="a number of seconds")] | None = None
+    max_consecutive_errors: Annotated[int, Whole(1)] | None = None
+    max_error_rate: Annotated[float, Number(above=0, most=1, what="a fraction")] | None = None
+    error_rate_window: Annotated[int, Whole(1, what="a whole number of turns")] | None = None
+    max_cost: Annotated[float, Number(above=0, what="an amount in USD")] | None = None
+
+    @property
+    def error_rate(self) -> ErrorRateCeiling | None:
+        """The error-rate ceiling, armed only when both its threshold and window are written."""
+        if self.max_error_rate is None or self.error_rate_window is None:
+            return None
+        return ErrorRateCeiling(self.max_error_rate, self.error_rate_window)
+
+
+class ModelBinding(_Part):
+    """Which model answers an agent, through which provider."""
+
+    provider: Annotated[Provider, Choice(Provider)]
+    model: Annotated[str, Text()] | None = None
+    journal: Annotated[Path, Place("file")] | None = None
+    base_url: Annotated[str, Text(r"https?://\S+", "an http:// or https:// URL", max_chars=2000)] | None = (
+        None
+    )
+    api_key_env: Annotated[str, Text(r"[A-Za-z_][A-Za-z0-9_]*", "an environment variable name")] | None = None
+    max_output_tokens: Annotated[int, Whole(1)] | None = None
+    temperature: Annotated[float, Number(least=0, most=2)] | None = None
+    cache_lifetime: Annotated[CacheLifetime, Choice(CacheLifetime)] | None = None
+
+
+class ResponsesAsCodeParams(_Part):
+    """Per-program sandbox ceilings and the agent's language; neither ceiling is clamped."""
+
+    language: Annotated[Language, Choice(Language)] = DEFAULT_LANGUAGE
+    timeout_secs: Annotated[float, Number(above=0, what="a number of seconds")] = DEFAULT_TIMEOUT_SECS
+    max_memory_bytes: Annotated[int, Whole(1, what="a whole number of bytes")] = DEFAULT_MAX_MEMORY_BYTES
+
+    @property
+    def ceilings(self) -> Ceilings:
+        return Ceilings(timeout_secs=self.timeout_secs, max_memory_bytes=self.max_memory_bytes)
+
+
+class ProgramLibraryParams(_Part):
+    """As written; an enabled library must write both (checked in `rules.py`)."""
+
+    keep: Annotated[int, KEEP] | None = None
+    id_length: Annotated[int, ID_LENGTH] | None = None
+
+
+@dataclass(frozen=True)
+class ProgramLibrary:
+    """An enabled library: how many recent programs it keeps (0: all) and its ids' length."""
+
+    keep: int
+    id_length: int
+
+    @property
+    def keeps_every_program(self) -> bool:
+        return self.keep == 0
+
+
+class ResponsesAsCodeCapability(_Part):
+    """Code mode, the only mode: every agent lists it, enabled."""
+
+    id: Literal[CapabilityId.RESPONSES_AS_CODE]
+    enabled: Enabled = True
+    params: ResponsesAsCodeParams = Field(default_factory=ResponsesAsCodeParams)
+
+
+class ProgramLibraryCapability(_Part):
+    """The agent's program library; when enabled, `params.keep` and `params.idLength` are required."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"enabled": {"const": False}}, "required": ["enabled"]},
+            "else": {"required": ["params"], "properties": {"params": {"required": ["keep", "idLength"]}}},
+        }
+    )
+
+    id: Literal[CapabilityId.PROGRAM_LIBRARY]
+    enabled: Enabled = True
+    params: ProgramLibraryParams = Field(default_factory=ProgramLibraryParams)
+
+
+Capability = Annotated[ResponsesAsCodeCapability | ProgramLibraryCapability, Field(discriminator="id")]
+
+
+class Agent(_Part):
+    """One agent profile: its slug, role, task, model and capabilities."""
+
+    slug: Slug
+    role: Annotated[Role, Choice(Role)] = Role.STANDARD
+    task: Annotated[str, Text(described="the task the agent is given", max_chars=100_000)] | None = None
+    model: ModelBinding
+    capabilities: tuple[Capability, ...] = ()
+
+    def enabled(self, capability: CapabilityId) -> bool:
+        return any(entry.id == capability and entry.enabled for entry in self.capabilities)
+
+    @property
+    def responses_as_code(self) -> ResponsesAsCodeParams:
+        for entry in self.capabilities:
+            if isinstance(entry, ResponsesAsCodeCapability):
+                return entry.params
+        raise LookupError(f"agent `{self.slug}` lists no responses-as-code capability")
+
+    @property
+    def language(self) -> Language:
+        return self.responses_as_code.language
+
+    @property
+    def program_library(self) -> ProgramLibrary | None:
+        """The library's settings, or None when the agent keeps no programs."""
+        for entry in self.capabilities:
+            if isinstance(entry, ProgramLibraryCapability) and entry.enabled:
+                keep, id_length = entry.params.keep, entry.params.id_length
+                if keep is None or id_length is None:
+                    raise LookupError(f"agent `{self.slug}`'s program library lacks keep or idLength")
+                return ProgramLibrary(keep=keep, id_length=id_length)
+        return None
+
+
+class CapabilitySet(_Part):
+    """A whole run's configuration: its name, workspace, ceilings and agents (one is `root`)."""
+
+    name: Annotated[str, Text()]
+    workspace: Annotated[Path, Place("folder")] = Field(
+        default=Path(DEFAULT_WORKSPACE), validate_default=True
+    )
+    limits: Limits = Field(default_factory=Limits)
+    agents: tuple[Agent, ...] = Field(json_schema_extra={"minItems": 1})
+
+    @property
+    def root(self) -> Agent:
+        return self.agent(ROOT_SLUG)
+
+    def agent(self, slug: str) -> Agent:
+        for agent in self.agents:
+            if agent.slug == slug:
+                return agent
+        raise KeyError(f"no agent `{slug}` in capability set `{self.name}`")

@@ -1,0 +1,109 @@
+"""Execution ceilings (`capabilitySet.limits`), decided here; the agent loop acts on them.
+
+| ceiling | scope | checked | status |
+|---|---|---|---|
+| maxTurns | per agent | after each turn | exhausted |
+| maxRuntimeSecs | run-wide | at each turn boundary | timed_out |
+| maxConsecutiveErrors | per agent | after each turn | limit_exceeded |
+| maxErrorRate + errorRateWindow | per agent | after each turn, once the window is full | limit_exceeded |
+| maxCost | run-wide | before each model call | limit_exceeded |
+
+A ceiling nobody wrote is not armed. The consecutive count is cleared only by a turn that did
+its declared work; a Fatal turn counts toward `turns` but is charged to no ceiling. The error
+rate breaches only when strictly above the threshold. Nothing here is ever told to the model.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from gg.outcome import Fatal, TurnOutcome, is_error
+
+
+class LimitName(StrEnum):
+    TURNS = "turns"
+    RUNTIME = "runtime"
+    CONSECUTIVE_ERRORS = "consecutive_errors"
+    ERROR_RATE = "error_rate"
+    COST = "cost"
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_turns: int | None = None
+    max_runtime_secs: float | None = None
+    max_consecutive_errors: int | None = None
+    max_error_rate: float | None = None
+    error_rate_window: int | None = None
+    max_cost: float | None = None
+
+
+@dataclass(frozen=True)
+class Breach:
+    limit: LimitName
+    threshold: float
+    observed: float
+    turns: int
+    window: int | None = None
+
+
+@dataclass
+class ErrorLedger:
+    """One agent's record of its turns, as the ceilings read it."""
+
+    turns: int = 0
+    errors: int = 0
+    consecutive: int = 0
+    max_consecutive: int = 0
+    recent: deque[bool] = field(default_factory=deque[bool])
+
+    def record(self, outcome: TurnOutcome, window: int | None) -> None:
+        self.turns += 1
+        if isinstance(outcome, Fatal):
+            return
+        erred = is_error(outcome)
+        self.errors += erred
+        self.consecutive = self.consecutive + 1 if erred else 0
+        self.max_consecutive = max(self.max_consecutive, self.consecutive)
+        if window:
+            self.recent.append(erred)
+            while len(self.recent) > window:
+                self.recent.popleft()
+
+
+def breach_after_turn(limits: Limits, ledger: ErrorLedger) -> Breach | None:
+    """The first per-agent ceiling the last recorded turn breached, if any."""
+    if limits.max_consecutive_errors is not None and ledger.consecutive >= limits.max_consecutive_errors:
+        return Breach(
+            LimitName.CONSECUTIVE_ERRORS, limits.max_consecutive_errors, ledger.consecutive, ledger.turns
+        )
+    rate = _error_rate_breach(limits, ledger)
+    if rate is not None:
+        return rate
+    if limits.max_turns is not None and ledger.turns >= limits.max_turns:
+        return Breach(LimitName.TURNS, limits.max_turns, ledger.turns, ledger.turns)
+    return None
+
+
+def _error_rate_breach(limits: Limits, ledger: ErrorLedger) -> Breach | None:
+    window, threshold = limits.error_rate_window, limits.max_error_rate
+    if window is None or threshold is None or len(ledger.recent) < window:
+        return None
+    observed = sum(ledger.recent) / window
+    if observed <= threshold:
+        return None
+    return Breach(LimitName.ERROR_RATE, threshold, observed, ledger.turns, window=window)
+
+
+def breach_of_runtime(limits: Limits, elapsed_secs: float, turns: int) -> Breach | None:
+    if limits.max_runtime_secs is None or elapsed_secs < limits.max_runtime_secs:
+        return None
+    return Breach(LimitName.RUNTIME, limits.max_runtime_secs, round(elapsed_secs, 3), turns)
+
+
+def breach_of_cost(limits: Limits, spent: float, turns: int) -> Breach | None:
+    if limits.max_cost is None or spent < limits.max_cost:
+        return None
+    return Breach(LimitName.COST, limits.max_cost, spent, turns)

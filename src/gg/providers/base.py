@@ -1,0 +1,121 @@
+"""What the loop hands a model and what it gets back, whatever the provider.
+
+- A `Request` is the system prompt, the window's messages and the one tool, `submit_program`.
+- A `Reply` is the assistant's text, its tool calls exactly as received, and the tokens spent.
+- A `ModelError` is raised once a provider's own retries are spent; its `ErrorType` is read from
+  the one failure table (`providers/failures.py`).
+- `ModelClient` is the protocol every provider implements: `model_id` and `complete(request)`.
+
+A call's `arguments` is a dict when the provider's string parsed as a JSON object and the raw
+string otherwise: nothing here repairs what a model sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from gg import prompts
+from gg.outcome import ErrorType
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+SUBMIT_PROGRAM = "submit_program"
+
+LogFn = Callable[[str, str, dict[str, Any]], None]
+"""An operator line: `log(level, message, fields)`; `level` is a `LogLevel` value."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str | dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+    tool_call_id: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens one model call spent. `input_tokens` counts every prompt token, cached ones
+    included; `cache_read_tokens` says how many of those came from the provider's cache."""
+
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Request:
+    system: str
+    messages: tuple[Message, ...]
+    tool: ToolSpec
+    max_output_tokens: int | None = None
+    temperature: float | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One model answer. `receipts_hint` is set only by a replayed reply whose journal line
+    recorded the receipt each call received in the run it was captured from (one entry per
+    call, `None` where unknown)."""
+
+    text: str
+    calls: tuple[ToolCall, ...]
+    usage: Usage
+    model: str
+    receipts_hint: tuple[str | None, ...] | None = field(default=None)
+
+
+class ModelError(Exception):
+    """The model call failed for good. `usage` is set when the provider answered and charged
+    tokens for an answer gg cannot use (a reply cut off by its length cap)."""
+
+    def __init__(self, type: ErrorType, message: str, *, usage: Usage | None = None) -> None:
+        super().__init__(f"{type.value}: {message}")
+        self.type = type
+        self.message = message
+        self.usage = usage
+
+
+class ModelClient(Protocol):
+    """One model behind one provider. `model_id` is `<provider>:<model>` or `replay`."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    def complete(self, request: Request) -> Reply: ...
+
+
+def submit_program_tool(language_display_name: str) -> ToolSpec:
+    """The one tool every request offers, worded for the agent's language."""
+    return ToolSpec(
+        name=SUBMIT_PROGRAM,
+        description=prompts.render("tool-description", language=language_display_name),
+        parameters={
+            "type": "object",
+            "properties": {
+                "program": {
+                    "type": "string",
+                    "description": prompts.render("tool-program-argument", language=language_display_name),
+                }
+            },
+            "required": ["program"],
+            "additionalProperties": False,
+        },
+    )

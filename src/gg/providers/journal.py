@@ -1,0 +1,201 @@
+"""Replay journals: one recorded model reply per line (JSON Lines), checked whole when opened.
+
+A line is an object; every key is optional:
+
+    {"text": "...",
+     "calls": [{"name": "submit_program", "arguments": {"program": "..."}}],
+     "usage": {"inputTokens": 12, "outputTokens": 34, "cacheReadTokens": 0, "cacheWriteTokens": 0},
+     "receipts": ["k3p9"]}
+
+- `arguments` is required in a call: an object, or a string replayed as it stands (a provider's
+  broken JSON, say). `receipts`, when present, has one entry (a string or null) per call.
+- Blank lines and lines starting with `//` are ignored, so a hand-written journal can be
+  commented. Replies are numbered from 1 in file order, comments and blanks not counted.
+- A string inside `arguments` may hold `{{receipt R.C}}`: the receipt that call C of reply R
+  received (both from 1). R must be an earlier reply and C one of its calls.
+
+Every defect is reported at once, each with its line number, as a `JournalError` (a launch
+refusal: a bad journal fails before the first turn).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gg.errors import ConfigDefect, ConfigError
+from gg.providers.base import Usage
+
+PLACEHOLDER = re.compile(r"\{\{\s*receipt\s+(\d+)\.(\d+)\s*\}\}")
+_PLACEHOLDER_START = re.compile(r"\{\{\s*receipt\b")
+_LINE_KEYS = frozenset({"text", "calls", "usage", "receipts"})
+_CALL_KEYS = frozenset({"name", "arguments"})
+_USAGE_KEYS = {
+    "inputTokens": "input_tokens",
+    "outputTokens": "output_tokens",
+    "cacheReadTokens": "cache_read_tokens",
+    "cacheWriteTokens": "cache_write_tokens",
+}
+
+
+@dataclass(frozen=True)
+class JournalCall:
+    name: str
+    arguments: str | dict[str, Any]
+
+
+@dataclass(frozen=True)
+class JournalReply:
+    line: int
+    text: str
+    calls: tuple[JournalCall, ...]
+    usage: Usage
+    receipts: tuple[str | None, ...] | None
+
+
+class JournalError(ConfigError):
+    """A journal refused when opened; every defect names its line."""
+
+
+class _Defect(Exception):
+    def __init__(self, reason: str, found: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.found = found
+
+
+def load_journal(path: Path) -> tuple[JournalReply, ...]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise JournalError(
+            str(path), [ConfigDefect("journal", str(path), f"cannot be read ({exc})")]
+        ) from exc
+    return parse_journal(text, str(path))
+
+
+def parse_journal(text: str, source: str) -> tuple[JournalReply, ...]:
+    replies: list[JournalReply] = []
+    defects: list[ConfigDefect] = []
+    for line, raw in _reply_lines(text):
+        try:
+            replies.append(_reply(line, raw, len(replies) + 1, replies))
+        except _Defect as d:
+            defects.append(ConfigDefect(f"line {line}", _shown(d.found), d.reason))
+            replies.append(JournalReply(line, "", (), Usage(0, 0), None))  # keeps the numbering
+    if not replies and not defects:
+        defects.append(ConfigDefect("journal", "no replies", "a replay journal needs at least one reply"))
+    if defects:
+        raise JournalError(source, defects)
+    return tuple(replies)
+
+
+def _reply_lines(text: str) -> Iterator[tuple[int, str]]:
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("//"):
+            yield number, stripped
+
+
+def _reply(line: int, raw: str, number: int, earlier: list[JournalReply]) -> JournalReply:
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise _Defect(f"not valid JSON ({exc})", raw) from exc
+    entry = _object(value, "the line", _LINE_KEYS)
+    calls = tuple(_call(c, n) for n, c in enumerate(_list(entry.get("calls", []), "`calls`"), 1))
+    for call in calls:
+        _check_placeholders(call.arguments, number, earlier)
+    return JournalReply(
+        line=line,
+        text=_string(entry.get("text", ""), "`text`"),
+        calls=calls,
+        usage=_usage(entry.get("usage", {})),
+        receipts=_receipts(entry.get("receipts"), len(calls)),
+    )
+
+
+def _call(value: Any, n: int) -> JournalCall:
+    call = _object(value, f"call {n}", _CALL_KEYS)
+    if "name" not in call or "arguments" not in call:
+        raise _Defect(f"call {n} needs both `name` and `arguments`", call)
+    arguments = call["arguments"]
+    if not isinstance(arguments, str | dict):
+        raise _Defect(f"call {n}'s `arguments` must be an object or a string", arguments)
+    return JournalCall(_string(call["name"], f"call {n}'s `name`"), arguments)
+
+
+def _usage(value: Any) -> Usage:
+    usage = _object(value, "`usage`", frozenset(_USAGE_KEYS))
+    counts: dict[str, int] = {}
+    for key, field_name in _USAGE_KEYS.items():
+        count = usage.get(key, 0)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise _Defect(f"`usage.{key}` must be a whole number, zero or more", count)
+        counts[field_name] = count
+    return Usage(**counts)
+
+
+def _receipts(value: Any, calls: int) -> tuple[str | None, ...] | None:
+    if value is None:
+        return None
+    receipts = _list(value, "`receipts`")
+    if len(receipts) != calls or not all(r is None or isinstance(r, str) for r in receipts):
+        raise _Defect(f"`receipts` must hold one string or null per call ({calls})", receipts)
+    return tuple(receipts)
+
+
+def _check_placeholders(arguments: Any, number: int, earlier: list[JournalReply]) -> None:
+    for text in strings_in(arguments):
+        if len(_PLACEHOLDER_START.findall(text)) != len(PLACEHOLDER.findall(text)):
+            raise _Defect("a receipt placeholder must read `{{receipt R.C}}`", text)
+        for match in PLACEHOLDER.finditer(text):
+            r, c = int(match[1]), int(match[2])
+            if not 1 <= r < number:
+                raise _Defect(f"`{match[0]}` must name an earlier reply (1 to {number - 1})", match[0])
+            if not 1 <= c <= len(earlier[r - 1].calls):
+                raise _Defect(f"`{match[0]}`: reply {r} has {len(earlier[r - 1].calls)} call(s)", match[0])
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string inside a JSON value, keys excluded."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings_in(item)
+
+
+def _object(value: Any, what: str, keys: frozenset[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Defect(f"{what} must be a JSON object", value)
+    unknown = sorted(set(value) - keys)
+    if unknown:
+        raise _Defect(
+            f"{what} has unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(keys))})", value
+        )
+    return value
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _Defect(f"{what} must be a list", value)
+    return value
+
+
+def _string(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise _Defect(f"{what} must be a string", value)
+    return value
+
+
+def _shown(found: Any) -> str:
+    text = found if isinstance(found, str) else json.dumps(found)
+    return text if len(text) <= 80 else text[:79] + "…"

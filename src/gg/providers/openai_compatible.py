@@ -1,0 +1,112 @@
+"""A model behind an OpenAI-compatible Chat Completions endpoint, through the official SDK.
+
+Serves OpenAI, OpenRouter and self-hosted servers (vLLM, Ollama, llama.cpp) alike: only the
+base URL, the key and the name of the output-token cap differ. The SDK's own retries are off
+(`max_retries=0`) so `retry.py` holds the only schedule; each attempt's outcome is a value
+(`Reply` or `Failure`), and only `complete` raises, with the failure's `ModelError`. The pinned
+tool choice and its fallback to `auto` are `tool_choice.py`'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+
+from gg.providers.base import LogFn, Reply, Request
+from gg.providers.chat_wire import parse_reply, request_body, wire_tool_choice
+from gg.providers.failures import Failure, Symptom, one_line, status_failure
+from gg.providers.retry import Retrier
+from gg.providers.tool_choice import ToolChoice, ToolChoiceMemory, send_with_fallback
+
+
+class OpenAIClient:
+    """One model on one endpoint. `sdk` must be built with `max_retries=0`."""
+
+    def __init__(
+        self,
+        *,
+        provider: str,
+        model: str,
+        sdk: openai.OpenAI,
+        tool_choice_memory: ToolChoiceMemory,
+        retrier: Retrier,
+        log: LogFn,
+        token_cap_field: str = "max_completion_tokens",
+        max_output_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> None:
+        self._provider = provider
+        self._model = model
+        self._sdk = sdk
+        self._memory = tool_choice_memory
+        self._retrier = retrier
+        self._log = log
+        self._token_cap_field = token_cap_field
+        self._max_output_tokens = max_output_tokens
+        self._temperature = temperature
+
+    @property
+    def model_id(self) -> str:
+        return f"{self._provider}:{self._model}"
+
+    def complete(self, request: Request) -> Reply:
+        body = request_body(self._with_defaults(request), self._model, self._token_cap_field)
+
+        def send(choice: ToolChoice) -> Reply | Failure:
+            tool_choice = wire_tool_choice(choice, request.tool)
+            return self._retrier.run(self.model_id, lambda: self._attempt(body, tool_choice))
+
+        result = send_with_fallback(self.model_id, send, self._memory, self._log)
+        if isinstance(result, Failure):
+            raise result.to_error()
+        return result
+
+    def close(self) -> None:
+        """Release the SDK's connections (not needed when the run injected its own HTTP client)."""
+        self._sdk.close()
+
+    def _with_defaults(self, request: Request) -> Request:
+        """The request's own cap and temperature win; the client's fill what it left unset."""
+        return Request(
+            system=request.system,
+            messages=request.messages,
+            tool=request.tool,
+            max_output_tokens=(
+                request.max_output_tokens
+                if request.max_output_tokens is not None
+                else self._max_output_tokens
+            ),
+            temperature=request.temperature if request.temperature is not None else self._temperature,
+        )
+
+    def _attempt(self, body: dict[str, Any], tool_choice: str | dict[str, Any]) -> Reply | Failure:
+        wire: dict[str, Any] = {**body, "tool_choice": tool_choice}
+        try:
+            raw = self._sdk.chat.completions.with_raw_response.create(**wire)
+        except openai.APIStatusError as exc:
+            return _status_failure(exc)
+        except openai.APITimeoutError:
+            return Failure(Symptom.TIMED_OUT, "the request timed out")
+        except openai.APIConnectionError as exc:
+            return Failure(Symptom.CONNECTION_FAILED, f"could not reach the endpoint: {_cause(exc)}")
+        return parse_reply(raw.http_response.text, self._model)
+
+
+def _status_failure(exc: openai.APIStatusError) -> Failure:
+    text = exc.response.text
+    return status_failure(exc.status_code, text, _provider_message(exc.body, text), exc.response.headers)
+
+
+def _provider_message(body: object, text: str) -> str:
+    """The provider's own words: `error.message` when the body has one, else the body itself."""
+    if isinstance(body, dict):
+        message = body.get("message")
+        if isinstance(message, str) and message:
+            return message
+    return text or "(empty body)"
+
+
+def _cause(exc: Exception) -> str:
+    root = exc.__cause__ or exc
+    return one_line(str(root) or type(root).__name__, 200)

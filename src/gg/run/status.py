@@ -1,0 +1,46 @@
+"""How a run ended, and the exit code each ending maps to.
+
+Exit codes: 0 the session ended; 1 gg's own defect or a model that could not be reached; 2 a
+refused capability set; 3 a ceiling stopped the run.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from gg.loop.limits import LimitName
+
+
+class RunStatus(StrEnum):
+    COMPLETED = "completed"
+    EXHAUSTED = "exhausted"
+    LIMIT_EXCEEDED = "limit_exceeded"
+    TIMED_OUT = "timed_out"
+    INTERNAL_ERROR = "internal_error"
+    MODEL_ERROR = "model_error"
+    REFUSED = "refused"
+
+    @property
+    def exit_code(self) -> int:
+        return _EXIT_CODES[self]
+
+
+_EXIT_CODES = {
+    RunStatus.COMPLETED: 0,
+    RunStatus.INTERNAL_ERROR: 1,
+    RunStatus.MODEL_ERROR: 1,
+    RunStatus.REFUSED: 2,
+    RunStatus.EXHAUSTED: 3,
+    RunStatus.LIMIT_EXCEEDED: 3,
+    RunStatus.TIMED_OUT: 3,
+}
+
+
+def status_of_breach(limit: LimitName) -> RunStatus:
+    match limit:
+        case LimitName.TURNS:
+            return RunStatus.EXHAUSTED
+        case LimitName.RUNTIME:
+            return RunStatus.TIMED_OUT
+        case LimitName.CONSECUTIVE_ERRORS | LimitName.ERROR_RATE | LimitName.COST:
+            return RunStatus.LIMIT_EXCEEDED

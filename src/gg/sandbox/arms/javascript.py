@@ -1,0 +1,98 @@
+"""The JavaScript arm: the reply's bytes run unchanged as the ES module `program.js` in Deno.
+
+Rules kept here:
+- nothing reads or prepares the program on the host: no checker, so `compile_ms` is None;
+- each program runs in a fresh Worker of one long-lived pool, started on the first run and
+  killed by `close()` (the arm is also a context manager);
+- the time ceiling is wall clock from the program's start, fractions honoured; the heap ceiling
+  is the Worker's old-generation limit derived from `max_memory_bytes`;
+- a ceiling or a lost engine is a `sandbox_*` failure in gg's words; everything the program did
+  is the engine's own rendering (`gg.sandbox.jsfailure`);
+- the guest's log tail is capped again with `keep_log_tail`; every text handed back is
+  well-formed Unicode (a lone surrogate a program wrote becomes U+FFFD).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+
+from gg.outcome import ErrorType
+from gg.prompts import render
+from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, Job, RunReport, RunStatus
+from gg.sandbox.execution import Ceilings, CodeModule, Execution, Failure, HostCalls, keep_log_tail
+from gg.sandbox.jsfailure import program_failure
+from gg.sandbox.jssdk import build_bundle
+from gg.sdk.registry import Registry
+
+
+class JavaScriptArm:
+    """Runs JavaScript programs against the SDK generated from `registry`."""
+
+    language = "javascript"
+
+    def __init__(self, registry: Registry, *, data_base_bytes: int = DATA_BASE_BYTES) -> None:
+        self._pool = DenoPool(build_bundle(registry), data_base_bytes=data_base_bytes)
+
+    @property
+    def pool(self) -> DenoPool:
+        return self._pool
+
+    def run(
+        self,
+        source: str,
+        host: HostCalls,
+        ceilings: Ceilings,
+        modules: Sequence[CodeModule] = (),
+    ) -> Execution:
+        job = Job(
+            program=source,
+            libs={module.key: module.source for module in modules},
+            timeout_secs=ceilings.timeout_secs,
+            heap_bytes=ceilings.max_memory_bytes,
+        )
+        report = self._pool.run(job, host)
+        logs, dropped = keep_log_tail([well_formed(line) for line in report.logs], report.dropped)
+        failure = failure_of(report, ceilings)
+        return Execution(
+            failure=failure and Failure(failure.type, well_formed(failure.text)),
+            duration_ms=report.duration_ms,
+            logs=logs,
+            logs_suppressed=dropped,
+        )
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def __enter__(self) -> JavaScriptArm:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def well_formed(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def failure_of(report: RunReport, ceilings: Ceilings) -> Failure | None:
+    """The failure a run report stands for, or None when the program ran to its end."""
+    match report.status:
+        case RunStatus.OK:
+            return None
+        case RunStatus.THREW:
+            return program_failure(report.failure or {})
+        case RunStatus.TIMEOUT:
+            seconds = f"{ceilings.timeout_secs:g}"
+            return Failure(ErrorType.SANDBOX_TIMEOUT, render("ceiling-timeout", seconds=seconds))
+        case RunStatus.OOM:
+            text = render("ceiling-memory", bytes=ceilings.max_memory_bytes)
+            return Failure(ErrorType.SANDBOX_OUT_OF_MEMORY, text)
+        case RunStatus.TRAP:
+            return Failure(ErrorType.SANDBOX_TRAP, render("sandbox-trap"))

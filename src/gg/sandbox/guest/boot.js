@@ -1,0 +1,258 @@
+// The worker boot module: one fresh node:worker_threads Worker runs one program.
+//
+// Rules kept here:
+// - every specifier resolves through `resolveSpecifier`: `gg`, `gg:<family>`, `gg:core` and
+//   `lib:<key>` for anyone; `sdk:/...` and the program itself only for gg's own modules; every
+//   other specifier becomes a `refused:` URL whose load throws the refusal sentence (a throwing
+//   resolve hook is ignored for static `node:` imports, a throwing load is not);
+// - the lockdown runs after the node imports and before the program: what a program must not
+//   reach is deleted, timers and fetch are throwers naming what is missing;
+// - console output is kept here, each line cut to 2 KiB, and sent to the main thread in batches;
+// - the program's outcome is the first uncaught failure: the module's own throw, an error raised
+//   from a job, or a rejection still unhandled once the job queue is empty.
+import { registerHooks } from "node:module";
+import { receiveMessageOnPort, workerData } from "node:worker_threads";
+
+const { ctl, reply, flag, sdk, words, families } = workerData;
+const G = globalThis;
+const inspectValue = G.Deno.inspect;
+const queueTask = G.setTimeout;
+const now = G.performance.now.bind(G.performance);
+const atomicsStore = G.Atomics.store;
+const atomicsWait = G.Atomics.wait;
+const post = ctl.postMessage.bind(ctl);
+const uncurry = (f) => G.Function.prototype.call.bind(f);
+const sliceText = uncurry(G.String.prototype.slice);
+const searchText = uncurry(G.String.prototype.search);
+const splitText = uncurry(G.String.prototype.split);
+const replaceText = uncurry(G.String.prototype.replace);
+const hasOwn = G.Object.hasOwn;
+const ownKeys = G.Object.keys;
+const ReferenceErrorClass = G.ReferenceError;
+const LINE_CHARS = 2048;
+const HEAD_CHARS = 4096;
+const FRAME_CHARS = 400;
+const PROGRAM_URL = "sandbox:/program.js";
+const BRIDGE = Symbol.for("gg.bridge");
+
+let program = "";
+let libs = new Map();
+const refusals = new Map();
+
+// ---- wording -------------------------------------------------------------------------------
+
+function say(key, values) {
+  return replaceText(words[key], /\{(\w+)\}/g, (whole, name) => (hasOwn(values, name) ? values[name] : whole));
+}
+
+// ---- module resolution ---------------------------------------------------------------------
+
+function isInternalParent(parentURL) {
+  const parent = String(parentURL ?? "");
+  return parent.startsWith("sdk:/") || parent.startsWith("data:");
+}
+
+function refuse(spec, sentence) {
+  const url = "refused:" + encodeURIComponent(spec);
+  refusals.set(url, sentence);
+  return url;
+}
+
+function libRefusal(spec) {
+  const keys = [...libs.keys()];
+  if (keys.length === 0) return say("importNoLibs", { spec });
+  return say("importLib", { spec, keys: keys.join(", ") });
+}
+
+function resolveSpecifier(spec, parentURL) {
+  if (spec === "gg") return "sdk:/gg.js";
+  if (spec.startsWith("gg:")) {
+    const family = spec.slice(3);
+    if (family === "core" || families.includes(family)) return `sdk:/${family}.js`;
+    return refuse(spec, say("importFamily", { spec }));
+  }
+  if (spec.startsWith("lib:")) return libs.has(spec.slice(4)) ? spec : refuse(spec, libRefusal(spec));
+  if (isInternalParent(parentURL)) {
+    if (spec === PROGRAM_URL || hasOwn(sdk, spec)) return spec;
+  }
+  if (spec.startsWith("sdk:") || spec.startsWith("sandbox:")) return refuse(spec, say("importInternal", { spec }));
+  return refuse(spec, say("importElsewhere", { spec }));
+}
+
+function loadSource(url) {
+  if (url === PROGRAM_URL) return program;
+  if (hasOwn(sdk, url)) return sdk[url];
+  if (url.startsWith("lib:") && libs.has(url.slice(4))) return libs.get(url.slice(4));
+  throw refusals.get(url) ?? say("importElsewhere", { spec: url });
+}
+
+registerHooks({
+  resolve(spec, context) {
+    return { url: resolveSpecifier(String(spec), context?.parentURL), shortCircuit: true };
+  },
+  load(url) {
+    return { format: "module", source: loadSource(String(url)), shortCircuit: true };
+  },
+});
+
+// ---- console capture -----------------------------------------------------------------------
+
+const logs = { pending: [], lastFlush: 0 };
+
+function flushLogs() {
+  if (logs.pending.length === 0) return;
+  post({ t: "logs", lines: logs.pending });
+  logs.pending = [];
+  logs.lastFlush = now();
+}
+
+function cut(text, limit) {
+  if (text.length <= limit) return text;
+  const code = text.charCodeAt(limit - 1);
+  return sliceText(text, 0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit) + "\u2026";
+}
+
+function show(value) {
+  if (typeof value === "string") return sliceText(value, 0, LINE_CHARS + 1);
+  try {
+    return sliceText(String(inspectValue(value, { depth: 4, colors: false, iterableLimit: 100, strAbbreviateSize: LINE_CHARS })), 0, LINE_CHARS + 1);
+  } catch {
+    return "[a value that cannot be shown]";
+  }
+}
+
+function record(args) {
+  let line = "";
+  for (let i = 0; i < args.length && line.length <= LINE_CHARS; i++) line += (i ? " " : "") + show(args[i]);
+  line = cut(line, LINE_CHARS);
+  logs.pending[logs.pending.length] = line;
+  if (logs.pending.length >= 64 || now() - logs.lastFlush > 50) flushLogs();
+}
+
+function makeConsole() {
+  const out = (...args) => record(args);
+  const quiet = () => {};
+  const methods = { log: out, info: out, debug: out, warn: out, error: out, trace: out, dir: out, dirxml: out, table: out };
+  methods.assert = (condition, ...args) => { if (!condition) record(["Assertion failed", ...args]); };
+  for (const name of ["count", "countReset", "group", "groupCollapsed", "groupEnd", "time", "timeEnd", "timeLog", "clear", "profile", "profileEnd", "timeStamp"]) methods[name] = quiet;
+  return G.Object.freeze(methods);
+}
+
+// ---- the bridge ----------------------------------------------------------------------------
+
+function invoke(operation, argsJson) {
+  flushLogs();
+  atomicsStore(flag, 0, 0);
+  post({ t: "call", op: operation, args: argsJson });
+  for (;;) {
+    atomicsWait(flag, 0, 0);
+    const got = receiveMessageOnPort(reply);
+    if (got !== undefined) return got.message;
+    atomicsStore(flag, 0, 0);
+  }
+}
+
+G[BRIDGE] = { invoke, words };
+const { ApiError } = await import("gg:core");
+await import("gg");
+delete G[BRIDGE];
+
+// ---- failure capture -----------------------------------------------------------------------
+
+function splitStack(stack) {
+  const cut = searchText(stack, /\n\s+at /);
+  if (cut < 0) return { head: stack, frames: [] };
+  const frames = splitText(sliceText(stack, cut + 1), "\n");
+  for (let i = 0; i < frames.length; i++) frames[i] = sliceText(frames[i], 0, FRAME_CHARS);
+  return { head: sliceText(stack, 0, cut), frames };
+}
+
+function ownProperties(error) {
+  const props = [];
+  for (const key of ownKeys(error)) {
+    if (key === "stack" || key === "message" || props.length >= 8) continue;
+    props[props.length] = [key, show(typeof error[key] === "string" ? G.JSON.stringify(error[key]) : error[key])];
+  }
+  return props;
+}
+
+function kindOf(error) {
+  if (error instanceof ApiError) return "api";
+  if (error instanceof ReferenceErrorClass) return "name";
+  return "throw";
+}
+
+function describe(error, rejected) {
+  try {
+    if (error === null || typeof error !== "object" || typeof error.stack !== "string") {
+      return { kind: "throw", rejected, value: show(error) };
+    }
+    const { head, frames } = splitStack(error.stack);
+    const fallback = `${error.name}: ${error.message}`;
+    const cutHead = cut(head, HEAD_CHARS) || fallback;
+    return { kind: kindOf(error), rejected, head: cutHead, frames, props: ownProperties(error) };
+  } catch {
+    return { kind: "throw", rejected, value: "[a thrown value that cannot be shown]" };
+  }
+}
+
+const outcome = { failure: null };
+
+function fail(error, rejected) {
+  if (outcome.failure === null) outcome.failure = describe(error, rejected);
+}
+
+G.addEventListener("error", (event) => { event.preventDefault(); fail(event.error, false); });
+G.addEventListener("unhandledrejection", (event) => { event.preventDefault(); fail(event.reason, true); });
+
+// ---- lockdown ------------------------------------------------------------------------------
+
+const REMOVED = [
+  "Deno", "process", "Buffer", "global", "require", "module", "caches", "CacheStorage", "Cache",
+  "BroadcastChannel", "Worker", "SharedWorker", "WebSocket", "WebSocketStream", "EventSource",
+  "XMLHttpRequest", "WebTransport", "navigator", "Navigator", "localStorage", "sessionStorage",
+  "Storage", "indexedDB", "postMessage", "close", "onmessage", "onmessageerror", "importScripts",
+  "Lock", "LockManager", "GPU", "createImageBitmap", "OffscreenCanvas", "ImageBitmapRenderingContext",
+  "nodeBootstrap", "location", "WorkerLocation", "WorkerNavigator", "NavigatorUAData", "name",
+];
+const UNAVAILABLE = [
+  "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate",
+  "requestAnimationFrame", "cancelAnimationFrame", "fetch",
+];
+
+function lockdown() {
+  for (const name of G.Object.getOwnPropertyNames(G)) {
+    if (REMOVED.includes(name) || name.startsWith("GPU")) delete G[name];
+  }
+  for (const name of UNAVAILABLE) {
+    const thrower = { [name]() { throw new Error(say("unavailable", { name })); } }[name];
+    G.Object.defineProperty(G, name, { value: thrower, writable: true, configurable: true, enumerable: false });
+  }
+  G.Object.defineProperty(G, "console", { value: makeConsole(), writable: true, configurable: true, enumerable: false });
+}
+
+lockdown();
+
+// ---- running the program -------------------------------------------------------------------
+
+function drained() {
+  return new Promise((resolve) => queueTask(resolve, 0));
+}
+
+async function runProgram(message) {
+  program = message.program;
+  libs = new Map(G.Object.entries(message.libs ?? {}));
+  try {
+    await import(PROGRAM_URL);
+    await drained();
+  } catch (error) {
+    fail(error, false);
+  }
+  flushLogs();
+  post({ t: "done", failure: outcome.failure });
+}
+
+ctl.on("message", (message) => {
+  if (message?.t === "run") runProgram(message);
+});
+post({ t: "ready" });

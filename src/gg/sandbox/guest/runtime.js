@@ -1,0 +1,136 @@
+// The SDK runtime (`sdk:/runtime.js`), shared by every generated family module.
+//
+// Rules kept here:
+// - the bridge is taken once from a one-shot global the boot deletes before any program runs;
+//   the intrinsics a call needs are captured at load, so a program that replaces JSON, Atomics
+//   or Function.prototype.call changes nothing a call does;
+// - required arguments are positional, optional ones come in a trailing options object whose
+//   keys are the camelCase wire names; only declared keys cross, in a null-prototype record;
+// - a u32, positive-number, list or options-object mistake is an ApiError raised here, before
+//   the host, on the SDK's camelCase name; a mistyped string is a TypeError;
+// - a host failure comes back as `{operation, code, message}` with gg's key and is thrown as an
+//   ApiError; alias methods are attached, non-enumerable, to each record of a result.
+const BRIDGE = Symbol.for("gg.bridge");
+const { invoke, words } = globalThis[BRIDGE];
+delete globalThis[BRIDGE];
+
+const parse = JSON.parse;
+const stringify = JSON.stringify;
+const isArray = Array.isArray;
+const isInteger = Number.isInteger;
+const isFinite = Number.isFinite;
+const createRecord = () => Object.create(null);
+const defineProperty = Object.defineProperty;
+const uncurry = (f) => Function.prototype.call.bind(f);
+const replaceText = uncurry(String.prototype.replace);
+const sliceText = uncurry(String.prototype.slice);
+const hasOwn = Object.hasOwn;
+const U32_MAX = 4294967295;
+const byWire = new Map();
+
+function say(key, values) {
+  return replaceText(words[key], /\{(\w+)\}/g, (whole, name) => (hasOwn(values, name) ? values[name] : whole));
+}
+
+function typeName(value) {
+  if (value === null) return "null";
+  if (isArray(value)) return "array";
+  return typeof value;
+}
+
+function shown(value) {
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return stringify(value.length > 60 ? sliceText(value, 0, 60) + "\u2026" : value);
+  return typeName(value);
+}
+
+export class ApiError extends Error {
+  constructor(operation, code, message) {
+    super(message);
+    this.operation = operation;
+    this.code = code;
+  }
+
+  toJSON() {
+    return { name: this.name, operation: this.operation, code: this.code, message: this.message };
+  }
+}
+defineProperty(ApiError.prototype, "name", { value: "ApiError", writable: true, configurable: true });
+
+function invalid(sdkName, key, values) {
+  return new ApiError(sdkName, "invalid-argument", say(key, values));
+}
+
+const CHECKS = {
+  string(sdkName, name, value) {
+    if (typeof value !== "string") throw new TypeError(say("argString", { name, got: typeName(value) }));
+    return value;
+  },
+  u32(sdkName, name, value) {
+    if (typeof value === "number" && isInteger(value) && value >= 0 && value <= U32_MAX) return value;
+    throw invalid(sdkName, "argU32", { name, got: shown(value) });
+  },
+  positiveNumber(sdkName, name, value) {
+    if (typeof value === "number" && isFinite(value) && value > 0) return value;
+    throw invalid(sdkName, "argPositive", { name, got: shown(value) });
+  },
+  "string[]"(sdkName, name, value) {
+    if (!isArray(value)) throw invalid(sdkName, "argStringList", { name, got: typeName(value) });
+    const items = [];
+    for (let i = 0; i < value.length; i++) {
+      if (typeof value[i] !== "string") throw invalid(sdkName, "argListEntry", { name, got: shown(value[i]) });
+      items[i] = value[i];
+    }
+    return items;
+  },
+  any(sdkName, name, value) {
+    return value;
+  },
+};
+
+function readOptions(spec, options, args) {
+  if (spec.optional.length === 0 || options === undefined || options === null) return;
+  if (typeof options !== "object" || isArray(options)) {
+    throw invalid(spec.js, "argOptions", { got: typeName(options) });
+  }
+  for (const [name, type] of spec.optional) {
+    const value = options[name];
+    if (value === undefined) continue;
+    args[name] = value === null ? null : CHECKS[type](spec.js, name, value);
+  }
+}
+
+function attachAliases(spec, value) {
+  if (spec.aliases.length === 0 || value === null || typeof value !== "object") return value;
+  const records = isArray(value) ? value : [value];
+  for (const record of records) {
+    if (record === null || typeof record !== "object") continue;
+    for (const [method, wire, field] of spec.aliases) {
+      const target = () => byWire.get(wire)(record[field]);
+      defineProperty(record, method, { value: target, writable: true, configurable: true, enumerable: false });
+    }
+  }
+  return value;
+}
+
+/** Run one SDK call: check the arguments, cross to the host, and hand back its answer. */
+export function call(spec, required, options) {
+  const args = createRecord();
+  for (let i = 0; i < spec.required.length; i++) {
+    const [name, type, needed] = spec.required[i];
+    if (required[i] === undefined && !needed) continue;
+    args[name] = CHECKS[type](spec.js, name, required[i]);
+  }
+  readOptions(spec, options, args);
+  const answer = parse(invoke(spec.wire, stringify(args)));
+  if (!answer.ok) {
+    const error = answer.error;
+    throw new ApiError(String(error.operation), String(error.code), String(error.message));
+  }
+  return attachAliases(spec, answer.value);
+}
+
+/** Make an SDK function reachable by its wire key, for the alias methods that call it. */
+export function register(spec, fn) {
+  byWire.set(spec.wire, fn);
+}

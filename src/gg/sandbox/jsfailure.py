@@ -1,0 +1,68 @@
+"""How a JavaScript program's failure reads: the engine's own rendering, located in its own file.
+
+Rules kept here:
+- the class is read off the thrown value by the guest: an `ApiError` is `program_api_error`, a
+  `ReferenceError` is `program_unknown_name`, anything else (a SyntaxError included) is
+  `program_throw`;
+- the text is the engine's `Name: message`, then the error's own properties (`operation`,
+  `code` for an ApiError), then its frames; a rejection nobody handled says so first;
+- frames in `program.js` and `lib:<key>` stay, with the internal `sandbox:/` prefix removed;
+  frames inside gg's SDK, the boot module or the engine are struck and counted on one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gg.outcome import ErrorType
+from gg.prompts import render
+from gg.sandbox.execution import Failure
+
+PROGRAM_PREFIX = "sandbox:/"
+_STRUCK_MARKS = ("sdk:/", "data:", "blob:", "ext:", "node:", "refused:")
+_TYPE_BY_KIND = {
+    "api": ErrorType.PROGRAM_API_ERROR,
+    "name": ErrorType.PROGRAM_UNKNOWN_NAME,
+    "throw": ErrorType.PROGRAM_THROW,
+}
+
+
+def program_failure(described: Mapping[str, Any]) -> Failure:
+    """The `Failure` for the guest's description of an uncaught throw or rejection."""
+    kind = _TYPE_BY_KIND.get(str(described.get("kind")), ErrorType.PROGRAM_THROW)
+    return Failure(kind, render_failure(described))
+
+
+def render_failure(described: Mapping[str, Any]) -> str:
+    """The text the model reads for one uncaught failure."""
+    if "value" in described:
+        head = render("js-uncaught-value", value=str(described["value"]))
+        lines = [head]
+    else:
+        head = _located(str(described.get("head", "")))
+        lines = [head, *_property_lines(described.get("props") or ())]
+        lines.extend(_kept_frames(described.get("frames") or ()))
+    if described.get("rejected"):
+        lines[0] = render("js-unhandled-rejection", head=lines[0])
+    return "\n".join(lines)
+
+
+def _located(text: str) -> str:
+    return text.replace(PROGRAM_PREFIX, "")
+
+
+def _property_lines(props: Sequence[Sequence[str]]) -> list[str]:
+    return [f"  {key}: {value}" for key, value in props]
+
+
+def _kept_frames(frames: Sequence[str]) -> list[str]:
+    kept = [_located(frame) for frame in frames if not _is_struck(frame)]
+    struck = len(frames) - len(kept)
+    if struck:
+        kept.append(render("js-frames-struck", count=struck))
+    return kept
+
+
+def _is_struck(frame: str) -> bool:
+    return any(mark in frame for mark in _STRUCK_MARKS)

@@ -1,0 +1,153 @@
+"""The membrane: every SDK call a program makes crosses it, in four steps.
+
+1. gate: the call must be bound for this agent (`Always`, its capability, or its ending role);
+   the role gate runs before any argument is looked at;
+2. validate: the arguments must match the operation's declared parameters (a guest SDK already
+   checked them, but the host never trusts the guest);
+3. dispatch: the operation's handler acts on the program's scope;
+4. record: every call is bracketed `api_call` / `api_result` through the `CallLog`, refused ones
+   included, and counted (`api_calls` every call, `tool_calls` those that reached a tool).
+
+A failure is an `ApiError` raised back into the guest; a `GgDefect` passes through untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from gg.errors import ApiError, ErrorCode
+from gg.sdk.registry import U32_MAX, Always, Capability, Ending, Operation, Param, ParamType, Registry
+from gg.sdk.scope import ProgramScope
+
+MAX_ARGUMENT_PREVIEW = 40
+
+
+class CallLog(Protocol):
+    """Where the membrane reports each call (the loop turns these into telemetry)."""
+
+    def call_started(self, operation: str, ordinal: int) -> None: ...
+
+    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None: ...
+
+
+@dataclass
+class CallCounts:
+    api_calls: int = 0
+    tool_calls: int = 0
+
+
+class Membrane:
+    """The `HostCalls` a guest is handed for one program."""
+
+    def __init__(self, registry: Registry, scope: ProgramScope, log: CallLog, language: str) -> None:
+        self._registry = registry
+        self._scope = scope
+        self._log = log
+        self._language = language
+        self.counts = CallCounts()
+
+    def __call__(self, operation: str, args: Mapping[str, Any]) -> Any:
+        op = self._registry.get(operation)
+        ordinal = self.counts.api_calls
+        self.counts.api_calls += 1
+        self._log.call_started(operation, ordinal)
+        try:
+            if op is None:
+                raise _unknown_operation(operation)
+            self._gate(op)
+            values = validate_arguments(op, args)
+            if op.dispatches_tool:
+                self.counts.tool_calls += 1
+            result = op.handler(self._scope, values)
+        except ApiError as failure:
+            self._log.call_ended(operation, ordinal, failure)
+            raise
+        self._log.call_ended(operation, ordinal, None)
+        return result
+
+    def _gate(self, op: Operation) -> None:
+        gate = op.gate
+        match gate:
+            case Always():
+                return
+            case Ending(role=role) if role is self._scope.role:
+                return
+            case Ending():
+                raise ApiError(op.key, ErrorCode.UNAVAILABLE, self._not_an_ending_of_this_role(op))
+            case Capability(id=capability) if capability in self._scope.capabilities:
+                return
+            case Capability(id=capability):
+                raise ApiError(
+                    op.key,
+                    ErrorCode.UNAVAILABLE,
+                    f"`{op.qualified(self._language)}` is not available: "
+                    f"this agent's profile does not enable `{capability}`",
+                )
+
+    def _not_an_ending_of_this_role(self, op: Operation) -> str:
+        own = [
+            f"`{other.qualified(self._language)}`"
+            for other in self._registry
+            if isinstance(other.gate, Ending) and other.gate.role is self._scope.role
+        ]
+        name = op.qualified(self._language)
+        return f"`{name}` is not available to this agent; it ends with {' or '.join(own)}"
+
+
+def validate_arguments(op: Operation, args: Mapping[str, Any]) -> dict[str, Any]:
+    """Check `args` (camelCase wire fields) against the declared parameters; returns them as given.
+
+    Raises `ApiError(invalid-argument)` naming the argument, what it must be and what it was.
+    """
+    if not isinstance(args, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, "the call's arguments must be an object")
+    declared = {param.wire: param for param in op.params}
+    unknown = sorted(set(args) - set(declared))
+    if unknown:
+        raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{op.key}` takes no argument `{unknown[0]}`")
+    for param in op.params:
+        if param.wire in args:
+            _check_value(op, param, args[param.wire])
+        elif param.required:
+            raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{param.wire}` is required")
+    return dict(args)
+
+
+def _check_value(op: Operation, param: Param, value: Any) -> None:
+    wanted = _violation(param.type, value)
+    if wanted is not None:
+        raise ApiError(
+            op.key, ErrorCode.INVALID_ARGUMENT, f"`{param.wire}` must be {wanted}, got {_preview(value)}"
+        )
+
+
+def _violation(kind: ParamType, value: Any) -> str | None:
+    """What `value` should have been, or None when it is acceptable."""
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    match kind:
+        case ParamType.STRING:
+            return None if isinstance(value, str) else "a string"
+        case ParamType.U32:
+            whole = is_number and float(value).is_integer() and 0 <= value <= U32_MAX
+            return None if whole else f"a whole number from 0 to {U32_MAX}"
+        case ParamType.POSITIVE_NUMBER:
+            return None if is_number and 0 < value < float("inf") else "a number above zero"
+        case ParamType.STRING_LIST:
+            ok = isinstance(value, list) and all(isinstance(item, str) for item in value)
+            return None if ok else "a list of strings"
+        case ParamType.ANY:
+            return None
+
+
+def _preview(value: Any) -> str:
+    text = repr(value)
+    if len(text) > MAX_ARGUMENT_PREVIEW:
+        text = text[:MAX_ARGUMENT_PREVIEW] + "…"
+    return f"{type(value).__name__} {text}"
+
+
+def _unknown_operation(operation: str) -> ApiError:
+    key = operation.rsplit(".", 1)[-1][:MAX_ARGUMENT_PREVIEW]
+    return ApiError(key, ErrorCode.UNAVAILABLE, f"`{operation[:80]}` is not an operation gg offers")

@@ -1,0 +1,79 @@
+"""The ending calls (seed 001, "Ending a session").
+
+Both groups are declared for every agent; the membrane's role gate accepts only the agent's own
+group, before any argument is looked at. An ending sets a flag in the program's declarations and
+returns: the statements after it run, the last call wins, and the loop reads the flag once the
+program is over (an uncaught throw or a ceiling revokes it there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gg.errors import ApiError, ErrorCode
+from gg.sdk.registry import Ending, Operation, Param, ParamType, Role
+from gg.sdk.scope import DeclaredEnding, ProgramScope
+
+APPROVED_TEXT = "Approved."
+
+
+def _finish(scope: ProgramScope, args: Mapping[str, Any]) -> None:
+    summary: str = args["summary"]
+    if not summary.strip():
+        raise ApiError(
+            "finish",
+            ErrorCode.INVALID_ARGUMENT,
+            "`summary` is blank, so nothing was declared: the session is not over",
+        )
+    scope.declarations.declare_ending(DeclaredEnding("finish", summary))
+
+
+def _approve(scope: ProgramScope, args: Mapping[str, Any]) -> None:
+    scope.declarations.declare_ending(DeclaredEnding("approve", APPROVED_TEXT))
+
+
+def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
+    items = [item.strip() for item in args["items"] if item.strip()]
+    if not items:
+        raise ApiError(
+            "request_changes",
+            ErrorCode.INVALID_ARGUMENT,
+            "`items` holds no change once blank items are dropped; an approval is `gg.session.approve`",
+        )
+    numbered = "\n".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
+    scope.declarations.declare_ending(DeclaredEnding("request_changes", f"Changes requested:\n{numbered}"))
+
+
+SESSION_OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        family="session",
+        key="finish",
+        params=(Param("summary", ParamType.STRING, doc="the session's final word: what was done"),),
+        returns="void",
+        summary="End the session once this program ends, with `summary` as its final word.",
+        gate=Ending(Role.STANDARD),
+        handler=_finish,
+        dispatches_tool=False,
+    ),
+    Operation(
+        family="session",
+        key="approve",
+        params=(),
+        returns="void",
+        summary="End a review session approving the work.",
+        gate=Ending(Role.REVIEW),
+        handler=_approve,
+        dispatches_tool=False,
+    ),
+    Operation(
+        family="session",
+        key="request_changes",
+        params=(Param("items", ParamType.STRING_LIST, doc="the changes wanted, one per item"),),
+        returns="void",
+        summary="End a review session asking for the listed changes.",
+        gate=Ending(Role.REVIEW),
+        handler=_request_changes,
+        dispatches_tool=False,
+    ),
+)

@@ -1,0 +1,229 @@
+"""The agent's views: what a program opens for the model to read on the next turn.
+
+- A text view is selected by its label; a file view by its workspace-relative path and the region
+  asked for (`offset`, `limit`). Re-opening a selector this turn replaces the copy in place; regions
+  of one file coexist. `close_turn()` hands over the turn's views in opening order and empties the set.
+- Caps, each refused with `limit-exceeded` at the call, never truncated: a body (text or file view)
+  of at most 65,536 UTF-8 bytes, a label of at most 200 bytes, 8 MiB of bodies per turn. Every
+  accepted body is charged, superseded ones included; a refused one costs nothing.
+- An empty or whitespace-only label is `invalid-argument`, and so is a label holding a character
+  that could end or reorder its heading line (`first_heading_unsafe`). Bodies hold anything; a
+  lone surrogate becomes U+FFFD (`well_formed`).
+- Rendering: `View: <label>` or `File: <path>:<first>-<last> of <N> lines` (the path alone when
+  the view shows no lines), a `----` line, then the body.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from gg.errors import ErrorCode
+
+MAX_VIEW_BODY_BYTES = 65_536
+MAX_LABEL_BYTES = 200
+MAX_TURN_BODY_BYTES = 8 * 1024 * 1024
+
+VIEW_HEADING = "View"
+FILE_HEADING = "File"
+HEADING_RULE = "----"
+
+# C0 and C1 controls (NUL, newline, ESC included), DEL, lone surrogates, the line and paragraph
+# separators, and the bidi marks, embeddings, overrides and isolates.
+_HEADING_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def well_formed(text: str) -> str:
+    """`text` as well-formed Unicode: each lone surrogate (from JS strings) becomes U+FFFD; a
+    well-formed string is returned as is. Pairs of surrogates are joined into their code point."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def first_heading_unsafe(text: str) -> int | None:
+    """Index of the first character a heading may not hold, or None. Unsafe: C0/C1 controls
+    (NUL, newline, tab, ESC), DEL, lone surrogates, U+2028/U+2029 and the bidi controls."""
+    found = _HEADING_UNSAFE.search(text)
+    return None if found is None else found.start()
+
+
+class ViewRefusal(Exception):
+    """A view the call may not open; the SDK turns it into an `ApiError` for its operation."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class ViewKind(StrEnum):
+    TEXT = "text"
+    FILE = "file"
+
+
+@dataclass(frozen=True)
+class TextView:
+    label: str
+    body: str
+
+    @property
+    def kind(self) -> ViewKind:
+        return ViewKind.TEXT
+
+    @property
+    def selector(self) -> str:
+        return self.label
+
+    def render(self) -> str:
+        return f"{VIEW_HEADING}: {self.label}\n{HEADING_RULE}\n{self.body}"
+
+
+@dataclass(frozen=True)
+class Region:
+    """The lines a file view asked for: `offset` lines skipped, at most `limit` lines (None: all)."""
+
+    offset: int = 0
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class FileView:
+    """A page of a workspace file. Lines are 1-based; `total_lines` 0 means the view shows no lines
+    (an empty file, or an image, whose body then says why it is not shown)."""
+
+    path: str
+    region: Region
+    first_line: int
+    last_line: int
+    total_lines: int
+    body: str
+
+    @property
+    def kind(self) -> ViewKind:
+        return ViewKind.FILE
+
+    @property
+    def selector(self) -> str:
+        return self.path
+
+    def render(self) -> str:
+        if self.total_lines == 0:
+            heading = f"{FILE_HEADING}: {self.path}"
+        else:
+            span = f"{self.first_line}-{self.last_line} of {self.total_lines} lines"
+            heading = f"{FILE_HEADING}: {self.path}:{span}"
+        return f"{heading}\n{HEADING_RULE}\n{self.body}"
+
+
+View = TextView | FileView
+_Key = tuple[str, str, int, int | None]
+
+
+def _key(view: View) -> _Key:
+    if isinstance(view, TextView):
+        return (ViewKind.TEXT.value, view.label, 0, None)
+    return (ViewKind.FILE.value, view.path, view.region.offset, view.region.limit)
+
+
+class ViewSet:
+    """The views opened during the current turn, in opening order, and the turn's body budget."""
+
+    def __init__(self) -> None:
+        self._open: dict[_Key, View] = {}
+        self._spent = 0
+
+    @property
+    def spent_bytes(self) -> int:
+        """Body bytes charged this turn."""
+        return self._spent
+
+    def current(self) -> list[View]:
+        return list(self._open.values())
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def open_text(self, label: str, body: str) -> TextView:
+        """Open (or replace in place) the text view `label`. Raises `ViewRefusal`."""
+        _check_label(label)
+        view = TextView(label=label, body=self._accept_body(body))
+        self._open[_key(view)] = view
+        return view
+
+    def open_file(self, view: FileView) -> FileView:
+        """Open (or replace in place) a page of a file. Raises `ViewRefusal` over the body caps."""
+        accepted = replace(view, body=self._accept_body(view.body))
+        self._open[_key(accepted)] = accepted
+        return accepted
+
+    def close_turn(self) -> list[View]:
+        """The turn's views in opening order; the set is left empty and the budget unspent."""
+        views = list(self._open.values())
+        self._open.clear()
+        self._spent = 0
+        return views
+
+    def _accept_body(self, body: str) -> str:
+        """Check `body` against the per-view cap and the turn's budget, then charge it."""
+        if len(body) > MAX_VIEW_BODY_BYTES:  # more characters than bytes allowed: no need to encode
+            raise _body_too_large(len(body.encode("utf-8", "surrogatepass")))
+        body = well_formed(body)
+        size = len(body.encode("utf-8"))
+        if size > MAX_VIEW_BODY_BYTES:
+            raise _body_too_large(size)
+        if self._spent + size > MAX_TURN_BODY_BYTES:
+            raise _turn_budget_spent(size, self._spent)
+        self._spent += size
+        return body
+
+
+def _check_label(label: str) -> None:
+    if len(label) > MAX_LABEL_BYTES:  # more characters than bytes allowed: no need to encode
+        raise _label_too_long(len(label.encode("utf-8", "surrogatepass")))
+    if not label.strip():
+        raise _label_blank(label)
+    unsafe = first_heading_unsafe(label)
+    if unsafe is not None:
+        raise _label_unsafe(label[unsafe], unsafe)
+    size = len(label.encode("utf-8"))
+    if size > MAX_LABEL_BYTES:
+        raise _label_too_long(size)
+
+
+def _body_too_large(size: int) -> ViewRefusal:
+    return ViewRefusal(
+        ErrorCode.LIMIT_EXCEEDED,
+        f"the view body is {size} bytes, over the {MAX_VIEW_BODY_BYTES}-byte cap",
+    )
+
+
+def _turn_budget_spent(size: int, spent: int) -> ViewRefusal:
+    left = MAX_TURN_BODY_BYTES - spent
+    return ViewRefusal(
+        ErrorCode.LIMIT_EXCEEDED,
+        f"the view body is {size} bytes; this turn's view budget is {MAX_TURN_BODY_BYTES} bytes, "
+        f"{spent} spent, {left} left",
+    )
+
+
+def _label_too_long(size: int) -> ViewRefusal:
+    return ViewRefusal(
+        ErrorCode.LIMIT_EXCEEDED, f"`label` is {size} bytes, over the {MAX_LABEL_BYTES}-byte cap"
+    )
+
+
+def _label_blank(label: str) -> ViewRefusal:
+    what = "empty" if label == "" else "only whitespace"
+    return ViewRefusal(ErrorCode.INVALID_ARGUMENT, f"`label` is {what}")
+
+
+def _label_unsafe(char: str, index: int) -> ViewRefusal:
+    return ViewRefusal(
+        ErrorCode.INVALID_ARGUMENT,
+        f"`label` holds U+{ord(char):04X} at index {index}; a view heading may not hold control, "
+        "separator or bidi characters",
+    )

@@ -1,0 +1,47 @@
+"""Time as telemetry writes it, and the run id minted from it.
+
+- A `Clock` returns an aware `datetime`; `utc_now` is the production clock.
+- Timestamps on the wire are ISO 8601 in UTC with milliseconds and a `Z` (`2026-11-29T20:32:33.120Z`).
+- A run id is `run-YYYYMMDD-HHMMSS-xxxx` (UTC start second plus 4 random hex digits): short, unique
+  across runs started in the same second, and sorting by id sorts by start time to the second.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+Clock = Callable[[], datetime]
+Entropy = Callable[[int], str]
+
+RUN_ID_PREFIX = "run-"
+RUN_ID_RANDOM_BYTES = 2
+
+
+def utc_now() -> datetime:
+    """The production clock."""
+    return datetime.now(UTC)
+
+
+def format_timestamp(moment: datetime) -> str:
+    """`2026-11-29T20:32:33.120Z`; a naive datetime is taken to be UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    text = moment.astimezone(UTC).isoformat(timespec="milliseconds")
+    return text.replace("+00:00", "Z")
+
+
+def parse_timestamp(text: str) -> datetime | None:
+    """The inverse of `format_timestamp`; None for text that is not a timestamp."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def new_run_id(clock: Clock = utc_now, entropy: Entropy = secrets.token_hex) -> str:
+    """`run-20261129-203233-ab12`: sortable by start time, unique with 4 random hex digits."""
+    start = clock().astimezone(UTC)
+    return f"{RUN_ID_PREFIX}{start:%Y%m%d-%H%M%S}-{entropy(RUN_ID_RANDOM_BYTES)}"

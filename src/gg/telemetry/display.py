@@ -1,0 +1,155 @@
+"""The live terminal display: a telemetry `Sink` writing a run as it happens to a rich `Console`.
+
+Rules:
+- One line when a turn starts (`turn 3`; another agent's turns read `worker-1 · turn 3`), one
+  per receipt, one per program (`terminal.program_line`), one for the turn's outcome.
+- Operator logs at `warn` and `error` are shown (yellow, red); `info` and `debug` only when verbose.
+- The end shows the status, exit code, turns and duration, the final text, and the run id with
+  the command that shows the whole run (`gg show <run-id>`).
+- Plain lines only (no spinner, no live region), so a log without a terminal reads the same.
+- The console is injected and not owned: `close` does not close it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from gg.telemetry.events import Event, EventType
+from gg.telemetry.records import read_limit, read_log, read_outcome, read_program
+from gg.telemetry.terminal import (
+    LOG_STYLES,
+    OUTCOME_STYLES,
+    encodable,
+    first_line,
+    format_duration,
+    glyphs_for,
+    plural,
+    program_line,
+    status_text,
+)
+
+ROOT_AGENT = "root"
+SHOW_COMMAND = "gg show"
+MAX_FINAL_LINES = 20
+_QUIET_LEVELS = frozenset({"debug", "info"})
+
+
+class LiveDisplay:
+    """Prints a run's progress, one plain line per fact."""
+
+    def __init__(self, console: Console, *, verbose: bool = False) -> None:
+        self._console = console
+        self._verbose = verbose
+        self._marks = glyphs_for(console)
+        self._turn: tuple[str, int] | None = None
+
+    def write(self, event: Event) -> None:
+        record = event.to_wire()
+        kind = event.type
+        if kind is EventType.RUN_STARTED:
+            self._started(record)
+        elif kind is EventType.RUN_FINISHED:
+            self._finished(record)
+        else:
+            self._turn_started(event)
+            self._turn_event(kind, record)
+
+    def close(self) -> None:
+        """Nothing to release: the console belongs to the caller."""
+
+    def _turn_event(self, kind: EventType, record: dict[str, Any]) -> None:
+        if kind is EventType.MODEL_REPLY:
+            self._reply(record)
+        elif kind is EventType.RECEIPT:
+            self._receipt(record)
+        elif kind is EventType.CODE_EXECUTION:
+            self._line(Text("  ").append_text(program_line(read_program(record), self._marks)))
+        elif kind is EventType.TURN_OUTCOME:
+            self._outcome(record)
+        elif kind is EventType.LOG:
+            self._log(record)
+        elif kind is EventType.LIMIT_EXCEEDED:
+            self._limit(record)
+
+    def _started(self, record: dict[str, Any]) -> None:
+        facts = [str(record.get(k)) for k in ("name", "model", "language") if record.get(k)]
+        dot = f" {self._marks.dot} "
+        self._line(Text(dot.join(["gg", *facts, f"run {record.get('runId', '')}"]), style="dim"))
+
+    def _turn_started(self, event: Event) -> None:
+        key = (event.agent_id, event.turn)
+        if event.turn < 1 or key == self._turn:
+            return
+        self._turn = key
+        who = "" if event.agent_id == ROOT_AGENT else f"{event.agent_id} {self._marks.dot} "
+        self._line(Text(f"{who}turn {event.turn}", style="bold"))
+
+    def _reply(self, record: dict[str, Any]) -> None:
+        text = first_line(str(record.get("text") or ""))
+        if text:
+            self._line(Text(f"  {text}", style="dim italic"))
+
+    def _receipt(self, record: dict[str, Any]) -> None:
+        body = first_line(str(record.get("body") or ""))
+        call = record.get("callId", "")
+        self._line(Text(f"  {self._marks.receipt} receipt {call}: {body}", style="dim"))
+
+    def _outcome(self, record: dict[str, Any]) -> None:
+        outcome = read_outcome(record)
+        line = Text(f"  {self._marks.arrow} ").append(
+            outcome.outcome, OUTCOME_STYLES.get(outcome.outcome, "")
+        )
+        if outcome.error_type:
+            line.append(f": {outcome.error_type}", "red")
+        if outcome.consecutive_errors > 1:
+            line.append(f" ({outcome.consecutive_errors} in a row)", "red")
+        if outcome.report and outcome.outcome != "progressed":
+            line.append(f" {self._marks.dash} {first_line(outcome.report)}", "dim")
+        self._line(line)
+
+    def _log(self, record: dict[str, Any]) -> None:
+        log = read_log(record)
+        if log.level in _QUIET_LEVELS and not self._verbose:
+            return
+        fields = "".join(f" {key}={value}" for key, value in log.fields.items())
+        self._line(
+            Text(f"  {self._marks.warn} {log.level} {log.message}{fields}", LOG_STYLES.get(log.level, ""))
+        )
+
+    def _limit(self, record: dict[str, Any]) -> None:
+        limit = read_limit(record)
+        text = f"  {self._marks.warn} limit exceeded: {limit.limit} {limit.observed:g} > {limit.threshold:g}"
+        self._line(Text(f"{text} after {plural(limit.turns, 'turn')}", style="yellow"))
+
+    def _finished(self, record: dict[str, Any]) -> None:
+        status = str(record.get("status", ""))
+        turns = int(record.get("turns") or 0)
+        dot = f" {self._marks.dot} "
+        facts = [
+            f"exit {record.get('exitCode')}",
+            plural(turns, "turn"),
+            format_duration(record.get("durationMs")),
+        ]
+        self._console.print()
+        self._line(status_text(status).append(dot + dot.join(facts), style="default"))
+        if record.get("message"):
+            self._line(Text(str(record["message"]), style="red" if status != "completed" else ""))
+        self._final_text(str(record.get("finalText") or ""))
+        run_id = str(record.get("runId", ""))
+        self._line(Text(f"run {run_id} {self._marks.dash} see it all with: {SHOW_COMMAND} {run_id}", "dim"))
+
+    def _final_text(self, text: str) -> None:
+        lines = text.strip().splitlines()
+        if not lines:
+            return
+        shown = lines[:MAX_FINAL_LINES]
+        if len(lines) > len(shown):
+            shown.append(f"{self._marks.more} ({len(lines) - len(shown)} more lines)")
+        for line in shown:
+            self._line(Text(f"  {self._marks.quote} {line}"))
+
+    def _line(self, text: Text) -> None:
+        self._console.print(encodable(text, self._console), highlight=False, soft_wrap=True)

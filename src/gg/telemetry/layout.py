@@ -1,0 +1,31 @@
+"""Where a run's record lives on disk, under a base directory (the working directory).
+
+- `<base>/.gg/runs.db`: the run store (SQLite), shared by every run started in `<base>`.
+- `<base>/.gg/runs/<run-id>/events.ndjson`: one run's event stream, one JSON object a line.
+
+Every path in telemetry is built here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+GG_DIR = ".gg"
+STORE_FILE = "runs.db"
+RUNS_DIR = "runs"
+EVENTS_FILE = "events.ndjson"
+
+
+def store_path(base: Path) -> Path:
+    """The run store's database file."""
+    return base / GG_DIR / STORE_FILE
+
+
+def run_dir(base: Path, run_id: str) -> Path:
+    """The folder holding one run's files."""
+    return base / GG_DIR / RUNS_DIR / run_id
+
+
+def events_path(base: Path, run_id: str) -> Path:
+    """One run's NDJSON event stream."""
+    return run_dir(base, run_id) / EVENTS_FILE

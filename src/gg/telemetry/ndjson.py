@@ -1,0 +1,55 @@
+"""The NDJSON sink: one run's events at `<base>/.gg/runs/<run-id>/events.ndjson`.
+
+Rules:
+- One JSON object per line, exactly `Event.to_wire()`, UTF-8, keys in wire order.
+- Each line is flushed to the operating system as it is written, so a process killed with
+  `kill -9` leaves every event it emitted; lines are not fsynced (power loss may drop the tail).
+- A value JSON cannot hold is written as its `str()` rather than failing the run.
+- `read_events` skips a torn last line (a write cut short by a kill), and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gg.telemetry.events import Event
+from gg.telemetry.layout import events_path
+
+
+def encode_event(event: Event) -> str:
+    """The event's wire record as one line of JSON (no newline)."""
+    return json.dumps(event.to_wire(), ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+class NdjsonSink:
+    """Appends one run's events to its NDJSON file, flushing each line."""
+
+    def __init__(self, base: Path, run_id: str) -> None:
+        self.path = events_path(base, run_id)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = self.path.open("a", encoding="utf-8")
+
+    def write(self, event: Event) -> None:
+        self._file.write(encode_event(event) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    """Every record in an NDJSON event file, in order; a torn final line is left out."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    records: list[dict[str, Any]] = []
+    for index, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            if index == len(lines) - 1:
+                break
+            raise
+    return records

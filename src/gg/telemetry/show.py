@@ -1,0 +1,218 @@
+"""After the fact: `gg show RUN` (a transcript) and `gg runs` (the table of runs), on a rich Console.
+
+Rules:
+- A turn opens with a rule; then what the model read (quoted; the system prompt cut to its first
+  line unless `full`), the reply, each call with its receipt, each program's source with line
+  numbers and its verdict, the program's own logs, the operator logs (dim), the outcome.
+- Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
+- Feedback the model read is quoted in the turn that read it; feedback that no turn read (the run
+  ended) is quoted under the outcome.
+- The end: status, exit code, totals (turns, duration, tokens, cost), the final text.
+- Times in `gg runs` are shown in `tz` (local time by default); text from a run is never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import tzinfo
+
+from rich.console import Console, Group, RenderableType
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from gg.telemetry.clock import parse_timestamp
+from gg.telemetry.records import Call, Message, ProgramRun
+from gg.telemetry.store import RunRow, process_alive, shown_status
+from gg.telemetry.terminal import (
+    LOG_STYLES,
+    OUTCOME_STYLES,
+    Glyphs,
+    format_duration,
+    glyphs_for,
+    plural,
+    program_line,
+    status_text,
+)
+from gg.telemetry.transcript import Transcript, Turn
+
+LEXERS = {"javascript": "javascript", "typescript": "typescript", "python": "python"}
+SYNTAX_THEME = "ansi_dark"
+INDENT = "  "
+
+
+def render_transcript(transcript: Transcript, console: Console, *, full: bool = False) -> None:
+    """Print a whole run: its header, every turn, and its end."""
+    marks = glyphs_for(console)
+    _header(transcript, console)
+    for index, turn in enumerate(transcript.turns):
+        read_later = any(t.agent_id == turn.agent_id for t in transcript.turns[index + 1 :])
+        _turn(turn, transcript.language, console, marks, full=full, read_later=read_later)
+    for log in transcript.logs:
+        console.print(Text(f"{log.level} {log.message}", LOG_STYLES.get(log.level, "dim")), highlight=False)
+    _end(transcript, console, marks)
+
+
+def render_runs(
+    rows: Sequence[RunRow],
+    console: Console,
+    *,
+    tz: tzinfo | None = None,
+    alive: Callable[[int], bool] = process_alive,
+    host: str | None = None,
+) -> None:
+    """The `gg runs` table: id, config name, status, turns, duration, start time."""
+    if not rows:
+        console.print("no runs yet", style="dim")
+        return
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for column in ("run", "name", "status", "turns", "duration", "started"):
+        table.add_column(column, justify="right" if column == "turns" else "left", no_wrap=column == "run")
+    for row in rows:
+        status = shown_status(row, host=host, alive=alive)
+        table.add_row(
+            row.id, row.name, status_text(status), str(row.turns), _run_duration(row), _when(row, tz)
+        )
+    console.print(table)
+
+
+def _header(transcript: Transcript, console: Console) -> None:
+    facts = [f for f in (transcript.name, transcript.model, transcript.language) if f]
+    console.print(Text.assemble(("run ", "bold"), (transcript.run_id, "bold cyan"), "  ", " · ".join(facts)))
+    where = [f"started {transcript.started_at}"]
+    if transcript.config_path:
+        where.append(f"config {transcript.config_path}")
+    console.print(Text(" · ".join(where), style="dim"), highlight=False)
+
+
+def _turn(
+    turn: Turn, language: str, console: Console, marks: Glyphs, *, full: bool, read_later: bool
+) -> None:
+    who = "" if turn.agent_id == "root" else f"{turn.agent_id} · "
+    console.print()
+    console.rule(Text(f"{who}turn {turn.number}", style="bold"), align="left")
+    for message in turn.read:
+        if not message.echo:
+            console.print(_read(message, marks, full=full))
+    if turn.reply_text.strip():
+        console.print(Group(Text("reply:", style="bold dim"), _prefixed(turn.reply_text, INDENT, "italic")))
+    ran = {program.call_id for program in turn.programs}
+    for call in turn.calls:
+        if call.call_id not in ran:
+            console.print(_call_line(call, marks), highlight=False)
+    for program in turn.programs:
+        call = next((c for c in turn.calls if c.call_id == program.call_id), None)
+        if call is not None:
+            console.print(_call_line(call, marks), highlight=False)
+        console.print(_program(program, language, marks))
+    for log in turn.logs:
+        fields = "".join(f" {k}={v}" for k, v in log.fields.items())
+        console.print(
+            Text(f"  {log.level} {log.message}{fields}", LOG_STYLES.get(log.level, "dim")), highlight=False
+        )
+    _outcome(turn, console, marks, read_later=read_later)
+
+
+def _call_line(call: Call, marks: Glyphs) -> Text:
+    receipt = f" {marks.arrow} {call.receipt}" if call.receipt is not None else ""
+    return Text(f"{marks.receipt} {call.tool} {call.call_id}{receipt}", style="dim")
+
+
+def _read(message: Message, marks: Glyphs, *, full: bool) -> RenderableType:
+    """A message the model read, as a quoted block labelled with its role."""
+    body = message.content
+    if message.role == "system" and not full:
+        lines = body.splitlines() or [""]
+        body = lines[0] + (f"  … ({plural(len(lines) - 1, 'more line')})" if len(lines) > 1 else "")
+    label = message.role + (f" {message.tool_call_id}" if message.tool_call_id else "")
+    style = "yellow" if message.role in ("tool", "user") else "dim"
+    return Group(Text(f"{label}:", style="bold dim"), _quote(body, marks, style))
+
+
+def _quote(text: str, marks: Glyphs, style: str) -> Text:
+    return _prefixed(text, f"{marks.quote} ", style)
+
+
+def _prefixed(text: str, prefix: str, style: str) -> Text:
+    """Each line of `text` after a dim `prefix` (an indent or a quote bar)."""
+    out = Text()
+    for index, line in enumerate(text.splitlines() or [""]):
+        if index:
+            out.append("\n")
+        out.append(prefix, "dim")
+        out.append(line, style)
+    return out
+
+
+def _program(program: ProgramRun, language: str, marks: Glyphs) -> RenderableType:
+    parts: list[RenderableType] = []
+    if program.source is not None:
+        lexer = LEXERS.get(language, "text")
+        parts.append(Syntax(program.source, lexer, line_numbers=True, theme=SYNTAX_THEME, word_wrap=True))
+    parts.append(program_line(program, marks))
+    if program.error and not program.ok:
+        parts.append(_prefixed(program.error, INDENT, "dim red"))
+    for line in program.logs:
+        parts.append(Text(f"  log {line}", style="dim"))
+    if program.logs_suppressed:
+        parts.append(Text(f"  ({plural(program.logs_suppressed, 'log line')} dropped)", style="dim"))
+    failed = [api for api in program.api if api.ok is False]
+    for api in failed:
+        parts.append(Text(f"  {marks.failed} {api.operation}: {api.failure or 'failed'}", style="dim red"))
+    return Group(*parts)
+
+
+def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool) -> None:
+    outcome = turn.outcome
+    if outcome is None:
+        console.print(Text(f"{marks.arrow} unfinished (no outcome recorded)", style="magenta"))
+        return
+    line = Text(f"{marks.arrow} ").append(outcome.outcome, OUTCOME_STYLES.get(outcome.outcome, "bold"))
+    if outcome.error_type:
+        line.append(f": {outcome.error_type}", "red")
+    if outcome.consecutive_errors > 1:
+        line.append(f" ({outcome.consecutive_errors} in a row)", "red")
+    console.print(line)
+    if outcome.report:
+        console.print(Text(f"  report: {outcome.report}", style="dim"), highlight=False)
+    for limit in turn.limits:
+        breach = f"{limit.limit} {limit.observed:g} > {limit.threshold:g}"
+        console.print(Text(f"{marks.warn} limit exceeded: {breach}", style="yellow"), highlight=False)
+    if not read_later:
+        for text in outcome.feedback:
+            console.print(
+                Group(Text("feedback (never read):", style="bold dim"), _quote(text, marks, "yellow"))
+            )
+
+
+def _end(transcript: Transcript, console: Console, marks: Glyphs) -> None:
+    console.print()
+    console.rule(style="dim")
+    totals = transcript.totals
+    status = status_text(transcript.status or "unfinished")
+    facts = [f"{plural(totals.turns, 'turn')}", format_duration(totals.duration_ms)]
+    if transcript.exit_code is not None:
+        facts.insert(0, f"exit {transcript.exit_code}")
+    facts.append(f"{totals.input_tokens:,} in / {totals.output_tokens:,} out tokens")
+    if totals.cost is not None:
+        facts.append(f"${totals.cost:.4f}")
+    facts.append(f"{plural(totals.programs, 'program')} ({totals.failed_programs} failed)")
+    console.print(status.append(" · " + " · ".join(facts), style="default"), highlight=False)
+    if transcript.message:
+        console.print(Text(transcript.message, style="red"), highlight=False)
+    if transcript.final_text:
+        console.print(Group(Text("final text:", style="bold"), _quote(transcript.final_text, marks, "")))
+
+
+def _run_duration(row: RunRow) -> str:
+    if row.duration_ms is not None:
+        return format_duration(row.duration_ms)
+    start, last = parse_timestamp(row.started_at), parse_timestamp(row.updated_at)
+    if start is None or last is None:
+        return format_duration(None)
+    return format_duration((last - start).total_seconds() * 1000)
+
+
+def _when(row: RunRow, tz: tzinfo | None) -> str:
+    moment = parse_timestamp(row.started_at)
+    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S") if moment else row.started_at

@@ -1,0 +1,118 @@
+"""The words and marks both terminal views share (`display` live, `show` after the fact).
+
+Rules:
+- Glyphs fall back to ASCII when the console cannot encode them (a CI log with a legacy encoding),
+  and `encodable` turns any other character such a console cannot carry into `?`.
+- Durations read `12 ms`, `3.4 s`, `2m 05s`, `1h 02m`.
+- One line per program: `✓ program k3p9 ran in 12 ms — 4 calls`, or
+  `✗ program k3p9: program_throw at program.js:5:3 — <first line of the error>`.
+- Text from a run (errors, replies, logs) is never read as rich markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Console
+from rich.text import Text
+
+from gg.telemetry.records import ProgramRun
+
+STATUS_STYLES = {
+    "completed": "bold green",
+    "running": "cyan",
+    "interrupted": "magenta",
+    "exhausted": "yellow",
+    "limit_exceeded": "yellow",
+    "timed_out": "yellow",
+    "refused": "red",
+    "model_error": "red",
+    "internal_error": "bold red",
+}
+OUTCOME_STYLES = {"progressed": "dim", "finished": "green", "error": "red", "fatal": "bold red"}
+LOG_STYLES = {"debug": "dim", "info": "dim", "warn": "yellow", "error": "red"}
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    ok: str
+    failed: str
+    arrow: str
+    receipt: str
+    dash: str
+    quote: str
+    warn: str
+    dot: str
+    more: str
+
+
+UNICODE = Glyphs(ok="✓", failed="✗", arrow="→", receipt="↳", dash="—", quote="│", warn="!", dot="·", more="…")
+ASCII = Glyphs(
+    ok="+", failed="x", arrow="->", receipt="<-", dash="--", quote="|", warn="!", dot="-", more="..."
+)
+
+
+def glyphs_for(console: Console) -> Glyphs:
+    """Unicode marks when the console's encoding can carry them, ASCII otherwise."""
+    return UNICODE if console.encoding.lower().startswith("utf") else ASCII
+
+
+def encodable(text: Text, console: Console) -> Text:
+    """`text` with every character the console's encoding cannot carry replaced by `?`."""
+    encoding = console.encoding
+    if encoding.lower().startswith("utf"):
+        return text
+    text.plain = text.plain.encode(encoding, "replace").decode(encoding)
+    return text
+
+
+def format_duration(ms: float | None) -> str:
+    """`12 ms`, `3.4 s`, `2m 05s`, `1h 02m`; `—` when unknown."""
+    if ms is None:
+        return "—"
+    if ms < 1000:
+        return f"{ms:.0f} ms"
+    secs = ms / 1000
+    if secs < 60:
+        return f"{secs:.1f} s"
+    minutes, secs = divmod(int(secs), 60)
+    if minutes < 60:
+        return f"{minutes}m {secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def program_name(program: ProgramRun) -> str:
+    return f"program {program.program_id}" if program.program_id else f"submission {program.submission}"
+
+
+def program_line(program: ProgramRun, marks: Glyphs) -> Text:
+    """The one line a program gets: its verdict, time and calls, or its error's type and first line."""
+    name = program_name(program)
+    if program.ok:
+        return Text.assemble(
+            (f"{marks.ok} ", "green"),
+            f"{name} ran in {format_duration(program.duration_ms)} {marks.dash} ",
+            plural(program.api_calls, "call"),
+        )
+    where = f" at {program.location}" if program.location else ""
+    line = Text.assemble(
+        (f"{marks.failed} ", "red"), f"{name}: ", (program.error_type or "failed", "red"), where
+    )
+    if program.error_line:
+        line.append(f" {marks.dash} {program.error_line}")
+    return line
+
+
+def status_text(status: str) -> Text:
+    return Text(status, style=STATUS_STYLES.get(status, "bold"))
+
+
+def first_line(text: str, limit: int = 100) -> str:
+    """The first non-blank line of a text, cut to `limit` characters."""
+    line = next((raw.strip() for raw in text.splitlines() if raw.strip()), "")
+    return line if len(line) <= limit else line[: limit - 1] + "…"

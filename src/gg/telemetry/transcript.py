@@ -1,0 +1,291 @@
+"""A run's events folded into a transcript: what `gg show RUN` prints. Pure.
+
+Input is the wire records (`RunStore.events`, `read_events`, `CollectingSink.wire`), in emit order.
+Rules:
+- A turn is every event sharing `(agentId, turn)` with `turn >= 1`; turns keep the order in which
+  they first appear. `run_started`, `run_finished` and events with turn 0 belong to the run.
+- A turn's `read` is its `model_request` messages. An assistant message or a receipt repeating the
+  previous turn's reply is marked `echo` (already shown as that turn's reply and receipts).
+- A program is one `code_execution`; it is matched to its call by program id through the
+  receipts, else by its executed `source`, else to the next unmatched call carrying a program. Its
+  source is the call's `program` argument, else the executed `source` on the event.
+  `api_call`/`api_result` pairs seen before a `code_execution` belong to that program.
+- Totals: turns and duration from `run_finished` when there is one, else counted from the events;
+  tokens summed over every `model_reply` usage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from gg.telemetry.clock import parse_timestamp
+from gg.telemetry.events import EventType
+from gg.telemetry.records import (
+    ApiRecord,
+    Call,
+    LimitRecord,
+    Message,
+    OperatorLog,
+    Outcome,
+    ProgramRun,
+    dict_of,
+    float_of,
+    int_of,
+    list_of,
+    number_in,
+    read_call,
+    read_limit,
+    read_log,
+    read_message,
+    read_outcome,
+    read_program,
+)
+
+RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})
+_INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
+_OUTPUT_KEYS = ("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
+_COST_KEYS = ("cost", "costUsd", "cost_usd")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of one agent. `outcome` is None when the turn never closed (the run was killed)."""
+
+    agent_id: str
+    number: int
+    started_at: str
+    read: tuple[Message, ...] = ()
+    reply_text: str = ""
+    calls: tuple[Call, ...] = ()
+    programs: tuple[ProgramRun, ...] = ()
+    logs: tuple[OperatorLog, ...] = ()
+    outcome: Outcome | None = None
+    limits: tuple[LimitRecord, ...] = ()
+    usage: dict[str, Any] = field(default_factory=dict[str, Any])
+    reply_ms: float | None = None
+
+
+@dataclass(frozen=True)
+class Totals:
+    turns: int
+    duration_ms: float | None
+    input_tokens: int
+    output_tokens: int
+    cost: float | None
+    programs: int
+    failed_programs: int
+    error_turns: int
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A whole run. `status` is None while the run has no `run_finished` (running or killed)."""
+
+    run_id: str
+    started_at: str
+    turns: tuple[Turn, ...]
+    totals: Totals
+    name: str = ""
+    model: str = ""
+    config_path: str = ""
+    language: str = ""
+    workspace: str = ""
+    logs: tuple[OperatorLog, ...] = ()
+    limits: tuple[LimitRecord, ...] = ()
+    status: str | None = None
+    exit_code: int | None = None
+    final_text: str | None = None
+    message: str | None = None
+
+
+@dataclass
+class _Draft:
+    """A turn while its events are folded in."""
+
+    turn: Turn
+    calls: list[Call] = field(default_factory=list[Call])
+    programs: list[ProgramRun] = field(default_factory=list[ProgramRun])
+    logs: list[OperatorLog] = field(default_factory=list[OperatorLog])
+    limits: list[LimitRecord] = field(default_factory=list[LimitRecord])
+    pending_api: list[ApiRecord] = field(default_factory=list[ApiRecord])
+
+
+def fold_transcript(records: Iterable[Mapping[str, Any]]) -> Transcript:
+    """Fold a run's wire records into its transcript."""
+    records = list(records)
+    drafts: dict[tuple[str, int], _Draft] = {}
+    run_logs: list[OperatorLog] = []
+    for record in records:
+        kind, agent, number = (
+            str(record.get("type")),
+            str(record.get("agentId", "")),
+            int_of(record.get("turn")),
+        )
+        if kind in RUN_LEVEL or number < 1:
+            if kind == EventType.LOG.value:
+                run_logs.append(read_log(record))
+            continue
+        key = (agent, number)
+        if key not in drafts:
+            drafts[key] = _Draft(Turn(agent, number, str(record.get("timestamp", ""))))
+        _fold_event(drafts[key], kind, record)
+    turns = _mark_echoes([_freeze(draft) for draft in drafts.values()])
+    return _transcript(records, turns, run_logs)
+
+
+def _fold_event(draft: _Draft, kind: str, record: Mapping[str, Any]) -> None:
+    turn = draft.turn
+    if kind == EventType.MODEL_REQUEST.value:
+        read = tuple(read_message(m) for m in list_of(record.get("messages")))
+        draft.turn = replace(turn, read=turn.read + read)
+    elif kind == EventType.MODEL_REPLY.value:
+        draft.calls.extend(read_call(raw) for raw in list_of(record.get("calls")))
+        usage = dict_of(record.get("usage"))
+        draft.turn = replace(
+            turn,
+            reply_text=str(record.get("text") or ""),
+            usage=usage,
+            reply_ms=float_of(record.get("durationMs")),
+        )
+    elif kind == EventType.RECEIPT.value:
+        _attach_receipt(draft, record)
+    elif kind == EventType.API_CALL.value:
+        draft.pending_api.append(ApiRecord(str(record.get("operation", "")), int_of(record.get("ordinal"))))
+    elif kind == EventType.API_RESULT.value:
+        _close_api(draft, record)
+    elif kind == EventType.CODE_EXECUTION.value:
+        draft.programs.append(replace(read_program(record), api=tuple(draft.pending_api)))
+        draft.pending_api = []
+    elif kind == EventType.LOG.value:
+        draft.logs.append(read_log(record))
+    elif kind == EventType.TURN_OUTCOME.value:
+        draft.turn = replace(turn, outcome=read_outcome(record))
+    elif kind == EventType.LIMIT_EXCEEDED.value:
+        draft.limits.append(read_limit(record))
+
+
+def _attach_receipt(draft: _Draft, record: Mapping[str, Any]) -> None:
+    call_id = str(record.get("callId", ""))
+    body, program_id = record.get("body"), record.get("programId")
+    for index, call in enumerate(draft.calls):
+        if call.call_id == call_id and call.receipt is None:
+            draft.calls[index] = replace(call, receipt=body, program_id=program_id)
+            return
+    tool = str(record.get("tool", ""))
+    draft.calls.append(Call(call_id, tool, {}, receipt=body, program_id=program_id))
+
+
+def _close_api(draft: _Draft, record: Mapping[str, Any]) -> None:
+    operation, ordinal = str(record.get("operation", "")), int_of(record.get("ordinal"))
+    ok, failure = bool(record.get("ok")), record.get("failure")
+    for index in range(len(draft.pending_api) - 1, -1, -1):
+        pending = draft.pending_api[index]
+        if pending.operation == operation and pending.ordinal == ordinal and pending.ok is None:
+            draft.pending_api[index] = replace(pending, ok=ok, failure=failure)
+            return
+    draft.pending_api.append(ApiRecord(operation, ordinal, ok, failure))
+
+
+def _freeze(draft: _Draft) -> Turn:
+    programs = _match_programs(draft.calls, draft.programs)
+    return replace(
+        draft.turn,
+        calls=tuple(draft.calls),
+        programs=programs,
+        logs=tuple(draft.logs),
+        limits=tuple(draft.limits),
+    )
+
+
+def _match_programs(calls: Sequence[Call], programs: Sequence[ProgramRun]) -> tuple[ProgramRun, ...]:
+    """Give each program its call: by program id, by source, else the next call carrying a program."""
+    unmatched = [call for call in calls if call.program]
+    matched: list[ProgramRun] = []
+    for program in programs:
+        call = _call_for(program, unmatched)
+        if call is None:
+            matched.append(program)
+            continue
+        unmatched.remove(call)
+        source = call.program if call.program is not None else program.source
+        program_id = program.program_id or call.program_id
+        matched.append(replace(program, call_id=call.call_id, program_id=program_id, source=source))
+    return tuple(matched)
+
+
+def _call_for(program: ProgramRun, candidates: Sequence[Call]) -> Call | None:
+    by_id = [c for c in candidates if program.program_id and c.program_id == program.program_id]
+    by_source = [c for c in candidates if program.source is not None and c.program == program.source]
+    return next(iter(by_id or by_source or candidates), None)
+
+
+def _mark_echoes(turns: list[Turn]) -> tuple[Turn, ...]:
+    previous: dict[str, Turn] = {}
+    marked: list[Turn] = []
+    for turn in turns:
+        before = previous.get(turn.agent_id)
+        if before is not None:
+            turn = replace(turn, read=tuple(replace(m, echo=_is_echo(m, before)) for m in turn.read))
+        previous[turn.agent_id] = turn
+        marked.append(turn)
+    return tuple(marked)
+
+
+def _is_echo(message: Message, before: Turn) -> bool:
+    if message.role == "assistant":
+        return True
+    if message.role != "tool":
+        return False
+    return any(c.call_id == message.tool_call_id and c.receipt == message.content for c in before.calls)
+
+
+def _transcript(
+    records: list[Mapping[str, Any]], turns: tuple[Turn, ...], logs: list[OperatorLog]
+) -> Transcript:
+    started = _first(records, EventType.RUN_STARTED.value)
+    finished = _first(records, EventType.RUN_FINISHED.value)
+    head = records[0] if records else {}
+    return Transcript(
+        run_id=str(head.get("runId", "")),
+        started_at=str(started.get("timestamp", head.get("timestamp", ""))),
+        turns=turns,
+        totals=_totals(records, turns, finished),
+        logs=tuple(logs),
+        name=str(started.get("name", "")),
+        model=str(started.get("model", "")),
+        config_path=str(started.get("configPath", "")),
+        language=str(started.get("language", "")),
+        workspace=str(started.get("workspace", "")),
+        limits=tuple(limit for turn in turns for limit in turn.limits),
+        status=finished.get("status"),
+        exit_code=finished.get("exitCode"),
+        final_text=finished.get("finalText"),
+        message=finished.get("message"),
+    )
+
+
+def _totals(records: list[Mapping[str, Any]], turns: tuple[Turn, ...], finished: Mapping[str, Any]) -> Totals:
+    usages = [turn.usage for turn in turns]
+    costs = [c for u in usages if (c := number_in(u, _COST_KEYS)) is not None]
+    programs = [p for turn in turns for p in turn.programs]
+    return Totals(
+        turns=int_of(finished["turns"]) if "turns" in finished else len(turns),
+        duration_ms=float_of(finished.get("durationMs")) or _span_ms(records),
+        input_tokens=sum(int(number_in(u, _INPUT_KEYS) or 0) for u in usages),
+        output_tokens=sum(int(number_in(u, _OUTPUT_KEYS) or 0) for u in usages),
+        cost=sum(costs) if costs else None,
+        programs=len(programs),
+        failed_programs=sum(1 for p in programs if not p.ok),
+        error_turns=sum(1 for t in turns if t.outcome is not None and t.outcome.outcome == "error"),
+    )
+
+
+def _first(records: Sequence[Mapping[str, Any]], kind: str) -> Mapping[str, Any]:
+    return next((r for r in records if r.get("type") == kind), {})
+
+
+def _span_ms(records: Sequence[Mapping[str, Any]]) -> float | None:
+    moments = [m for r in records if (m := parse_timestamp(str(r.get("timestamp", "")))) is not None]
+    return (max(moments) - min(moments)).total_seconds() * 1000 if moments else None

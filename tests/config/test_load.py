@@ -1,0 +1,187 @@
+"""Loading a valid capability set: typed accessors, defaults, resolved paths, immutability."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from gg.config import (
+    CapabilityId,
+    ErrorRateCeiling,
+    Language,
+    ProgramLibrary,
+    Provider,
+    Role,
+    load_capability_set,
+)
+from gg.sandbox.execution import Ceilings
+
+from .documents import EXAMPLE_TOML, code_mode, example, library, load, paths, refusal, root, write
+
+
+def test_the_example_loads_with_typed_accessors(folder: Path) -> None:
+    loaded = load_capability_set(write(folder, example()))
+    agent = loaded.root
+    assert loaded.name == "spec-audit"
+    assert agent.slug == "root" and agent.role is Role.STANDARD
+    assert agent.model.provider is Provider.REPLAY
+    assert agent.responses_as_code.language is Language.JAVASCRIPT
+    assert agent.language is Language.JAVASCRIPT
+    assert agent.program_library == ProgramLibrary(keep=20, id_length=4)
+    assert agent.enabled(CapabilityId.PROGRAM_LIBRARY)
+    assert loaded.limits.max_turns == 12
+
+
+def test_json_and_toml_documents_load_to_the_same_capability_set(folder: Path) -> None:
+    (folder / "gg.toml").write_text(EXAMPLE_TOML)
+    from_toml = load_capability_set(folder / "gg.toml")
+    from_json = load_capability_set(write(folder, example()))
+    assert from_toml == from_json
+
+
+def test_defaults_fill_what_a_document_leaves_out(folder: Path) -> None:
+    document = example()
+    root(document)["capabilities"] = [{"id": "responses-as-code"}]
+    del root(document)["role"]
+    del document["workspace"]
+    agent = load(document, folder).root
+    params = agent.responses_as_code
+    assert agent.role is Role.STANDARD
+    assert (params.language, params.timeout_secs, params.max_memory_bytes) == ("javascript", 30.0, 268435456)
+    assert agent.program_library is None
+
+
+def test_the_workspace_defaults_to_the_folder_workspace_beside_the_config(folder: Path) -> None:
+    document = example()
+    del document["workspace"]
+    assert load(document, folder).workspace == (folder / "workspace").resolve()
+
+
+def test_a_missing_default_workspace_is_refused_as_absent(tmp_path: Path) -> None:
+    (tmp_path / "journal.jsonl").write_text("")
+    document = example()
+    del document["workspace"]
+    (defect,) = refusal(document, tmp_path)
+    assert defect.path == "workspace"
+    assert defect.found == "(absent)"
+    assert str(tmp_path / "workspace") in defect.reason
+
+
+def test_a_workspace_that_is_a_file_is_refused(folder: Path) -> None:
+    document = example()
+    document["workspace"] = "journal.jsonl"
+    assert paths(refusal(document, folder)) == ["workspace"]
+
+
+def test_the_loaded_capability_set_is_frozen(folder: Path) -> None:
+    loaded = load(example(), folder)
+    with pytest.raises(ValidationError):
+        loaded.name = "other"  # type: ignore[misc]
+    with pytest.raises(ValidationError):
+        loaded.root.model.provider = Provider.OPENAI  # type: ignore[misc]
+    assert isinstance(loaded.agents, tuple)
+    assert isinstance(loaded.root.capabilities, tuple)
+
+
+def test_paths_are_absolute_after_loading(folder: Path) -> None:
+    loaded = load(example(), folder)
+    journal = loaded.root.model.journal
+    assert loaded.workspace.is_absolute()
+    assert journal is not None and journal.is_absolute()
+
+
+def test_a_ceiling_nobody_wrote_is_not_armed(folder: Path) -> None:
+    document = example()
+    del document["limits"]
+    limits = load(document, folder).limits
+    assert all(value is None for _, value in limits)
+    assert limits.error_rate is None
+
+
+def test_a_ceiling_written_as_null_is_not_armed(folder: Path) -> None:
+    document = example()
+    document["limits"] = {"maxTurns": None, "maxCost": None}
+    assert load(document, folder).limits.max_turns is None
+
+
+def test_every_ceiling_can_be_armed(folder: Path) -> None:
+    document = example()
+    document["limits"] = {
+        "maxTurns": 40,
+        "maxRuntimeSecs": 90.5,
+        "maxConsecutiveErrors": 3,
+        "maxErrorRate": 0.5,
+        "errorRateWindow": 10,
+        "maxCost": 2.25,
+    }
+    limits = load(document, folder).limits
+    assert (limits.max_turns, limits.max_runtime_secs, limits.max_consecutive_errors) == (40, 90.5, 3)
+    assert limits.max_cost == 2.25
+    assert limits.error_rate == ErrorRateCeiling(threshold=0.5, window=10)
+
+
+def test_timeout_fractions_are_honoured_and_neither_ceiling_is_clamped(folder: Path) -> None:
+    document = example()
+    code_mode(document)["params"] = {"timeoutSecs": 0.25, "maxMemoryBytes": 5e12}
+    params = load(document, folder).root.responses_as_code
+    assert params.timeout_secs == 0.25
+    assert params.max_memory_bytes == 5_000_000_000_000
+    assert params.ceilings == Ceilings(timeout_secs=0.25, max_memory_bytes=5_000_000_000_000)
+
+
+def test_max_memory_bytes_written_as_5e8_is_accepted(folder: Path) -> None:
+    document = example()
+    code_mode(document)["params"]["maxMemoryBytes"] = 5e8
+    assert load(document, folder).root.responses_as_code.max_memory_bytes == 500_000_000
+
+
+@pytest.mark.parametrize("value", [500000000.5, True, "268435456", 0, -1])
+def test_max_memory_bytes_must_be_a_whole_positive_number(folder: Path, value: object) -> None:
+    document = example()
+    code_mode(document)["params"]["maxMemoryBytes"] = value
+    (defect,) = refusal(document, folder)
+    assert defect.path == "agents[0].capabilities[0].params.maxMemoryBytes"
+    assert defect.reason == "must be a whole number of bytes, 1 or more"
+
+
+def test_a_disabled_program_library_is_treated_as_absent(folder: Path) -> None:
+    document = example()
+    library(document)["enabled"] = False
+    agent = load(document, folder).root
+    assert agent.program_library is None
+    assert not agent.enabled(CapabilityId.PROGRAM_LIBRARY)
+
+
+def test_each_agent_resolves_its_own_settings(folder: Path) -> None:
+    document = example()
+    reviewer = {
+        "slug": "reviewer",
+        "role": "review",
+        "model": {"provider": "openai", "model": "gpt-4o", "temperature": 0, "maxOutputTokens": 4096},
+        "capabilities": [{"id": "responses-as-code", "params": {"language": "python"}}],
+    }
+    document["agents"].append(reviewer)
+    loaded = load(document, folder)
+    agent = loaded.agent("reviewer")
+    assert agent.role is Role.REVIEW and agent.language is Language.PYTHON
+    assert agent.model.model == "gpt-4o" and agent.model.max_output_tokens == 4096
+    assert agent.program_library is None
+    assert loaded.root.program_library is not None
+    with pytest.raises(KeyError):
+        loaded.agent("nobody")
+
+
+def test_a_root_need_not_be_listed_first(folder: Path) -> None:
+    document = example()
+    helper: dict[str, Any] = {
+        "slug": "helper",
+        "model": {"provider": "anthropic", "model": "claude", "cacheLifetime": "1h"},
+    }
+    helper["capabilities"] = [{"id": "responses-as-code"}]
+    document["agents"].insert(0, helper)
+    loaded = load(document, folder)
+    assert loaded.root.slug == "root"
+    assert loaded.agent("helper").model.cache_lifetime == "1h"

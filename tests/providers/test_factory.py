@@ -1,0 +1,89 @@
+"""From a model's settings to its client; settings that cannot work refuse the launch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gg.errors import ConfigError
+from gg.providers.base import ModelClient
+from gg.providers.factory import build_client
+from gg.providers.openai_compatible import OpenAIClient
+from gg.providers.replay import ReplayClient
+from gg.providers.tool_choice import ToolChoiceMemory
+
+from .chat_server import ChatServer, program_completion
+from .clients import a_request
+from .operator import Operator
+
+
+def build(**settings: Any) -> ModelClient:
+    return build_client(tool_choice_memory=ToolChoiceMemory(), log=Operator().log, **settings)
+
+
+def test_the_replay_provider_opens_its_journal_and_needs_no_model(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"text": "hi"}\n')
+    client = build(provider="replay", model=None, journal_path=path)
+    assert isinstance(client, ReplayClient)
+
+
+def test_the_replay_provider_without_a_journal_is_refused() -> None:
+    with pytest.raises(ConfigError) as caught:
+        build(provider="replay", model="replay")
+    assert caught.value.defects[0].path == "journal"
+
+
+def test_an_unknown_provider_is_refused() -> None:
+    with pytest.raises(ConfigError) as caught:
+        build(provider="acme", model="m", environ={})
+    assert "replay, openai, openrouter" in caught.value.defects[0].reason
+
+
+@pytest.mark.parametrize(
+    ("provider", "variable"), [("openai", "OPENAI_API_KEY"), ("openrouter", "OPENROUTER_API_KEY")]
+)
+def test_a_hosted_provider_without_its_key_is_refused(provider: str, variable: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        build(provider=provider, model="m", environ={})
+    assert (caught.value.defects[0].path, caught.value.defects[0].found) == ("apiKeyEnv", variable)
+
+
+def test_the_key_is_read_from_the_named_variable(chat_server: ChatServer) -> None:
+    chat_server.script(program_completion("1"))
+    client = build(
+        provider="openai",
+        model="m",
+        base_url=chat_server.base_url,
+        api_key_env="MY_KEY",
+        environ={"MY_KEY": "sk-mine", "OPENAI_API_KEY": "sk-default"},
+    )
+    assert isinstance(client, OpenAIClient)
+    client.complete(a_request())
+    client.close()
+    assert chat_server.received[0].headers["authorization"] == "Bearer sk-mine"
+
+
+def test_a_self_hosted_server_needs_no_key(chat_server: ChatServer) -> None:
+    chat_server.script(program_completion("1"))
+    client = build(provider="openai", model="llama3", base_url=chat_server.base_url, environ={})
+    assert isinstance(client, OpenAIClient)
+    assert client.model_id == "openai:llama3"
+    client.complete(a_request())
+    client.close()
+    assert len(chat_server.received) == 1
+
+
+def test_openrouter_is_an_openai_compatible_client_with_its_own_id() -> None:
+    client = build(provider="openrouter", model="qwen/qwen3.8-max-0902", environ={"OPENROUTER_API_KEY": "k"})
+    assert isinstance(client, OpenAIClient)
+    assert client.model_id == "openrouter:qwen/qwen3.8-max-0902"
+    client.close()
+
+
+def test_a_hosted_provider_without_a_model_name_is_refused() -> None:
+    with pytest.raises(ConfigError) as caught:
+        build(provider="openai", model=None, environ={"OPENAI_API_KEY": "k"})
+    assert caught.value.defects[0].path == "model"

@@ -1,0 +1,250 @@
+"""The OpenAI-compatible client against a real loopback Chat Completions endpoint."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Callable
+
+import pytest
+
+from gg.outcome import ErrorType
+from gg.providers.base import Message, ModelError, ToolCall, Usage
+from gg.providers.openai_compatible import OpenAIClient
+
+from .chat_server import Answer, ChatServer, completion, error, json_answer, program_completion
+from .clients import API_KEY, a_request
+from .operator import Operator
+
+Connect = Callable[..., OpenAIClient]
+PINNED = {"type": "function", "function": {"name": "submit_program"}}
+
+
+def test_a_request_offers_one_tool_pins_the_choice_and_sends_the_key(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    chat_server.script(program_completion("1"))
+    connect().complete(a_request())
+    [received] = chat_server.received
+    body = received.json
+    assert received.path == "/v1/chat/completions"
+    assert received.headers["authorization"] == f"Bearer {API_KEY}"
+    assert body["model"] == "test-model"
+    assert body["tool_choice"] == PINNED
+    [tool] = body["tools"]
+    assert tool["type"] == "function"
+    assert tool["function"]["name"] == "submit_program"
+    assert tool["function"]["parameters"] == {
+        "type": "object",
+        "properties": {
+            "program": {"type": "string", "description": "The whole JavaScript program, as source code."}
+        },
+        "required": ["program"],
+        "additionalProperties": False,
+    }
+    assert "stream" not in body and "max_tokens" not in body and "temperature" not in body
+
+
+def test_the_system_prompt_comes_first_and_each_message_keeps_its_wire_shape(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    chat_server.script(program_completion("2"))
+    history = (
+        Message("user", "Task\n----\ndo it"),
+        Message(
+            "assistant",
+            "thinking aloud",
+            tool_calls=(
+                ToolCall("call_1_1", "submit_program", {"program": "a()"}),
+                ToolCall("call_1_2", "submit_program", '{"program": "b(}'),
+            ),
+        ),
+        Message("tool", "k3p9", tool_call_id="call_1_1"),
+        Message("tool", "ok", tool_call_id="call_1_2"),
+        Message("assistant", "", tool_calls=(ToolCall("call_2_1", "submit_program", {"program": "c"}),)),
+        Message("user", "Notice\n----\nsomething"),
+    )
+    connect().complete(a_request(*history))
+    messages = chat_server.received[0].json["messages"]
+    assert messages[0] == {"role": "system", "content": "You are a test."}
+    assert messages[1] == {"role": "user", "content": "Task\n----\ndo it"}
+    assert messages[2]["role"] == "assistant" and messages[2]["content"] == "thinking aloud"
+    assert messages[2]["tool_calls"] == [
+        _wire_call("call_1_1", json.dumps({"program": "a()"})),
+        _wire_call("call_1_2", '{"program": "b(}'),  # a raw string goes back as it came
+    ]
+    assert messages[3] == {"role": "tool", "tool_call_id": "call_1_1", "content": "k3p9"}
+    assert messages[4] == {"role": "tool", "tool_call_id": "call_1_2", "content": "ok"}
+    assert messages[5]["content"] is None
+    assert messages[6] == {"role": "user", "content": "Notice\n----\nsomething"}
+
+
+def _wire_call(call_id: str, arguments: str) -> dict[str, object]:
+    return {"id": call_id, "type": "function", "function": {"name": "submit_program", "arguments": arguments}}
+
+
+def test_the_output_cap_of_a_self_hosted_endpoint_is_sent_as_max_tokens(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    chat_server.script(program_completion("1"), program_completion("2"))
+    client = connect(max_output_tokens=500, temperature=0.2)
+    client.complete(a_request())
+    client.complete(a_request(max_output_tokens=99))
+    first, second = (r.json for r in chat_server.received)
+    assert (first["max_tokens"], first["temperature"]) == (500, 0.2)
+    assert second["max_tokens"] == 99
+
+
+def test_a_reply_keeps_its_text_its_calls_and_its_usage(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    usage = {
+        "prompt_tokens": 120,
+        "completion_tokens": 30,
+        "total_tokens": 150,
+        "prompt_tokens_details": {"cached_tokens": 100, "cache_write_tokens": 7},
+    }
+    chat_server.script(
+        completion(
+            "Here is the program.",
+            [
+                ("call_x", "submit_program", '{"program": "files.writeFile(\\"a\\", \\"x\\")"}'),
+                ("call_y", "read_file", '{"path": "a"}'),
+            ],
+            usage=usage,
+            model="test-model-2024",
+        )
+    )
+    reply = connect().complete(a_request())
+    assert reply.text == "Here is the program."
+    assert reply.calls == (
+        ToolCall("call_x", "submit_program", {"program": 'files.writeFile("a", "x")'}),
+        ToolCall("call_y", "read_file", {"path": "a"}),
+    )
+    assert reply.usage == Usage(120, 30, cache_read_tokens=100, cache_write_tokens=7)
+    assert reply.model == "test-model-2024"
+
+
+@pytest.mark.parametrize("arguments", ['{"program": "x(', '["not", "an", "object"]', ""])
+def test_arguments_that_are_not_a_json_object_are_kept_raw(
+    chat_server: ChatServer, connect: Connect, operator: Operator, arguments: str
+) -> None:
+    chat_server.script(completion(None, [("call_b", "submit_program", arguments)]))
+    reply = connect().complete(a_request())
+    assert reply.text == ""
+    assert reply.calls == (ToolCall("call_b", "submit_program", arguments),)
+
+
+def test_a_reply_with_no_calls_is_still_a_reply(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    chat_server.script(completion("All done.", finish_reason="stop"))
+    reply = connect().complete(a_request())
+    assert (reply.text, reply.calls) == ("All done.", ())
+
+
+def test_a_reply_cut_off_by_its_length_cap_is_model_length_capped_and_keeps_its_usage(
+    chat_server: ChatServer,
+    connect: Connect,
+    operator: Operator,
+) -> None:
+    chat_server.script(completion(None, [("c", "submit_program", '{"prog')], finish_reason="length"))
+    with pytest.raises(ModelError) as caught:
+        connect().complete(a_request())
+    assert caught.value.type is ErrorType.MODEL_LENGTH_CAPPED
+    assert caught.value.usage == Usage(10, 5)
+    assert len(chat_server.received) == 1
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        Answer(200, b"<html>gateway says hi</html>", {"Content-Type": "text/html"}),
+        Answer(200, b"{not json", {"Content-Type": "application/json"}),
+        json_answer(200, {"id": "x", "choices": []}),
+        json_answer(200, {"choices": [{"message": {"content": "x", "tool_calls": [{"function": {}}]}}]}),
+    ],
+    ids=["html", "broken-json", "no-choices", "call-without-name"],
+)
+def test_a_body_that_cannot_be_read_is_model_parse_and_is_not_retried(
+    chat_server: ChatServer, connect: Connect, operator: Operator, answer: Answer
+) -> None:
+    chat_server.script(answer)
+    with pytest.raises(ModelError) as caught:
+        connect().complete(a_request())
+    assert caught.value.type is ErrorType.MODEL_PARSE
+    assert len(chat_server.received) == 1
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_refused_key_is_model_auth_and_is_not_retried(
+    chat_server: ChatServer, connect: Connect, operator: Operator, status: int
+) -> None:
+    chat_server.script(error(status, "Incorrect API key provided"))
+    with pytest.raises(ModelError) as caught:
+        connect().complete(a_request())
+    assert caught.value.type is ErrorType.MODEL_AUTH
+    assert "Incorrect API key provided" in caught.value.message
+    assert len(chat_server.received) == 1
+    assert operator.lines == []
+
+
+@pytest.mark.parametrize("status", [404, 422])
+def test_another_client_error_is_model_rejected_and_is_not_retried(
+    chat_server: ChatServer, connect: Connect, operator: Operator, status: int
+) -> None:
+    chat_server.script(error(status, "no such model"))
+    with pytest.raises(ModelError) as caught:
+        connect().complete(a_request())
+    assert caught.value.type is ErrorType.MODEL_REJECTED
+    assert len(chat_server.received) == 1
+
+
+def test_a_rate_limit_waits_what_retry_after_asks_then_succeeds(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    chat_server.script(error(429, "slow down", {"retry-after": "3"}), program_completion("1"))
+    reply = connect().complete(a_request())
+    assert reply.calls[0].arguments == {"program": "1"}
+    assert operator.sleeps == [3.0]
+    [(message, fields)] = operator.at("warn")
+    assert "HTTP 429: slow down" in message
+    assert fields["attempt"] == 1 and fields["status"] == 429
+    assert chat_server.received[0].raw == chat_server.received[1].raw
+
+
+def test_server_errors_that_outlast_the_schedule_are_model_retry_exhausted(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    chat_server.script(*(error(500, "boom") for _ in range(4)))
+    with pytest.raises(ModelError) as caught:
+        connect().complete(a_request())
+    assert caught.value.type is ErrorType.MODEL_RETRY_EXHAUSTED
+    assert "gave up after 4 attempts" in caught.value.message
+    assert len(chat_server.received) == 4
+    assert operator.sleeps == [0.5, 1.0, 2.0]  # the draw is pinned to the top of each jitter band
+    assert [f["attempt"] for _, f in operator.at("warn")] == [1, 2, 3]
+
+
+def test_a_refused_connection_is_retried_then_model_retry_exhausted(
+    connect: Connect, operator: Operator
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = connect(attempts=2, base_url=f"http://127.0.0.1:{port}/v1")
+    with pytest.raises(ModelError) as caught:
+        client.complete(a_request())
+    assert caught.value.type is ErrorType.MODEL_RETRY_EXHAUSTED
+    assert "could not reach the endpoint" in caught.value.message
+    assert len(operator.sleeps) == 1
+
+
+def test_a_request_that_keeps_timing_out_is_model_timeout(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    chat_server.script(*(Answer(200, b"{}", delay_secs=1.0) for _ in range(2)))
+    with pytest.raises(ModelError) as caught:
+        connect(attempts=2, timeout_secs=0.2).complete(a_request())
+    assert caught.value.type is ErrorType.MODEL_TIMEOUT
+    assert len(operator.sleeps) == 1

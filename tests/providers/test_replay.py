@@ -1,0 +1,189 @@
+"""The replay provider: a journal checked whole when opened, then played one reply per call."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gg.errors import ConfigError
+from gg.providers.base import Message, Request, ToolCall, Usage, submit_program_tool
+from gg.providers.journal import JournalError, parse_journal
+from gg.providers.replay import JournalExhausted, ReceiptMissing, ReplayClient, ReplayError
+
+
+def journal(tmp_path: Path, *lines: str | dict[str, Any]) -> Path:
+    path = tmp_path / "journal.jsonl"
+    path.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n")
+    return path
+
+
+def program(source: str) -> dict[str, Any]:
+    return {"calls": [{"name": "submit_program", "arguments": {"program": source}}]}
+
+
+def request(*messages: Message) -> Request:
+    return Request("sys", messages, submit_program_tool("JavaScript"), None, None)
+
+
+def refusal(*lines: str) -> JournalError:
+    with pytest.raises(JournalError) as caught:
+        parse_journal("\n".join(lines), "j.jsonl")
+    return caught.value
+
+
+def test_a_journal_line_becomes_a_reply_with_synthesized_call_ids(tmp_path: Path) -> None:
+    path = journal(
+        tmp_path,
+        {
+            "text": "first",
+            "calls": [
+                {"name": "submit_program", "arguments": {"program": "a"}},
+                {"name": "submit_program", "arguments": {"program": "b"}},
+            ],
+            "usage": {"inputTokens": 11, "outputTokens": 22, "cacheReadTokens": 5},
+        },
+        program("c"),
+    )
+    client = ReplayClient.open(path)
+    first = client.complete(request())
+    second = client.complete(request())
+    assert client.model_id == "replay"
+    assert first.text == "first"
+    assert first.calls == (
+        ToolCall("call_1_1", "submit_program", {"program": "a"}),
+        ToolCall("call_1_2", "submit_program", {"program": "b"}),
+    )
+    assert first.usage == Usage(11, 22, cache_read_tokens=5)
+    assert second.calls == (ToolCall("call_2_1", "submit_program", {"program": "c"}),)
+    assert (second.text, second.usage, second.model) == ("", Usage(0, 0), "replay")
+    assert len(client.requests) == 2
+
+
+def test_string_arguments_are_replayed_raw(tmp_path: Path) -> None:
+    path = journal(tmp_path, {"calls": [{"name": "submit_program", "arguments": '{"program": "x('}]})
+    reply = ReplayClient.open(path).complete(request())
+    assert reply.calls[0].arguments == '{"program": "x('
+
+
+def test_blank_lines_and_slash_comments_are_skipped_and_not_counted(tmp_path: Path) -> None:
+    path = journal(
+        tmp_path, "// turn one: write the file", "", program("one"), "   // turn two", program("two")
+    )
+    client = ReplayClient.open(path)
+    client.complete(request())
+    assert client.complete(request()).calls[0].id == "call_2_1"
+
+
+def test_a_reply_with_no_calls_replays_as_text_alone(tmp_path: Path) -> None:
+    reply = ReplayClient.open(journal(tmp_path, {"text": "I am done."})).complete(request())
+    assert (reply.text, reply.calls) == ("I am done.", ())
+
+
+def test_recorded_receipts_are_handed_on_as_a_hint(tmp_path: Path) -> None:
+    path = journal(tmp_path, {**program("a"), "receipts": ["k3p9"]}, program("b"))
+    client = ReplayClient.open(path)
+    assert client.complete(request()).receipts_hint == ("k3p9",)
+    assert client.complete(request()).receipts_hint is None
+
+
+def test_a_placeholder_becomes_the_receipt_that_call_received(tmp_path: Path) -> None:
+    path = journal(
+        tmp_path,
+        {
+            "calls": [
+                {"name": "submit_program", "arguments": {"program": "a"}},
+                {"name": "submit_program", "arguments": {"program": "b"}},
+            ]
+        },
+        program('programs.get("{{receipt 1.2}}"); programs.get("{{ receipt 1.1 }}")'),
+    )
+    client = ReplayClient.open(path)
+    first = client.complete(request())
+    window = (
+        Message("assistant", "", tool_calls=first.calls),
+        Message("tool", "k3p9", tool_call_id="call_1_1"),
+        Message("tool", "zq81", tool_call_id="call_1_2"),
+    )
+    second = client.complete(request(*window))
+    assert second.calls[0].arguments == {"program": 'programs.get("zq81"); programs.get("k3p9")'}
+
+
+def test_a_placeholder_for_a_call_with_no_receipt_yet_is_a_replay_error(tmp_path: Path) -> None:
+    client = ReplayClient.open(journal(tmp_path, program("a"), program("get('{{receipt 1.1}}')")))
+    client.complete(request())
+    with pytest.raises(ReceiptMissing) as caught:
+        client.complete(request())
+    assert isinstance(caught.value, ReplayError)
+    assert "reply 2 (journal line 2)" in caught.value.message
+    assert "call_1_1" in caught.value.message
+
+
+def test_a_request_past_the_last_reply_ends_the_replay_with_journal_exhausted(tmp_path: Path) -> None:
+    client = ReplayClient.open(journal(tmp_path, program("a"), program("b")))
+    client.complete(request())
+    client.complete(request())
+    with pytest.raises(JournalExhausted) as caught:
+        client.complete(request())
+    assert caught.value.message == "the replay journal ended after 2 replies; the session had not ended"
+    assert len(client.requests) == 3
+
+
+def test_a_line_that_is_not_json_is_refused_with_its_line_number() -> None:
+    error = refusal("// header", json.dumps(program("a")), '{"text": "unterminated')
+    [defect] = error.defects
+    assert defect.path == "line 3"
+    assert defect.reason.startswith("not valid JSON")
+    assert isinstance(error, ConfigError)
+
+
+def test_every_bad_line_is_named_at_once() -> None:
+    error = refusal(
+        "[1, 2]",
+        '{"calls": [{"name": "submit_program"}]}',
+        '{"calls": [{"name": "submit_program", "arguments": 7}]}',
+        '{"usage": {"inputTokens": -1}}',
+        '{"usage": {"inputTokens": true}}',
+        '{"txt": "typo"}',
+        '{"text": 3}',
+        '{"calls": {}}',
+        '{"calls": [{"name": "submit_program", "arguments": {}}], "receipts": ["a", "b"]}',
+        json.dumps(program("ok")),
+    )
+    assert [d.path for d in error.defects] == [f"line {n}" for n in range(1, 10)]
+    reasons = [d.reason for d in error.defects]
+    assert reasons[0] == "the line must be a JSON object"
+    assert "needs both `name` and `arguments`" in reasons[1]
+    assert "must be an object or a string" in reasons[2]
+    assert "`usage.inputTokens` must be a whole number" in reasons[3]
+    assert "`usage.inputTokens` must be a whole number" in reasons[4]
+    assert "unknown key(s) txt" in reasons[5]
+    assert "`text` must be a string" in reasons[6]
+    assert "`calls` must be a list" in reasons[7]
+    assert "one string or null per call" in reasons[8]
+    assert "9 defects" in str(error)
+
+
+def test_a_placeholder_must_name_a_call_of_an_earlier_reply() -> None:
+    error = refusal(
+        json.dumps(program("a")),
+        json.dumps(program("{{receipt 2.1}}")),
+        json.dumps(program("{{receipt 1.2}}")),
+        json.dumps(program("{{receipt one}}")),
+    )
+    assert [d.path for d in error.defects] == ["line 2", "line 3", "line 4"]
+    assert "must name an earlier reply (1 to 1)" in error.defects[0].reason
+    assert "reply 1 has 1 call(s)" in error.defects[1].reason
+    assert "must read `{{receipt R.C}}`" in error.defects[2].reason
+
+
+def test_an_empty_journal_is_refused() -> None:
+    assert "at least one reply" in refusal("// nothing here", "").defects[0].reason
+
+
+def test_a_missing_journal_file_is_refused_when_opened(tmp_path: Path) -> None:
+    with pytest.raises(JournalError) as caught:
+        ReplayClient.open(tmp_path / "absent.jsonl")
+    assert "cannot be read" in caught.value.defects[0].reason

@@ -1,0 +1,134 @@
+from dataclasses import replace
+from datetime import UTC
+from pathlib import Path
+
+from rich.console import Console
+
+from gg.telemetry.emitter import CollectingSink
+from gg.telemetry.show import render_runs, render_transcript
+from gg.telemetry.store import RunStore
+from gg.telemetry.transcript import fold_transcript
+
+from .sample import RUN_ID, emit_sample_run
+
+
+def console() -> Console:
+    return Console(record=True, width=100, color_system=None)
+
+
+def shown(*, finish: bool = True, full: bool = False) -> str:
+    sink = CollectingSink()
+    emit_sample_run([sink], finish=finish)
+    out = console()
+    render_transcript(fold_transcript(sink.wire()), out, full=full)
+    return out.export_text()
+
+
+def lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def test_the_transcript_opens_each_turn_with_a_rule() -> None:
+    text = lines(shown())
+    assert text[0] == f"run {RUN_ID}  spec-audit · gpt-test · javascript"
+    assert [line.split(" ─")[0] for line in text if line.startswith("turn ")] == [
+        "turn 1",
+        "turn 2",
+        "turn 3",
+    ]
+
+
+def test_each_program_is_shown_with_line_numbers_after_its_call_and_before_its_verdict() -> None:
+    text = lines(shown())
+    at = text.index("↳ submit_program call_1 → program k3p9")
+    assert text[at + 1 : at + 5] == [
+        '  1 import { files } from "gg";',
+        '  2 const spec = files.read_file("SPEC.md");',
+        "  3 console.log(spec.length);",
+        "✓ program k3p9 ran in 12 ms — 1 call",
+    ]
+
+
+def test_a_failed_program_shows_its_type_location_error_and_failed_calls() -> None:
+    text = shown()
+    assert "✗ program m2x8: program_api_error at program.js:2:7 — `edit_file` failed (conflict)" in text
+    assert "  ✗ files.edit_file: conflict" in text
+    assert "→ error: program_api_error" in text
+
+
+def test_the_system_prompt_is_cut_to_its_first_line_unless_full() -> None:
+    assert "│ You answer with programs.  … (2 more lines)" in shown()
+    assert "│ Use the gg SDK." not in shown()
+    assert "│ Use the gg SDK." in shown(full=True)
+
+
+def test_feedback_the_model_read_is_quoted_in_the_turn_that_read_it() -> None:
+    text = lines(shown())
+    turn_three = text[next(i for i, line in enumerate(text) if line.startswith("turn 3")) :]
+    assert turn_three[1:4] == ["user:", "│ Runtime error", "│ ----"]
+
+
+def test_echoes_of_the_previous_reply_are_not_shown_twice() -> None:
+    text = shown()
+    assert text.count("Reading the spec first.") == 1
+    assert "assistant:" not in text
+
+
+def test_operator_logs_and_program_logs_are_shown() -> None:
+    text = shown()
+    assert "  warn guest was slow ms=900" in text
+    assert "  log 4096" in text
+
+
+def test_the_end_shows_status_totals_and_final_text() -> None:
+    text = lines(shown())
+    end = text[-3:]
+    assert end[0] == (
+        "completed · exit 0 · 3 turns · 4.5 s · 4,100 in / 180 out tokens · 3 programs (1 failed)"
+    )
+    assert end[1:] == ["final text:", "│ Audit done: 2 issues."]
+
+
+def test_an_unfinished_run_says_so() -> None:
+    text = shown(finish=False)
+    assert "feedback (never read):" in text
+    assert lines(text)[-1].startswith("unfinished · 2 turns")
+
+
+def test_run_text_is_never_read_as_markup() -> None:
+    sink = CollectingSink()
+    emit_sample_run([sink])
+    records = [
+        {**r, "text": "[bold]not markup[/bold]"} if r["type"] == "model_reply" else r for r in sink.wire()
+    ]
+    out = console()
+    render_transcript(fold_transcript(records), out)
+    assert "[bold]not markup[/bold]" in out.export_text()
+
+
+def test_the_runs_table_shows_id_name_status_turns_duration_and_start(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store])
+    out = console()
+    render_runs(store.list_runs(), out, tz=UTC)
+    header, row = lines(out.export_text())
+    assert header.split() == ["run", "name", "status", "turns", "duration", "started"]
+    assert row.split() == [RUN_ID, "spec-audit", "completed", "3", "4.5", "s", "2026-11-29", "20:32:33"]
+
+
+def test_a_run_whose_process_is_gone_is_listed_as_interrupted(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store], finish=False)
+    row = store.find_run(RUN_ID)
+    out = console()
+    render_runs([row, replace(row, id="run-alive")], out, tz=UTC, alive=lambda pid: False)
+    assert "interrupted" in out.export_text()
+    out = console()
+    render_runs([row], out, tz=UTC, alive=lambda pid: True)
+    assert "running" in out.export_text()
+
+
+def test_an_empty_store_lists_no_runs() -> None:
+    out = console()
+    render_runs([], out)
+    assert out.export_text().strip() == "no runs yet"
