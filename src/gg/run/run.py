@@ -25,7 +25,7 @@ from gg.providers.factory import build_client
 from gg.providers.tool_choice import ToolChoiceMemory
 from gg.run.status import RunStatus
 from gg.run.stream import AgentStream
-from gg.sandbox.arms.javascript import JavaScriptArm
+from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
@@ -68,23 +68,9 @@ def execute_run(
     """Run the capability set's root agent to its end. Never raises for anything gg meets."""
     started = time.monotonic()
     stream = AgentStream(telemetry.emit, ROOT_ID)
-    profile = capability_set.root
     workspace = (options.workspace or capability_set.workspace).resolve()
-    registry = default_registry()
-    arm = JavaScriptArm(registry)
-    end = AgentEnd(RunStatus.INTERNAL_ERROR, message="the run did not start")
-    try:
-        client = _client(profile, options, stream)
-        stream.emit(_started(capability_set, options.config_path, workspace, client))
-        agent = _agent(capability_set, profile, registry, arm, client, stream, workspace)
-        end = run_agent(agent, started)
-    except ConfigError as refusal:  # e.g. a provider whose API key is not set
-        end = AgentEnd(RunStatus.REFUSED, message=str(refusal))
-    except Exception as defect:  # gg's own failure: recorded for the operator, never the model
-        stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
-        end = AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
-    finally:
-        arm.close()
+    stream.emit(_started(capability_set, options, workspace))
+    end = _run_root(capability_set, options, stream, workspace, started)
     stream.emit(
         RunFinished(
             status=end.status.value,
@@ -96,6 +82,27 @@ def execute_run(
         )
     )
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
+
+
+def _run_root(
+    capability_set: CapabilitySet, options: RunOptions, stream: AgentStream, workspace: Path, started: float
+) -> AgentEnd:
+    profile = capability_set.root
+    registry = default_registry()
+    arm: Arm | None = None
+    try:
+        client = _client(profile, options, stream)
+        arm = build_arm(profile.language.value, registry)
+        agent = _agent(capability_set, profile, registry, arm, client, stream, workspace)
+        return run_agent(agent, started)
+    except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
+        return AgentEnd(RunStatus.REFUSED, message=str(refusal))
+    except Exception as defect:  # gg's own failure: recorded for the operator, never the model
+        stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
+        return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
+    finally:
+        if arm is not None:
+            arm.close()
 
 
 def _client(profile: AgentProfile, options: RunOptions, stream: AgentStream) -> ModelClient:
@@ -160,14 +167,15 @@ def _agent(
     )
 
 
-def _started(
-    capability_set: CapabilitySet, config_path: Path, workspace: Path, client: ModelClient
-) -> RunStarted:
+def _started(capability_set: CapabilitySet, options: RunOptions, workspace: Path) -> RunStarted:
+    binding = capability_set.root.model
+    provider = options.provider or binding.provider.value
+    model = options.model if options.provider else binding.model
     return RunStarted(
         name=capability_set.name,
-        config_path=str(config_path),
+        config_path=str(options.config_path),
         workspace=str(workspace),
-        model=client.model_id,
+        model=provider if model is None else f"{provider}:{model}",
         language=capability_set.root.language.value,
         limits=capability_set.limits.model_dump(by_alias=True, exclude_none=True),
     )
