@@ -1,0 +1,87 @@
+"""The Python arm: the reply's bytes run unchanged as `program.py` in Monty, inside a worker
+process of gg's own (`gg.sandbox.montypool`); its checked twin type-checks the program first.
+
+Rules kept here:
+- `python` has no checker (`compile_ms` is None); `python-typed` checks every program against the
+  SDK's stubs with the engine's bundled `ty` before anything runs, records `compile_ms`, and a
+  rejected program is a `Compiler error` (`transpile_compile`) that ran nothing;
+- each program runs in a fresh engine session of one long-lived worker, started on the first run
+  and killed by `close()` (the arm is also a context manager);
+- the time ceiling is wall clock from the program's start, the memory ceiling the engine's heap
+  limit; a ceiling or a lost engine is a `sandbox_*` failure in gg's words, everything the program
+  did is read by `gg.sandbox.pyfailure`;
+- the worker's log tail is capped again with `keep_log_tail`; every text handed back is
+  well-formed Unicode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+
+from gg.sandbox.execution import Ceilings, CodeModule, Execution, Failure, HostCalls, keep_log_tail
+from gg.sandbox.montypool import MontyPool, PyJob
+from gg.sandbox.pyfailure import failure_of
+from gg.sandbox.pysdk import MAX_HOST_CALLS, build_bundle, module_names
+from gg.sdk.registry import Registry
+from gg.state.views import well_formed
+
+PYTHON = "python"
+PYTHON_TYPED = "python-typed"
+
+
+class PythonArm:
+    """Runs Python programs against the SDK generated from `registry`; `checked` makes it the
+    type-checked twin."""
+
+    def __init__(
+        self, registry: Registry, *, checked: bool = False, host_call_cap: int = MAX_HOST_CALLS
+    ) -> None:
+        self.language = PYTHON_TYPED if checked else PYTHON
+        self._checked = checked
+        external = [op.wire for op in registry if op.waits_externally]
+        self._pool = MontyPool(build_bundle(registry, self.language, host_call_cap), external)
+        self._declared = module_names(registry)
+
+    @property
+    def pool(self) -> MontyPool:
+        return self._pool
+
+    def run(
+        self,
+        source: str,
+        host: HostCalls,
+        ceilings: Ceilings,
+        modules: Sequence[CodeModule] = (),
+    ) -> Execution:
+        job = PyJob(
+            program=source,
+            libs={module.key: module.source for module in modules},
+            timeout_secs=ceilings.timeout_secs,
+            memory_bytes=ceilings.max_memory_bytes,
+            checked=self._checked,
+        )
+        report = self._pool.run(job, host)
+        logs, dropped = keep_log_tail([well_formed(line) for line in report.logs], report.dropped)
+        failure = failure_of(report, ceilings, self._declared)
+        return Execution(
+            failure=failure and Failure(failure.type, well_formed(failure.text)),
+            duration_ms=report.duration_ms,
+            logs=logs,
+            logs_suppressed=dropped,
+            compile_ms=(report.compile_ms or 0.0) if self._checked else None,
+        )
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def __enter__(self) -> PythonArm:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()

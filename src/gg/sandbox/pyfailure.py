@@ -1,0 +1,127 @@
+"""How a Python program's failure reads, and which turn type it is.
+
+Rules kept here:
+- an uncaught `ApiError` (the worker saw the very text it raised) is `program_api_error` and its
+  last line reads `gg.ApiError: <operation>: <code>: <message>`;
+- a `NameError` (or `UnboundLocalError`) is `program_unknown_name`, and so is a name a gg module
+  does not declare (`gg.files.nope`, `from gg import nope`, `import gg.nope`), whose last line is
+  rewritten to name the module, the name and everything the module declares;
+- the engine's own memory limit is `sandbox_out_of_memory`, its time limit `sandbox_timeout`;
+  anything else (a `SyntaxError` included) is `program_throw`;
+- the text is the traceback of the program's own frames (`program.py` and `lib/<key>.py`, each at
+  line and column, with its source line), a count of struck and elided frames, and the exception;
+  a cut message says how many characters it dropped;
+- the checked twin's diagnostics keep `MAX_DIAGNOSTICS` lines, then count the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gg.outcome import ErrorType
+from gg.prompts import render
+from gg.sandbox.execution import Ceilings, Failure
+from gg.sandbox.montypool import CHECK_SECS, PyReport, RunStatus
+
+MAX_DIAGNOSTICS = 8
+_NAME_ERRORS = frozenset({"NameError", "UnboundLocalError"})
+# (exception, the engine's message, which group is the module: the other is the name)
+_UNKNOWN_NAME = (
+    ("AttributeError", re.compile(r"'(gg(?:\.\w+)?)' object has no attribute '(\w+)'"), 1),
+    ("ImportError", re.compile(r"cannot import name '(\w+)' from '(gg(?:\.\w+)?)'(?: \(.*\))?"), 2),
+    ("ModuleNotFoundError", re.compile(r"No module named '(gg)\.(\w+)'"), 1),
+)
+_ENGINE_MEMORY = "memory limit exceeded: "
+_ENGINE_TIME = ("feed time limit exceeded: ", "turn time limit exceeded: ")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def failure_of(report: PyReport, ceilings: Ceilings, declared: Mapping[str, Sequence[str]]) -> Failure | None:
+    """The failure a run report stands for, or None when the program ran to its end."""
+    match report.status:
+        case RunStatus.OK:
+            return None
+        case RunStatus.THREW:
+            return program_failure(report.failure or {}, ceilings, declared)
+        case RunStatus.COMPILE:
+            return Failure(ErrorType.TRANSPILE_COMPILE, diagnostics_text(report.diagnostics))
+        case RunStatus.CHECK_TIMEOUT:
+            return Failure(ErrorType.TRANSPILE_COMPILE, render("py-check-timeout", seconds=f"{CHECK_SECS:g}"))
+        case RunStatus.TIMEOUT:
+            return timeout_failure(ceilings)
+        case RunStatus.OOM:
+            return memory_failure(ceilings)
+        case RunStatus.TRAP:
+            return Failure(ErrorType.SANDBOX_TRAP, render("sandbox-trap"))
+
+
+def timeout_failure(ceilings: Ceilings) -> Failure:
+    return Failure(ErrorType.SANDBOX_TIMEOUT, render("ceiling-timeout", seconds=f"{ceilings.timeout_secs:g}"))
+
+
+def memory_failure(ceilings: Ceilings) -> Failure:
+    return Failure(ErrorType.SANDBOX_OUT_OF_MEMORY, render("ceiling-memory", bytes=ceilings.max_memory_bytes))
+
+
+def program_failure(
+    described: Mapping[str, Any], ceilings: Ceilings, declared: Mapping[str, Sequence[str]]
+) -> Failure:
+    """The failure for the worker's description of an uncaught exception."""
+    kind, message = str(described.get("type", "Exception")), str(described.get("message", ""))
+    if kind == "MemoryError" and message.startswith(_ENGINE_MEMORY):
+        return memory_failure(ceilings)
+    if kind == "TimeoutError" and message.startswith(_ENGINE_TIME):
+        return timeout_failure(ceilings)
+    shown = _message(described)
+    unknown = unknown_gg_name(kind, message)
+    if described.get("api"):
+        error, exception = ErrorType.PROGRAM_API_ERROR, render("py-api-error", text=shown)
+    elif unknown is not None:
+        module, name = unknown
+        names = ", ".join(f"`{n}`" for n in declared.get(module, ()))
+        error = ErrorType.PROGRAM_UNKNOWN_NAME
+        exception = f"{kind}: " + render("py-unknown-name", module=module, name=name, declared=names)
+    else:
+        error = ErrorType.PROGRAM_UNKNOWN_NAME if kind in _NAME_ERRORS else ErrorType.PROGRAM_THROW
+        exception = f"{kind}: {shown}" if shown else kind
+    return Failure(error, render_traceback(described, exception))
+
+
+def unknown_gg_name(kind: str, message: str) -> tuple[str, str] | None:
+    """(module, name) when the engine's message says a gg module has no such name."""
+    for error, pattern, module in _UNKNOWN_NAME:
+        found = pattern.fullmatch(message) if error == kind else None
+        if found is not None:
+            return found.group(module), found.group(3 - module)
+    return None
+
+
+def render_traceback(described: Mapping[str, Any], exception: str) -> str:
+    frames = [
+        {"file": f[0], "line": f[1], "column": f[2], "function": f[3], "source": f[4], "repeats": f[5]}
+        for f in described.get("frames") or ()
+    ]
+    return render(
+        "py-traceback",
+        frames=frames,
+        struck=int(described.get("struck", 0)),
+        elided=int(described.get("elided", 0)),
+        elided_at=int(described.get("elidedAt", 0)),
+        exception=exception,
+    )
+
+
+def _message(described: Mapping[str, Any]) -> str:
+    text, cut = str(described.get("message", "")), int(described.get("messageCut", 0))
+    return render("py-message-cut", text=text, count=cut) if cut else text
+
+
+def diagnostics_text(diagnostics: str) -> str:
+    """The checker's diagnostics, one per line, at most `MAX_DIAGNOSTICS` then a count of the rest."""
+    lines = [line for line in _ANSI.sub("", diagnostics).splitlines() if line.strip()]
+    kept = lines[:MAX_DIAGNOSTICS]
+    if len(lines) > MAX_DIAGNOSTICS:
+        kept.append(render("ts-diagnostics-more", count=len(lines) - MAX_DIAGNOSTICS))
+    return "\n".join(kept)

@@ -1,0 +1,253 @@
+"""The SDK in Python's spelling, generated from the registry: names, types, signatures, record
+shapes, and the stubs the checked twin (`python-typed`) is type-checked against.
+
+Rules kept here:
+- a function is `gg.<family>.<key>`; parameters kept in place come first (an optional one defaults to
+  `None`), then `*` and the keyword-only ones, each `<type> | None = None`;
+- a name that is a Python keyword takes a trailing `_` (`from` → `from_`); record fields are the
+  wire's names in snake_case (`firstLine` → `first_line`);
+- a record is a frozen dataclass (`@final`), a union and a choice are type aliases; a wire `number`
+  in a result is `int` (every such field counts something), `unknown` is `Any`;
+- each family's stub (`gg/<family>.pyi`) declares its own records, unions and choices and imports
+  the ones other families own; `gg/__init__.pyi` re-exports every family and `core`, and spells
+  `ApiError` as what it is at run time, `OSError`; `lib` is a module whose every name is `Any`.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gg.sdk.registry import Operation, Param, ParamType, Registry
+from gg.sdk.types import Choice, Record, Term, TypeDecl, Union, names_in, terms
+from gg.wire import snake
+
+API_ERROR_CLASS = "OSError"  # what `gg.ApiError` is inside the engine, which has no exception subclasses
+LIB_STUB = "from typing import Any\n\ndef __getattr__(name: str) -> Any: ...\n"
+
+_PARAM_TYPES = {
+    ParamType.STRING: "str",
+    ParamType.U32: "int",
+    ParamType.POSITIVE_NUMBER: "float",
+    ParamType.STRING_LIST: "list[str]",
+    ParamType.ANY: "Any",
+    ParamType.DOC_TARGET: "str | Callable[..., Any]",
+}
+_PRIMITIVES = {
+    "string": "str",
+    "number": "int",
+    "boolean": "bool",
+    "void": "None",
+    "unknown": "Any",
+    "null": "None",
+}
+
+
+def py_name(name: str) -> str:
+    """`name` as a Python identifier: a keyword takes a trailing `_`."""
+    return f"{name}_" if keyword.iskeyword(name) or keyword.issoftkeyword(name) else name
+
+
+def field_name(wire: str) -> str:
+    """A record field's Python name: the wire name in snake_case (`notShownReason` → `not_shown_reason`)."""
+    return py_name(snake(wire))
+
+
+def py_type(expression: str) -> str:
+    """A registry type expression in Python's spelling: `DirEntry[] | null` → `list[DirEntry] | None`."""
+    return " | ".join(dict.fromkeys(_term_type(term) for term in terms(expression)))
+
+
+def _term_type(term: Term) -> str:
+    spelled = f"Literal[{term.base}]" if term.is_literal else _PRIMITIVES.get(term.base, term.base)
+    for _ in range(term.depth):
+        spelled = f"list[{spelled}]"
+    return spelled
+
+
+def param_type(param: Param) -> str:
+    return _PARAM_TYPES[param.type]
+
+
+def parameters(op: Operation) -> list[str]:
+    """`["path: str", "*", "offset: int | None = None"]`: Python's parameter list for `op`."""
+    spelled: list[str] = []
+    for param in op.params:
+        if param.in_place:
+            default = "" if param.required else " | None = None"
+            spelled.append(f"{py_name(param.name)}: {param_type(param)}{default}")
+    keyword_only = [p for p in op.params if not p.in_place]
+    if keyword_only:
+        spelled.append("*")
+        spelled.extend(f"{py_name(p.name)}: {param_type(p)} | None = None" for p in keyword_only)
+    return spelled
+
+
+def signature(op: Operation) -> str:
+    """The prompt's line for `op`: `gg.files.read_file(path: str, *, offset: int | None = None, ...)
+    -> FileRead`."""
+    return f"gg.{op.family}.{op.key}({', '.join(parameters(op))}) -> {py_type(op.returns)}"
+
+
+@dataclass(frozen=True)
+class PyAlias:
+    """An alias method of a record: `summary.source()` calls `operation` with the record's `field`."""
+
+    method: str
+    returns: str  # the Python type of what it hands back
+    operation: str  # wire key of the operation it calls
+    field: str  # the record field passed, in Python's spelling
+
+
+def alias_methods(registry: Registry) -> dict[str, list[PyAlias]]:
+    """For each record name, its alias methods."""
+    methods: dict[str, list[PyAlias]] = {}
+    for op in registry:
+        for alias in op.aliases:
+            target = registry.get(alias.operation)
+            returns = "Any" if target is None else py_type(target.returns)
+            spelled = PyAlias(py_name(alias.method), returns, alias.operation, field_name(alias.field))
+            for name in _records_named(registry, names_in(op.returns)):
+                methods.setdefault(name, []).append(spelled)
+    return methods
+
+
+def _records_named(registry: Registry, names: Iterable[str]) -> list[str]:
+    """The records among `names`, a union standing for its members."""
+    found: list[str] = []
+    for name in names:
+        decl = registry.types.get(name)
+        if isinstance(decl, Record):
+            found.append(name)
+        elif isinstance(decl, Union):
+            found.extend(member for member in decl.members if isinstance(registry.types.get(member), Record))
+    return found
+
+
+def param_spelling(param: Param) -> tuple[str, str]:
+    """How the documentation names a parameter and its type: `("offset", "int")`."""
+    return py_name(param.name), param_type(param)
+
+
+def declarations(registry: Registry) -> dict[str, str]:
+    """Each declared type as the documentation quotes it, by name: a record as its dataclass, each
+    field and alias method with its doc line; a union or choice as its alias."""
+    methods = alias_methods(registry)
+    return {name: declaration(decl, methods.get(name, ())) for name, decl in registry.types.items()}
+
+
+def declaration(decl: TypeDecl, methods: Iterable[PyAlias] = ()) -> str:
+    match decl:
+        case Record():
+            docs = {field_name(f.name): f.doc for f in decl.fields}
+            lines = ["@dataclass(frozen=True)", f"class {decl.name}:"]
+            for name, kind, optional in record_fields(decl):
+                spelled = f"{name}: {kind} | None = None" if optional else f"{name}: {kind}"
+                lines.append(f"    {spelled}  # {docs[name]}")
+            for alias in methods:
+                called = f"calls gg.{alias.operation} with `{alias.field}`"
+                lines.append(f"    def {alias.method}(self) -> {alias.returns}: ...  # {called}")
+            return "\n".join(lines)
+        case Union() | Choice():
+            return _stub_declaration(decl, ())[0]
+
+
+def record_fields(record: Record) -> list[tuple[str, str, bool]]:
+    """(Python name, Python type, optional) for each field, required ones first (a dataclass needs
+    its defaulted fields last)."""
+    spelled = [(field_name(f.name), py_type(f.type), f.optional) for f in record.fields]
+    return [f for f in spelled if not f[2]] + [f for f in spelled if f[2]]
+
+
+def type_shape(decl: TypeDecl, methods: Iterable[PyAlias] = ()) -> str:
+    """One record, union or choice as the prompt shows it in Python's spelling."""
+    match decl:
+        case Record():
+            parts = [
+                f"{name}: {kind}{' | None' if optional else ''}"
+                for name, kind, optional in record_fields(decl)
+            ]
+            parts.extend(f"{alias.method}() -> {alias.returns}" for alias in methods)
+            return f"{decl.name}({', '.join(parts)})"
+        case Union(members=members):
+            return " | ".join(members)
+        case Choice(values=values):
+            return " | ".join(f'"{value}"' for value in values)
+
+
+def type_shapes(registry: Registry) -> dict[str, str]:
+    """Every declared type's shape for the prompt, by name, in declaration order."""
+    methods = alias_methods(registry)
+    return {name: type_shape(decl, methods.get(name, ())) for name, decl in registry.types.items()}
+
+
+# ---- stubs -------------------------------------------------------------------------------------
+
+
+def stubs(registry: Registry) -> dict[str, str]:
+    """The `.pyi` text of every module a program may import, by dotted name (`gg`, `gg.files`, ...)."""
+    families = sdk_families(registry)
+    methods = alias_methods(registry)
+    modules = {f"gg.{family}": family_stub(registry, family, methods) for family in families}
+    modules["gg.core"] = f"ApiError = {API_ERROR_CLASS}\n"
+    exports = ", ".join(f"{name} as {name}" for name in [*families, "core"])
+    modules["gg"] = f"from gg import {exports}\n\nApiError = {API_ERROR_CLASS}\n"
+    return modules
+
+
+def sdk_families(registry: Registry) -> list[str]:
+    """Every family with an operation or a declared type, operations' families first."""
+    return list(dict.fromkeys([*registry.families(), *(decl.family for decl in registry.types.values())]))
+
+
+def family_stub(registry: Registry, family: str, methods: dict[str, list[PyAlias]]) -> str:
+    own = [decl for decl in registry.types.values() if decl.family == family]
+    operations = registry.in_family(family)
+    lines = [
+        "from collections.abc import Callable",
+        "from dataclasses import dataclass",
+        "from typing import Any, Literal, final",
+    ]
+    lines.extend(_imports(registry, family, own, operations))
+    for decl in own:
+        lines.extend(["", *_stub_declaration(decl, methods.get(decl.name, ()))])
+    lines.append("")
+    lines.extend(
+        f"def {op.key}({', '.join(parameters(op))}) -> {py_type(op.returns)}: ..." for op in operations
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _imports(registry: Registry, family: str, own: list[TypeDecl], operations: list[Operation]) -> list[str]:
+    """`from gg.<other> import Name` for each type this family's stub names but does not own."""
+    used: list[str] = []
+    for op in operations:
+        used.extend(names_in(op.returns))
+    for decl in own:
+        if isinstance(decl, Record):
+            used.extend(name for f in decl.fields for name in names_in(f.type))
+        elif isinstance(decl, Union):
+            used.extend(decl.members)
+    by_family: dict[str, list[str]] = {}
+    for name in dict.fromkeys(used):
+        decl = registry.types.get(name)
+        if decl is not None and decl.family != family:
+            by_family.setdefault(decl.family, []).append(name)
+    return [f"from gg.{other} import {', '.join(names)}" for other, names in by_family.items()]
+
+
+def _stub_declaration(decl: TypeDecl, methods: Iterable[PyAlias]) -> list[str]:
+    match decl:
+        case Record():
+            lines = ["@final", "@dataclass(frozen=True)", f"class {decl.name}:"]
+            for name, kind, optional in record_fields(decl):
+                lines.append(f"    {name}: {kind} | None = None" if optional else f"    {name}: {kind}")
+            lines.extend(f"    def {alias.method}(self) -> {alias.returns}: ..." for alias in methods)
+            if len(lines) == 3:
+                lines.append("    pass")
+            return lines
+        case Union(members=members):
+            return [f"{decl.name} = {' | '.join(members)}"]
+        case Choice(values=values):
+            return [f"{decl.name} = Literal[{', '.join(repr(value) for value in values)}]"]
