@@ -1,8 +1,10 @@
-"""A Chat Completions endpoint on loopback, answering from a script.
+"""A provider endpoint on loopback, answering from a script.
 
-`POST /v1/chat/completions` records the request (raw bytes, headers, parsed JSON) and answers
-with the next scripted `Answer`: a real `chat.completion` body, an error body with its status, or
-bytes as given. Past the script's end it answers 500, so a test that under-scripts fails loudly.
+`POST` to the server's one path (`/v1/chat/completions` by default; `/v1/messages` for the
+Anthropic server) records the request (raw bytes, headers, parsed JSON) and answers with the next
+scripted `Answer`: a real response body, an error body with its status, bytes as given, a body
+cut short of its declared length, or no answer at all (the connection is dropped). Past the
+script's end it answers 500, so a test that under-scripts fails loudly.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -21,6 +24,16 @@ class Answer:
     body: bytes
     headers: dict[str, str] = field(default_factory=dict[str, str])
     delay_secs: float = 0.0
+    declared_length: int | None = None  # a Content-Length other than the body's: a truncated body
+    drop: bool = False  # close the connection without answering
+
+
+DROPPED = Answer(0, b"", drop=True)
+
+
+def truncated(answer: Answer, keep: int) -> Answer:
+    """`answer` declaring its full length but sending only its first `keep` bytes."""
+    return Answer(answer.status, answer.body[:keep], answer.headers, declared_length=len(answer.body))
 
 
 @dataclass(frozen=True)
@@ -72,10 +85,15 @@ def json_answer(status: int, body: Any, headers: dict[str, str] | None = None) -
     return Answer(status, json.dumps(body).encode(), {"Content-Type": "application/json", **(headers or {})})
 
 
+Scripted = Answer | Callable[[Received], Answer]  # a function answers from what it received
+
+
 class ChatServer:
-    def __init__(self) -> None:
+    def __init__(self, path: str = "/v1/chat/completions", base_path: str = "/v1") -> None:
+        self.path = path
+        self._base_path = base_path
         self.received: list[Received] = []
-        self._script: list[Answer] = []
+        self._script: list[Scripted] = []
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -84,9 +102,9 @@ class ChatServer:
     @property
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"http://{host!s}:{port}{self._base_path}"
 
-    def script(self, *answers: Answer) -> None:
+    def script(self, *answers: Scripted) -> None:
         with self._lock:
             self._script.extend(answers)
 
@@ -102,7 +120,8 @@ class ChatServer:
             self.received.append(received)
             if not self._script:
                 return error(500, "the test scripted no answer for this request")
-            return self._script.pop(0)
+            answer = self._script.pop(0)
+        return answer if isinstance(answer, Answer) else answer(received)
 
 
 def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
@@ -112,7 +131,7 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             raw = self.rfile.read(length)
-            if self.path != "/v1/chat/completions":
+            if self.path != server.path:
                 self.send_error(404)
                 return
             answer = server.answer_for(
@@ -120,13 +139,18 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             )
             if answer.delay_secs:
                 time.sleep(answer.delay_secs)
+            if answer.drop:
+                self.close_connection = True
+                return
             try:
                 self.send_response(answer.status)
                 for name, value in answer.headers.items():
                     self.send_header(name, value)
-                self.send_header("Content-Length", str(len(answer.body)))
+                self.send_header("Content-Length", str(answer.declared_length or len(answer.body)))
                 self.end_headers()
                 self.wfile.write(answer.body)
+                if answer.declared_length is not None:
+                    self.close_connection = True
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test)
 

@@ -5,10 +5,12 @@ from typing import Any
 
 import pytest
 
+from gg.providers.anthropic_client import AnthropicClient
 from gg.providers.openai_compatible import OpenAIClient
 
 from .chat_server import ChatServer
-from .clients import client_for
+from .clients import anthropic_client_for, client_for
+from .messages_server import messages_server
 from .operator import Operator
 
 
@@ -32,6 +34,30 @@ def connect(chat_server: ChatServer, operator: Operator) -> Iterator[Callable[..
 
     def build(**options: Any) -> OpenAIClient:
         built.append(client_for(chat_server, operator, **options))
+        return built[-1]
+
+    yield build
+    for client in built:
+        client.close()
+
+
+@pytest.fixture
+def anthropic_server() -> Iterator[ChatServer]:
+    server = messages_server()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def connect_anthropic(
+    anthropic_server: ChatServer, operator: Operator
+) -> Iterator[Callable[..., AnthropicClient]]:
+    """`connect_anthropic(**options)`: a client of the loopback Messages server, closed after the test."""
+    built: list[AnthropicClient] = []
+
+    def build(**options: Any) -> AnthropicClient:
+        built.append(anthropic_client_for(anthropic_server, operator, **options))
         return built[-1]
 
     yield build

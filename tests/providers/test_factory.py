@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from gg.errors import ConfigError
+from gg.providers.anthropic_client import AnthropicClient
 from gg.providers.base import ModelClient
 from gg.providers.factory import build_client
 from gg.providers.openai_compatible import OpenAIClient
@@ -39,11 +40,12 @@ def test_the_replay_provider_without_a_journal_is_refused() -> None:
 def test_an_unknown_provider_is_refused() -> None:
     with pytest.raises(ConfigError) as caught:
         build(provider="acme", model="m", environ={})
-    assert "replay, openai, openrouter" in caught.value.defects[0].reason
+    assert "replay, openai, openrouter, anthropic" in caught.value.defects[0].reason
 
 
 @pytest.mark.parametrize(
-    ("provider", "variable"), [("openai", "OPENAI_API_KEY"), ("openrouter", "OPENROUTER_API_KEY")]
+    ("provider", "variable"),
+    [("openai", "OPENAI_API_KEY"), ("openrouter", "OPENROUTER_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY")],
 )
 def test_a_hosted_provider_without_its_key_is_refused(provider: str, variable: str) -> None:
     with pytest.raises(ConfigError) as caught:
@@ -87,3 +89,17 @@ def test_a_hosted_provider_without_a_model_name_is_refused() -> None:
     with pytest.raises(ConfigError) as caught:
         build(provider="openai", model=None, environ={"OPENAI_API_KEY": "k"})
     assert caught.value.defects[0].path == "model"
+
+
+def test_anthropic_is_its_own_client_with_its_own_id_and_key() -> None:
+    client = build(provider="anthropic", model="claude-sonnet-5-5", environ={"ANTHROPIC_API_KEY": "k"})
+    assert isinstance(client, AnthropicClient)
+    assert client.model_id == "anthropic:claude-sonnet-5-5"
+    client.close()
+
+
+def test_the_refusal_of_a_missing_key_names_the_variable_and_what_is_wrong() -> None:
+    with pytest.raises(ConfigError) as caught:
+        build(provider="anthropic", model="claude-sonnet-5-5", api_key_env="TEAM_CLAUDE_KEY", environ={})
+    text = str(caught.value)
+    assert "TEAM_CLAUDE_KEY" in text and "not set" in text

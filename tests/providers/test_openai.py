@@ -10,7 +10,9 @@ import pytest
 
 from gg.outcome import ErrorType
 from gg.providers.base import Message, ModelError, ToolCall, Usage
+from gg.providers.factory import build_client
 from gg.providers.openai_compatible import OpenAIClient
+from gg.providers.tool_choice import ToolChoiceMemory
 
 from .chat_server import Answer, ChatServer, completion, error, json_answer, program_completion
 from .clients import API_KEY, a_request
@@ -248,3 +250,54 @@ def test_a_request_that_keeps_timing_out_is_model_timeout(
         connect(attempts=2, timeout_secs=0.2).complete(a_request())
     assert caught.value.type is ErrorType.MODEL_TIMEOUT
     assert len(operator.sleeps) == 1
+
+
+def test_every_request_carries_the_session_id_as_its_prompt_cache_key(
+    chat_server: ChatServer, connect: Connect
+) -> None:
+    chat_server.script(program_completion("1"), program_completion("2"))
+    client = connect(session_id="run-k3p9")
+    client.complete(a_request())
+    client.complete(a_request())
+    for received in chat_server.received:
+        body = received.json
+        assert body["prompt_cache_key"] == "run-k3p9"
+        assert "session_id" not in body and "usage" not in body
+
+
+def test_openrouter_also_gets_the_session_id_for_sticky_routing_and_reports_the_cost(
+    chat_server: ChatServer, operator: Operator
+) -> None:
+    usage = {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110, "cost": 0.00123}
+    chat_server.script(completion(None, [("c", "submit_program", '{"program": "1"}')], usage=usage))
+    client = build_client(
+        provider="openrouter",
+        model="anthropic/claude-sonnet-5.5",
+        base_url=chat_server.base_url,
+        tool_choice_memory=ToolChoiceMemory(),
+        log=operator.log,
+        session_id="run-k3p9",
+        environ={"OPENROUTER_API_KEY": "sk-or"},
+    )
+    reply = client.complete(a_request())
+    body = chat_server.received[0].json
+    assert (body["prompt_cache_key"], body["session_id"]) == ("run-k3p9", "run-k3p9")
+    assert body["usage"] == {"include": True}
+    assert reply.cost_usd == 0.00123
+
+
+def test_a_priced_model_costs_its_usage_and_an_unpriced_one_costs_none(
+    chat_server: ChatServer, connect: Connect
+) -> None:
+    usage = {
+        "prompt_tokens": 1_000,
+        "completion_tokens": 100,
+        "total_tokens": 1_100,
+        "prompt_tokens_details": {"cached_tokens": 800},
+    }
+    chat_server.script(
+        completion("a", usage=usage, finish_reason="stop"), completion("b", usage=usage, finish_reason="stop")
+    )
+    priced_reply = connect(model="gpt-4o").complete(a_request())
+    assert priced_reply.cost_usd == pytest.approx((200 * 2.5 + 800 * 1.25 + 100 * 10.0) / 1_000_000)
+    assert connect(model="llama3").complete(a_request()).cost_usd is None

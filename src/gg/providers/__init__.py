@@ -1,7 +1,7 @@
 """Model providers: the `ModelClient` protocol, its values, and the clients that implement it.
 
 `build_client` lives in `gg.providers.factory` and is not re-exported here: it imports the
-OpenAI SDK, which the loop's values and the test clients do not need.
+OpenAI and Anthropic SDKs, which the loop's values and the test clients do not need.
 """
 
 from gg.providers.base import (
@@ -18,6 +18,8 @@ from gg.providers.base import (
     submit_program_tool,
 )
 from gg.providers.journal import JournalError
+from gg.providers.pricing import cost_of
+from gg.providers.recording import JournalRecorder
 from gg.providers.replay import JournalExhausted, ReceiptMissing, ReplayClient, ReplayError
 from gg.providers.retry import Retrier, RetryPolicy
 from gg.providers.scripted import ScriptedClient, program_reply
@@ -27,6 +29,7 @@ __all__ = [
     "SUBMIT_PROGRAM",
     "JournalError",
     "JournalExhausted",
+    "JournalRecorder",
     "LogFn",
     "Message",
     "ModelClient",
@@ -44,6 +47,7 @@ __all__ = [
     "ToolChoiceMemory",
     "ToolSpec",
     "Usage",
+    "cost_of",
     "program_reply",
     "submit_program_tool",
 ]

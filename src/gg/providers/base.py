@@ -45,12 +45,15 @@ class Message:
 @dataclass(frozen=True)
 class Usage:
     """Tokens one model call spent. `input_tokens` counts every prompt token, cached ones
-    included; `cache_read_tokens` says how many of those came from the provider's cache."""
+    included; `cache_read_tokens` says how many of those were read from the provider's cache and
+    `cache_write_tokens` how many were written to it, of which `cache_write_1h_tokens` were
+    written for one hour (the rest for the provider's default lifetime)."""
 
     input_tokens: int
     output_tokens: int
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    cache_write_1h_tokens: int = 0
 
 
 @dataclass(frozen=True)
@@ -62,35 +65,50 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class Request:
+    """One model call. `volatile_tail` says the last message is re-rendered on every request (a
+    status slot), so no provider should mark it as a cache point."""
+
     system: str
     messages: tuple[Message, ...]
     tool: ToolSpec
     max_output_tokens: int | None = None
     temperature: float | None = None
+    volatile_tail: bool = False
 
 
 @dataclass(frozen=True)
 class Reply:
-    """One model answer. `receipts_hint` is set only by a replayed reply whose journal line
-    recorded the receipt each call received in the run it was captured from (one entry per
-    call, `None` where unknown)."""
+    """One model answer. `cost_usd` is what it cost in US dollars, `None` when the model's price
+    is unknown (never a guess; see `pricing.py`). `receipts_hint` is set only by a replayed reply
+    whose journal line recorded the receipt each call received in the run it was captured from
+    (one entry per call, `None` where unknown)."""
 
     text: str
     calls: tuple[ToolCall, ...]
     usage: Usage
     model: str
     receipts_hint: tuple[str | None, ...] | None = field(default=None)
+    cost_usd: float | None = None
 
 
 class ModelError(Exception):
     """The model call failed for good. `usage` is set when the provider answered and charged
-    tokens for an answer gg cannot use (a reply cut off by its length cap)."""
+    tokens for an answer gg cannot use (a reply cut off by its length cap); `cost_usd` is then
+    what those tokens cost (`None` when unpriced or nothing was charged)."""
 
-    def __init__(self, type: ErrorType, message: str, *, usage: Usage | None = None) -> None:
+    def __init__(
+        self,
+        type: ErrorType,
+        message: str,
+        *,
+        usage: Usage | None = None,
+        cost_usd: float | None = None,
+    ) -> None:
         super().__init__(f"{type.value}: {message}")
         self.type = type
         self.message = message
         self.usage = usage
+        self.cost_usd = cost_usd
 
 
 class ModelClient(Protocol):

@@ -6,7 +6,8 @@
 - One tool is offered; the pinned choice names it, `auto` is the bare string.
 - A reply is read leniently (servers differ in what they omit) but a body with no first choice,
   no message, or a call with no function name is unreadable. `finish_reason: "length"` is a
-  reply cut off by its cap.
+  reply cut off by its cap. A cost the provider reports itself (`usage.cost`, OpenRouter's, in
+  US dollars) becomes the reply's `cost_usd`.
 """
 
 from __future__ import annotations
@@ -79,12 +80,16 @@ def parse_reply(raw: str, model: str) -> Reply | Failure:
             calls=tuple(_call(c, n) for n, c in enumerate(_list(message.get("tool_calls")), 1)),
             usage=_usage(body.get("usage")),
             model=body["model"] if isinstance(body.get("model"), str) else model,
+            cost_usd=_reported_cost(body.get("usage")),
         )
     except (ValueError, _Unreadable) as exc:
         return Failure(Symptom.UNREADABLE, f"the reply could not be read: {exc}", status=200, body=raw)
     if choice.get("finish_reason") == "length":
         return Failure(
-            Symptom.LENGTH_CAPPED, "the reply was cut off by its output token cap", usage=reply.usage
+            Symptom.LENGTH_CAPPED,
+            "the reply was cut off by its output token cap",
+            usage=reply.usage,
+            cost_usd=reply.cost_usd,
         )
     return reply
 
@@ -132,6 +137,13 @@ def _usage(value: Any) -> Usage:
         cache_read_tokens=_count(cached.get("cached_tokens")),
         cache_write_tokens=_count(cached.get("cache_write_tokens")),
     )
+
+
+def _reported_cost(value: Any) -> float | None:
+    cost = value.get("cost") if isinstance(value, dict) else None
+    if isinstance(cost, bool) or not isinstance(cost, int | float) or cost < 0:
+        return None
+    return float(cost)
 
 
 def _count(value: Any) -> int:

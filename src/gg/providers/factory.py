@@ -1,14 +1,17 @@
 """From a model's settings to its `ModelClient`.
 
-| provider     | client         | base URL (default)             | key from (default)   |
-|--------------|----------------|--------------------------------|----------------------|
-| `replay`     | `ReplayClient` | —                              | — (needs a journal)  |
-| `openai`     | `OpenAIClient` | `https://api.openai.com/v1`    | `OPENAI_API_KEY`     |
-| `openrouter` | `OpenAIClient` | `https://openrouter.ai/api/v1` | `OPENROUTER_API_KEY` |
+| provider     | client            | base URL (default)             | key from (default)   |
+|--------------|-------------------|--------------------------------|----------------------|
+| `replay`     | `ReplayClient`    | —                              | — (needs a journal)  |
+| `openai`     | `OpenAIClient`    | `https://api.openai.com/v1`    | `OPENAI_API_KEY`     |
+| `openrouter` | `OpenAIClient`    | `https://openrouter.ai/api/v1` | `OPENROUTER_API_KEY` |
+| `anthropic`  | `AnthropicClient` | `https://api.anthropic.com`    | `ANTHROPIC_API_KEY`  |
 
 A self-hosted server (vLLM, Ollama, llama.cpp) is `openai` with its own `base_url`; it may run
 without a key. OpenAI's own endpoint caps output with `max_completion_tokens`, every other one
-with `max_tokens`. A setting that cannot work refuses the launch (`ConfigError`).
+with `max_tokens`. `session_id` (the run's id) keys the provider's prompt cache; `cache_lifetime`
+(`5m` or `1h`) is read by the Anthropic client only, the others caching implicitly. A setting
+that cannot work refuses the launch (`ConfigError`) naming the key at fault.
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import anthropic
 import openai
 
 from gg.errors import ConfigDefect, ConfigError
+from gg.providers.anthropic_client import AnthropicClient
+from gg.providers.anthropic_wire import DEFAULT_CACHE_LIFETIME
 from gg.providers.base import LogFn, ModelClient
 from gg.providers.openai_compatible import OpenAIClient
 from gg.providers.replay import ReplayClient
@@ -44,8 +50,27 @@ class _Endpoint:
 _ENDPOINTS = {
     "openai": _Endpoint("https://api.openai.com/v1", "OPENAI_API_KEY"),
     "openrouter": _Endpoint("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
+    "anthropic": _Endpoint("https://api.anthropic.com", "ANTHROPIC_API_KEY"),
 }
 PROVIDERS = ("replay", *_ENDPOINTS)
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What every hosted client is built from."""
+
+    provider: str
+    model: str
+    base_url: str
+    api_key: str
+    self_hosted: bool
+    memory: ToolChoiceMemory
+    retrier: Retrier
+    log: LogFn
+    http_client: httpx2.Client | None
+    timeout_secs: float
+    max_output_tokens: int | None
+    temperature: float | None
 
 
 def build_client(
@@ -58,6 +83,8 @@ def build_client(
     api_key_env: str | None = None,
     max_output_tokens: int | None = None,
     temperature: float | None = None,
+    cache_lifetime: str | None = None,
+    session_id: str | None = None,
     journal_path: Path | None = None,
     http_client: httpx2.Client | None = None,
     retrier: Retrier | None = None,
@@ -68,60 +95,88 @@ def build_client(
         if journal_path is None:
             raise _refusal("journal", "absent", "the replay provider needs a journal file")
         return ReplayClient.open(journal_path)
+    endpoint, model = _endpoint(provider, model)
+    self_hosted = base_url not in (None, endpoint.base_url)
+    settings = _Settings(
+        provider=provider,
+        model=model,
+        base_url=base_url or endpoint.base_url,
+        api_key=_api_key(provider, api_key_env or endpoint.api_key_env, self_hosted, environ),
+        self_hosted=self_hosted,
+        memory=tool_choice_memory,
+        retrier=retrier or Retrier(log=log),
+        log=log,
+        http_client=http_client,
+        timeout_secs=request_timeout_secs,
+        max_output_tokens=max_output_tokens,
+        temperature=temperature,
+    )
+    if provider == "anthropic":
+        return _anthropic(settings, cache_lifetime or DEFAULT_CACHE_LIFETIME)
+    return _openai(settings, session_id)
+
+
+def _endpoint(provider: str, model: str | None) -> tuple[_Endpoint, str]:
     endpoint = _ENDPOINTS.get(provider)
     if endpoint is None:
         raise _refusal("provider", provider, f"must be one of {', '.join(PROVIDERS)}")
     if not model:
         raise _refusal("model", "absent", f"the {provider} provider needs a model name")
-    sdk = _sdk(endpoint, base_url, api_key_env, environ, http_client, request_timeout_secs)
-    return OpenAIClient(
-        provider=provider,
-        model=model,
-        sdk=sdk,
-        tool_choice_memory=tool_choice_memory,
-        retrier=retrier or Retrier(log=log),
-        log=log,
-        token_cap_field=_token_cap_field(provider, base_url),
-        max_output_tokens=max_output_tokens,
-        temperature=temperature,
-    )
+    return endpoint, model
 
 
-def _sdk(
-    endpoint: _Endpoint,
-    base_url: str | None,
-    api_key_env: str | None,
-    environ: Mapping[str, str] | None,
-    http_client: httpx2.Client | None,
-    timeout_secs: float,
-) -> openai.OpenAI:
+def _anthropic(settings: _Settings, cache_lifetime: str) -> ModelClient:
     """The SDK client, its own retries off so `retry.py` holds the only schedule."""
-    key = _api_key(
-        api_key_env or endpoint.api_key_env,
-        self_hosted=base_url not in (None, endpoint.base_url),
-        environ=environ,
-    )
-    return openai.OpenAI(
-        api_key=key,
-        base_url=base_url or endpoint.base_url,
+    sdk = anthropic.Anthropic(
+        api_key=settings.api_key,
+        base_url=settings.base_url,
         max_retries=0,
-        timeout=timeout_secs,
-        http_client=http_client,
+        timeout=settings.timeout_secs,
+        http_client=settings.http_client,
+    )
+    return AnthropicClient(
+        model=settings.model,
+        sdk=sdk,
+        tool_choice_memory=settings.memory,
+        retrier=settings.retrier,
+        log=settings.log,
+        max_output_tokens=settings.max_output_tokens,
+        temperature=settings.temperature,
+        cache_lifetime=cache_lifetime,
     )
 
 
-def _api_key(name: str, *, self_hosted: bool, environ: Mapping[str, str] | None) -> str:
+def _openai(settings: _Settings, session_id: str | None) -> ModelClient:
+    """The SDK client, its own retries off so `retry.py` holds the only schedule."""
+    sdk = openai.OpenAI(
+        api_key=settings.api_key,
+        base_url=settings.base_url,
+        max_retries=0,
+        timeout=settings.timeout_secs,
+        http_client=settings.http_client,
+    )
+    official = settings.provider == "openai" and not settings.self_hosted
+    return OpenAIClient(
+        provider=settings.provider,
+        model=settings.model,
+        sdk=sdk,
+        tool_choice_memory=settings.memory,
+        retrier=settings.retrier,
+        log=settings.log,
+        token_cap_field="max_completion_tokens" if official else "max_tokens",
+        max_output_tokens=settings.max_output_tokens,
+        temperature=settings.temperature,
+        session_id=session_id,
+    )
+
+
+def _api_key(provider: str, name: str, self_hosted: bool, environ: Mapping[str, str] | None) -> str:
     key = (os.environ if environ is None else environ).get(name, "")
     if key:
         return key
     if self_hosted:
         return _NO_KEY
-    raise _refusal("apiKeyEnv", name, "names an environment variable that is not set")
-
-
-def _token_cap_field(provider: str, base_url: str | None) -> str:
-    official = provider == "openai" and base_url in (None, _ENDPOINTS["openai"].base_url)
-    return "max_completion_tokens" if official else "max_tokens"
+    raise _refusal("apiKeyEnv", name, f"the {provider} API key is read from `{name}`, which is not set")
 
 
 def _refusal(key: str, found: str, reason: str) -> ConfigError:

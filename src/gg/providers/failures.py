@@ -52,7 +52,8 @@ _TABLE: dict[Symptom, tuple[ErrorType, bool]] = {
 @dataclass(frozen=True)
 class Failure:
     """One failed attempt, as a value. `body` is the provider's raw answer (empty when there
-    was none); `message` is one line naming what went wrong."""
+    was none); `message` is one line naming what went wrong; `usage` is what a charged answer
+    spent and `cost_usd` its cost when the provider reported one."""
 
     symptom: Symptom
     message: str
@@ -60,6 +61,7 @@ class Failure:
     body: str = ""
     retry_after_secs: float | None = None
     usage: Usage | None = None
+    cost_usd: float | None = None
 
     @property
     def type(self) -> ErrorType:
@@ -73,8 +75,8 @@ class Failure:
         """A provider that refuses a pinned tool choice answers 400 with `tool_choice` in its body."""
         return self.status == 400 and "tool_choice" in self.body
 
-    def to_error(self) -> ModelError:
-        return ModelError(self.type, self.message, usage=self.usage)
+    def to_error(self, *, cost_usd: float | None = None) -> ModelError:
+        return ModelError(self.type, self.message, usage=self.usage, cost_usd=cost_usd)
 
 
 def symptom_of_status(status: int) -> Symptom:

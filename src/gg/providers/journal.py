@@ -4,11 +4,17 @@ A line is an object; every key is optional:
 
     {"text": "...",
      "calls": [{"name": "submit_program", "arguments": {"program": "..."}}],
-     "usage": {"inputTokens": 12, "outputTokens": 34, "cacheReadTokens": 0, "cacheWriteTokens": 0},
+     "usage": {"inputTokens": 12, "outputTokens": 34, "cacheReadTokens": 0, "cacheWriteTokens": 0,
+               "cacheWrite1hTokens": 0},
+     "costUsd": 0.0012,
      "receipts": ["k3p9"]}
 
 - `arguments` is required in a call: an object, or a string replayed as it stands (a provider's
   broken JSON, say). `receipts`, when present, has one entry (a string or null) per call.
+  `costUsd` is what the reply cost (absent or null: unknown).
+- A line may instead record a failed model call, `{"error": {"type": "model_length_capped",
+  "message": "..."}, "usage": {...}}`: replayed, it raises that `ModelError`. Its type must be a
+  model error type; it carries no text, calls or receipts.
 - Blank lines and lines starting with `//` are ignored, so a hand-written journal can be
   commented. Replies are numbered from 1 in file order, comments and blanks not counted.
 - A string inside `arguments` may hold `{{receipt R.C}}`: the receipt that call C of reply R
@@ -28,17 +34,21 @@ from pathlib import Path
 from typing import Any
 
 from gg.errors import ConfigDefect, ConfigError
+from gg.outcome import ErrorKind, ErrorType
 from gg.providers.base import Usage
 
+_MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
 PLACEHOLDER = re.compile(r"\{\{\s*receipt\s+(\d+)\.(\d+)\s*\}\}")
 _PLACEHOLDER_START = re.compile(r"\{\{\s*receipt\b")
-_LINE_KEYS = frozenset({"text", "calls", "usage", "receipts"})
+_LINE_KEYS = frozenset({"text", "calls", "usage", "receipts", "costUsd", "error"})
 _CALL_KEYS = frozenset({"name", "arguments"})
+_ERROR_KEYS = frozenset({"type", "message"})
 _USAGE_KEYS = {
     "inputTokens": "input_tokens",
     "outputTokens": "output_tokens",
     "cacheReadTokens": "cache_read_tokens",
     "cacheWriteTokens": "cache_write_tokens",
+    "cacheWrite1hTokens": "cache_write_1h_tokens",
 }
 
 
@@ -49,12 +59,22 @@ class JournalCall:
 
 
 @dataclass(frozen=True)
+class JournalFailure:
+    type: ErrorType
+    message: str
+
+
+@dataclass(frozen=True)
 class JournalReply:
+    """One line. `line` is its line number in the file it was read from (0 when not read)."""
+
     line: int
     text: str
     calls: tuple[JournalCall, ...]
     usage: Usage
     receipts: tuple[str | None, ...] | None
+    cost_usd: float | None = None
+    error: JournalFailure | None = None
 
 
 class JournalError(ConfigError):
@@ -110,13 +130,34 @@ def _reply(line: int, raw: str, number: int, earlier: list[JournalReply]) -> Jou
     calls = tuple(_call(c, n) for n, c in enumerate(_list(entry.get("calls", []), "`calls`"), 1))
     for call in calls:
         _check_placeholders(call.arguments, number, earlier)
+    error = None if entry.get("error") is None else _error(entry)
     return JournalReply(
         line=line,
         text=_string(entry.get("text", ""), "`text`"),
         calls=calls,
         usage=_usage(entry.get("usage", {})),
         receipts=_receipts(entry.get("receipts"), len(calls)),
+        cost_usd=_cost(entry.get("costUsd")),
+        error=error,
     )
+
+
+def _error(entry: dict[str, Any]) -> JournalFailure:
+    if {"text", "calls", "receipts"} & set(entry):
+        raise _Defect("an `error` line carries no `text`, `calls` or `receipts`", entry)
+    error = _object(entry["error"], "`error`", _ERROR_KEYS)
+    kind = error.get("type")
+    if kind not in _MODEL_ERRORS:
+        raise _Defect(f"`error.type` must be one of {', '.join(sorted(_MODEL_ERRORS))}", kind)
+    return JournalFailure(ErrorType(kind), _string(error.get("message", ""), "`error.message`"))
+
+
+def _cost(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise _Defect("`costUsd` must be a number of dollars, zero or more, or null", value)
+    return float(value)
 
 
 def _call(value: Any, n: int) -> JournalCall:
@@ -199,3 +240,22 @@ def _string(value: Any, what: str) -> str:
 def _shown(found: Any) -> str:
     text = found if isinstance(found, str) else json.dumps(found)
     return text if len(text) <= 80 else text[:79] + "…"
+
+
+def format_reply(reply: JournalReply) -> str:
+    """One journal line for `reply` (the inverse of reading it); zero counts and absent fields
+    are left out."""
+    entry: dict[str, Any] = {}
+    if reply.error is not None:
+        entry["error"] = {"type": reply.error.type.value, "message": reply.error.message}
+    if reply.text:
+        entry["text"] = reply.text
+    if reply.calls:
+        entry["calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.calls]
+    usage = {key: getattr(reply.usage, name) for key, name in _USAGE_KEYS.items()}
+    entry["usage"] = {k: v for k, v in usage.items() if v or k in ("inputTokens", "outputTokens")}
+    if reply.cost_usd is not None:
+        entry["costUsd"] = reply.cost_usd
+    if reply.receipts is not None:
+        entry["receipts"] = list(reply.receipts)
+    return json.dumps(entry, ensure_ascii=False)

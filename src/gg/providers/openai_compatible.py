@@ -5,10 +5,16 @@ base URL, the key and the name of the output-token cap differ. The SDK's own ret
 (`max_retries=0`) so `retry.py` holds the only schedule; each attempt's outcome is a value
 (`Reply` or `Failure`), and only `complete` raises, with the failure's `ModelError`. The pinned
 tool choice and its fallback to `auto` are `tool_choice.py`'s.
+
+Every request carries the run's session id as `prompt_cache_key`, so the provider's implicit
+prompt cache is keyed to the run; OpenRouter also gets it as `session_id`, its sticky-routing key
+that keeps a run's turns on one endpoint (a cache lives on one endpoint), and is asked to report
+each reply's cost (`usage.include`). A reported cost is kept; otherwise `pricing.py` prices it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import openai
@@ -16,8 +22,11 @@ import openai
 from gg.providers.base import LogFn, Reply, Request
 from gg.providers.chat_wire import parse_reply, request_body, wire_tool_choice
 from gg.providers.failures import Failure, Symptom, one_line, status_failure
+from gg.providers.pricing import priced
 from gg.providers.retry import Retrier
 from gg.providers.tool_choice import ToolChoice, ToolChoiceMemory, send_with_fallback
+
+OPENROUTER = "openrouter"
 
 
 class OpenAIClient:
@@ -35,6 +44,7 @@ class OpenAIClient:
         token_cap_field: str = "max_completion_tokens",
         max_output_tokens: int | None = None,
         temperature: float | None = None,
+        session_id: str | None = None,
     ) -> None:
         self._provider = provider
         self._model = model
@@ -45,6 +55,7 @@ class OpenAIClient:
         self._token_cap_field = token_cap_field
         self._max_output_tokens = max_output_tokens
         self._temperature = temperature
+        self._extra_body = session_fields(provider, session_id)
 
     @property
     def model_id(self) -> str:
@@ -57,10 +68,7 @@ class OpenAIClient:
             tool_choice = wire_tool_choice(choice, request.tool)
             return self._retrier.run(self.model_id, lambda: self._attempt(body, tool_choice))
 
-        result = send_with_fallback(self.model_id, send, self._memory, self._log)
-        if isinstance(result, Failure):
-            raise result.to_error()
-        return result
+        return priced(self.model_id, send_with_fallback(self.model_id, send, self._memory, self._log))
 
     def close(self) -> None:
         """Release the SDK's connections (not needed when the run injected its own HTTP client)."""
@@ -68,10 +76,8 @@ class OpenAIClient:
 
     def _with_defaults(self, request: Request) -> Request:
         """The request's own cap and temperature win; the client's fill what it left unset."""
-        return Request(
-            system=request.system,
-            messages=request.messages,
-            tool=request.tool,
+        return replace(
+            request,
             max_output_tokens=(
                 request.max_output_tokens
                 if request.max_output_tokens is not None
@@ -83,7 +89,7 @@ class OpenAIClient:
     def _attempt(self, body: dict[str, Any], tool_choice: str | dict[str, Any]) -> Reply | Failure:
         wire: dict[str, Any] = {**body, "tool_choice": tool_choice}
         try:
-            raw = self._sdk.chat.completions.with_raw_response.create(**wire)
+            raw = self._sdk.chat.completions.with_raw_response.create(**wire, extra_body=self._extra_body)
         except openai.APIStatusError as exc:
             return _status_failure(exc)
         except openai.APITimeoutError:
@@ -91,6 +97,15 @@ class OpenAIClient:
         except openai.APIConnectionError as exc:
             return Failure(Symptom.CONNECTION_FAILED, f"could not reach the endpoint: {_cause(exc)}")
         return parse_reply(raw.http_response.text, self._model)
+
+
+def session_fields(provider: str, session_id: str | None) -> dict[str, Any]:
+    """The body fields that tie a request to its run (none without a session id)."""
+    if session_id is None:
+        return {}
+    if provider == OPENROUTER:
+        return {"prompt_cache_key": session_id, "session_id": session_id, "usage": {"include": True}}
+    return {"prompt_cache_key": session_id}
 
 
 def _status_failure(exc: openai.APIStatusError) -> Failure:

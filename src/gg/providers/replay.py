@@ -5,6 +5,8 @@ one reply per model call, so a run needs no network and no key.
 - Receipts are learned from each request: a `tool` message whose `tool_call_id` is
   `call_<R>_<C>` carries that call's receipt. Before reply N is returned, every
   `{{receipt R.C}}` in its arguments becomes the receipt learned for that call.
+- A line recording a failed call raises its `ModelError` (usage and cost kept); a reply keeps
+  its recorded cost.
 - A placeholder whose call has had no receipt yet raises `ReceiptMissing`; a request after the
   last reply raises `JournalExhausted`. Both are `ReplayError`s: the replay no longer matches
   the session, and the run should end saying so rather than count a model error turn.
@@ -68,11 +70,22 @@ class ReplayClient:
         if number > len(self._replies):
             raise JournalExhausted(len(self._replies))
         entry = self._replies[number - 1]
+        if entry.error is not None:
+            raise ModelError(
+                entry.error.type, entry.error.message, usage=entry.usage, cost_usd=entry.cost_usd
+            )
         calls = tuple(
             ToolCall(call_id(number, n), c.name, self._fill(c.arguments, number, entry.line))
             for n, c in enumerate(entry.calls, 1)
         )
-        return Reply(entry.text, calls, entry.usage, REPLAY_MODEL_ID, receipts_hint=entry.receipts)
+        return Reply(
+            entry.text,
+            calls,
+            entry.usage,
+            REPLAY_MODEL_ID,
+            receipts_hint=entry.receipts,
+            cost_usd=entry.cost_usd,
+        )
 
     def _learn_receipts(self, request: Request) -> None:
         for message in request.messages:

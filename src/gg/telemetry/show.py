@@ -2,12 +2,14 @@
 
 Rules:
 - A turn opens with a rule; then what the model read (quoted; the system prompt cut to its first
-  line unless `full`), the reply, each call with its receipt, each program's source with line
-  numbers and its verdict, the program's own logs, the operator logs (dim), the outcome.
+  line unless `full`), the reply, its tokens and cost (dim; cache reads and writes when there
+  were any; no cost when it is unknown), each call with its receipt, each program's source with
+  line numbers and its verdict, the program's own logs, the operator logs (dim), the outcome.
 - Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
 - Feedback the model read is quoted in the turn that read it; feedback that no turn read (the run
   ended) is quoted under the outcome.
-- The end: status, exit code, totals (turns, duration, tokens, cost), the final text.
+- The end: status, exit code, totals (turns, duration, tokens, cost, how many replies had no
+  known cost), the final text.
 - Times in `gg runs` are shown in `tz` (local time by default); text from a run is never markup.
 """
 
@@ -34,7 +36,7 @@ from gg.telemetry.terminal import (
     program_line,
     status_text,
 )
-from gg.telemetry.transcript import Transcript, Turn
+from gg.telemetry.transcript import TokenCounts, Totals, Transcript, Turn
 
 LEXERS = {"javascript": "javascript", "typescript": "typescript", "python": "python"}
 SYNTAX_THEME = "ansi_dark"
@@ -96,6 +98,8 @@ def _turn(
             console.print(_read(message, marks, full=full))
     if turn.reply_text.strip():
         console.print(Group(Text("reply:", style="bold dim"), _prefixed(turn.reply_text, INDENT, "italic")))
+    if turn.usage:
+        console.print(Text(_spend(turn.tokens, turn.cost_usd), style="dim"), highlight=False)
     ran = {program.call_id for program in turn.programs}
     for call in turn.calls:
         if call.call_id not in ran:
@@ -111,6 +115,27 @@ def _turn(
             Text(f"  {log.level} {log.message}{fields}", LOG_STYLES.get(log.level, "dim")), highlight=False
         )
     _outcome(turn, console, marks, read_later=read_later)
+
+
+def _tokens(tokens: TokenCounts) -> str:
+    """`1,200 in / 80 out tokens`, then the cache's share of the input when it had one."""
+    text = f"{tokens.input:,} in / {tokens.output:,} out tokens"
+    cached = [
+        f"{count:,} cache {what}"
+        for count, what in ((tokens.cache_read, "read"), (tokens.cache_write, "write"))
+        if count
+    ]
+    return text + (f" ({', '.join(cached)})" if cached else "")
+
+
+def _spend(tokens: TokenCounts, cost_usd: float | None) -> str:
+    return _tokens(tokens) + ("" if cost_usd is None else f" · ${cost_usd:.4f}")
+
+
+def _cost(totals: Totals) -> str:
+    unpriced = totals.unpriced
+    note = f" (+{unpriced} {'reply' if unpriced == 1 else 'replies'} unpriced)" if unpriced else ""
+    return f"${totals.cost or 0.0:.4f}{note}"
 
 
 def _call_line(call: Call, marks: Glyphs) -> Text:
@@ -193,9 +218,12 @@ def _end(transcript: Transcript, console: Console, marks: Glyphs) -> None:
     facts = [f"{plural(totals.turns, 'turn')}", format_duration(totals.duration_ms)]
     if transcript.exit_code is not None:
         facts.insert(0, f"exit {transcript.exit_code}")
-    facts.append(f"{totals.input_tokens:,} in / {totals.output_tokens:,} out tokens")
+    tokens = TokenCounts(
+        totals.input_tokens, totals.output_tokens, totals.cache_read_tokens, totals.cache_write_tokens
+    )
+    facts.append(_tokens(tokens))
     if totals.cost is not None:
-        facts.append(f"${totals.cost:.4f}")
+        facts.append(_cost(totals))
     facts.append(f"{plural(totals.programs, 'program')} ({totals.failed_programs} failed)")
     console.print(status.append(" · " + " · ".join(facts), style="default"), highlight=False)
     if transcript.message:

@@ -10,8 +10,11 @@ Rules:
   receipts, else by its executed `source`, else to the next unmatched call carrying a program. Its
   source is the call's `program` argument, else the executed `source` on the event.
   `api_call`/`api_result` pairs seen before a `code_execution` belong to that program.
+- A turn's tokens are its `model_reply` usage; its cost is the reply's `costUsd`, else a cost
+  inside the usage, else unknown (`None`).
 - Totals: turns and duration from `run_finished` when there is one, else counted from the events;
-  tokens summed over every `model_reply` usage.
+  tokens summed over every `model_reply` usage; the cost summed over the replies whose cost is
+  known, `unpriced` counting the replies whose cost is not (a total cost of `None`: none known).
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ from gg.telemetry.records import (
 RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})
 _INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
 _OUTPUT_KEYS = ("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
+_CACHE_READ_KEYS = ("cacheReadTokens", "cache_read_tokens")
+_CACHE_WRITE_KEYS = ("cacheWriteTokens", "cache_write_tokens")
 _COST_KEYS = ("cost", "costUsd", "cost_usd")
 
 
@@ -65,6 +70,31 @@ class Turn:
     limits: tuple[LimitRecord, ...] = ()
     usage: dict[str, Any] = field(default_factory=dict[str, Any])
     reply_ms: float | None = None
+    cost_usd: float | None = None
+
+    @property
+    def tokens(self) -> TokenCounts:
+        return token_counts(self.usage)
+
+
+@dataclass(frozen=True)
+class TokenCounts:
+    """Tokens of one reply or a run: `input` counts every prompt token, cache reads and writes
+    included."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+
+
+def token_counts(usage: Mapping[str, Any]) -> TokenCounts:
+    return TokenCounts(
+        input=int(number_in(usage, _INPUT_KEYS) or 0),
+        output=int(number_in(usage, _OUTPUT_KEYS) or 0),
+        cache_read=int(number_in(usage, _CACHE_READ_KEYS) or 0),
+        cache_write=int(number_in(usage, _CACHE_WRITE_KEYS) or 0),
+    )
 
 
 @dataclass(frozen=True)
@@ -77,6 +107,9 @@ class Totals:
     programs: int
     failed_programs: int
     error_turns: int
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    unpriced: int = 0  # replies whose cost is not known
 
 
 @dataclass(frozen=True)
@@ -143,11 +176,13 @@ def _fold_event(draft: _Draft, kind: str, record: Mapping[str, Any]) -> None:
     elif kind == EventType.MODEL_REPLY.value:
         draft.calls.extend(read_call(raw) for raw in list_of(record.get("calls")))
         usage = dict_of(record.get("usage"))
+        cost = number_in(record, ("costUsd",))
         draft.turn = replace(
             turn,
             reply_text=str(record.get("text") or ""),
             usage=usage,
             reply_ms=float_of(record.get("durationMs")),
+            cost_usd=cost if cost is not None else number_in(usage, _COST_KEYS),
         )
     elif kind == EventType.RECEIPT.value:
         _attach_receipt(draft, record)
@@ -267,18 +302,22 @@ def _transcript(
 
 
 def _totals(records: list[Mapping[str, Any]], turns: tuple[Turn, ...], finished: Mapping[str, Any]) -> Totals:
-    usages = [turn.usage for turn in turns]
-    costs = [c for u in usages if (c := number_in(u, _COST_KEYS)) is not None]
+    replied = [turn for turn in turns if turn.usage]
+    counts = [turn.tokens for turn in replied]
+    costs = [turn.cost_usd for turn in replied if turn.cost_usd is not None]
     programs = [p for turn in turns for p in turn.programs]
     return Totals(
         turns=int_of(finished["turns"]) if "turns" in finished else len(turns),
         duration_ms=float_of(finished.get("durationMs")) or _span_ms(records),
-        input_tokens=sum(int(number_in(u, _INPUT_KEYS) or 0) for u in usages),
-        output_tokens=sum(int(number_in(u, _OUTPUT_KEYS) or 0) for u in usages),
+        input_tokens=sum(c.input for c in counts),
+        output_tokens=sum(c.output for c in counts),
         cost=sum(costs) if costs else None,
         programs=len(programs),
         failed_programs=sum(1 for p in programs if not p.ok),
         error_turns=sum(1 for t in turns if t.outcome is not None and t.outcome.outcome == "error"),
+        cache_read_tokens=sum(c.cache_read for c in counts),
+        cache_write_tokens=sum(c.cache_write for c in counts),
+        unpriced=len(replied) - len(costs),
     )
 
 

@@ -1,0 +1,130 @@
+"""Recording a session as a replay journal (the format of `journal.py`), while it runs.
+
+- `JournalRecorder.wrap(client)` is a `ModelClient` that answers with `client` and records, in
+  call order, each reply (text, calls exactly as received, usage, cost) and each failed call
+  (its `ModelError`'s type, message, usage and cost). A `ReplayError` is not a model's answer
+  and is not recorded.
+- The recorder is also a telemetry sink: each `receipt` event gives the receipt one call of the
+  latest reply received, matched by call id in call order (providers may repeat ids), so the
+  journal keeps every reply's receipts and a replay can reproduce the ids they named. A call
+  with no receipt event keeps `null`.
+- The file is rewritten whole (to a temporary file, then renamed over it) after every model call
+  and at `close`, so a run that dies still leaves a journal of every call it made.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from gg.providers.base import ModelClient, ModelError, Reply, Request, Usage
+from gg.providers.journal import JournalCall, JournalFailure, JournalReply, format_reply
+from gg.providers.replay import ReplayError
+from gg.telemetry.events import Event, Receipt
+
+
+class JournalRecorder:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._model_id = ""
+        self._entries: list[JournalReply] = []
+        self._receipts: list[list[str | None]] = []
+        self._awaiting: list[tuple[str, int, int]] = []  # the latest reply's (call id, entry, call)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def create(cls, path: Path) -> JournalRecorder:
+        """A recorder whose file is written at once (a journal of no calls yet), so a path that
+        cannot be written fails here, before the run, with its `OSError`."""
+        recorder = cls(path)
+        recorder.close()
+        return recorder
+
+    def wrap(self, client: ModelClient) -> ModelClient:
+        self._model_id = client.model_id
+        return _RecordingClient(client, self)
+
+    @property
+    def replies(self) -> tuple[JournalReply, ...]:
+        """What is recorded so far, receipts included."""
+        with self._lock:
+            return self._snapshot()
+
+    def record_reply(self, reply: Reply) -> None:
+        calls = tuple(JournalCall(c.name, c.arguments) for c in reply.calls)
+        entry = JournalReply(0, reply.text, calls, reply.usage, None, cost_usd=reply.cost_usd)
+        with self._lock:
+            index = len(self._entries)
+            self._awaiting = [(call.id, index, number) for number, call in enumerate(reply.calls)]
+            self._append(entry, [None] * len(calls))
+
+    def record_error(self, error: ModelError) -> None:
+        usage = error.usage or Usage(0, 0)
+        failure = JournalFailure(error.type, error.message)
+        entry = JournalReply(0, "", (), usage, None, cost_usd=error.cost_usd, error=failure)
+        with self._lock:
+            self._awaiting = []
+            self._append(entry, [])
+
+    def write(self, event: Event) -> None:
+        """The sink side: a receipt event fills its call's receipt."""
+        payload = event.payload
+        if not isinstance(payload, Receipt):
+            return
+        with self._lock:
+            slot = next((s for s in self._awaiting if s[0] == payload.call_id), None)
+            if slot is not None:
+                self._awaiting.remove(slot)
+                self._receipts[slot[1]][slot[2]] = payload.body
+
+    def close(self) -> None:
+        with self._lock:
+            self._save()
+
+    def _append(self, entry: JournalReply, receipts: list[str | None]) -> None:
+        self._entries.append(entry)
+        self._receipts.append(receipts)
+        self._save()
+
+    def _snapshot(self) -> tuple[JournalReply, ...]:
+        return tuple(
+            entry if entry.error is not None else _with_receipts(entry, receipts)
+            for entry, receipts in zip(self._entries, self._receipts, strict=True)
+        )
+
+    def _save(self) -> None:
+        lines = [f"// gg recording: {len(self._entries)} model call(s) answered by {self._model_id}"]
+        lines.extend(format_reply(entry) for entry in self._snapshot())
+        temporary = self.path.with_name(f".{self.path.name}.tmp")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        os.replace(temporary, self.path)
+
+
+class _RecordingClient:
+    def __init__(self, client: ModelClient, recorder: JournalRecorder) -> None:
+        self._client = client
+        self._recorder = recorder
+
+    @property
+    def model_id(self) -> str:
+        return self._client.model_id
+
+    def complete(self, request: Request) -> Reply:
+        try:
+            reply = self._client.complete(request)
+        except ReplayError:
+            raise
+        except ModelError as error:
+            self._recorder.record_error(error)
+            raise
+        self._recorder.record_reply(reply)
+        return reply
+
+
+def _with_receipts(entry: JournalReply, receipts: list[str | None]) -> JournalReply:
+    if not entry.calls or all(r is None for r in receipts):
+        return entry
+    return replace(entry, receipts=tuple(receipts))
