@@ -9,8 +9,11 @@
 //   reach is deleted, timers and fetch are throwers naming what is missing;
 // - console output is kept here, each line cut to 2 KiB, and sent to the main thread in batches;
 // - the program's outcome is the first uncaught failure: the module's own throw, an error raised
-//   from a job, or a rejection still unhandled once the job queue is empty.
-import { registerHooks } from "node:module";
+//   from a job, or a rejection still unhandled once the job queue is empty;
+// - a TypeScript program (`program.ts`) and a `.ts` code module run with their types stripped:
+//   blanked out in place, so every position stays the author's; a construct that needs code
+//   (an enum, a parameter property) is transformed instead, with a source map naming the file.
+import { registerHooks, stripTypeScriptTypes } from "node:module";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
 
 const { ctl, reply, flag, sdk, words, families } = workerData;
@@ -26,16 +29,26 @@ const sliceText = uncurry(G.String.prototype.slice);
 const searchText = uncurry(G.String.prototype.search);
 const splitText = uncurry(G.String.prototype.split);
 const replaceText = uncurry(G.String.prototype.replace);
+const replaceAllText = uncurry(G.String.prototype.replaceAll);
+const lastIndexOfText = uncurry(G.String.prototype.lastIndexOf);
+const trimText = uncurry(G.String.prototype.trim);
 const hasOwn = G.Object.hasOwn;
 const ownKeys = G.Object.keys;
 const ReferenceErrorClass = G.ReferenceError;
 const LINE_CHARS = 2048;
 const HEAD_CHARS = 4096;
 const FRAME_CHARS = 400;
-const PROGRAM_URL = "sandbox:/program.js";
+const PROGRAM_URLS = { js: "sandbox:/program.js", ts: "sandbox:/program.ts" };
+const STRIPPED_NAME = "file:///stripTypeScriptTypes.ts";
+const MAP_PREFIX = "//# sourceMappingURL=data:application/json;base64,";
 const BRIDGE = Symbol.for("gg.bridge");
+const stripTypes = stripTypeScriptTypes;
+const decodeBase64 = G.atob;
+const encodeBase64 = G.btoa;
+const SyntaxErrorClass = G.SyntaxError;
 
 let program = "";
+let programUrl = PROGRAM_URLS.js;
 let libs = new Map();
 const refusals = new Map();
 
@@ -73,17 +86,48 @@ function resolveSpecifier(spec, parentURL) {
   }
   if (spec.startsWith("lib:")) return libs.has(spec.slice(4)) ? spec : refuse(spec, libRefusal(spec));
   if (isInternalParent(parentURL)) {
-    if (spec === PROGRAM_URL || hasOwn(sdk, spec)) return spec;
+    if (spec === programUrl || hasOwn(sdk, spec)) return spec;
   }
   if (spec.startsWith("sdk:") || spec.startsWith("sandbox:")) return refuse(spec, say("importInternal", { spec }));
   return refuse(spec, say("importElsewhere", { spec }));
 }
 
 function loadSource(url) {
-  if (url === PROGRAM_URL) return program;
+  if (url === programUrl) return programUrl === PROGRAM_URLS.ts ? stripped(program, url) : program;
   if (hasOwn(sdk, url)) return sdk[url];
-  if (url.startsWith("lib:") && libs.has(url.slice(4))) return libs.get(url.slice(4));
+  if (url.startsWith("lib:") && libs.has(url.slice(4))) {
+    const lib = libs.get(url.slice(4));
+    return lib.extension === "ts" ? stripped(lib.source, url) : lib.source;
+  }
   throw refusals.get(url) ?? say("importElsewhere", { spec: url });
+}
+
+// ---- TypeScript ----------------------------------------------------------------------------
+
+function renamed(error, url) {
+  const name = replaceText(url, "sandbox:/", "");
+  const message = replaceAllText(String(error?.message ?? error), STRIPPED_NAME, name);
+  return new SyntaxErrorClass(message);
+}
+
+function mapped(code, url) {
+  const at = lastIndexOfText(code, MAP_PREFIX);
+  if (at < 0) return code;
+  const map = decodeBase64(trimText(sliceText(code, at + MAP_PREFIX.length)));
+  return sliceText(code, 0, at) + MAP_PREFIX + encodeBase64(replaceAllText(map, STRIPPED_NAME, url));
+}
+
+function stripped(source, url) {
+  try {
+    return stripTypes(source, { mode: "strip" });
+  } catch {
+    // a construct strip mode cannot blank out: transform it, keeping positions through a map
+  }
+  try {
+    return mapped(stripTypes(source, { mode: "transform", sourceMap: true }), url);
+  } catch (error) {
+    throw renamed(error, url);
+  }
 }
 
 registerHooks({
@@ -241,9 +285,10 @@ function drained() {
 
 async function runProgram(message) {
   program = message.program;
+  programUrl = message.lang === "ts" ? PROGRAM_URLS.ts : PROGRAM_URLS.js;
   libs = new Map(G.Object.entries(message.libs ?? {}));
   try {
-    await import(PROGRAM_URL);
+    await import(programUrl);
     await drained();
   } catch (error) {
     fail(error, false);

@@ -77,7 +77,7 @@ function startRun(message) {
   const run = { id: message.id, started: performance.now(), calling: false, logs: [], dropped: 0, over: false };
   slot.run = run;
   pool.current = slot;
-  slot.ctl.postMessage({ t: "run", program: message.program, libs: message.libs });
+  slot.ctl.postMessage({ t: "run", program: message.program, lang: message.lang, libs: message.libs });
 }
 
 function keepLogs(run, lines) {

@@ -27,6 +27,7 @@ const sliceText = uncurry(String.prototype.slice);
 const hasOwn = Object.hasOwn;
 const U32_MAX = 4294967295;
 const byWire = new Map();
+const keyOf = new Map(); // each SDK function -> its documentation key, `gg.<family>.<name>`
 
 function say(key, values) {
   return replaceText(words[key], /\{(\w+)\}/g, (whole, name) => (hasOwn(values, name) ? values[name] : whole));
@@ -66,6 +67,10 @@ const CHECKS = {
     if (typeof value !== "string") throw new TypeError(say("argString", { name, got: typeName(value) }));
     return value;
   },
+  "string!"(sdkName, name, value) {
+    if (typeof value !== "string") throw invalid(sdkName, "argString", { name, got: typeName(value) });
+    return value;
+  },
   u32(sdkName, name, value) {
     if (typeof value === "number" && isInteger(value) && value >= 0 && value <= U32_MAX) return value;
     throw invalid(sdkName, "argU32", { name, got: shown(value) });
@@ -85,6 +90,15 @@ const CHECKS = {
   },
   any(sdkName, name, value) {
     return value;
+  },
+  docTarget(sdkName, name, value) {
+    if (typeof value === "string") return value;
+    if (typeof value === "function") {
+      const key = keyOf.get(value);
+      if (key !== undefined) return key;
+      throw invalid(sdkName, "argDocForeign", { name });
+    }
+    throw invalid(sdkName, "argDocTarget", { name, got: typeName(value) });
   },
 };
 
@@ -130,7 +144,9 @@ export function call(spec, required, options) {
   return attachAliases(spec, answer.value);
 }
 
-/** Make an SDK function reachable by its wire key, for the alias methods that call it. */
+/** Make an SDK function reachable by its wire key (for the alias methods that call it) and
+ * known by its documentation key (for a documentation target given as the function itself). */
 export function register(spec, fn) {
   byWire.set(spec.wire, fn);
+  keyOf.set(fn, "gg." + sliceText(spec.wire, 0, spec.wire.indexOf(".")) + "." + spec.js);
 }

@@ -1,0 +1,82 @@
+"""The TypeScript arm: the JavaScript arm's twin, with a type check before each program runs.
+
+Rules kept here:
+- the reply is checked as `program.ts` against the `gg.d.ts` generated from the same registry
+  the guest's SDK comes from (`gg.sandbox.tscheck`), by a checker started on first use;
+- a rejected program runs nothing: its failure is `transpile_syntax` or `transpile_compile` with
+  the checker's diagnostics (`gg.sandbox.tsdiag`), its `duration_ms` is 0;
+- a checked program runs in the same guest, pool and SDK as JavaScript, with its types stripped
+  in place, so run-time frames are located in `program.ts` coordinates; its code modules may be
+  `.ts` or `.js`;
+- `compile_ms` (float, ms) is the check's wall time, on the rejected path too; it is outside the
+  program's time ceiling;
+- a checker that cannot finish raises `GgDefect(FatalFault.TOOLCHAIN)` out of `run`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from types import TracebackType
+
+from gg.sandbox.arms.javascript import execution_of, job_of
+from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, SourceLanguage
+from gg.sandbox.execution import Ceilings, CodeModule, Execution, HostCalls
+from gg.sandbox.jssdk import build_bundle
+from gg.sandbox.tscheck import CHECK_SECS, TypeChecker
+from gg.sandbox.tsdecl import declarations
+from gg.sandbox.tsdiag import compile_failure
+from gg.sdk.registry import Registry
+
+
+class TypeScriptArm:
+    """Checks, then runs, TypeScript programs against the SDK generated from `registry`."""
+
+    language = "typescript"
+
+    def __init__(
+        self, registry: Registry, *, data_base_bytes: int = DATA_BASE_BYTES, check_secs: float = CHECK_SECS
+    ) -> None:
+        bundle = build_bundle(registry)
+        self._words = bundle.words
+        self._pool = DenoPool(bundle, data_base_bytes=data_base_bytes)
+        self._checker = TypeChecker(declarations(registry), check_secs=check_secs)
+
+    @property
+    def pool(self) -> DenoPool:
+        return self._pool
+
+    @property
+    def checker(self) -> TypeChecker:
+        return self._checker
+
+    def run(
+        self,
+        source: str,
+        host: HostCalls,
+        ceilings: Ceilings,
+        modules: Sequence[CodeModule] = (),
+    ) -> Execution:
+        started = time.perf_counter()
+        errors = self._checker.check(source)
+        compile_ms = (time.perf_counter() - started) * 1000
+        if errors:
+            failure = compile_failure(errors, source, self._words, self._checker.scrubbed)
+            return Execution(failure=failure, duration_ms=0.0, compile_ms=compile_ms)
+        report = self._pool.run(job_of(source, modules, ceilings, SourceLanguage.TS), host)
+        return execution_of(report, ceilings, compile_ms)
+
+    def close(self) -> None:
+        self._checker.close()
+        self._pool.close()
+
+    def __enter__(self) -> TypeScriptArm:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,42 @@
+"""Building one agent's `Surface` (`gg.sdk.surface`) for its arm: its documentation, its skills
+shelf and an empty set of loaded code modules.
+
+The documentation holds the pages of every function the agent may call (its role's endings, the
+capabilities its profile enables, everything always bound), built from the arm's signature
+catalogue, so what a search finds and what the agent may call are one set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+from gg.sandbox.docpages import documentation
+from gg.sandbox.languages import LanguageSpec
+from gg.sandbox.moduledocs import module_documentation
+from gg.sandbox.signatures import signature_catalogue
+from gg.sdk.docindex import DocIndex
+from gg.sdk.registry import Registry, Role, is_bound
+from gg.sdk.skills import SkillShelf
+from gg.sdk.surface import LoadedModules, Surface
+
+
+def build_surface(
+    registry: Registry,
+    language: LanguageSpec,
+    role: Role,
+    capabilities: Collection[str],
+    skills_directory: Path | None = None,
+) -> Surface:
+    """The surface of an agent of `role` holding `capabilities`; `skills_directory` is the skills
+    capability's directory when the profile enables it."""
+    granted = frozenset(capabilities)
+    callable_keys = {op.qualified(language.id) for op in registry if is_bound(op.gate, role, granted)}
+    pages = documentation(signature_catalogue(registry, language), callable_keys)
+    shelf = None if skills_directory is None else SkillShelf(skills_directory, language.module_extensions)
+    return Surface(
+        docs=DocIndex(pages),
+        modules=LoadedModules(language.module_key),
+        document_module=module_documentation,
+        skills=shelf,
+    )

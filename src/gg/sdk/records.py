@@ -1,0 +1,110 @@
+"""Every record type an SDK call hands back, declared once (vocabulary: `gg.sdk.types`).
+
+Each type belongs to the family whose module exports it. The guest SDK, `gg.d.ts`, the signature
+catalogues and the documentation are all generated from these declarations and the operations'
+`returns`; a contract test fails when an operation returns a name declared nowhere here.
+Field names are the wire's (camelCase); alias methods (`entry.source()`) are added from the
+operations' `Alias` declarations, not written here.
+"""
+
+from __future__ import annotations
+
+from gg.sdk.types import Choice, Field, Record, TypeDecl, Union
+
+_FILES: tuple[TypeDecl, ...] = (
+    Record(
+        "TextFile",
+        "files",
+        "A page of a text file's lines.",
+        (
+            Field("kind", '"text"', "tells a text read from an image read"),
+            Field("contents", "string", "the lines read, each ending in its newline"),
+            Field("firstLine", "number", "the first line read, 1-based (0 for an empty file)"),
+            Field("lastLine", "number", "the last line read, inclusive"),
+            Field("totalLines", "number", "how many lines the whole file has"),
+            Field("byteTruncated", "boolean", "true when the page was cut at the 256 KiB read cap"),
+        ),
+    ),
+    Record(
+        "ImageFile",
+        "files",
+        "An image file, described rather than read.",
+        (
+            Field("kind", '"image"', "tells an image read from a text read"),
+            Field("mediaType", "string", "the image type told from the file's first bytes"),
+            Field("label", "string", "the file's workspace-relative path"),
+            Field("bytes", "number", "the file's size in bytes"),
+            Field("shown", "boolean", "whether the picture reaches you (never, in this harness)"),
+            Field("notShownReason", "string", "why the picture does not reach you"),
+        ),
+    ),
+    Union(
+        "FileRead",
+        "files",
+        "What a read hands back: text lines or an image's description.",
+        ("TextFile", "ImageFile"),
+    ),
+    Choice("EntryKind", "files", "What a directory entry is.", ("file", "directory", "other")),
+    Record(
+        "DirEntry",
+        "files",
+        "One entry of a directory listing.",
+        (
+            Field("name", "string", "the entry's name within its directory"),
+            Field("kind", "EntryKind", "file, directory or other"),
+        ),
+    ),
+)
+
+_DOCS: tuple[TypeDecl, ...] = (
+    Choice("DocKind", "docs", "What a documentation entry documents.", ("module", "function", "type")),
+    Record(
+        "DocHit",
+        "docs",
+        "One documentation entry a search found.",
+        (
+            Field("key", "string", "the entry's key; pass it to open its documentation view"),
+            Field("kind", "DocKind", "module, function or type"),
+            Field("module", "string", "the module it belongs to"),
+            Field("name", "string", "its name within that module"),
+            Field("summary", "string", "its one-line summary"),
+        ),
+    ),
+    Record(
+        "DocSearch",
+        "docs",
+        "A page of search hits.",
+        (
+            Field("total", "number", "how many entries matched in all"),
+            Field("offset", "number", "how many matches this page skipped"),
+            Field("hits", "DocHit[]", "the matches on this page, best first"),
+        ),
+    ),
+)
+
+_PROGRAMS: tuple[TypeDecl, ...] = (
+    Record(
+        "ProgramSummary",
+        "programs",
+        "A program the library holds, without its source.",
+        (
+            Field("id", "string", "the id its receipt carried"),
+            Field("turn", "number", "the turn it ran in"),
+            Field("lines", "number", "its length in lines"),
+            Field("chars", "number", "its length in characters"),
+            Field("ok", "boolean", "whether it ran to its end"),
+            Field("error", "string", "the error you were shown, when it failed", optional=True),
+        ),
+    ),
+)
+
+_DELEGATION: tuple[TypeDecl, ...] = (
+    Record(
+        "SubagentHandle",
+        "delegation",
+        "An agent started from this one.",
+        (Field("id", "string", "the agent's id"),),
+    ),
+)
+
+SDK_TYPES: tuple[TypeDecl, ...] = (*_FILES, *_DOCS, *_PROGRAMS, *_DELEGATION)

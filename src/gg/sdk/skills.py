@@ -1,0 +1,171 @@
+"""The skills catalogue and `skills.readSkill` (capability `skills`).
+
+Rules kept here:
+- a skill is a folder of the skills directory holding `skill.md`; its name is the folder's name.
+  Folders whose name starts with `.` and folders without `skill.md` are not skills;
+- `skill.md` may open with front matter: a `---` line, `key: value` lines, a closing `---` line.
+  `description` is the skill's one-line description; the body is the text after the front matter;
+- a skill's code module is `skill.<ext>` for the first of the arm's module extensions that exists
+  (TypeScript: `ts`, then `js`; JavaScript: `js`);
+- `readSkill(name)` returns the body and loads the code module, if any, for the agent: it is
+  reached as `lib:<key>` from the agent's next program on (`gg.sdk.surface`);
+- an unknown name is `not-found`, naming the skills there are; a file over 1 MiB is
+  `limit-exceeded`; a file that cannot be read is `io-error`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
+
+if TYPE_CHECKING:
+    from gg.sdk.scope import ProgramScope
+
+CAPABILITY = "skills"
+SKILL_FILE = "skill.md"
+CODE_STEM = "skill"
+MAX_SKILL_FILE_BYTES = 1024 * 1024
+MAX_FRONT_MATTER_BYTES = 64 * 1024  # what the catalogue reads of each skill.md for its description
+FRONT_MATTER_RULE = "---"
+
+
+@dataclass(frozen=True)
+class Skill:
+    name: str
+    description: str
+    folder: Path
+
+
+@dataclass(frozen=True)
+class SkillText:
+    """A skill's body and, when it has one, its code module's source and extension."""
+
+    body: str
+    code: tuple[str, str] | None
+
+
+def split_front_matter(text: str) -> tuple[dict[str, str], str]:
+    """The front matter's `key: value` pairs and the body after it (all of `text` without one)."""
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].strip() != FRONT_MATTER_RULE:
+        return {}, text
+    for end in range(1, len(lines)):
+        if lines[end].strip() == FRONT_MATTER_RULE:
+            pairs = [line.split(":", 1) for line in lines[1:end] if ":" in line]
+            return {key.strip(): value.strip() for key, value in pairs}, "".join(lines[end + 1 :])
+    return {}, text
+
+
+class SkillShelf:
+    """The skills of one directory, as the agent's arm reads them."""
+
+    def __init__(self, directory: Path, extensions: Sequence[str]) -> None:
+        self.directory = directory
+        self._extensions = tuple(extensions)
+        self._skills = {skill.name: skill for skill in self._scan()}
+
+    @property
+    def skills(self) -> list[Skill]:
+        return list(self._skills.values())
+
+    def get(self, name: str) -> Skill | None:
+        return self._skills.get(name)
+
+    def read(self, skill: Skill) -> SkillText:
+        """The skill's body and code. Raises `ApiError` (`read_skill`) when a file cannot be read."""
+        _, body = split_front_matter(_read_text(skill.folder / SKILL_FILE))
+        for extension in self._extensions:
+            path = skill.folder / f"{CODE_STEM}.{extension}"
+            if path.is_file():
+                return SkillText(body, (_read_text(path), extension))
+        return SkillText(body, None)
+
+    def _scan(self) -> list[Skill]:
+        try:
+            folders = sorted(entry for entry in self.directory.iterdir() if entry.is_dir())
+        except OSError as error:
+            raise GgDefect(
+                FatalFault.HOST_FAULT, f"the skills directory cannot be listed: {error}"
+            ) from error
+        found: list[Skill] = []
+        for folder in folders:
+            if folder.name.startswith(".") or not (folder / SKILL_FILE).is_file():
+                continue
+            found.append(Skill(folder.name, _description(folder / SKILL_FILE), folder))
+        return found
+
+
+def _description(path: Path) -> str:
+    """The `description` of a skill's front matter, read from the head of its file ("" if none)."""
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(MAX_FRONT_MATTER_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    matter, _ = split_front_matter(head)
+    return matter.get("description", "")
+
+
+def _read_text(path: Path) -> str:
+    try:
+        size = os.stat(path).st_size
+        if size > MAX_SKILL_FILE_BYTES:
+            raise ApiError(
+                "read_skill",
+                ErrorCode.LIMIT_EXCEEDED,
+                f"`{path.parent.name}/{path.name}` is {size} bytes, over the {MAX_SKILL_FILE_BYTES}-byte cap",
+            )
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise ApiError(
+            "read_skill",
+            ErrorCode.IO_ERROR,
+            f"`{path.parent.name}/{path.name}` cannot be read: {error.strerror}",
+        ) from None
+
+
+def _read_skill(scope: ProgramScope, args: Mapping[str, Any]) -> str:
+    surface = scope.surface
+    shelf = None if surface is None else surface.skills
+    if surface is None or shelf is None:  # the gate admits only agents whose profile enables skills
+        raise GgDefect(FatalFault.HOST_FAULT, "skills.read_skill reached an agent without a skills shelf")
+    name: str = args["name"]
+    skill = shelf.get(name)
+    if skill is None:
+        raise ApiError("read_skill", ErrorCode.NOT_FOUND, _no_such_skill(name, shelf))
+    text = shelf.read(skill)
+    if text.code is not None:
+        source, extension = text.code
+        surface.load_module(skill.name, source, extension, skill.description)
+    return text.body
+
+
+def _no_such_skill(name: str, shelf: SkillShelf) -> str:
+    shown = name if len(name) <= 60 else name[:60] + "…"
+    names = ", ".join(f"`{skill.name}`" for skill in shelf.skills)
+    return f"no skill `{shown}`; " + (f"the skills are {names}" if names else "there are no skills")
+
+
+SKILLS_OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        family="skills",
+        key="read_skill",
+        params=(Param("name", ParamType.STRING, doc="the skill's name, as the skills catalogue lists it"),),
+        returns="string",
+        summary="Read a skill's text; its code module, if it has one, is importable from your next program.",
+        gate=Capability(CAPABILITY),
+        handler=_read_skill,
+        dispatches_tool=False,
+        errors=(
+            ErrorDoc(ErrorCode.NOT_FOUND, "no skill has that name; the message names the skills there are"),
+            ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "a file of the skill is over 1 MiB"),
+            ErrorDoc(ErrorCode.IO_ERROR, "a file of the skill cannot be read"),
+        ),
+    ),
+)
