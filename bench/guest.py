@@ -1,8 +1,12 @@
-"""Benchmark the JavaScript guest (Deno pool, warm): per-program latency and host-call cost.
+"""Benchmark the JavaScript and TypeScript guests (Deno pool, warm) and the Python guests (Monty in a
+worker process, warm): per-program latency, type-check time and host-call cost.
 
 Run as `.venv/bin/python bench/guest.py`. Prints p50/p95 over RUNS programs for a trivial
 program and a 4-host-call program (with an idle gap between programs, as between turns, and
-back to back), and the time of 1000 host calls made by one program against a Python echo host.
+back to back), and the time of 1000 host calls made by one program against a Python echo host;
+then, for TypeScript, the first type check of a fresh checker, warm checks of changing programs,
+and the whole per-program overhead (check + run). Targets: JS ≤ 6 ms p50, TS check ≤ 60 ms p50.
+The same for Python (`python`, and `python-typed` with its `ty` check). Target: Python ≤ 2 ms p50.
 """
 
 from __future__ import annotations
@@ -13,7 +17,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import Ceilings
+from gg.sandbox.arms.python import PythonArm
+from gg.sandbox.arms.typescript import TypeScriptArm
+from gg.sandbox.execution import Arm, Ceilings
+from gg.sandbox.tscheck import TypeChecker
+from gg.sandbox.tsdecl import declarations
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 
 RUNS = 60
@@ -26,6 +34,28 @@ FOUR_CALLS = (
     'const c = files.echo("three");\nviews.openText("sum", [a, b, c].join(","));\n'
 )
 THOUSAND = 'import { files } from "gg";\nfor (let i = 0; i < 1000; i++) files.echo(String(i));\n'
+TYPED = (
+    'import {{ files, views }} from "gg";\n'
+    "interface Tally {{ label: string; count: number }}\n"
+    "const words: string[] = files.echo('a b c {n}').split(' ');\n"
+    "const tally: Tally = {{ label: 'words', count: words.length }};\n"
+    "views.openText(tally.label, String(tally.count));\n"
+)
+
+
+PY_TRIVIAL = 'from gg import views\nviews.open_text("alive", "yes")\n'
+PY_FOUR_CALLS = (
+    "from gg import files, views\n"
+    'a = files.echo("one")\nb = files.echo("two")\nc = files.echo("three")\n'
+    'views.open_text("sum", ",".join([a, b, c]))\n'
+)
+PY_THOUSAND = "from gg import files\nfor i in range(1000):\n    files.echo(str(i))\n"
+PY_TYPED = (
+    "from dataclasses import dataclass\nfrom gg import files, views\n\n\n"
+    "@dataclass\nclass Tally:\n    label: str\n    count: int\n\n\n"
+    "words: list[str] = files.echo('a b c {n}').split(' ')\n"
+    "tally = Tally('words', len(words))\nviews.open_text(tally.label, str(tally.count))\n"
+)
 
 
 def _ignore(scope: Any, args: Mapping[str, Any]) -> None:
@@ -55,7 +85,7 @@ def echo_host(operation: str, args: Mapping[str, Any]) -> Any:
     return args.get("text")
 
 
-def timed(arm: JavaScriptArm, source: str, idle: float) -> tuple[float, float]:
+def timed(arm: Arm, source: str, idle: float) -> tuple[float, float]:
     """Wall time of one run in ms (as the caller sees it) and the guest's own duration."""
     time.sleep(idle)
     start = time.perf_counter()
@@ -72,10 +102,76 @@ def summary(label: str, samples: list[float]) -> None:
     print(f"{label:<42} p50 {statistics.median(ordered):7.2f} ms   p95 {p95:7.2f} ms   (n={len(ordered)})")
 
 
-def series(
-    arm: JavaScriptArm, source: str, idle: float, pick: Callable[[tuple[float, float]], float]
-) -> list[float]:
+def series(arm: Arm, source: str, idle: float, pick: Callable[[tuple[float, float]], float]) -> list[float]:
     return [pick(timed(arm, source, idle)) for _ in range(RUNS)]
+
+
+def checked(checker: TypeChecker, source: str) -> float:
+    """Wall time of one type check in ms; the program must pass."""
+    start = time.perf_counter()
+    errors = checker.check(source)
+    if errors:
+        raise SystemExit(f"benchmark program was rejected: {errors}")
+    return (time.perf_counter() - start) * 1000
+
+
+def typescript() -> None:
+    checker = TypeChecker(declarations(registry()))
+    try:
+        print(f"{'type check, first (starts the checker)':<42} {checked(checker, TYPED.format(n=0)):7.1f} ms")
+        warm = [checked(checker, TYPED.format(n=n)) for n in range(1, RUNS + 1)]
+        summary("type check, warm, a new program each time", warm)
+    finally:
+        checker.close()
+    with TypeScriptArm(registry()) as arm:
+        start = time.perf_counter()
+        timed(arm, TRIVIAL, 0)
+        print(f"{'first TS program (pool and checker)':<42} {(time.perf_counter() - start) * 1000:7.1f} ms")
+        for _ in range(5):
+            timed(arm, FOUR_CALLS, IDLE_SECS)
+        summary("TS trivial, idle gap, wall (check + run)", series(arm, TRIVIAL, IDLE_SECS, lambda t: t[0]))
+        summary("TS 4 host calls, idle gap, wall", series(arm, FOUR_CALLS, IDLE_SECS, lambda t: t[0]))
+        summary(
+            "TS typed program, idle gap, wall",
+            [timed(arm, TYPED.format(n=n), IDLE_SECS)[0] for n in range(RUNS)],
+        )
+        thousand = [timed(arm, THOUSAND, IDLE_SECS) for _ in range(5)]
+        summary("TS 1000 host calls in one program, wall", [t[0] for t in thousand])
+
+
+def python() -> None:
+    with PythonArm(registry()) as arm:
+        start = time.perf_counter()
+        timed(arm, PY_TRIVIAL, 0)
+        print(
+            f"{'first Python program (starts the worker)':<42} {(time.perf_counter() - start) * 1000:7.1f} ms"
+        )
+        for _ in range(5):
+            timed(arm, PY_FOUR_CALLS, IDLE_SECS)
+        summary("Python trivial, idle gap, wall", series(arm, PY_TRIVIAL, IDLE_SECS, lambda t: t[0]))
+        summary("Python 4 host calls, idle gap, wall", series(arm, PY_FOUR_CALLS, IDLE_SECS, lambda t: t[0]))
+        summary("Python trivial, back to back, wall", series(arm, PY_TRIVIAL, 0, lambda t: t[0]))
+        thousand = [timed(arm, PY_THOUSAND, IDLE_SECS) for _ in range(5)]
+        summary("Python 1000 host calls in one program, wall", [t[0] for t in thousand])
+    with PythonArm(registry(), checked=True) as typed:
+        start = time.perf_counter()
+        timed(typed, PY_TYPED.format(n=0), 0)
+        print(
+            f"{'first python-typed program (worker, check)':<42} "
+            f"{(time.perf_counter() - start) * 1000:7.1f} ms"
+        )
+        compile_ms: list[float] = []
+        walls: list[float] = []
+        for n in range(1, RUNS + 1):
+            time.sleep(IDLE_SECS)
+            start = time.perf_counter()
+            execution = typed.run(PY_TYPED.format(n=n), echo_host, CEILINGS)
+            walls.append((time.perf_counter() - start) * 1000)
+            if not execution.ok or execution.compile_ms is None:
+                raise SystemExit(f"benchmark program failed: {execution.failure}")
+            compile_ms.append(execution.compile_ms)
+        summary("python-typed check (compileMs), warm", compile_ms)
+        summary("python-typed program, idle gap, wall", walls)
 
 
 def main() -> None:
@@ -92,6 +188,8 @@ def main() -> None:
         thousand = [timed(arm, THOUSAND, IDLE_SECS) for _ in range(5)]
         summary("1000 host calls in one program, wall", [t[0] for t in thousand])
         summary("1000 host calls in one program, guest", [t[1] for t in thousand])
+    typescript()
+    python()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The `gg` command line: run, check, schema, runs, show.
+"""The `gg` command line: run, replay, check, schema, runs, show.
 
 Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
 refused capability set; 3 a ceiling stopped the run.
@@ -6,6 +6,7 @@ refused capability set; 3 a ceiling stopped the run.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -15,10 +16,11 @@ from rich.console import Console
 
 from gg.config import capability_set_schema, check_report, load_capability_set
 from gg.errors import ConfigError
+from gg.providers.recording import JournalRecorder
 from gg.run.run import RunOptions, execute_run
 from gg.telemetry.clock import new_run_id
 from gg.telemetry.display import LiveDisplay
-from gg.telemetry.emitter import Telemetry
+from gg.telemetry.emitter import Sink, Telemetry
 from gg.telemetry.ndjson import NdjsonSink
 from gg.telemetry.show import render_runs, render_transcript
 from gg.telemetry.store import RunLookupError, RunStore, RunStoreError
@@ -42,25 +44,60 @@ def main() -> None:
     "--model", "model_ref", metavar="PROVIDER:MODEL", help="Answer with this model (e.g. openai:gpt-4o)."
 )
 @click.option("--journal", type=click.Path(path_type=Path, dir_okay=False), help="Replay this journal.")
+@click.option(
+    "--record", type=click.Path(path_type=Path, dir_okay=False), help="Record the replies as a journal."
+)
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
 def run(
-    config: Path, workspace: Path | None, model_ref: str | None, journal: Path | None, verbose: bool
+    config: Path,
+    workspace: Path | None,
+    model_ref: str | None,
+    journal: Path | None,
+    record: Path | None,
+    verbose: bool,
 ) -> None:
     """Run the capability set CONFIG (a gg.json / gg.toml file, or a folder holding one)."""
-    try:
-        capability_set = load_capability_set(config)
-    except ConfigError as refusal:
-        click.echo(str(refusal), err=True)
-        sys.exit(REFUSED_EXIT)
     provider, model = _model_override(model_ref)
-    base = Path.cwd()
-    run_id = new_run_id()
-    store = RunStore.at(base)
-    display = LiveDisplay(Console(highlight=False), verbose=verbose)
-    telemetry = Telemetry(run_id, [store, NdjsonSink(base, run_id), display])
     options = RunOptions(
         config_path=config, workspace=workspace, provider=provider, model=model, journal=journal
     )
+    _run_session(options, verbose=verbose, record=record)
+
+
+@main.command()
+@click.argument("journal", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("config", type=click.Path(path_type=Path))
+@click.option(
+    "--workspace", type=click.Path(path_type=Path, file_okay=False), help="Run against this workspace."
+)
+@click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
+def replay(journal: Path, config: Path, workspace: Path | None, verbose: bool) -> None:
+    """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline."""
+    options = RunOptions(config_path=config, workspace=workspace, provider="replay", journal=journal)
+    _run_session(options, verbose=verbose, record=None)
+
+
+def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> None:
+    """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
+    try:
+        capability_set = load_capability_set(options.config_path)
+    except ConfigError as refusal:
+        click.echo(str(refusal), err=True)
+        sys.exit(REFUSED_EXIT)
+    try:
+        recorder = None if record is None else JournalRecorder.create(record)
+    except OSError as unwritable:
+        click.echo(f"gg: cannot record to {record}: {unwritable}", err=True)
+        sys.exit(REFUSED_EXIT)
+    base = Path.cwd()
+    run_id = new_run_id()
+    store = RunStore.at(base)
+    display = LiveDisplay(
+        Console(highlight=False), operator=Console(stderr=True, highlight=False), verbose=verbose
+    )
+    sinks: list[Sink] = [store, NdjsonSink(base, run_id), display]
+    telemetry = Telemetry(run_id, [*sinks, *([recorder] if recorder else [])])
+    options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
         result = execute_run(capability_set, telemetry, options)
     finally:

@@ -151,11 +151,11 @@ def test_a_capability_entry_is_judged_key_by_key(folder: Path, key: str, value: 
     assert paths(refusal(document, folder)) == [f"agents[0].capabilities[0].{key}"]
 
 
-def test_the_language_is_one_of_the_three_arms(folder: Path) -> None:
+def test_the_language_is_one_of_the_arms(folder: Path) -> None:
     document = example()
     code_mode(document)["params"]["language"] = "rust"
     defect = at(refusal(document, folder), "agents[0].capabilities[0].params.language")
-    assert defect.reason == "must be one of javascript, typescript, python"
+    assert defect.reason == "must be one of javascript, typescript, python, python-typed"
 
 
 def test_a_replay_model_needs_a_journal(folder: Path) -> None:

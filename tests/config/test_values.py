@@ -89,7 +89,9 @@ def test_a_note_explains_what_a_value_means() -> None:
 def test_a_choice_returns_the_enum_member_and_refuses_other_spellings() -> None:
     language = Choice(Language)
     assert language.check("python") is Language.PYTHON
-    assert refused(language.check, "JavaScript") == "must be one of javascript, typescript, python"
+    assert (
+        refused(language.check, "JavaScript") == "must be one of javascript, typescript, python, python-typed"
+    )
     refused(language.check, 1)
 
 

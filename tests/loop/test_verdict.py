@@ -13,6 +13,7 @@ def _run(
 ) -> ProgramRun:
     return ProgramRun(
         submission=Submission(call_id, "program"),
+        source="program",
         execution=Execution(failure=failure, duration_ms=1.0),
         counts=CallCounts(),
         ending=None if ending is None else DeclaredEnding("finish", ending),

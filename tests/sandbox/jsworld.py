@@ -38,7 +38,8 @@ def _op(
 
 
 def registry() -> Registry:
-    """files.read_file/write_file/list_dir/tree, views.open_text, shell.shell, tasks.set_blocked_by."""
+    """files.read_file/write_file/list_dir/tree, views.open_text/open_docs_view, shell.shell,
+    tasks.set_blocked_by/note."""
     text, u32 = ParamType.STRING, ParamType.U32
     return Registry(
         [
@@ -58,6 +59,7 @@ def registry() -> Registry:
             ),
             _op("files", "tree", Param("path", text, False), Param("depth", u32, False)),
             _op("views", "open_text", Param("label", text), Param("body", text)),
+            _op("views", "open_docs_view", Param("target", ParamType.DOC_TARGET)),
             _op(
                 "shell",
                 "shell",
@@ -134,6 +136,10 @@ class Host:
 
     def _views_open_text(self, args: Mapping[str, Any]) -> Any:
         self.views[str(args["label"])] = str(args["body"])
+        return None
+
+    def _views_open_docs_view(self, args: Mapping[str, Any]) -> Any:
+        self.views[f"docs:{args['target']}"] = ""
         return None
 
     def _tasks_set_blocked_by(self, args: Mapping[str, Any]) -> Any:

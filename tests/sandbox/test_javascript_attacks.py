@@ -120,7 +120,7 @@ def build_fixture(root: Path, case: dict[str, Any]) -> None:
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
     for entry in case.get("setup", {}).get("files", []):
-        target = Path(
+        target = root / Path(  # a path without a token is relative to the case's root
             entry["path"].replace("@@OUTSIDE@@", str(root / "outside")).replace("@@WS@@", str(root / "ws"))
         )
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -389,3 +389,27 @@ def test_082_nothing_planted_survives_into_the_next_run(world: World) -> None:
         "push order: 1,2",
         "blob import !! TypeError",
     ]
+
+
+def test_083_nothing_is_dropped_outside_and_another_agent_finds_nothing(world: World) -> None:
+    first = world.main()
+    notes = dict(line.split(": ", 1) for line in probe_lines(first, "run1"))
+    assert notes["own workspace"] == "wrote"
+    assert all(value != "wrote" for label, value in notes.items() if label != "own workspace"), notes
+    assert sorted(p.name for p in (world.root / "ws").iterdir()) == ["notes.txt", "persist-in-ws.txt", "sub"]
+    [other] = world.followups()
+    seen = probe_lines(other, "run2")
+    assert len(seen) == 8 and "TOKEN-RUN1-" not in "\n".join(seen), seen
+
+
+# ---- the host's own work ---------------------------------------------------------------------
+
+
+def test_053_a_search_the_host_does_not_offer_ends_at_once(world: World) -> None:
+    # The test world has no `files.search`; each call is the engine's TypeError, caught. The
+    # host-side search and its bounds are the search operation's own tests.
+    outcome = world.main()
+    assert outcome.type is None, outcome.execution.failure
+    notes = probe_lines(outcome, "notes")
+    assert len(notes) == 5 and all(" !! TypeError in " in line for line in notes), notes
+    assert outcome.seconds < 2.0

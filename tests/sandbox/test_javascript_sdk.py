@@ -182,3 +182,40 @@ def test_a_code_module_that_throws_fails_the_program_at_the_modules_own_line(
         modules=(CodeModule("loud", '\nthrow new RangeError("at load");\n'),),
     )
     assert failure_text(execution).splitlines()[:2] == ["RangeError: at load", "    at lib:loud:2:7"]
+
+
+# ---- documentation targets --------------------------------------------------------------------
+
+
+def test_an_sdk_function_given_as_a_docs_target_crosses_as_its_key(arm: JavaScriptArm, host: Host) -> None:
+    execution = run(
+        arm,
+        host,
+        (
+            'import { files, views, ApiError } from "gg";\nimport * as tasks from "gg:tasks";\n'
+            "views.openDocsView(files.readFile);\nviews.openDocsView(tasks.setBlockedBy);\n"
+            'views.openDocsView("files.listDir");\n'
+            "for (const target of [undefined, null, 42, () => 1, { name: 'readFile' }]) {\n"
+            "  try { views.openDocsView(target); }\n"
+            "  catch (e) { console.log(e instanceof ApiError, e.operation, e.code, e.message); }\n"
+            "}\n"
+        ),
+    )
+    assert execution.ok, execution.failure
+    assert [call[1]["target"] for call in host.calls] == [
+        "gg.files.readFile",
+        "gg.tasks.setBlockedBy",
+        "files.listDir",
+    ]
+    wanted = (
+        "true openDocsView invalid-argument `target` must be a function of gg's SDK or a documentation name, "
+    )
+    wanted += "got"
+    foreign = "true openDocsView invalid-argument `target` is a function that is not part of gg's SDK"
+    assert execution.logs == (
+        f"{wanted} undefined",
+        f"{wanted} null",
+        f"{wanted} number",
+        foreign,
+        f"{wanted} object",
+    )

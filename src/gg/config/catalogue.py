@@ -16,6 +16,7 @@ __all__ = [
     "CONFIG_FILE_NAMES",
     "DEFAULT_LANGUAGE",
     "DEFAULT_MAX_MEMORY_BYTES",
+    "DEFAULT_SKILLS_DIRECTORY",
     "DEFAULT_TIMEOUT_SECS",
     "DEFAULT_WORKSPACE",
     "ID_LENGTH_MAX",
@@ -34,6 +35,7 @@ class CapabilityId(StrEnum):
 
     RESPONSES_AS_CODE = "responses-as-code"
     PROGRAM_LIBRARY = "program-library"
+    SKILLS = "skills"
 
 
 class Language(StrEnum):
@@ -42,6 +44,7 @@ class Language(StrEnum):
     JAVASCRIPT = "javascript"
     TYPESCRIPT = "typescript"
     PYTHON = "python"
+    PYTHON_TYPED = "python-typed"
 
 
 class Provider(StrEnum):
@@ -63,6 +66,7 @@ class CacheLifetime(StrEnum):
 CONFIG_FILE_NAMES = ("gg.json", "gg.toml")  # what a folder given as the config must hold (one)
 ROOT_SLUG = "root"  # the agent a run starts with
 DEFAULT_WORKSPACE = "workspace"  # beside the config file
+DEFAULT_SKILLS_DIRECTORY = "skills"  # beside the config file
 DEFAULT_LANGUAGE = Language.JAVASCRIPT
 DEFAULT_TIMEOUT_SECS = 30.0
 DEFAULT_MAX_MEMORY_BYTES = 268_435_456  # 256 MiB

@@ -5,8 +5,9 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
 - `limits` ceilings are all optional; a ceiling nobody wrote is not armed;
 - an agent lists capabilities by `id`; `enabled` defaults to true; `params` are judged whenever
   written, even when the capability is switched off;
-- paths (`workspace`, a replay `journal`) resolve against the config file's folder and must exist;
-  the workspace defaults to the folder `workspace` beside the config file.
+- paths (`workspace`, a replay `journal`, the skills `directory`) resolve against the config file's
+  folder and must exist; the workspace defaults to the folder `workspace` beside the config file,
+  the skills directory to the folder `skills` beside it.
 Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `limits.error_rate`) give
 typed values; `None` means "not enabled" or "not armed".
 """
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gg.config.catalogue import (
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
+    DEFAULT_SKILLS_DIRECTORY,
     DEFAULT_TIMEOUT_SECS,
     DEFAULT_WORKSPACE,
     ID_LENGTH_MAX,
@@ -51,6 +53,8 @@ __all__ = [
     "ProgramLibraryParams",
     "ResponsesAsCodeCapability",
     "ResponsesAsCodeParams",
+    "SkillsCapability",
+    "SkillsParams",
 ]
 
 
@@ -163,7 +167,25 @@ class ProgramLibraryCapability(_Part):
     params: ProgramLibraryParams = Field(default_factory=ProgramLibraryParams)
 
 
-Capability = Annotated[ResponsesAsCodeCapability | ProgramLibraryCapability, Field(discriminator="id")]
+class SkillsParams(_Part):
+    """Where the agent's skills live: one folder per skill, each holding `skill.md`."""
+
+    directory: Annotated[Path, Place("folder")] = Field(
+        default=Path(DEFAULT_SKILLS_DIRECTORY), validate_default=True
+    )
+
+
+class SkillsCapability(_Part):
+    """The skills catalogue and `skills.readSkill`."""
+
+    id: Literal[CapabilityId.SKILLS]
+    enabled: Enabled = True
+    params: SkillsParams = Field(default={}, validate_default=True)  # the directory resolves like any path
+
+
+Capability = Annotated[
+    ResponsesAsCodeCapability | ProgramLibraryCapability | SkillsCapability, Field(discriminator="id")
+]
 
 
 class Agent(_Part):
@@ -188,6 +210,14 @@ class Agent(_Part):
     @property
     def language(self) -> Language:
         return self.responses_as_code.language
+
+    @property
+    def skills_directory(self) -> Path | None:
+        """The skills directory, or None when the agent's profile does not enable skills."""
+        for entry in self.capabilities:
+            if isinstance(entry, SkillsCapability) and entry.enabled:
+                return entry.params.directory
+        return None
 
     @property
     def program_library(self) -> ProgramLibrary | None:

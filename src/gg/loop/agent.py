@@ -5,18 +5,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from gg.errors import GgDefect
-from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_runtime
+from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.turn import take_turn
 
 # Model failures that end the agent; the others are error turns the session survives.
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import ModelClient, ModelError, ToolSpec
+from gg.run.spend import Spend
 from gg.run.status import RunStatus, status_of_breach
 from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm, Ceilings
 from gg.sdk.registry import Registry, Role
+from gg.sdk.surface import Surface
+from gg.state.library import ProgramLibrary
 from gg.state.views import ViewSet
 from gg.state.window import Window
 from gg.state.workspace import Workspace
@@ -50,7 +54,20 @@ class Agent:
     views: ViewSet
     workspace: Workspace
     tool: ToolSpec
+    surface: Surface
+    library: ProgramLibrary | None = None
+    spend: Spend = field(default_factory=Spend)
     ledger: ErrorLedger = field(default_factory=ErrorLedger)
+    executions: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        """The agent's session rollup: turns, programs run, errors, and the run's spend so far."""
+        return {
+            "turns": self.ledger.turns,
+            "codeExecutions": self.executions,
+            "errors": self.ledger.to_wire(),
+            "usage": self.spend.to_wire(),
+        }
 
 
 @dataclass(frozen=True)
@@ -59,13 +76,16 @@ class AgentEnd:
     final_text: str | None = None
     message: str | None = None
     breach: Breach | None = None
+    summary: dict[str, Any] | None = None
 
 
 def run_agent(agent: Agent, started: float, clock: Callable[[], float] = time.monotonic) -> AgentEnd:
     """Take turns until something ends the agent. Nothing ends implicitly."""
     limits = agent.setup.limits
     while True:
-        breach = breach_of_runtime(limits, clock() - started, agent.ledger.turns)
+        breach = breach_of_runtime(limits, clock() - started, agent.ledger.turns) or breach_of_cost(
+            limits, agent.spend.cost_usd, agent.ledger.turns
+        )
         if breach is not None:
             return _stop_at(agent, breach)
         agent.stream.turn += 1

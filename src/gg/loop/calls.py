@@ -19,8 +19,11 @@ from gg.providers.base import SUBMIT_PROGRAM, ToolCall
 
 @dataclass(frozen=True)
 class Submission:
+    """A program to run; `program_id` is its library id once acknowledged (None without a library)."""
+
     call_id: str
     program: str
+    program_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,12 @@ rate breaches only when strictly above the threshold. Nothing here is ever told 
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
-from gg.outcome import Fatal, TurnOutcome, is_error
+from gg.outcome import Continue, ErrorKind, ErrorType, Fatal, TurnOutcome, is_error
 
 
 class LimitName(StrEnum):
@@ -58,12 +59,15 @@ class ErrorLedger:
     consecutive: int = 0
     max_consecutive: int = 0
     recent: deque[bool] = field(default_factory=deque[bool])
+    by_type: Counter[ErrorType] = field(default_factory=Counter[ErrorType])
 
     def record(self, outcome: TurnOutcome, window: int | None) -> None:
         self.turns += 1
         if isinstance(outcome, Fatal):
             return
         erred = is_error(outcome)
+        if isinstance(outcome, Continue) and outcome.error is not None:
+            self.by_type[outcome.error] += 1
         self.errors += erred
         self.consecutive = self.consecutive + 1 if erred else 0
         self.max_consecutive = max(self.max_consecutive, self.consecutive)
@@ -71,6 +75,19 @@ class ErrorLedger:
             self.recent.append(erred)
             while len(self.recent) > window:
                 self.recent.popleft()
+
+    def to_wire(self) -> dict[str, Any]:
+        """The session rollup of errors: totals, the longest streak, per kind and per type."""
+        kinds = Counter[ErrorKind]()
+        for error_type, count in self.by_type.items():
+            kinds[error_type.kind] += count
+        return {
+            "turns": self.turns,
+            "errors": self.errors,
+            "maxConsecutive": self.max_consecutive,
+            **{kind.value: kinds[kind] for kind in ErrorKind},
+            "byType": {error_type.value: count for error_type, count in self.by_type.items()},
+        }
 
 
 def breach_after_turn(limits: Limits, ledger: ErrorLedger) -> Breach | None:

@@ -1,41 +1,45 @@
-"""The system prompt an agent is created with; it is never rewritten afterwards."""
+"""The system prompt an agent is created with; it is never rewritten afterwards.
+
+The module list names no function: each module it may call gets one line (path, brief, import
+line), and the prompt points at the documentation calls, where functions and types are found.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gg import prompts
 from gg.sandbox.languages import LanguageSpec
-from gg.sdk.catalogue import FAMILY_BRIEFS, TYPE_SHAPES
-from gg.sdk.registry import Ending, Registry, Role
+from gg.sdk.catalogue import FAMILY_BRIEFS
+from gg.sdk.registry import Ending, Registry, Role, is_bound
+from gg.sdk.skills import Skill
+from gg.state.library import ProgramLibrary
 
 
 @dataclass(frozen=True)
 class ModuleLine:
-    name: str
+    path: str
     brief: str
     import_line: str
-    signatures: tuple[str, ...]
 
 
-def system_prompt(registry: Registry, language: LanguageSpec, role: Role) -> str:
-    endings = [
-        f"`{op.qualified(language.id)}`"
-        for op in registry
-        if isinstance(op.gate, Ending) and op.gate.role is role
-    ]
+def system_prompt(
+    registry: Registry,
+    language: LanguageSpec,
+    role: Role,
+    capabilities: frozenset[str],
+    library: ProgramLibrary | None = None,
+    skills: Sequence[Skill] = (),
+) -> str:
+    """The prompt for one agent: only the modules it may call, its own endings, the library's
+    rules when it keeps one, and the skills it may read when its profile enables them."""
+    bound = [op for op in registry if is_bound(op.gate, role, capabilities)]
+    endings = [f"`{op.qualified(language.id)}`" for op in bound if isinstance(op.gate, Ending)]
     modules = [
-        ModuleLine(
-            name=family,
-            brief=FAMILY_BRIEFS[family],
-            import_line=language.import_line(family),
-            signatures=tuple(
-                language.signature(op)
-                for op in registry.in_family(family)
-                if not isinstance(op.gate, Ending) or op.gate.role is role
-            ),
-        )
+        ModuleLine(path=f"gg.{family}", brief=FAMILY_BRIEFS[family], import_line=language.import_line(family))
         for family in registry.families()
+        if any(op.family == family for op in bound)
     ]
     return prompts.render(
         "system",
@@ -43,5 +47,25 @@ def system_prompt(registry: Registry, language: LanguageSpec, role: Role) -> str
         arm_segment=prompts.render(language.segment_template),
         endings=" or ".join(endings),
         modules=modules,
-        types=TYPE_SHAPES,
+        docs=_docs_segment(registry, language),
+        library=_library_segment(registry, language, library),
+        skills=prompts.render("skills", skills=skills) if skills else "",
+    )
+
+
+def _docs_segment(registry: Registry, language: LanguageSpec) -> str:
+    search, open_docs = registry.get("docs.search"), registry.get("views.open_docs_view")
+    if search is None or open_docs is None:
+        return ""
+    return prompts.render(
+        "docs-discovery", search=search.qualified(language.id), open_docs=open_docs.qualified(language.id)
+    )
+
+
+def _library_segment(registry: Registry, language: LanguageSpec, library: ProgramLibrary | None) -> str:
+    if library is None:
+        return ""
+    spell = {op.key: op.qualified(language.id) for op in registry.in_family("programs")}
+    return prompts.render(
+        "library", get=spell["get"], rerun=spell["rerun"], history=spell["history"], keep=library.keep
     )

@@ -1,23 +1,29 @@
 """One turn, walked top to bottom (seed 001, "Turn execution").
 
 1. ask the model: the system prompt, the window, the one tool `submit_program`;
-2. acknowledge: push the assistant message, then one receipt per call, before anything runs;
+2. acknowledge: push the assistant message, then one receipt per call (a submission's receipt
+   is the library id minted for it), before anything runs;
 3. run each submission in order against the same live window, stopping only after an ending;
 4. decide the turn's one outcome from what happened (a pure decider);
-5. push what the model reads next turn: each view the turn opened, then the feedback.
+5. push what the model reads next turn: each view the turn opened, then the feedback;
+6. apply the turn's deferred declarations (a compaction rewrites the window).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import TYPE_CHECKING
 
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
-from gg.loop.program import run_program
+from gg.loop.compaction import apply_compaction
+from gg.loop.program import run_submission
 from gg.loop.verdict import ProgramRun, TurnFacts, decide_turn
 from gg.outcome import Continue, TurnOutcome
-from gg.providers.base import Message, Reply, Request
-from gg.telemetry.events import ModelReply, ModelRequest, Receipt
+from gg.providers.base import Message, ModelError, Reply, Request, Usage
+from gg.sandbox.languages import LANGUAGES
+from gg.sdk.scope import DeferredDeclarations
+from gg.telemetry.events import CompactionApplied, ModelReply, ModelRequest, Receipt
 
 if TYPE_CHECKING:
     from gg.loop.agent import Agent
@@ -28,21 +34,22 @@ RECEIPT_OK = "ok"
 def take_turn(agent: Agent) -> TurnOutcome:
     reply = _ask_model(agent)
     calls = _acknowledge(agent, reply)
-    runs = _run_submissions(agent, calls)
+    deferred = DeferredDeclarations()
+    runs = _run_submissions(agent, calls, deferred)
     views = agent.views.close_turn()
-    verdict = decide_turn(TurnFacts(calls=calls, runs=runs, views_opened=len(views)))
+    verdict = decide_turn(_facts(agent, calls, runs, len(views)))
     for warning in verdict.warnings:
         agent.stream.warn(warning)
     if isinstance(verdict.outcome, Continue):
         for message in (*(view.render() for view in views), *verdict.outcome.feedback):
             agent.window.push(Message(role="user", content=message))
+        _apply_deferred(agent, deferred)
     return verdict.outcome
 
 
 def _ask_model(agent: Agent) -> Reply:
     setup, window = agent.setup, agent.window
-    fresh = window.take_unrecorded()
-    recorded = [_wire_message(m) for m in fresh]
+    recorded = [_wire_message(m) for m in window.take_unrecorded()]
     if agent.ledger.turns == 0:
         recorded.insert(0, {"role": "system", "content": window.system})
     agent.stream.emit(
@@ -56,47 +63,90 @@ def _ask_model(agent: Agent) -> Reply:
         temperature=setup.temperature,
     )
     started = time.perf_counter()
-    reply = agent.client.complete(request)
+    try:
+        reply = agent.client.complete(request)
+    except ModelError as failure:
+        if failure.usage is not None:  # an answer gg cannot use is still paid for
+            agent.spend.add(failure.usage, failure.cost_usd)
+        raise
+    agent.spend.add(reply.usage, reply.cost_usd)
     agent.stream.emit(
         ModelReply(
             text=reply.text,
             calls=[{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.calls],
-            usage=_wire_usage(reply),
+            usage=_wire_usage(reply.usage),
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            cost_usd=reply.cost_usd,
         )
     )
     return reply
 
 
 def _acknowledge(agent: Agent, reply: Reply) -> list[CallClass]:
+    """Every call gets its receipt before anything runs; a submission's is its minted id."""
     agent.window.push(Message(role="assistant", content=reply.text, tool_calls=reply.calls))
-    calls = [classify(call) for call in reply.calls]
-    for call in calls:
-        body = _receipt(call)
-        agent.window.push(Message(role="tool", content=body, tool_call_id=call.call_id))
-        tool = "submit_program" if not isinstance(call, StrayCall) else call.name
-        agent.stream.emit(Receipt(call_id=call.call_id, tool=tool, body=body))
+    hints = reply.receipts_hint or ()
+    calls: list[CallClass] = []
+    for position, call in enumerate(reply.calls):
+        classified = classify(call)
+        if isinstance(classified, Submission) and agent.library is not None:
+            recorded = hints[position] if position < len(hints) else None
+            classified = dataclasses.replace(classified, program_id=agent.library.mint(recorded))
+        body = _receipt(classified)
+        agent.window.push(Message(role="tool", content=body, tool_call_id=classified.call_id))
+        tool = call.name if isinstance(classified, StrayCall) else "submit_program"
+        program_id = classified.program_id if isinstance(classified, Submission) else None
+        agent.stream.emit(Receipt(call_id=classified.call_id, tool=tool, body=body, program_id=program_id))
+        calls.append(classified)
     return calls
 
 
 def _receipt(call: CallClass) -> str:
     match call:
-        case Submission():
-            return RECEIPT_OK
+        case Submission(program_id=program_id):
+            return program_id or RECEIPT_OK
         case Unrunnable(reason=reason) | StrayCall(reason=reason):
             return reason
 
 
-def _run_submissions(agent: Agent, calls: list[CallClass]) -> list[ProgramRun]:
+def _run_submissions(
+    agent: Agent, calls: list[CallClass], deferred: DeferredDeclarations
+) -> list[ProgramRun]:
     runs: list[ProgramRun] = []
     for call in calls:
         if not isinstance(call, Submission):
             continue
-        run = run_program(agent, call, index=len(runs))
+        run = run_submission(agent, call, len(runs), deferred)
         runs.append(run)
         if run.surviving_ending is not None:
             break
     return runs
+
+
+def _facts(agent: Agent, calls: list[CallClass], runs: list[ProgramRun], views_opened: int) -> TurnFacts:
+    language = LANGUAGES[agent.setup.language]
+    rerun = agent.registry.get("programs.rerun")
+    return TurnFacts(
+        calls=calls,
+        runs=runs,
+        views_opened=views_opened,
+        print_call=language.print_call,
+        rerun_call=rerun.qualified(language.id) if rerun else "",
+    )
+
+
+def _apply_deferred(agent: Agent, deferred: DeferredDeclarations) -> None:
+    compaction = deferred.compaction
+    if compaction is not None:
+        before, after = apply_compaction(agent.window, compaction, agent.workspace)
+        agent.stream.emit(
+            CompactionApplied(
+                summary=compaction.summary,
+                files=list(compaction.files),
+                messages_before=before,
+                messages_after=after,
+            )
+        )
 
 
 def _wire_message(message: Message) -> dict[str, object]:
@@ -110,11 +160,11 @@ def _wire_message(message: Message) -> dict[str, object]:
     return wire
 
 
-def _wire_usage(reply: Reply) -> dict[str, int]:
-    usage = reply.usage
+def _wire_usage(usage: Usage) -> dict[str, int]:
     return {
         "inputTokens": usage.input_tokens,
         "outputTokens": usage.output_tokens,
         "cacheReadTokens": usage.cache_read_tokens,
         "cacheWriteTokens": usage.cache_write_tokens,
+        "cacheWrite1hTokens": usage.cache_write_1h_tokens,
     }

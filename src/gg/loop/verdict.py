@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from gg import prompts
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable
+from gg.loop.chain import MAX_PROGRAM_CHAIN, Declined
 from gg.outcome import Continue, ErrorType, Finished, TurnOutcome
 from gg.sandbox.execution import Execution
 from gg.sandbox.membrane import CallCounts
@@ -25,13 +26,19 @@ MAX_REPORT_BYTES = 200
 
 @dataclass(frozen=True)
 class ProgramRun:
-    """One submission's program, run: its execution and what it declared."""
+    """One submission, run: a chain of one or more programs folded into one (see `chain`).
+
+    `source` is the last program that ran; `declined` says why a hand-over was not run.
+    """
 
     submission: Submission
+    source: str
     execution: Execution
     counts: CallCounts
     ending: DeclaredEnding | None = None
     endings_replaced: int = 0
+    links: int = 1
+    declined: Declined | None = None
 
     @property
     def surviving_ending(self) -> DeclaredEnding | None:
@@ -49,6 +56,7 @@ class TurnFacts:
     runs: Sequence[ProgramRun]
     views_opened: int
     print_call: str = "console.log"
+    rerun_call: str = "gg.programs.rerun"
 
 
 @dataclass(frozen=True)
@@ -91,9 +99,23 @@ def _notices(facts: TurnFacts, error: ErrorType | None) -> list[str]:
         notices.append(prompts.render("notice-no-submission"))
     if len(facts.runs) > 1:
         notices.append(prompts.render("notice-several-programs", count=len(facts.runs)))
-    if facts.runs and facts.views_opened == 0 and error is None:
+    for run in facts.runs:
+        if run.declined is not None:
+            notices.append(
+                prompts.render(
+                    f"notice-handover-{run.declined.value}", rerun=facts.rerun_call, bound=MAX_PROGRAM_CHAIN
+                )
+            )
+    if _showed_nothing(facts, error):
         notices.append(prompts.render("notice-nothing-shown", print_call=facts.print_call))
     return notices
+
+
+def _showed_nothing(facts: TurnFacts, error: ErrorType | None) -> bool:
+    """The turn's programs ran cleanly without a single SDK call or view: nothing they did can
+    reach the model, which most likely meant to show itself something."""
+    calls = sum(run.counts.api_calls for run in facts.runs)
+    return bool(facts.runs) and error is None and facts.views_opened == 0 and calls == 0
 
 
 def _failure_messages(runs: Sequence[ProgramRun]) -> list[str]:
@@ -111,21 +133,28 @@ def _warnings(facts: TurnFacts) -> list[str]:
         if isinstance(call, StrayCall)
     ]
     for run in facts.runs:
+        name = run.submission.program_id or run.submission.call_id
         if run.ending_revoked:
-            warnings.append(
-                f"program {run.submission.call_id} declared an ending and then failed; the ending was revoked"
-            )
+            warnings.append(f"program {name} declared an ending and then failed; the ending was revoked")
         if run.endings_replaced:
             warnings.append(
-                f"program {run.submission.call_id} replaced its ending "
-                f"{run.endings_replaced} time(s); the last call stands"
+                f"program {name} replaced its ending {run.endings_replaced} time(s); the last call stands"
             )
+        if run.declined is not None:
+            warnings.append(f"program {name}: its hand-over was not run: {_DECLINED_WHY[run.declined]}")
     submitted = sum(isinstance(call, Submission) for call in facts.calls)
     if facts.runs and facts.runs[-1].surviving_ending and submitted > len(facts.runs):
         warnings.append(
             f"the session ended; {submitted - len(facts.runs)} later program(s) of this reply were not run"
         )
     return warnings
+
+
+_DECLINED_WHY = {
+    Declined.FAILED: "the program failed after handing over",
+    Declined.ENDED: "the program also ended the session",
+    Declined.BOUND: f"the submission already ran {MAX_PROGRAM_CHAIN} programs",
+}
 
 
 def _report(facts: TurnFacts) -> str:

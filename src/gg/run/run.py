@@ -8,31 +8,27 @@ run `model_error` (exit 1); a ceiling ends it with exit 3.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from gg import prompts
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
-from gg.loop.agent import Agent, AgentEnd, AgentSetup, run_agent
-from gg.loop.limits import Limits
-from gg.loop.system import system_prompt
-from gg.providers.base import Message, ModelClient, submit_program_tool
+from gg.loop.agent import AgentEnd, run_agent
+from gg.providers.base import ModelClient
 from gg.providers.factory import build_client
-from gg.providers.tool_choice import ToolChoiceMemory
+from gg.providers.recording import JournalRecorder
+from gg.run.build import build_agent
+from gg.run.spend import RunShared
 from gg.run.status import RunStatus
 from gg.run.stream import AgentStream
 from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
-from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Registry
-from gg.state.views import ViewSet
-from gg.state.window import Window
-from gg.state.workspace import Workspace
+from gg.state.library import Minter, cuid2_minter
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import LogLevel, RunFinished, RunStarted
 
@@ -48,6 +44,20 @@ class RunOptions:
     provider: str | None = None
     model: str | None = None
     journal: Path | None = None
+    session_id: str | None = None  # keys the provider's prompt cache; the run id
+    recorder: JournalRecorder | None = None  # records the root's model calls (`--record`)
+
+
+@dataclass(frozen=True)
+class World:
+    """What a run may be handed instead of building it itself (tests, embedding gg).
+
+    An `arm` handed in is not closed by the run; its owner closes it.
+    """
+
+    client: ModelClient | None = None
+    arm: Arm | None = None
+    minter: Minter = cuid2_minter
 
 
 @dataclass(frozen=True)
@@ -63,14 +73,17 @@ class RunResult:
 
 
 def execute_run(
-    capability_set: CapabilitySet, telemetry: Telemetry, options: RunOptions = RunOptions()
+    capability_set: CapabilitySet,
+    telemetry: Telemetry,
+    options: RunOptions = RunOptions(),
+    world: World = World(),
 ) -> RunResult:
     """Run the capability set's root agent to its end. Never raises for anything gg meets."""
     started = time.monotonic()
-    stream = AgentStream(telemetry.emit, ROOT_ID)
+    stream = AgentStream(telemetry.emit, ROOT_ID, telemetry.run_id)
     workspace = (options.workspace or capability_set.workspace).resolve()
     stream.emit(_started(capability_set, options, workspace))
-    end = _run_root(capability_set, options, stream, workspace, started)
+    end = _run_root(capability_set, options, world, stream, workspace, started)
     stream.emit(
         RunFinished(
             status=end.status.value,
@@ -79,92 +92,70 @@ def execute_run(
             duration_ms=round((time.monotonic() - started) * 1000, 1),
             final_text=end.final_text,
             message=end.message,
+            summary=end.summary,
         )
     )
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
 
 
 def _run_root(
-    capability_set: CapabilitySet, options: RunOptions, stream: AgentStream, workspace: Path, started: float
+    capability_set: CapabilitySet,
+    options: RunOptions,
+    world: World,
+    stream: AgentStream,
+    workspace: Path,
+    started: float,
 ) -> AgentEnd:
     profile = capability_set.root
     registry = default_registry()
-    arm: Arm | None = None
+    owned: Arm | None = None
+    shared = RunShared()
     try:
-        client = _client(profile, options, stream)
-        arm = build_arm(profile.language.value, registry)
-        agent = _agent(capability_set, profile, registry, arm, client, stream, workspace)
-        return run_agent(agent, started)
+        client = world.client or _client(profile, options, stream, shared)
+        arm = world.arm or (owned := build_arm(profile.language.value, registry))
+        agent = build_agent(
+            profile,
+            capability_set.limits,
+            registry,
+            arm,
+            client,
+            stream,
+            workspace,
+            shared.spend,
+            world.minter,
+        )
+        end = run_agent(agent, started)
+        return dataclasses.replace(end, summary=agent.summary())
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
         return AgentEnd(RunStatus.REFUSED, message=str(refusal))
     except Exception as defect:  # gg's own failure: recorded for the operator, never the model
         stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
         return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
     finally:
-        if arm is not None:
-            arm.close()
+        if owned is not None:
+            owned.close()
 
 
-def _client(profile: AgentProfile, options: RunOptions, stream: AgentStream) -> ModelClient:
+def _client(
+    profile: AgentProfile, options: RunOptions, stream: AgentStream, shared: RunShared
+) -> ModelClient:
     binding = profile.model
     provider = options.provider or binding.provider.value
     overridden = options.provider is not None
-    return build_client(
+    client = build_client(
         provider=provider,
         model=options.model if overridden else binding.model,
-        tool_choice_memory=ToolChoiceMemory(),
+        tool_choice_memory=shared.tool_choice,
         log=lambda level, message, fields: stream.log(LogLevel(level), message, **fields),
         base_url=None if overridden else binding.base_url,
         api_key_env=None if overridden else binding.api_key_env,
         max_output_tokens=binding.max_output_tokens,
         temperature=binding.temperature,
+        cache_lifetime=None if binding.cache_lifetime is None else binding.cache_lifetime.value,
+        session_id=options.session_id or stream.run_id,
         journal_path=options.journal or (None if overridden else binding.journal),
     )
-
-
-def _agent(
-    capability_set: CapabilitySet,
-    profile: AgentProfile,
-    registry: Registry,
-    arm: Arm,
-    client: ModelClient,
-    stream: AgentStream,
-    workspace: Path,
-) -> Agent:
-    language = LANGUAGES[profile.language.value]
-    window = Window(system=system_prompt(registry, language, profile.role))
-    if profile.task:
-        window.push(Message(role="user", content=prompts.render("task", task=profile.task)))
-    limits = capability_set.limits
-    rate = limits.error_rate
-    setup = AgentSetup(
-        agent_id=stream.agent_id,
-        role=profile.role,
-        language=language.id,
-        capabilities=frozenset(c.id.value for c in profile.capabilities if c.enabled),
-        ceilings=profile.responses_as_code.ceilings,
-        limits=Limits(
-            max_turns=limits.max_turns,
-            max_runtime_secs=limits.max_runtime_secs,
-            max_consecutive_errors=limits.max_consecutive_errors,
-            max_error_rate=None if rate is None else rate.threshold,
-            error_rate_window=None if rate is None else rate.window,
-            max_cost=limits.max_cost,
-        ),
-        max_output_tokens=profile.model.max_output_tokens,
-        temperature=profile.model.temperature,
-    )
-    return Agent(
-        setup=setup,
-        client=client,
-        arm=arm,
-        registry=registry,
-        stream=stream,
-        window=window,
-        views=ViewSet(),
-        workspace=Workspace(workspace),
-        tool=submit_program_tool(language.display_name),
-    )
+    return client if options.recorder is None else options.recorder.wrap(client)
 
 
 def _started(capability_set: CapabilitySet, options: RunOptions, workspace: Path) -> RunStarted:

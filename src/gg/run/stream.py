@@ -15,9 +15,10 @@ class Emit(Protocol):
 class AgentStream:
     """Emits for one agent; also the membrane's `CallLog` (api_call / api_result)."""
 
-    def __init__(self, emit: Emit, agent_id: str) -> None:
+    def __init__(self, emit: Emit, agent_id: str, run_id: str) -> None:
         self._emit = emit
         self.agent_id = agent_id
+        self.run_id = run_id
         self.turn = 0
 
     def emit(self, payload: Payload) -> None:
@@ -28,6 +29,9 @@ class AgentStream:
 
     def warn(self, message: str, **fields: Any) -> None:
         self.log(LogLevel.WARN, message, **fields)
+
+    def log_info(self, message: str, **fields: Any) -> None:
+        self.log(LogLevel.INFO, message, **fields)
 
     def call_started(self, operation: str, ordinal: int) -> None:
         self.emit(ApiCall(operation=operation, ordinal=ordinal))

@@ -11,7 +11,9 @@ Rules kept here:
   served on the thread that called `run`, in the order the guest makes them;
 - the time ceiling is kept here, on the wall clock from the moment the program is sent: a run
   with no `done` by then is stopped by killing the process (Deno's `worker.terminate()` leaves a
-  running Worker spinning), and the process is replaced on the next run;
+  running Worker spinning), and the process is replaced on the next run. The time a call to an
+  operation that waits on external work (`Operation.waits_externally`: a shell, a sub-agent)
+  spends on the host is added back to the deadline; every other host call runs on the clock;
 - the pool starts on first use; a process that died (EOF), ran a program that was stopped, or
   reports Workers that outlived their programs is replaced on the next run;
 - a host function that raises anything but `ApiError` stops the program the same way, and the
@@ -40,7 +42,7 @@ from deno import find_deno_bin
 
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.prompts import render
-from gg.sandbox.execution import HostCalls
+from gg.sandbox.execution import CodeModule, HostCalls
 from gg.sandbox.jssdk import HOST_SCRIPT, GuestBundle
 
 START_SECS = 15.0
@@ -60,14 +62,28 @@ class RunStatus(StrEnum):
     TRAP = "trap"
 
 
+class SourceLanguage(StrEnum):
+    """How the guest reads a program: as it is, or with its TypeScript types stripped."""
+
+    JS = "js"
+    TS = "ts"
+
+
 @dataclass(frozen=True)
 class Job:
-    """One program to run: its source, the `lib:` modules by key, and its ceilings."""
+    """One program to run: its source and language, the `lib:` modules loaded for it, and its
+    ceilings."""
 
     program: str
-    libs: Mapping[str, str]
+    modules: tuple[CodeModule, ...]
     timeout_secs: float
     heap_bytes: int
+    language: SourceLanguage = SourceLanguage.JS
+
+    @property
+    def libs(self) -> dict[str, dict[str, str]]:
+        """The modules as the guest takes them: by key, each its source and extension."""
+        return {m.key: {"source": m.source, "extension": m.extension} for m in self.modules}
 
     @property
     def heap_mb(self) -> int:
@@ -135,7 +151,8 @@ class DenoPool:
                         "t": "run",
                         "id": run_id,
                         "program": job.program,
-                        "libs": dict(job.libs),
+                        "lang": job.language.value,
+                        "libs": job.libs,
                         "heapMb": job.heap_mb,
                     },
                 )
@@ -171,7 +188,10 @@ class DenoPool:
             if message.get("id") != run_id:
                 continue
             if message["t"] == "call":
+                began = time.monotonic()
                 reply = _answer(run_id, message, host)
+                if message.get("op") in self._bundle.external:
+                    deadline += time.monotonic() - began
                 if time.monotonic() < deadline:
                     _send_raw(process, reply)
                 continue

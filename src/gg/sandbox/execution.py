@@ -39,10 +39,12 @@ class Ceilings:
 
 @dataclass(frozen=True)
 class CodeModule:
-    """A code module loaded for the agent, reached by a program as `lib:<key>`."""
+    """A code module loaded for the agent, reached by a program as `lib:<key>`; `extension` is
+    the language its author wrote it in (`js`, `ts`), which decides how the guest reads it."""
 
     key: str
     source: str
+    extension: str = "js"
 
 
 @dataclass(frozen=True)

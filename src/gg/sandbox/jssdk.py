@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from gg.prompts import render
-from gg.sdk.registry import U32_MAX, Operation, Registry
+from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
 from gg.wire import camel
 
 GUEST_DIR = Path(__file__).parent / "guest"
@@ -37,12 +37,14 @@ _RESERVED = frozenset(_RESERVED_WORDS.split())
 @dataclass(frozen=True)
 class GuestBundle:
     """What a Deno pool sends its Workers: the boot module, the SDK modules by internal URL,
-    the guest's own sentences and the family names."""
+    the guest's own sentences and the family names; and, for the pool alone, the wire keys of
+    the operations whose calls wait on external work."""
 
     boot: str
     sdk: Mapping[str, str]
     words: Mapping[str, str]
     families: tuple[str, ...]
+    external: frozenset[str] = frozenset()
 
     def init_message(self, heap_mb: int) -> dict[str, object]:
         return {
@@ -65,7 +67,8 @@ def build_bundle(registry: Registry) -> GuestBundle:
     }
     for family in families:
         sdk[f"sdk:/{family}.js"] = family_module(family, registry.in_family(family))
-    return GuestBundle(_guest_source("boot.js"), sdk, guest_words(families), families)
+    external = frozenset(op.wire for op in registry if op.waits_externally)
+    return GuestBundle(_guest_source("boot.js"), sdk, guest_words(families), families, external)
 
 
 def aggregate_module(families: Iterable[str]) -> str:
@@ -89,12 +92,12 @@ def family_module(family: str, operations: Iterable[Operation]) -> str:
 def _function_source(operation: Operation) -> str:
     const = operation.key.upper()
     in_place = [p for p in operation.params if p.in_place]
-    names = [_identifier(p.wire) for p in in_place]
+    names = [js_identifier(p.wire) for p in in_place]
     signature = [*names, "options"] if len(in_place) < len(operation.params) else names
     spec = {
         "js": operation.js_name,
         "wire": operation.wire,
-        "required": [[p.wire, p.type.value, p.required] for p in in_place],
+        "required": [[p.wire, _checked(p), p.required] for p in in_place],
         "optional": [[p.wire, p.type.value] for p in operation.params if not p.in_place],
         "aliases": [[camel(a.method), a.operation, camel(a.field)] for a in operation.aliases],
     }
@@ -108,7 +111,12 @@ def _function_source(operation: Operation) -> str:
     )
 
 
-def _identifier(name: str) -> str:
+def _checked(param: Param) -> str:
+    """The runtime check for a parameter: its type, or `string!` for a string the SDK checks itself."""
+    return "string!" if param.checked_by_sdk and param.type is ParamType.STRING else param.type.value
+
+
+def js_identifier(name: str) -> str:
     return f"{name}_" if name in _RESERVED else name
 
 
@@ -122,6 +130,8 @@ def guest_words(families: Iterable[str]) -> dict[str, str]:
         "argString": render("js-arg-string", **holes),
         "argStringList": render("js-arg-string-list", **holes),
         "argListEntry": render("js-arg-list-entry", **holes),
+        "argDocTarget": render("js-arg-doc-target", **holes),
+        "argDocForeign": render("js-arg-doc-foreign", **holes),
         "importInternal": render("js-import-internal", **holes),
         "importFamily": render("js-import-family", families=", ".join(families), **holes),
         "importLib": render("js-import-lib", **holes),

@@ -1,19 +1,43 @@
 """What each language arm contributes to the prompt: its name, its print call, its prompt segment,
-the import line of a module and the spelling of a signature."""
+the import line of a module, the spelling of a signature, and how its code modules are named
+(`module_key`) and written (`module_extensions`, preferred first)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from gg.sdk.registry import Operation, ParamType
+from gg.sandbox.modulekeys import camel_key, snake_key
+from gg.sandbox.pyspell import declarations as python_declarations
+from gg.sandbox.pyspell import param_spelling as python_param_spelling
+from gg.sandbox.pyspell import signature as python_signature
+from gg.sandbox.tsdecl import alias_methods, ts_declaration, ts_param_type, ts_signature
+from gg.sdk.registry import Operation, Param, Registry
 
-_TS_TYPES = {
-    ParamType.STRING: "string",
-    ParamType.U32: "number",
-    ParamType.POSITIVE_NUMBER: "number",
-    ParamType.STRING_LIST: "string[]",
-    ParamType.ANY: "unknown",
-}
+
+def es_import_line(family: str) -> str:
+    return f'import {{ {family} }} from "gg";'
+
+
+def ts_signature_line(op: Operation) -> str:
+    """`files.readFile(path: string, options?: { offset?: number; limit?: number }): FileRead`."""
+    return f"{op.family}.{ts_signature(op)}"
+
+
+def ts_param_spelling(param: Param) -> tuple[str, str]:
+    """`("options.offset", "number")`: a parameter as the documentation names and types it."""
+    return (param.wire if param.in_place else f"options.{param.wire}"), ts_param_type(param.type)
+
+
+def ts_declarations(registry: Registry) -> dict[str, str]:
+    """Each declared type as the documentation quotes it, by name."""
+    methods = alias_methods(registry)
+    return {name: ts_declaration(decl, methods.get(name, ())) for name, decl in registry.types.items()}
+
+
+def python_import_line(family: str) -> str:
+    """Every module is reached through the one package: `import gg`, then `gg.<family>.<name>`."""
+    return "import gg"
 
 
 @dataclass(frozen=True)
@@ -22,19 +46,18 @@ class LanguageSpec:
     display_name: str
     print_call: str
     segment_template: str
+    module_extensions: tuple[str, ...] = ("js",)
+    module_key: Callable[[str], str] = camel_key
+    import_line_of: Callable[[str], str] = es_import_line
+    signature_of: Callable[[Operation], str] = ts_signature_line
+    param_spelling: Callable[[Param], tuple[str, str]] = ts_param_spelling
+    declarations_of: Callable[[Registry], dict[str, str]] = ts_declarations
 
     def import_line(self, family: str) -> str:
-        return f'import {{ {family} }} from "gg";'
+        return self.import_line_of(family)
 
     def signature(self, op: Operation) -> str:
-        """`files.readFile(path: string, options?: {offset?: number, limit?: number}): FileRead`."""
-        required = [
-            f"{p.wire}{'' if p.required else '?'}: {_TS_TYPES[p.type]}" for p in op.params if p.in_place
-        ]
-        optional = [f"{p.wire}?: {_TS_TYPES[p.type]}" for p in op.params if not p.in_place]
-        if optional:
-            required.append(f"options?: {{{', '.join(optional)}}}")
-        return f"{op.family}.{op.js_name}({', '.join(required)}): {op.returns}"
+        return self.signature_of(op)
 
 
 JAVASCRIPT = LanguageSpec(
@@ -44,4 +67,38 @@ JAVASCRIPT = LanguageSpec(
     segment_template="arm-javascript",
 )
 
-LANGUAGES = {spec.id: spec for spec in (JAVASCRIPT,)}
+TYPESCRIPT = LanguageSpec(
+    id="typescript",
+    display_name="TypeScript",
+    print_call="console.log",
+    segment_template="arm-typescript",
+    module_extensions=("ts", "js"),
+)
+
+PYTHON = LanguageSpec(
+    id="python",
+    display_name="Python",
+    print_call="print",
+    segment_template="arm-python",
+    module_extensions=("py",),
+    module_key=snake_key,
+    import_line_of=python_import_line,
+    signature_of=python_signature,
+    param_spelling=python_param_spelling,
+    declarations_of=python_declarations,
+)
+
+PYTHON_TYPED = LanguageSpec(
+    id="python-typed",
+    display_name="Python",
+    print_call="print",
+    segment_template="arm-python-typed",
+    module_extensions=("py",),
+    module_key=snake_key,
+    import_line_of=python_import_line,
+    signature_of=python_signature,
+    param_spelling=python_param_spelling,
+    declarations_of=python_declarations,
+)
+
+LANGUAGES = {spec.id: spec for spec in (JAVASCRIPT, TYPESCRIPT, PYTHON, PYTHON_TYPED)}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gg.errors import ApiError, ErrorCode
-from gg.sdk.registry import U32_MAX, Always, Capability, Ending, Operation, Param, ParamType, Registry
+from gg.sdk.registry import U32_MAX, Capability, Ending, Operation, Param, ParamType, Registry, is_bound
 from gg.sdk.scope import ProgramScope
 
 MAX_ARGUMENT_PREVIEW = 40
@@ -68,23 +68,18 @@ class Membrane:
         return result
 
     def _gate(self, op: Operation) -> None:
-        gate = op.gate
-        match gate:
-            case Always():
-                return
-            case Ending(role=role) if role is self._scope.role:
-                return
-            case Ending():
-                raise ApiError(op.key, ErrorCode.UNAVAILABLE, self._not_an_ending_of_this_role(op))
-            case Capability(id=capability) if capability in self._scope.capabilities:
-                return
-            case Capability(id=capability):
-                raise ApiError(
-                    op.key,
-                    ErrorCode.UNAVAILABLE,
-                    f"`{op.qualified(self._language)}` is not available: "
-                    f"this agent's profile does not enable `{capability}`",
-                )
+        scope = self._scope
+        if is_bound(op.gate, scope.role, scope.capabilities):
+            return
+        if isinstance(op.gate, Ending):
+            raise ApiError(op.key, ErrorCode.UNAVAILABLE, self._not_an_ending_of_this_role(op))
+        capability = op.gate.id if isinstance(op.gate, Capability) else "?"
+        raise ApiError(
+            op.key,
+            ErrorCode.UNAVAILABLE,
+            f"`{op.qualified(self._language)}` is not available: "
+            f"this agent's profile does not enable `{capability}`",
+        )
 
     def _not_an_ending_of_this_role(self, op: Operation) -> str:
         own = [
@@ -129,6 +124,8 @@ def _violation(kind: ParamType, value: Any) -> str | None:
     match kind:
         case ParamType.STRING:
             return None if isinstance(value, str) else "a string"
+        case ParamType.DOC_TARGET:
+            return None if isinstance(value, str) else "a documentation name"
         case ParamType.U32:
             whole = is_number and float(value).is_integer() and 0 <= value <= U32_MAX
             return None if whole else f"a whole number from 0 to {U32_MAX}"

@@ -1,29 +1,42 @@
-"""The SDK gg offers: every family with its one-line brief, and the default registry."""
+"""The SDK gg offers: every family with its one-line brief, and the default registry (every
+operation, and every result type from `gg.sdk.records`)."""
 
 from __future__ import annotations
 
+from gg.sdk.context import CONTEXT_OPERATIONS
+from gg.sdk.delegation import DELEGATION_OPERATIONS
+from gg.sdk.docs import DOCS_OPERATIONS
 from gg.sdk.files import FILES_OPERATIONS
+from gg.sdk.programs import PROGRAMS_OPERATIONS
+from gg.sdk.records import SDK_TYPES
 from gg.sdk.registry import Registry
 from gg.sdk.session import SESSION_OPERATIONS
+from gg.sdk.skills import SKILLS_OPERATIONS
 from gg.sdk.views import VIEWS_OPERATIONS
 
 FAMILY_BRIEFS: dict[str, str] = {
     "files": "read, write, edit and list the files of your workspace.",
-    "views": "put text or a region of a file in front of you on your next turn.",
+    "views": "put text, a region of a file or documentation in front of you on your next turn.",
+    "docs": "search the documentation of the SDK and of the code modules loaded for you.",
+    "skills": "read the skills listed for you and load their code modules.",
+    "context": "manage your own context window.",
+    "delegation": "hand the session on to another agent.",
+    "programs": "fetch the programs you ran by their ids, and hand a patched one over to run.",
     "session": "end the session.",
 }
 
 
-# The records operations hand back, in TypeScript spelling (the prompt's and the docs' language).
-TYPE_SHAPES: dict[str, str] = {
-    "FileRead": (
-        '{kind: "text", contents: string, firstLine: number, lastLine: number, totalLines: number, '
-        'byteTruncated: boolean} | {kind: "image", mediaType: string, label: string, bytes: number, '
-        "shown: boolean, notShownReason: string}"
-    ),
-    "DirEntry": '{name: string, kind: "file" | "directory" | "other"}',
-}
-
-
 def default_registry() -> Registry:
-    return Registry((*FILES_OPERATIONS, *VIEWS_OPERATIONS, *SESSION_OPERATIONS))
+    return Registry(
+        (
+            *FILES_OPERATIONS,
+            *VIEWS_OPERATIONS,
+            *DOCS_OPERATIONS,
+            *CONTEXT_OPERATIONS,
+            *DELEGATION_OPERATIONS,
+            *PROGRAMS_OPERATIONS,
+            *SKILLS_OPERATIONS,
+            *SESSION_OPERATIONS,
+        ),
+        types=SDK_TYPES,
+    )

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from gg.errors import ErrorCode
+from gg.sdk.types import TypeDecl, by_name
 from gg.wire import camel
 
 if TYPE_CHECKING:
@@ -36,6 +38,7 @@ class ParamType(StrEnum):
     POSITIVE_NUMBER = "positiveNumber"  # a finite number above zero, fractions allowed
     STRING_LIST = "string[]"
     ANY = "any"  # checked by the operation itself
+    DOC_TARGET = "docTarget"  # an SDK function or a documentation name; crosses as the name
 
 
 class Role(StrEnum):
@@ -67,6 +70,17 @@ class Ending:
 Gate = Always | Capability | Ending
 
 
+def is_bound(gate: Gate, role: Role, capabilities: frozenset[str]) -> bool:
+    """Whether an agent of `role` holding `capabilities` may make calls behind `gate`."""
+    match gate:
+        case Always():
+            return True
+        case Ending(role=own):
+            return own is role
+        case Capability(id=capability):
+            return capability in capabilities
+
+
 @dataclass(frozen=True)
 class Param:
     """One argument. Required ones are written in place; an optional one goes in the options
@@ -77,6 +91,7 @@ class Param:
     required: bool = True
     doc: str = ""
     positional: bool = False
+    checked_by_sdk: bool = False  # a mistyped value is an `invalid-argument` ApiError, not a TypeError
 
     @property
     def in_place(self) -> bool:
@@ -96,6 +111,14 @@ class Alias:
     field: str  # the record field passed as that operation's first argument
 
 
+@dataclass(frozen=True)
+class ErrorDoc:
+    """One way an operation fails, for its documentation: the code and when it happens."""
+
+    code: ErrorCode
+    when: str
+
+
 Handler = Callable[["ProgramScope", Mapping[str, Any]], Any]
 
 
@@ -110,6 +133,8 @@ class Operation:
     handler: Handler = field(compare=False, repr=False)
     dispatches_tool: bool = True  # counted in `toolCalls` (views, session, programs are not)
     aliases: tuple[Alias, ...] = ()
+    errors: tuple[ErrorDoc, ...] = ()
+    waits_externally: bool = False  # time in the call is off the program's clock (a shell, a sub-agent)
 
     @property
     def wire(self) -> str:
@@ -119,22 +144,28 @@ class Operation:
     def js_name(self) -> str:
         return camel(self.key)
 
+    def sdk_name(self, language: str) -> str:
+        """The function's name in the agent's arm: `readFile` (JavaScript, TypeScript) or
+        `read_file` (Python, checked or not)."""
+        return self.key if language in ("python", "python-typed") else self.js_name
+
     def qualified(self, language: str) -> str:
         """The fully qualified name gg prints, spelled for the agent's arm: `gg.files.readFile`
-        (JavaScript, TypeScript) or `gg.files.read_file` (Python)."""
-        name = self.key if language == "python" else self.js_name
-        return f"gg.{self.family}.{name}"
+        or `gg.files.read_file`."""
+        return f"gg.{self.family}.{self.sdk_name(language)}"
 
 
 class Registry:
-    """Every operation gg offers, by wire key, in declaration order."""
+    """Every operation gg offers, by wire key, in declaration order, and the result types they
+    hand back (`gg.sdk.types`), by name."""
 
-    def __init__(self, operations: Iterable[Operation]) -> None:
+    def __init__(self, operations: Iterable[Operation], types: Iterable[TypeDecl] = ()) -> None:
         self._by_wire: dict[str, Operation] = {}
         for op in operations:
             if op.wire in self._by_wire:
                 raise ValueError(f"operation {op.wire} declared twice")
             self._by_wire[op.wire] = op
+        self.types: dict[str, TypeDecl] = by_name(types)
 
     def get(self, wire: str) -> Operation | None:
         return self._by_wire.get(wire)

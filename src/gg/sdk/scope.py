@@ -1,8 +1,11 @@
 """What an operation acts on while one program runs.
 
 A `ProgramScope` is built by the turn for each program: the live agent state the program's calls
-act on (workspace, views) and the declarations the program makes (an ending), which the turn reads
-once the program is over. Handlers receive it with their validated, camelCase arguments.
+act on (workspace, views, library) and two sets of declarations the loop acts on afterwards:
+- `declarations` belong to this one program: its ending (the last call wins) and its hand-over
+  (the first stands, a second is refused);
+- `deferred` belong to the whole turn and merge across every program of the reply: the last
+  compaction stands, the first succession stands, forks and issue waits accumulate.
 """
 
 from __future__ import annotations
@@ -10,9 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gg.errors import ApiError, ErrorCode
 from gg.sdk.registry import Role
 
 if TYPE_CHECKING:
+    from gg.sdk.surface import Surface
+    from gg.state.library import ProgramLibrary
     from gg.state.views import ViewSet
     from gg.state.workspace import Workspace
 
@@ -32,12 +38,64 @@ class Declarations:
 
     ending: DeclaredEnding | None = None
     endings_replaced: int = 0
+    handover: str | None = None
 
     def declare_ending(self, ending: DeclaredEnding) -> None:
         """The last call wins; replacements are counted for the operator's warning."""
         if self.ending is not None:
             self.endings_replaced += 1
         self.ending = ending
+
+    def hand_over(self, source: str) -> None:
+        """Register the program to run next in this one's place; the first hand-over stands."""
+        if self.handover is not None:
+            raise ApiError("rerun", ErrorCode.REFUSED, "this program already handed a program over")
+        self.handover = source
+
+
+@dataclass(frozen=True)
+class Compaction:
+    summary: str
+    files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Succession:
+    """An exec (`kind="exec"`, `target` a profile) or an FSM transition (`kind="transition"`)."""
+
+    kind: str
+    target: str
+    note: str | None = None
+
+
+@dataclass
+class DeferredDeclarations:
+    """Declarations applied when the turn closes, merged across the reply's programs."""
+
+    compaction: Compaction | None = None
+    succession: Succession | None = None
+    forks: list[str] = field(default_factory=list[str])
+    waits: list[str] = field(default_factory=list[str])
+
+    def compact(self, compaction: Compaction) -> None:
+        """The last compaction stands."""
+        self.compaction = compaction
+
+    def succeed(self, succession: Succession, operation: str) -> None:
+        """The first succession stands; a second is refused."""
+        if self.succession is not None:
+            raise ApiError(operation, ErrorCode.REFUSED, "a succession was already declared this turn")
+        self.succession = succession
+
+    def fork(self, prompt: str) -> int:
+        """Forks accumulate; returns the fork's index in the turn."""
+        self.forks.append(prompt)
+        return len(self.forks) - 1
+
+    def wait_for(self, issue: str) -> None:
+        """Issue waits accumulate, each issue once."""
+        if issue not in self.waits:
+            self.waits.append(issue)
 
 
 @dataclass
@@ -48,4 +106,7 @@ class ProgramScope:
     workspace: Workspace
     views: ViewSet
     turn: int
+    library: ProgramLibrary | None = None
+    surface: Surface | None = None  # the agent's docs, skills and loaded code modules
     declarations: Declarations = field(default_factory=Declarations)
+    deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)

@@ -49,7 +49,14 @@ SESSION_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         family="session",
         key="finish",
-        params=(Param("summary", ParamType.STRING, doc="the session's final word: what was done"),),
+        params=(
+            Param(
+                "summary",
+                ParamType.STRING,
+                doc="the session's final word: what was done",
+                checked_by_sdk=True,
+            ),
+        ),
         returns="void",
         summary="End the session once this program ends, with `summary` as its final word.",
         gate=Ending(Role.STANDARD),

@@ -29,13 +29,13 @@ def _open_file(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     region = Region(offset=args.get("offset", 0), limit=args.get("limit"))
     record = read_region("open_file", scope.workspace, args["path"], region.offset, region.limit)
     try:
-        scope.views.open_file(_file_view(scope.workspace.relative(args["path"]), region, record))
+        scope.views.open_file(file_view(scope.workspace.relative(args["path"]), region, record))
     except ViewRefusal as refusal:
         raise ApiError("open_file", refusal.code, refusal.message) from None
     return record
 
 
-def _file_view(path: str, region: Region, record: Mapping[str, Any]) -> FileView:
+def file_view(path: str, region: Region, record: Mapping[str, Any]) -> FileView:
     """The view of a `FileRead` record: its lines, or for an image the reason it is not shown."""
     if record["kind"] == "image":
         return FileView(path, region, 0, 0, 0, body=record["notShownReason"])

@@ -3,14 +3,18 @@
 - A text view is selected by its label; a file view by its workspace-relative path and the region
   asked for (`offset`, `limit`). Re-opening a selector this turn replaces the copy in place; regions
   of one file coexist. `close_turn()` hands over the turn's views in opening order and empties the set.
+- A docs view is selected by its documentation key (`gg.files.readFile`); re-opening a key already
+  opened, this turn or an earlier one, does nothing (the documentation band only grows). The one
+  search view (`search results`) is replaced by each search.
 - Caps, each refused with `limit-exceeded` at the call, never truncated: a body (text or file view)
   of at most 65,536 UTF-8 bytes, a label of at most 200 bytes, 8 MiB of bodies per turn. Every
   accepted body is charged, superseded ones included; a refused one costs nothing.
 - An empty or whitespace-only label is `invalid-argument`, and so is a label holding a character
   that could end or reorder its heading line (`first_heading_unsafe`). Bodies hold anything; a
   lone surrogate becomes U+FFFD (`well_formed`).
-- Rendering: `View: <label>` or `File: <path>:<first>-<last> of <N> lines` (the path alone when
-  the view shows no lines), a `----` line, then the body.
+- Rendering: `View: <label>`, `File: <path>:<first>-<last> of <N> lines` (the path alone when
+  the view shows no lines), `Documentation: <key>` or `View: search results`, a `----` line, then
+  the body.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ MAX_TURN_BODY_BYTES = 8 * 1024 * 1024
 
 VIEW_HEADING = "View"
 FILE_HEADING = "File"
+DOCS_HEADING = "Documentation"
+SEARCH_LABEL = "search results"
 HEADING_RULE = "----"
 
 # C0 and C1 controls (NUL, newline, ESC included), DEL, lone surrogates, the line and paragraph
@@ -63,6 +69,8 @@ class ViewRefusal(Exception):
 class ViewKind(StrEnum):
     TEXT = "text"
     FILE = "file"
+    DOCS = "docs"
+    SEARCH = "search"
 
 
 @dataclass(frozen=True)
@@ -119,14 +127,51 @@ class FileView:
         return f"{heading}\n{HEADING_RULE}\n{self.body}"
 
 
-View = TextView | FileView
+@dataclass(frozen=True)
+class DocsView:
+    """The documentation of one SDK function, type or module, filed under its key."""
+
+    key: str
+    body: str
+
+    @property
+    def kind(self) -> ViewKind:
+        return ViewKind.DOCS
+
+    @property
+    def selector(self) -> str:
+        return self.key
+
+    def render(self) -> str:
+        return f"{DOCS_HEADING}: {self.key}\n{HEADING_RULE}\n{self.body}"
+
+
+@dataclass(frozen=True)
+class SearchView:
+    """The hits of the latest documentation search."""
+
+    body: str
+
+    @property
+    def kind(self) -> ViewKind:
+        return ViewKind.SEARCH
+
+    @property
+    def selector(self) -> str:
+        return SEARCH_LABEL
+
+    def render(self) -> str:
+        return f"{VIEW_HEADING}: {SEARCH_LABEL}\n{HEADING_RULE}\n{self.body}"
+
+
+View = TextView | FileView | DocsView | SearchView
 _Key = tuple[str, str, int, int | None]
 
 
 def _key(view: View) -> _Key:
-    if isinstance(view, TextView):
-        return (ViewKind.TEXT.value, view.label, 0, None)
-    return (ViewKind.FILE.value, view.path, view.region.offset, view.region.limit)
+    if isinstance(view, FileView):
+        return (ViewKind.FILE.value, view.path, view.region.offset, view.region.limit)
+    return (view.kind.value, view.selector, 0, None)
 
 
 class ViewSet:
@@ -135,6 +180,7 @@ class ViewSet:
     def __init__(self) -> None:
         self._open: dict[_Key, View] = {}
         self._spent = 0
+        self._docs_keys: set[str] = set()  # every docs key ever opened: those views are never closed
 
     @property
     def spent_bytes(self) -> int:
@@ -159,6 +205,22 @@ class ViewSet:
         accepted = replace(view, body=self._accept_body(view.body))
         self._open[_key(accepted)] = accepted
         return accepted
+
+    def open_docs(self, key: str, body: str) -> bool:
+        """Open the docs view of `key` unless it was opened before (then nothing happens and the
+        answer is False). Raises `ViewRefusal` over the body caps."""
+        if key in self._docs_keys:
+            return False
+        view = DocsView(key, self._accept_body(body))
+        self._docs_keys.add(key)
+        self._open[_key(view)] = view
+        return True
+
+    def open_search(self, body: str) -> SearchView:
+        """Open (or replace in place) the search view. Raises `ViewRefusal` over the body caps."""
+        view = SearchView(self._accept_body(body))
+        self._open[_key(view)] = view
+        return view
 
     def close_turn(self) -> list[View]:
         """The turn's views in opening order; the set is left empty and the budget unspent."""

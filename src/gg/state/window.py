@@ -15,12 +15,24 @@ from gg.providers.base import Message
 
 @dataclass
 class Window:
+    """`task` is the message the agent was briefed with; a compaction keeps it."""
+
     system: str
     messages: list[Message] = field(default_factory=list[Message])
+    task: Message | None = None
     _recorded: int = 0
+
+    def brief(self, task: Message) -> None:
+        self.task = task
+        self.push(task)
 
     def push(self, message: Message) -> None:
         self.messages.append(message)
+
+    def restart(self, messages: list[Message]) -> None:
+        """Replace the thread (a compaction); the next request records the whole new thread."""
+        self.messages = list(messages)
+        self._recorded = 0
 
     def take_unrecorded(self) -> list[Message]:
         """The messages appended since the last call, marking them recorded."""

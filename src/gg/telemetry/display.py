@@ -3,7 +3,8 @@
 Rules:
 - One line when a turn starts (`turn 3`; another agent's turns read `worker-1 · turn 3`), one
   per receipt, one per program (`terminal.program_line`), one for the turn's outcome.
-- Operator logs at `warn` and `error` are shown (yellow, red); `info` and `debug` only when verbose.
+- Operator logs at `warn` and `error` are shown (yellow, red) on the `operator` console (stderr
+  from the command line); `info` and `debug` only when verbose.
 - The end shows the status, exit code, turns and duration, the final text, and the run id with
   the command that shows the whole run (`gg show <run-id>`).
 - Plain lines only (no spinner, no live region), so a log without a terminal reads the same.
@@ -40,8 +41,9 @@ _QUIET_LEVELS = frozenset({"debug", "info"})
 class LiveDisplay:
     """Prints a run's progress, one plain line per fact."""
 
-    def __init__(self, console: Console, *, verbose: bool = False) -> None:
+    def __init__(self, console: Console, *, operator: Console | None = None, verbose: bool = False) -> None:
         self._console = console
+        self._operator = operator or console
         self._verbose = verbose
         self._marks = glyphs_for(console)
         self._turn: tuple[str, int] | None = None
@@ -115,9 +117,8 @@ class LiveDisplay:
         if log.level in _QUIET_LEVELS and not self._verbose:
             return
         fields = "".join(f" {key}={value}" for key, value in log.fields.items())
-        self._line(
-            Text(f"  {self._marks.warn} {log.level} {log.message}{fields}", LOG_STYLES.get(log.level, ""))
-        )
+        text = Text(f"  {self._marks.warn} {log.level} {log.message}{fields}", LOG_STYLES.get(log.level, ""))
+        self._operator.print(encodable(text, self._operator), highlight=False, soft_wrap=True)
 
     def _limit(self, record: dict[str, Any]) -> None:
         limit = read_limit(record)

@@ -25,6 +25,9 @@ class EventType(StrEnum):
     TURN_OUTCOME = "turn_outcome"
     LIMIT_EXCEEDED = "limit_exceeded"
     LOG = "log"
+    PROGRAM_KEPT = "program_kept"
+    PROGRAM_DROPPED = "program_dropped"
+    COMPACTION = "compaction"
     RUN_FINISHED = "run_finished"
 
 
@@ -78,6 +81,7 @@ class ModelReply(Payload):
     calls: list[dict[str, Any]]
     usage: dict[str, Any]
     duration_ms: float
+    cost_usd: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,6 +127,7 @@ class CodeExecution(Payload):
     compile_ms: float | None = None
     program_id: str | None = None
     source: str | None = None
+    programs: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,6 +163,37 @@ class Log(Payload):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ProgramKept(Payload):
+    """A library entry recorded, or its source replaced by a hand-over."""
+
+    TYPE: ClassVar[EventType] = EventType.PROGRAM_KEPT
+    program_id: str
+    lines: int
+    chars: int
+    ok: bool
+    error: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProgramDropped(Payload):
+    """A library entry retention let go of; its id is never issued again."""
+
+    TYPE: ClassVar[EventType] = EventType.PROGRAM_DROPPED
+    program_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CompactionApplied(Payload):
+    """The window restarted from a summary at the close of a turn."""
+
+    TYPE: ClassVar[EventType] = EventType.COMPACTION
+    summary: str
+    files: list[str]
+    messages_before: int
+    messages_after: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunFinished(Payload):
     TYPE: ClassVar[EventType] = EventType.RUN_FINISHED
     status: str
@@ -166,6 +202,7 @@ class RunFinished(Payload):
     duration_ms: float
     final_text: str | None = None
     message: str | None = None
+    summary: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

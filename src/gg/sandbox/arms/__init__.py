@@ -16,5 +16,13 @@ def build_arm(language: str, registry: Registry) -> Arm:
             from gg.sandbox.arms.javascript import JavaScriptArm
 
             return JavaScriptArm(registry)
+        case "typescript":
+            from gg.sandbox.arms.typescript import TypeScriptArm
+
+            return TypeScriptArm(registry)
+        case "python" | "python-typed":
+            from gg.sandbox.arms.python import PythonArm
+
+            return PythonArm(registry, checked=language == "python-typed")
         case _:
             raise LookupError(f"no arm for the language `{language}` in this build")

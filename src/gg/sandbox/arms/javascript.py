@@ -19,7 +19,7 @@ from types import TracebackType
 
 from gg.outcome import ErrorType
 from gg.prompts import render
-from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, Job, RunReport, RunStatus
+from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, Job, RunReport, RunStatus, SourceLanguage
 from gg.sandbox.execution import Ceilings, CodeModule, Execution, Failure, HostCalls, keep_log_tail
 from gg.sandbox.jsfailure import program_failure
 from gg.sandbox.jssdk import build_bundle
@@ -45,21 +45,8 @@ class JavaScriptArm:
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
     ) -> Execution:
-        job = Job(
-            program=source,
-            libs={module.key: module.source for module in modules},
-            timeout_secs=ceilings.timeout_secs,
-            heap_bytes=ceilings.max_memory_bytes,
-        )
-        report = self._pool.run(job, host)
-        logs, dropped = keep_log_tail([well_formed(line) for line in report.logs], report.dropped)
-        failure = failure_of(report, ceilings)
-        return Execution(
-            failure=failure and Failure(failure.type, well_formed(failure.text)),
-            duration_ms=report.duration_ms,
-            logs=logs,
-            logs_suppressed=dropped,
-        )
+        report = self._pool.run(job_of(source, modules, ceilings, SourceLanguage.JS), host)
+        return execution_of(report, ceilings)
 
     def close(self) -> None:
         self._pool.close()
@@ -74,6 +61,29 @@ class JavaScriptArm:
         trace: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def job_of(source: str, modules: Sequence[CodeModule], ceilings: Ceilings, language: SourceLanguage) -> Job:
+    return Job(
+        program=source,
+        modules=tuple(modules),
+        timeout_secs=ceilings.timeout_secs,
+        heap_bytes=ceilings.max_memory_bytes,
+        language=language,
+    )
+
+
+def execution_of(report: RunReport, ceilings: Ceilings, compile_ms: float | None = None) -> Execution:
+    """The `Execution` a run report stands for; texts made well-formed, logs capped again."""
+    logs, dropped = keep_log_tail([well_formed(line) for line in report.logs], report.dropped)
+    failure = failure_of(report, ceilings)
+    return Execution(
+        failure=failure and Failure(failure.type, well_formed(failure.text)),
+        duration_ms=report.duration_ms,
+        logs=logs,
+        logs_suppressed=dropped,
+        compile_ms=compile_ms,
+    )
 
 
 def well_formed(text: str) -> str:

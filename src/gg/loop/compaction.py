@@ -1,0 +1,43 @@
+"""Applying a compaction at the close of a turn (seed 001, deferred declarations).
+
+The window restarts from the agent's task and the summary the program declared, then each file
+the program named is re-read into a file view. A file that cannot be re-read is named in a
+Notice with the reason, and the rest still open. The program library is untouched.
+"""
+
+from __future__ import annotations
+
+from gg import prompts
+from gg.errors import ApiError
+from gg.providers.base import Message
+from gg.sdk.files import read_region
+from gg.sdk.scope import Compaction
+from gg.sdk.views import file_view
+from gg.state.views import Region, ViewRefusal, ViewSet
+from gg.state.window import Window
+from gg.state.workspace import Workspace
+
+
+def compacted_thread(task: Message | None, compaction: Compaction, workspace: Workspace) -> list[Message]:
+    """The messages the window restarts from."""
+    thread = [] if task is None else [task]
+    thread.append(Message(role="user", content=prompts.render("summary", summary=compaction.summary)))
+    views = ViewSet()
+    unread: list[str] = []
+    for path in compaction.files:
+        try:
+            record = read_region("compact", workspace, path)
+            views.open_file(file_view(workspace.relative(path), Region(), record))
+        except (ApiError, ViewRefusal) as refusal:
+            unread.append(f"`{path[:200]}`: {refusal.message}")
+    thread.extend(Message(role="user", content=view.render()) for view in views.close_turn())
+    if unread:
+        thread.append(Message(role="user", content=prompts.render("notice-files-not-reopened", files=unread)))
+    return thread
+
+
+def apply_compaction(window: Window, compaction: Compaction, workspace: Workspace) -> tuple[int, int]:
+    """Restart `window` from `compaction`; returns the message counts before and after."""
+    before = len(window.messages)
+    window.restart(compacted_thread(window.task, compaction, workspace))
+    return before, len(window.messages)

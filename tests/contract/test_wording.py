@@ -1,0 +1,87 @@
+"""Every sentence the model reads is pinned: each template under `prompts/templates/` rendered with
+stand-in values, and the real system prompt of each arm, against `wording.golden`.
+
+A change of wording fails here on purpose. After reading the diff, re-pin with
+`GG_PIN_WORDING=1 python3 bootstrap.py test tests/contract/test_wording.py`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+from jinja2 import meta
+
+from gg import prompts
+from gg.loop.system import system_prompt
+from gg.sandbox.languages import LANGUAGES
+from gg.sdk.catalogue import default_registry
+from gg.sdk.registry import Role
+from gg.state.library import ProgramLibrary
+
+TEMPLATES = Path(prompts.__file__).parent / "templates"
+GOLDEN = Path(__file__).parent / "wording.golden"
+
+
+class Sample(str):
+    """A stand-in value: prints as its own name, and has whatever attributes and items a template
+    asks of it, so every template renders without hand-written inputs."""
+
+    def __new__(cls, name: str) -> Sample:
+        return super().__new__(cls, f"<{name}>")
+
+    def __getattr__(self, attr: str) -> Sample:
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return Sample(f"{self[1:-1]}.{attr}")
+
+    def __iter__(self) -> Iterator[Any]:  # type: ignore[override]
+        return iter([Sample(f"{self[1:-1]}[0]"), Sample(f"{self[1:-1]}[1]")])
+
+
+def _template_renders() -> dict[str, str]:
+    source = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES))
+    renders: dict[str, str] = {}
+    for path in sorted(TEMPLATES.glob("*.j2")):
+        names = meta.find_undeclared_variables(source.parse(path.read_text(encoding="utf-8")))
+        renders[f"template {path.stem}"] = prompts.render(path.stem, **{n: Sample(n) for n in names})
+    return renders
+
+
+def _system_prompts() -> dict[str, str]:
+    registry = default_registry()
+    renders: dict[str, str] = {}
+    for language in LANGUAGES.values():
+        for role in Role:
+            library = ProgramLibrary(keep=20, id_length=4) if role is Role.STANDARD else None
+            capabilities = frozenset({"program-library"} if library else set())
+            prompt = system_prompt(registry, language, role, capabilities, library)
+            renders[f"system {language.id} {role.value}"] = prompt
+    return renders
+
+
+def _golden() -> str:
+    sections = {**_template_renders(), **_system_prompts()}
+    return "".join(f"=== {name} ===\n{text}\n" for name, text in sections.items())
+
+
+def test_every_model_facing_wording_is_pinned() -> None:
+    rendered = _golden()
+    if os.environ.get("GG_PIN_WORDING"):
+        GOLDEN.write_text(rendered, encoding="utf-8")
+    assert GOLDEN.exists(), "no golden wording yet: run with GG_PIN_WORDING=1"
+    pinned = GOLDEN.read_text(encoding="utf-8")
+    if rendered != pinned:
+        pytest.fail("model-facing wording changed; read the diff, then re-pin:\n" + _diff(pinned, rendered))
+
+
+def _diff(before: str, after: str) -> str:
+    import difflib
+
+    return "".join(
+        difflib.unified_diff(before.splitlines(True), after.splitlines(True), "pinned", "now", n=1)
+    )

@@ -1,0 +1,165 @@
+"""Whole sessions for the loop's own rules: each asserts how many times the model was asked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from session import Profile, program, run_session
+
+from gg.outcome import ErrorType
+from gg.providers.base import ModelError
+from gg.providers.scripted import ScriptedClient, program_reply
+from gg.sandbox.arms.javascript import JavaScriptArm
+from gg.sdk.catalogue import default_registry
+
+LIBRARY = {"keep": 20, "idLength": 4}
+FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
+
+
+@pytest.fixture(scope="module")
+def arm() -> Iterator[JavaScriptArm]:
+    with JavaScriptArm(default_registry()) as arm:
+        yield arm
+
+
+def _sixty_line_program() -> str:
+    lines = ['import { files, views } from "gg";', "cosnt total = [];"]
+    lines += [f"total.push({n} * {n});" for n in range(57)]
+    lines.append('files.writeFile("total.txt", String(total.reduce((a, b) => a + b, 0)));')
+    return "\n".join(lines) + "\n"
+
+
+def test_the_seed_story_fetch_patch_and_hand_over_a_sixty_line_program(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    fixed = 'import { programs, session } from "gg";\n'
+    fixed += 'programs.rerun(programs.get("{{receipt 1.1}}").replace("cosnt total", "const total"));\n'
+    finish = (
+        'import { files, session } from "gg";\nsession.finish(`total ${files.readTextFile("total.txt")}`);\n'
+    )
+    session = run_session(
+        tmp_path,
+        [program(_sixty_line_program()), program(fixed), program(finish)],
+        Profile(library=LIBRARY),
+        arm=arm,
+    )
+    first_id = session.receipts(1)[0]
+    assert session.outcome(1)["errorType"] == ErrorType.PROGRAM_THROW.value
+    assert "SyntaxError" in session.feedback(1)[0] and "program.js:2" in session.feedback(1)[0]
+    assert session.outcome(2)["outcome"] == "progressed" and session.feedback(2) == []
+    (chained,) = session.executions(2)
+    assert chained["programs"] == 2 and chained["source"] == _sixty_line_program().replace("cosnt", "const")
+    assert (session.workspace / "total.txt").read_text() == str(sum(n * n for n in range(57)))
+    assert session.finished["finalText"] == f"total {sum(n * n for n in range(57))}"
+    kept = [e["programId"] for e in session.of_type("program_kept")]
+    assert kept[0] == first_id and session.model_calls == 3
+
+
+def test_an_id_minter_that_always_collides_makes_the_turn_fatal(tmp_path: Path, arm: JavaScriptArm) -> None:
+    session = run_session(
+        tmp_path,
+        [program("1"), program("2"), program(FINISH)],
+        Profile(library=LIBRARY),
+        arm=arm,
+        minter=lambda length: "abcd",
+    )
+    assert session.outcome(2)["outcome"] == "fatal"
+    assert session.finished["status"] == "internal_error" and session.finished["exitCode"] == 1
+    assert session.executions(2) == []  # the id was due before the program could run
+    assert session.model_calls == 2
+    assert "mint" in session.finished["message"]
+
+
+def test_replayed_receipts_keep_the_ids_they_were_recorded_with(tmp_path: Path, arm: JavaScriptArm) -> None:
+    replies = [
+        {**program("console.log(1);"), "receipts": ["k3p9"]},
+        {
+            **program('import { programs } from "gg";\nconsole.log(programs.get("k3p9"));'),
+            "receipts": ["m2x7"],
+        },
+        program(FINISH),
+    ]
+    session = run_session(tmp_path, replies, Profile(library=LIBRARY), arm=arm)
+    assert session.receipts(1) == ["k3p9"] and session.receipts(2) == ["m2x7"]
+    assert session.executions(2)[0]["logs"] == ["console.log(1);"]
+
+
+def test_the_launch_log_names_the_retention_the_id_length_and_the_calls(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    session = run_session(tmp_path, [program(FINISH)], Profile(library={"keep": 0, "idLength": 6}), arm=arm)
+    (line,) = [log["message"] for log in session.logs("info", turn=0)]
+    assert "every program" in line and "6" in line
+    assert "gg.programs.get" in line and "gg.programs.rerun" in line
+
+
+def test_without_a_library_no_launch_line_and_every_receipt_is_ok(tmp_path: Path, arm: JavaScriptArm) -> None:
+    session = run_session(tmp_path, [program("1", "2"), program(FINISH)], arm=arm)
+    assert session.logs("info", turn=0) == [] and session.receipts(1) == ["ok", "ok"]
+
+
+def test_an_unusable_reply_is_an_error_turn_and_the_session_goes_on(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    client = ScriptedClient([ModelError(ErrorType.MODEL_PARSE, "not JSON"), program_reply(FINISH, turn=2)])
+    session = run_session(tmp_path, [], arm=arm, client=client)
+    assert session.outcome(1)["errorType"] == "model_parse" and session.outcome(2)["outcome"] == "finished"
+    assert session.model_calls == 2
+
+
+def test_a_rejected_key_ends_the_run_as_a_model_error(tmp_path: Path, arm: JavaScriptArm) -> None:
+    client = ScriptedClient([ModelError(ErrorType.MODEL_AUTH, "401: invalid key")])
+    session = run_session(tmp_path, [], arm=arm, client=client)
+    assert session.finished["status"] == "model_error" and session.finished["exitCode"] == 1
+    assert "invalid key" in session.finished["message"] and session.model_calls == 1
+
+
+def test_an_exhausted_journal_ends_with_a_clear_status(tmp_path: Path, arm: JavaScriptArm) -> None:
+    session = run_session(tmp_path, [program("1")], arm=arm)
+    assert session.finished["status"] == "model_error" and session.finished["exitCode"] == 1
+    assert "journal" in session.finished["message"] and session.model_calls == 2
+
+
+def test_the_runtime_ceiling_is_checked_at_the_turn_boundary(tmp_path: Path, arm: JavaScriptArm) -> None:
+    slow = "const end = Date.now() + 300; while (Date.now() < end) {}"
+    session = run_session(
+        tmp_path,
+        [program(slow), program(slow), program(FINISH)],
+        Profile(limits={"maxRuntimeSecs": 0.2}),
+        arm=arm,
+    )
+    assert session.finished["status"] == "timed_out" and session.finished["exitCode"] == 3
+    (breach,) = session.of_type("limit_exceeded")
+    assert breach["limit"] == "runtime" and session.model_calls == 1
+
+
+def test_the_run_summary_rolls_up_turns_programs_errors_and_tokens(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    replies = [
+        program("throw new Error('x')", "1"),
+        {**program(FINISH), "usage": {"inputTokens": 7, "outputTokens": 3}},
+    ]
+    session = run_session(tmp_path, replies, arm=arm)
+    summary = session.finished["summary"]
+    assert summary["turns"] == 2 and summary["codeExecutions"] == 3
+    assert summary["errors"]["errors"] == 1 and summary["errors"]["program_fault"] == 1
+    assert summary["errors"]["byType"] == {"program_throw": 1}
+    assert summary["usage"]["inputTokens"] == 7 and summary["usage"]["outputTokens"] == 3
+
+
+def test_a_compaction_restarts_the_window_from_the_task_and_the_summary(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    compact = 'import { context, files } from "gg";\nfiles.writeFile("a.md", "alpha");\n'
+    compact += 'context.compact("wrote a.md", ["a.md", "missing.md"]);\n'
+    session = run_session(tmp_path, [program("1"), program(compact), program(FINISH)], arm=arm)
+    (request,) = session.of_type("model_request", 3)
+    contents = [m["content"] for m in request["messages"]]
+    assert contents[0].startswith("Task\n----\n")
+    assert contents[1] == "Summary\n----\nwrote a.md"
+    assert contents[2].startswith("File: a.md") and "alpha" in contents[2]
+    assert contents[3].startswith("Notice\n----\n") and "missing.md" in contents[3]
+    assert len(session.requests[2].messages) == 4

@@ -1,0 +1,49 @@
+"""Deferred declarations merge across a turn: the last compaction stands, the first succession
+stands, forks and issue waits accumulate (seed 001)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gg.errors import ApiError, ErrorCode
+from gg.sdk.scope import Compaction, Declarations, DeclaredEnding, DeferredDeclarations, Succession
+
+
+def test_the_last_compaction_stands() -> None:
+    deferred = DeferredDeclarations()
+    deferred.compact(Compaction("first"))
+    deferred.compact(Compaction("second", ("main.js",)))
+    assert deferred.compaction == Compaction("second", ("main.js",))
+
+
+def test_the_first_succession_stands_and_a_second_is_refused() -> None:
+    deferred = DeferredDeclarations()
+    deferred.succeed(Succession("exec", "worker", "carry on"), "exec")
+    with pytest.raises(ApiError) as refused:
+        deferred.succeed(Succession("transition", "review"), "transition_state")
+    assert refused.value.code is ErrorCode.REFUSED and refused.value.operation == "transition_state"
+    assert deferred.succession == Succession("exec", "worker", "carry on")
+
+
+def test_forks_accumulate_and_waits_accumulate_once_each() -> None:
+    deferred = DeferredDeclarations()
+    assert [deferred.fork("a"), deferred.fork("b")] == [0, 1]
+    for issue in ("ABC-1", "ABC-2", "ABC-1"):
+        deferred.wait_for(issue)
+    assert deferred.forks == ["a", "b"] and deferred.waits == ["ABC-1", "ABC-2"]
+
+
+def test_the_first_hand_over_of_a_program_stands() -> None:
+    declarations = Declarations()
+    declarations.hand_over("first")
+    with pytest.raises(ApiError) as refused:
+        declarations.hand_over("second")
+    assert refused.value.code is ErrorCode.REFUSED and refused.value.operation == "rerun"
+    assert declarations.handover == "first"
+
+
+def test_the_last_ending_wins_and_replacements_are_counted() -> None:
+    declarations = Declarations()
+    for text in ("a", "b", "c"):
+        declarations.declare_ending(DeclaredEnding("finish", text))
+    assert declarations.ending == DeclaredEnding("finish", "c") and declarations.endings_replaced == 2

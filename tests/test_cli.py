@@ -1,0 +1,91 @@
+"""The command line, as a user meets it: run, check, schema, runs, show, and their exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gg.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "spec-audit"
+
+
+@pytest.fixture
+def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private copy of the spec-audit example, with the working directory set beside it."""
+    copy = tmp_path / "spec-audit"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.md"))
+    monkeypatch.chdir(tmp_path)
+    return copy
+
+
+def test_the_example_runs_to_its_end_and_is_kept_in_the_run_store(example: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["run", str(example)])
+    assert result.exit_code == 0, result.output
+    assert "3 of 8 specs lack a ## Rules section" in result.output
+    assert "program_throw at program.js:11" in result.output
+    assert (example / "workspace" / "report.md").read_text().count("- `specs/") == 3
+    listing = runner.invoke(main, ["runs"])
+    assert listing.exit_code == 0 and "spec-audit" in listing.output and "completed" in listing.output
+    shown = runner.invoke(main, ["show", "latest"])
+    assert shown.exit_code == 0
+    assert "Runtime error" in shown.output and "report.md" in shown.output
+
+
+def test_a_refused_capability_set_exits_2_naming_every_defect(example: Path) -> None:
+    config = json.loads((example / "gg.json").read_text())
+    config["limits"] = {"maxTurns": 0}
+    config["agents"][0]["capabilities"][0]["params"]["maxMemoryBytes"] = 1.5
+    (example / "gg.json").write_text(json.dumps(config))
+    result = CliRunner().invoke(main, ["run", str(example)])
+    assert result.exit_code == 2
+    assert "limits.maxTurns" in result.output and "params.maxMemoryBytes" in result.output
+    checked = CliRunner().invoke(main, ["check", str(example)])
+    assert checked.exit_code == 2 and "2 defects" in checked.output
+
+
+def test_an_unreadable_config_is_refused_not_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "gg.json").write_text("{ not json")
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "gg.json")])
+    assert result.exit_code == 2 and "Traceback" not in result.output and "JSON" in result.output
+
+
+def test_check_accepts_the_example_and_schema_is_json(example: Path) -> None:
+    checked = CliRunner().invoke(main, ["check", str(example)])
+    assert checked.exit_code == 0 and "valid" in checked.output
+    schema = json.loads(CliRunner().invoke(main, ["schema"]).output)
+    assert "agents" in schema["properties"]
+
+
+def test_an_unreachable_provider_ends_the_run_with_one_line_and_exit_1(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = json.loads((example / "gg.json").read_text())
+    config["agents"][0]["model"] = {
+        "provider": "openai",
+        "model": "gpt-test",
+        "baseUrl": f"http://127.0.0.1:{port}/v1",
+    }
+    (example / "gg.json").write_text(json.dumps(config))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    runner = CliRunner()
+    result = runner.invoke(main, ["run", str(example)])
+    assert result.exit_code == 1, result.output
+    assert "model_error" in result.output and "Traceback" not in result.output
+    assert "model_error" in runner.invoke(main, ["runs"]).output
+
+
+def test_show_without_a_store_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["show", "latest"])
+    assert result.exit_code == 1 and "gg show" in result.output
+    assert "no runs yet" in CliRunner().invoke(main, ["runs"]).output
