@@ -111,7 +111,7 @@ def run_session(
 ) -> Session:
     profile = profile or Profile()
     workspace = tmp_path / "workspace"
-    workspace.mkdir(exist_ok=True)
+    workspace.mkdir(parents=True, exist_ok=True)
     for name, contents in (files or {}).items():
         (workspace / name).parent.mkdir(parents=True, exist_ok=True)
         (workspace / name).write_text(contents, encoding="utf-8")

@@ -67,6 +67,20 @@ def _doc(target):
 
 
 _DOCS = []
+
+
+@dataclass(frozen=True)
+class ApiErrorDetails:
+    operation: object
+    code: object
+    message: object
+
+
+def _error_details(error):
+    parts = str(error).split(": ", 2)
+    if len(parts) != 3:
+        raise ValueError("gg.core.details takes an error raised by a gg call")
+    return ApiErrorDetails(parts[0], parts[1], parts[2])
 """
 
 
@@ -112,9 +126,9 @@ def build_bundle(
 
 def module_names(registry: Registry) -> dict[str, list[str]]:
     """What each module the prelude builds declares, by dotted name: `gg` its families, `core` and
-    `ApiError`; a family its functions and records; `gg.core` `ApiError`."""
+    `ApiError`; a family its functions and records; `gg.core` `ApiError` and `details`."""
     families = sdk_families(registry)
-    names = {"gg": [*families, "core", "ApiError"], "gg.core": ["ApiError"]}
+    names = {"gg": [*families, "core", "ApiError"], "gg.core": ["ApiError", "ApiErrorDetails", "details"]}
     for family in families:
         functions = [py_name(op.key) for op in registry.in_family(family)]
         records = [d.name for d in registry.types.values() if d.family == family and isinstance(d, Record)]
@@ -287,6 +301,8 @@ def _assembly(families: list[str]) -> str:
         [
             '_core = _module("gg.core")',
             f"_core.ApiError = {API_ERROR_CLASS}",
+            "_core.details = _error_details",
+            "_core.ApiErrorDetails = ApiErrorDetails",
             "_gg.core = _core",
             f"_gg.ApiError = {API_ERROR_CLASS}",
             '_lib = _module("lib")',

@@ -190,10 +190,26 @@ def stubs(registry: Registry) -> dict[str, str]:
     families = sdk_families(registry)
     methods = alias_methods(registry)
     modules = {f"gg.{family}": family_stub(registry, family, methods) for family in families}
-    modules["gg.core"] = f"ApiError = {API_ERROR_CLASS}\n"
+    modules["gg.core"] = CORE_STUB
     exports = ", ".join(f"{name} as {name}" for name in [*families, "core"])
     modules["gg"] = f"from gg import {exports}\n\nApiError = {API_ERROR_CLASS}\n"
     return modules
+
+
+CORE_STUB = f"""from dataclasses import dataclass
+
+ApiError = {API_ERROR_CLASS}
+
+
+@dataclass(frozen=True)
+class ApiErrorDetails:
+    operation: str
+    code: str
+    message: str
+
+
+def details(error: BaseException) -> ApiErrorDetails: ...
+"""
 
 
 def sdk_families(registry: Registry) -> list[str]:

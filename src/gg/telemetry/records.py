@@ -79,6 +79,7 @@ class ProgramRun:
     logs_suppressed: int = 0
     finished: str | None = None
     compile_ms: float | None = None
+    programs: int = 1  # how many programs the submission's hand-over chain ran
     api: tuple[ApiRecord, ...] = ()
 
 
@@ -165,6 +166,7 @@ def read_program(record: Mapping[str, Any]) -> ProgramRun:
         logs_suppressed=int_of(record.get("logsSuppressed")),
         finished=record.get("finished"),
         compile_ms=float_of(record.get("compileMs")),
+        programs=int_of(record.get("programs")) or 1,
     )
 
 

@@ -93,6 +93,8 @@ def program_name(program: ProgramRun) -> str:
 def program_line(program: ProgramRun, marks: Glyphs) -> Text:
     """The one line a program gets: its verdict, time and calls, or its error's type and first line."""
     name = program_name(program)
+    if program.programs > 1:
+        name = f"{name} (a chain of {program.programs} programs)"
     if program.ok:
         return Text.assemble(
             (f"{marks.ok} ", "green"),
