@@ -1,6 +1,9 @@
-"""Spelling on the wire: Python names are snake_case, wire fields are camelCase."""
+"""Text on the wire: how names are spelled (Python snake_case, wire camelCase) and which text is
+well-formed enough to cross (no lone surrogates; nothing that could forge a heading)."""
 
 from __future__ import annotations
+
+import re
 
 
 def camel(snake: str) -> str:
@@ -12,3 +15,25 @@ def camel(snake: str) -> str:
 def snake(camel_name: str) -> str:
     """`maxLineChars` → `max_line_chars`: each upper-case letter starts a new lower-case word."""
     return "".join(f"_{char.lower()}" if char.isupper() else char for char in camel_name).lstrip("_")
+
+
+# C0 and C1 controls (NUL, newline, ESC included), DEL, lone surrogates, the line and paragraph
+# separators, and the bidi marks, embeddings, overrides and isolates.
+_HEADING_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def well_formed(text: str) -> str:
+    """`text` as well-formed Unicode: each lone surrogate (from JS strings) becomes U+FFFD; a
+    well-formed string is returned as is. Pairs of surrogates are joined into their code point."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def first_heading_unsafe(text: str) -> int | None:
+    """Index of the first character a heading may not hold, or None. Unsafe: C0/C1 controls
+    (NUL, newline, tab, ESC), DEL, lone surrogates, U+2028/U+2029 and the bidi controls."""
+    found = _HEADING_UNSAFE.search(text)
+    return None if found is None else found.start()

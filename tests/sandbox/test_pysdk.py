@@ -89,7 +89,7 @@ def test_each_module_declares_its_functions_and_records() -> None:
         "ImageFile",
         "DirEntry",
     ]
-    assert names["gg.core"] == ["ApiError"]
+    assert names["gg.core"] == ["ApiError", "ApiErrorDetails", "details"]
 
 
 def test_stubs_declare_every_function_and_type_and_import_across_families() -> None:

@@ -14,9 +14,8 @@ from gg.state.views import (
     TextView,
     ViewRefusal,
     ViewSet,
-    first_heading_unsafe,
-    well_formed,
 )
+from gg.wire import first_heading_unsafe, well_formed
 
 EMOJI = "\U0001f600"  # 4 UTF-8 bytes
 

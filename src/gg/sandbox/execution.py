@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from gg.outcome import ErrorKind, ErrorType
+from gg.wire import well_formed
 
 MAX_LOG_LINES = 200
 MAX_LOG_BYTES = 16 * 1024
@@ -77,6 +78,27 @@ class Execution:
     def ok(self) -> bool:
         return self.failure is None
 
+    @classmethod
+    def from_guest(
+        cls,
+        failure: Failure | None,
+        duration_ms: float,
+        logs: Sequence[str],
+        dropped: int,
+        compile_ms: float | None = None,
+    ) -> Execution:
+        """What a guest reported, made safe to hand on: every text well-formed Unicode (a lone
+        surrogate a program wrote becomes U+FFFD), and the logs capped again for the record."""
+        kept, suppressed = keep_log_tail([well_formed(line) for line in logs], dropped)
+        safe = None if failure is None else Failure(failure.type, well_formed(failure.text))
+        return cls(
+            failure=safe,
+            duration_ms=duration_ms,
+            logs=kept,
+            logs_suppressed=suppressed,
+            compile_ms=compile_ms,
+        )
+
 
 class Arm(Protocol):
     """A language arm: runs one whole program per call, in a fresh guest scope."""
@@ -92,6 +114,19 @@ class Arm(Protocol):
     ) -> Execution: ...
 
     def close(self) -> None: ...
+
+
+class ClosesOnExit:
+    """`with arm:` closes the arm on the way out; the arm supplies `close`."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def keep_log_tail(lines: Sequence[str], already_dropped: int = 0) -> tuple[tuple[str, ...], int]:

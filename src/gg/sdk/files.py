@@ -27,8 +27,8 @@ from typing import Any
 from gg.errors import ApiError, ErrorCode
 from gg.sdk.registry import Always, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
-from gg.state.views import well_formed
 from gg.state.workspace import PathRefusal, Workspace, quote_path
+from gg.wire import well_formed
 
 MAX_READ_BYTES = 256 * 1024
 MAX_SCANNED_FILE_BYTES = 256 * 1024 * 1024

@@ -19,11 +19,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from gg.errors import ErrorCode
+from gg.wire import first_heading_unsafe, well_formed
 
 MAX_VIEW_BODY_BYTES = 65_536
 MAX_LABEL_BYTES = 200
@@ -34,27 +34,6 @@ FILE_HEADING = "File"
 DOCS_HEADING = "Documentation"
 SEARCH_LABEL = "search results"
 HEADING_RULE = "----"
-
-# C0 and C1 controls (NUL, newline, ESC included), DEL, lone surrogates, the line and paragraph
-# separators, and the bidi marks, embeddings, overrides and isolates.
-_HEADING_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
-def well_formed(text: str) -> str:
-    """`text` as well-formed Unicode: each lone surrogate (from JS strings) becomes U+FFFD; a
-    well-formed string is returned as is. Pairs of surrogates are joined into their code point."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
-
-
-def first_heading_unsafe(text: str) -> int | None:
-    """Index of the first character a heading may not hold, or None. Unsafe: C0/C1 controls
-    (NUL, newline, tab, ESC), DEL, lone surrogates, U+2028/U+2029 and the bidi controls."""
-    found = _HEADING_UNSAFE.search(text)
-    return None if found is None else found.start()
 
 
 class ViewRefusal(Exception):

@@ -28,7 +28,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from gg.errors import ErrorCode
-from gg.state.views import first_heading_unsafe, well_formed
+from gg.wire import first_heading_unsafe, well_formed
 
 MAX_PATH_BYTES = 4096
 MAX_PATH_DEPTH = 64

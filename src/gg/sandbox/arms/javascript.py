@@ -15,18 +15,17 @@ Rules kept here:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import TracebackType
 
 from gg.outcome import ErrorType
 from gg.prompts import render
 from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, Job, RunReport, RunStatus, SourceLanguage
-from gg.sandbox.execution import Ceilings, CodeModule, Execution, Failure, HostCalls, keep_log_tail
+from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
 from gg.sandbox.jsfailure import program_failure
 from gg.sandbox.jssdk import build_bundle
 from gg.sdk.registry import Registry
 
 
-class JavaScriptArm:
+class JavaScriptArm(ClosesOnExit):
     """Runs JavaScript programs against the SDK generated from `registry`."""
 
     language = "javascript"
@@ -51,17 +50,6 @@ class JavaScriptArm:
     def close(self) -> None:
         self._pool.close()
 
-    def __enter__(self) -> JavaScriptArm:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
-
 
 def job_of(source: str, modules: Sequence[CodeModule], ceilings: Ceilings, language: SourceLanguage) -> Job:
     return Job(
@@ -74,21 +62,9 @@ def job_of(source: str, modules: Sequence[CodeModule], ceilings: Ceilings, langu
 
 
 def execution_of(report: RunReport, ceilings: Ceilings, compile_ms: float | None = None) -> Execution:
-    """The `Execution` a run report stands for; texts made well-formed, logs capped again."""
-    logs, dropped = keep_log_tail([well_formed(line) for line in report.logs], report.dropped)
+    """The `Execution` a run report stands for."""
     failure = failure_of(report, ceilings)
-    return Execution(
-        failure=failure and Failure(failure.type, well_formed(failure.text)),
-        duration_ms=report.duration_ms,
-        logs=logs,
-        logs_suppressed=dropped,
-        compile_ms=compile_ms,
-    )
-
-
-def well_formed(text: str) -> str:
-    """`text` with every lone surrogate replaced by U+FFFD."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)
 
 
 def failure_of(report: RunReport, ceilings: Ceilings) -> Failure | None:

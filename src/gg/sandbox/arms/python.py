@@ -17,20 +17,18 @@ Rules kept here:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import TracebackType
 
-from gg.sandbox.execution import Ceilings, CodeModule, Execution, Failure, HostCalls, keep_log_tail
+from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
 from gg.sandbox.montypool import MontyPool, PyJob
 from gg.sandbox.pyfailure import failure_of
 from gg.sandbox.pysdk import MAX_HOST_CALLS, build_bundle, module_names
 from gg.sdk.registry import Registry
-from gg.state.views import well_formed
 
 PYTHON = "python"
 PYTHON_TYPED = "python-typed"
 
 
-class PythonArm:
+class PythonArm(ClosesOnExit):
     """Runs Python programs against the SDK generated from `registry`; `checked` makes it the
     type-checked twin."""
 
@@ -62,26 +60,9 @@ class PythonArm:
             checked=self._checked,
         )
         report = self._pool.run(job, host)
-        logs, dropped = keep_log_tail([well_formed(line) for line in report.logs], report.dropped)
         failure = failure_of(report, ceilings, self._declared)
-        return Execution(
-            failure=failure and Failure(failure.type, well_formed(failure.text)),
-            duration_ms=report.duration_ms,
-            logs=logs,
-            logs_suppressed=dropped,
-            compile_ms=(report.compile_ms or 0.0) if self._checked else None,
-        )
+        compile_ms = (report.compile_ms or 0.0) if self._checked else None
+        return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)
 
     def close(self) -> None:
         self._pool.close()
-
-    def __enter__(self) -> PythonArm:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from types import TracebackType
 
 from gg.sandbox.arms.javascript import execution_of, job_of
 from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, SourceLanguage
-from gg.sandbox.execution import Ceilings, CodeModule, Execution, HostCalls
+from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
 from gg.sandbox.jssdk import build_bundle
 from gg.sandbox.tscheck import CHECK_SECS, TypeChecker
 from gg.sandbox.tsdecl import declarations
@@ -29,7 +28,7 @@ from gg.sandbox.tsdiag import compile_failure
 from gg.sdk.registry import Registry
 
 
-class TypeScriptArm:
+class TypeScriptArm(ClosesOnExit):
     """Checks, then runs, TypeScript programs against the SDK generated from `registry`."""
 
     language = "typescript"
@@ -69,14 +68,3 @@ class TypeScriptArm:
     def close(self) -> None:
         self._checker.close()
         self._pool.close()
-
-    def __enter__(self) -> TypeScriptArm:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
