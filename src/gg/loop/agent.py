@@ -10,8 +10,6 @@ from typing import Any
 from gg.errors import GgDefect
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.turn import take_turn
-
-# Model failures that end the agent; the others are error turns the session survives.
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import ModelClient, ModelError, ToolSpec
 from gg.run.spend import Spend
@@ -24,8 +22,10 @@ from gg.state.library import ProgramLibrary
 from gg.state.views import ViewSet
 from gg.state.window import Window
 from gg.state.workspace import Workspace
-from gg.telemetry.events import LimitExceeded, TurnOutcomeEvent
+from gg.telemetry.events import LimitExceeded, LogLevel, TurnOutcomeEvent
 
+# Model failures that end the agent (the run ends `model_error`); every other model failure is an
+# error turn the session survives (an unparseable or cut-off reply, a timeout).
 _ENDS_THE_AGENT = frozenset({ErrorType.MODEL_AUTH, ErrorType.MODEL_REJECTED, ErrorType.MODEL_RETRY_EXHAUSTED})
 
 
@@ -92,10 +92,14 @@ def run_agent(agent: Agent, started: float, clock: Callable[[], float] = time.mo
         try:
             outcome = take_turn(agent)
         except ModelError as failure:
-            if failure.type in _ENDS_THE_AGENT:
-                return AgentEnd(RunStatus.MODEL_ERROR, message=failure.message)
             outcome = Continue(error=failure.type, report=failure.message)
+            if failure.type in _ENDS_THE_AGENT:
+                _close_turn(agent, outcome)
+                return AgentEnd(RunStatus.MODEL_ERROR, message=failure.message)
         except GgDefect as defect:
+            agent.stream.log(
+                LogLevel.ERROR, f"gg's own defect ended the turn: {defect.message}", fault=defect.fault.value
+            )
             outcome = Fatal(defect.fault, defect.message)
         end = _close_turn(agent, outcome)
         if end is not None:
