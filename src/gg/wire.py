@@ -3,7 +3,9 @@ well-formed enough to cross (no lone surrogates; nothing that could forge a head
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 
 def camel(snake: str) -> str:
@@ -30,6 +32,36 @@ def well_formed(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return text
+
+
+def read_json(text: str | bytes) -> Any:
+    """Parse JSON that came from outside gg (a model, a provider, a journal).
+
+    Raises `ValueError` for text that is not JSON, and for JSON nested too deep to parse (which the
+    standard parser reports as a `RecursionError`): neither may take gg down.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to read") from None
+
+
+def well_formed_value(value: Any) -> Any:
+    """`value` (a JSON-like value) with every string in it well-formed; the same object when
+    nothing in it needed mending."""
+    if isinstance(value, str):
+        return well_formed(value)
+    if isinstance(value, list | tuple):
+        items = [well_formed_value(item) for item in value]
+        if all(new is old for new, old in zip(items, value, strict=True)):
+            return value
+        return type(value)(items)
+    if isinstance(value, dict):
+        mended = {well_formed_value(k): well_formed_value(v) for k, v in value.items()}
+        if all(k in value and value[k] is v for k, v in mended.items()):
+            return value
+        return mended
+    return value
 
 
 def first_heading_unsafe(text: str) -> int | None:

@@ -26,8 +26,15 @@ def test_a_program_that_is_not_a_string_is_not_repaired() -> None:
     assert "a number" in result.reason
 
 
-def test_broken_json_arguments_are_a_call_without_a_program() -> None:
-    assert isinstance(classify(ToolCall("c1", "submit_program", '{"program": "x"')), Unrunnable)
+def test_broken_json_arguments_are_a_call_without_a_program_and_say_so() -> None:
+    result = classify(ToolCall("c1", "submit_program", '{"program": "x"'))
+    assert isinstance(result, Unrunnable) and "JSON" in result.reason and "`program`" in result.reason
+
+
+def test_arguments_nested_too_deep_to_read_are_refused_not_a_crash() -> None:
+    deep = '{"program": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    result = classify(ToolCall("c1", "submit_program", deep))
+    assert isinstance(result, Unrunnable) and "JSON" in result.reason
 
 
 def test_a_call_to_another_tool_is_redirected_to_submit_program() -> None:

@@ -301,3 +301,14 @@ def test_a_priced_model_costs_its_usage_and_an_unpriced_one_costs_none(
     priced_reply = connect(model="gpt-4o").complete(a_request())
     assert priced_reply.cost_usd == pytest.approx((200 * 2.5 + 800 * 1.25 + 100 * 10.0) / 1_000_000)
     assert connect(model="llama3").complete(a_request()).cost_usd is None
+
+
+def test_a_reply_nested_too_deep_to_read_is_model_parse_and_deep_arguments_stay_raw() -> None:
+    from gg.providers.chat_wire import parse_arguments, parse_reply
+    from gg.providers.failures import Failure, Symptom
+
+    deep = "[" * 100_000 + "]" * 100_000
+    failure = parse_reply('{"choices": ' + deep + "}", "gpt-4o")
+    assert isinstance(failure, Failure) and failure.symptom is Symptom.UNREADABLE
+    arguments = '{"program": ' + deep + "}"
+    assert parse_arguments(arguments) == arguments

@@ -187,3 +187,12 @@ def test_a_missing_journal_file_is_refused_when_opened(tmp_path: Path) -> None:
     with pytest.raises(JournalError) as caught:
         ReplayClient.open(tmp_path / "absent.jsonl")
     assert "cannot be read" in caught.value.defects[0].reason
+
+
+def test_a_journal_line_nested_too_deep_to_read_is_refused_with_its_line() -> None:
+    from gg.providers.journal import JournalError, parse_journal
+
+    deep = '{"text": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    with pytest.raises(JournalError) as refused:
+        parse_journal(deep + "\n", "deep.jsonl")
+    assert "line 1" in str(refused.value)

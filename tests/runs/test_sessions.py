@@ -163,3 +163,42 @@ def test_a_compaction_restarts_the_window_from_the_task_and_the_summary(
     assert contents[2].startswith("File: a.md") and "alpha" in contents[2]
     assert contents[3].startswith("Notice\n----\n") and "missing.md" in contents[3]
     assert len(session.requests[2].messages) == 4
+
+
+def test_a_lone_surrogate_from_a_program_or_a_model_costs_the_run_no_record(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    """Texts are made well-formed before any sink sees them, so the store and the event file keep
+    the whole run (a lone surrogate once disabled both)."""
+    import io
+    import json
+
+    from rich.console import Console
+
+    from gg.config import parse_capability_set
+    from gg.providers.journal import parse_journal
+    from gg.providers.replay import ReplayClient
+    from gg.run.run import RunOptions, World, execute_run
+    from gg.telemetry.display import LiveDisplay
+    from gg.telemetry.emitter import Telemetry
+    from gg.telemetry.ndjson import NdjsonSink, read_events
+    from gg.telemetry.store import RunStore
+
+    journal = tmp_path / "journal.jsonl"
+    finish = 'import { session } from "gg";\nsession.finish("ok \\uD800 end");\n'
+    journal.write_text(json.dumps({"text": "think \ud800", **program(finish)}) + "\n")
+    (tmp_path / "workspace").mkdir()
+    capability_set = parse_capability_set(Profile().document(journal), tmp_path)
+    client = ReplayClient(parse_journal(journal.read_text(), str(journal)))
+    screen = io.StringIO()
+    sinks = [RunStore.at(tmp_path), NdjsonSink(tmp_path, "run-s1"), LiveDisplay(Console(file=screen))]
+    telemetry = Telemetry("run-s1", sinks)
+    result = execute_run(capability_set, telemetry, RunOptions(), World(client=client, arm=arm))
+    telemetry.close()
+    assert telemetry.failures == ()
+    assert result.final_text == "ok \ud800 end"  # the program's own words, as it wrote them
+    row = RunStore.at(tmp_path).find_run("run-s1")
+    assert row.status == "completed" and row.final_text == "ok \ufffd end"
+    events = read_events(tmp_path / ".gg" / "runs" / "run-s1" / "events.ndjson")
+    assert events[-1]["type"] == "run_finished"
+    assert "ok \ufffd end" in screen.getvalue()

@@ -17,7 +17,7 @@ from jsworld import CEILINGS, Host, failure_text, host, registry
 from gg.errors import FatalFault, GgDefect
 from gg.outcome import ErrorType
 from gg.sandbox.arms.typescript import TypeScriptArm
-from gg.sandbox.execution import CodeModule, Execution
+from gg.sandbox.execution import Ceilings, CodeModule, Execution
 from gg.sandbox.tscheck import TypeChecker, blank_directives
 from gg.sandbox.tsdecl import declarations
 
@@ -263,3 +263,22 @@ def test_close_removes_the_checkers_directory(host: Host) -> None:
     assert directory.is_dir()
     arm.close()
     assert not directory.exists()
+
+
+def test_a_type_check_bomb_is_refused_at_the_ceiling_and_the_next_program_is_checked(host: Host) -> None:
+    """A program whose types make the checker work without end is the program's failure, bounded
+    by its own time ceiling (plus the check's grace), never gg's; the checker is replaced."""
+    bomb = (
+        'type Rep<N extends number, T extends unknown[]> = T["length"] extends N ? T : Rep<N, [...T, T]>;\n'
+    )
+    bomb += "".join(f'const v{i}: Rep<999, [{i}]>["length"] = 999;\n' for i in range(400))
+    with TypeScriptArm(registry(), check_grace_secs=0.5) as arm:
+        ceilings = Ceilings(timeout_secs=0.5, max_memory_bytes=CEILINGS.max_memory_bytes)
+        start = time.monotonic()
+        refused = arm.run(bomb, host, ceilings)
+        assert time.monotonic() - start < 1.0 + 2.0
+        assert refused.failure is not None and refused.failure.type is ErrorType.TRANSPILE_COMPILE
+        assert refused.failure.heading == "Compiler error" and "1 s" in refused.failure.text
+        start = time.monotonic()
+        assert arm.run("const fine: number = 1;\n", host, CEILINGS).ok
+        assert time.monotonic() - start < 2.0

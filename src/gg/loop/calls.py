@@ -9,12 +9,12 @@ Every call gets exactly one receipt; its wording lives in `prompts/`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from gg import prompts
 from gg.providers.base import SUBMIT_PROGRAM, ToolCall
+from gg.wire import read_json
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,9 @@ def classify(call: ToolCall) -> CallClass:
     if call.name != SUBMIT_PROGRAM:
         return StrayCall(call.id, call.name, prompts.render("receipt-stray", name=call.name[:80]))
     arguments = _as_object(call.arguments)
-    if arguments is None or "program" not in arguments:
+    if arguments is None:
+        return Unrunnable(call.id, prompts.render("receipt-unreadable-arguments"))
+    if "program" not in arguments:
         return Unrunnable(call.id, prompts.render("receipt-no-program"))
     program = arguments["program"]
     if not isinstance(program, str):
@@ -60,7 +62,7 @@ def _as_object(arguments: str | dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(arguments, dict):
         return arguments
     try:
-        parsed = json.loads(arguments)
+        parsed = read_json(arguments)
     except ValueError:
         return None
     return parsed if isinstance(parsed, dict) else None

@@ -30,6 +30,7 @@ from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage
 from gg.providers.cache_points import SYSTEM, cache_points
 from gg.providers.failures import Failure, Symptom
 from gg.providers.tool_choice import ToolChoice
+from gg.wire import read_json
 
 DEFAULT_CACHE_LIFETIME = "5m"
 _UNMARKABLE = frozenset({"thinking", "redacted_thinking"})  # a cache point cannot ride these
@@ -126,7 +127,7 @@ class _Unreadable(Exception):
 def parse_reply(raw: str, model: str) -> Reply | Failure:
     """Read a 200 body. Unreadable bodies and capped replies come back as failures."""
     try:
-        body = _object(json.loads(raw), "the body")
+        body = _object(read_json(raw), "the body")
         blocks = [_object(b, "a content block") for b in _list(body.get("content"), "content")]
         reply = Reply(
             text="".join(_text(b) for b in blocks if b.get("type") == "text"),

@@ -18,6 +18,7 @@ from typing import Any
 from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage
 from gg.providers.failures import Failure, Symptom
 from gg.providers.tool_choice import ToolChoice
+from gg.wire import read_json
 
 
 def request_body(request: Request, model: str, token_cap_field: str) -> dict[str, Any]:
@@ -72,7 +73,7 @@ class _Unreadable(Exception):
 def parse_reply(raw: str, model: str) -> Reply | Failure:
     """Read a 200 body. Unreadable bodies and length-capped replies come back as failures."""
     try:
-        body = _object(json.loads(raw), "the body")
+        body = _object(read_json(raw), "the body")
         choice = _object(_first(body.get("choices")), "choices[0]")
         message = _object(choice.get("message"), "choices[0].message")
         reply = Reply(
@@ -97,7 +98,7 @@ def parse_reply(raw: str, model: str) -> Reply | Failure:
 def parse_arguments(raw: str) -> str | dict[str, Any]:
     """A dict when `raw` is a JSON object, else `raw` itself: never repaired."""
     try:
-        parsed = json.loads(raw)
+        parsed = read_json(raw)
     except ValueError:
         return raw
     return parsed if isinstance(parsed, dict) else raw

@@ -36,6 +36,7 @@ from typing import Any
 from gg.errors import ConfigDefect, ConfigError
 from gg.outcome import ErrorKind, ErrorType
 from gg.providers.base import Usage
+from gg.wire import read_json
 
 _MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
 PLACEHOLDER = re.compile(r"\{\{\s*receipt\s+(\d+)\.(\d+)\s*\}\}")
@@ -123,7 +124,7 @@ def _reply_lines(text: str) -> Iterator[tuple[int, str]]:
 
 def _reply(line: int, raw: str, number: int, earlier: list[JournalReply]) -> JournalReply:
     try:
-        value = json.loads(raw)
+        value = read_json(raw)
     except ValueError as exc:
         raise _Defect(f"not valid JSON ({exc})", raw) from exc
     entry = _object(value, "the line", _LINE_KEYS)

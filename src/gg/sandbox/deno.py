@@ -14,8 +14,8 @@ Rules kept here:
   running Worker spinning), and the process is replaced on the next run. The time a call to an
   operation that waits on external work (`Operation.waits_externally`: a shell, a sub-agent)
   spends on the host is added back to the deadline; every other host call runs on the clock;
-- the pool starts on first use; a process that died (EOF), ran a program that was stopped, or
-  reports Workers that outlived their programs is replaced on the next run;
+- the pool starts on first use; a process that died (EOF), ran a program that was stopped or ran
+  out of memory, or reports Workers that outlived their programs is replaced on the next run;
 - a host function that raises anything but `ApiError` stops the program the same way, and the
   exception propagates out of `run`.
 """
@@ -121,6 +121,11 @@ class _Process:
     heap_mb: int = 0
 
 
+# Statuses after which the next program gets a fresh process: a trap leaves the engine suspect, and
+# an out-of-memory Worker's memory may not be back yet, so the next Worker could not boot in it.
+_FRESH_PROCESS_AFTER = frozenset({RunStatus.TRAP, RunStatus.OOM})
+
+
 class DenoPool:
     """One Deno process serving one caller at a time; safe to `close()` from any thread."""
 
@@ -165,7 +170,7 @@ class DenoPool:
             except BaseException:
                 self._discard(process)
                 raise
-            if report.status is RunStatus.TRAP or report.crowded:
+            if report.status in _FRESH_PROCESS_AFTER or report.crowded:
                 self._discard(process)
             return report
 

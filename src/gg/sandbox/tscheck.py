@@ -11,6 +11,9 @@ Rules kept here:
   length, wherever `///` is followed by `<`) in the copy the checker reads, so they are ignored;
 - a check's answer is the first `publishDiagnostics` for the document's new version; only errors
   are kept (warnings, hints and unused-name notes are not);
+- a check bounded by the caller's `limit_secs` (the program's own time ceiling plus a grace) that
+  has not answered by then raises `CheckOverran`: the program made the checker work too long, so
+  the checker is replaced and the program is refused, never gg's failure;
 - a checker that does not answer within `check_secs` (default 60 s), or that exits, is gg's defect
   (`GgDefect(FatalFault.TOOLCHAIN)`); the next check starts a new checker.
 """
@@ -46,6 +49,14 @@ _SETTINGS = {
     "suggest": {"imports": {"autoDiscover": False, "hosts": {}}},
 }
 _CLOSED = object()  # the checker's output ended
+
+
+class CheckOverran(Exception):
+    """The check of one program ran past its limit; the checker has been replaced."""
+
+    def __init__(self, limit_secs: float) -> None:
+        super().__init__(f"the type check ran past {limit_secs:g} s")
+        self.limit_secs = limit_secs
 
 
 @dataclass(frozen=True)
@@ -84,13 +95,14 @@ class TypeChecker:
         """Host paths that must not reach a diagnostic (the checker's private directory)."""
         return () if self._server is None else (f"file://{self._server.check_dir}/", self._server.directory)
 
-    def check(self, source: str) -> list[Diagnostic]:
-        """The errors of `source` as `program.ts`. Raises `GgDefect` when the checker fails."""
+    def check(self, source: str, limit_secs: float | None = None) -> list[Diagnostic]:
+        """The errors of `source` as `program.ts`. Raises `CheckOverran` when the check runs past
+        `limit_secs`, and `GgDefect` when the checker fails."""
         with self._lock:
             server = self._server if self._server is not None and self._server.alive() else self._start()
             try:
-                return server.check(blank_directives(source))
-            except GgDefect:
+                return server.check(blank_directives(source), limit_secs)
+            except (GgDefect, CheckOverran):
                 self._discard()
                 raise
 
@@ -164,7 +176,7 @@ class _Server:
     def alive(self) -> bool:
         return self._proc.poll() is None
 
-    def check(self, text: str) -> list[Diagnostic]:
+    def check(self, text: str, limit_secs: float | None = None) -> list[Diagnostic]:
         self._version += 1
         version = self._version
         if version == 1:
@@ -175,7 +187,13 @@ class _Server:
                 "textDocument/didChange",
                 {"textDocument": {"uri": self.uri, "version": version}, "contentChanges": [{"text": text}]},
             )
-        published = self._await(lambda m: _is_publication(m, self.uri, version), self._check_secs)
+        limit = self._check_secs if limit_secs is None else min(limit_secs, self._check_secs)
+        try:
+            published = self._await(lambda m: _is_publication(m, self.uri, version), limit)
+        except GgDefect:
+            if limit < self._check_secs and self.alive():
+                raise CheckOverran(limit) from None
+            raise
         return [_diagnostic(d, self.uri) for d in published["params"]["diagnostics"] if _is_error(d)]
 
     def stop(self) -> None:

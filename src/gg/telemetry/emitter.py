@@ -14,6 +14,7 @@ Rules:
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import threading
 from collections.abc import Sequence
@@ -23,8 +24,20 @@ from typing import Any, Protocol, TextIO
 from gg.errors import FatalFault, GgDefect
 from gg.telemetry.clock import Clock, format_timestamp, utc_now
 from gg.telemetry.events import Event, EventType, Log, LogLevel, Payload
+from gg.wire import well_formed_value
 
 SINK_FAILED_MESSAGE = "telemetry sink disabled"
+
+
+def well_formed_payload(payload: Payload) -> Payload:
+    """`payload` with every string in it (nested ones too) well-formed; itself when it already is."""
+    changes = {}
+    for field in dataclasses.fields(payload):
+        value = getattr(payload, field.name)
+        cleaned = well_formed_value(value)
+        if cleaned is not value:
+            changes[field.name] = cleaned
+    return dataclasses.replace(payload, **changes) if changes else payload
 
 
 class Sink(Protocol):
@@ -114,8 +127,10 @@ class Telemetry:
             self._sinks = []
 
     def _stamp(self, agent_id: str, turn: int, payload: Payload) -> Event:
+        """The envelope around `payload`, whose every text is made well-formed first: a lone
+        surrogate a program or a model wrote must not cost the run its record."""
         timestamp = format_timestamp(self._clock())
-        return Event(self._run_id, agent_id, turn, timestamp, payload)
+        return Event(self._run_id, agent_id, turn, timestamp, well_formed_payload(payload))
 
     def _fan_out(self, event: Event) -> None:
         failed = [(sink, exc) for sink in list(self._sinks) if (exc := _write(sink, event))]

@@ -18,14 +18,18 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from gg.outcome import ErrorType
+from gg.prompts import render
 from gg.sandbox.arms.javascript import execution_of, job_of
 from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, SourceLanguage
-from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
+from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
 from gg.sandbox.jssdk import build_bundle
-from gg.sandbox.tscheck import CHECK_SECS, TypeChecker
+from gg.sandbox.tscheck import CHECK_SECS, CheckOverran, TypeChecker
 from gg.sandbox.tsdecl import declarations
 from gg.sandbox.tsdiag import compile_failure
 from gg.sdk.registry import Registry
+
+CHECK_GRACE_SECS = 5.0  # a check may take the program's time ceiling plus this before it is refused
 
 
 class TypeScriptArm(ClosesOnExit):
@@ -34,8 +38,14 @@ class TypeScriptArm(ClosesOnExit):
     language = "typescript"
 
     def __init__(
-        self, registry: Registry, *, data_base_bytes: int = DATA_BASE_BYTES, check_secs: float = CHECK_SECS
+        self,
+        registry: Registry,
+        *,
+        data_base_bytes: int = DATA_BASE_BYTES,
+        check_secs: float = CHECK_SECS,
+        check_grace_secs: float = CHECK_GRACE_SECS,
     ) -> None:
+        self._check_grace_secs = check_grace_secs
         bundle = build_bundle(registry)
         self._words = bundle.words
         self._pool = DenoPool(bundle, data_base_bytes=data_base_bytes)
@@ -57,7 +67,14 @@ class TypeScriptArm(ClosesOnExit):
         modules: Sequence[CodeModule] = (),
     ) -> Execution:
         started = time.perf_counter()
-        errors = self._checker.check(source)
+        try:
+            errors = self._checker.check(source, ceilings.timeout_secs + self._check_grace_secs)
+        except CheckOverran as overran:
+            compile_ms = (time.perf_counter() - started) * 1000
+            text = render("check-overran", secs=f"{overran.limit_secs:g}")
+            return Execution(
+                Failure(ErrorType.TRANSPILE_COMPILE, text), duration_ms=0.0, compile_ms=compile_ms
+            )
         compile_ms = (time.perf_counter() - started) * 1000
         if errors:
             failure = compile_failure(errors, source, self._words, self._checker.scrubbed)
