@@ -89,3 +89,43 @@ def test_show_without_a_store_says_so(tmp_path: Path, monkeypatch: pytest.Monkey
     result = CliRunner().invoke(main, ["show", "latest"])
     assert result.exit_code == 1 and "gg show" in result.output
     assert "no runs yet" in CliRunner().invoke(main, ["runs"]).output
+
+
+def test_a_workspace_that_does_not_exist_is_refused(example: Path) -> None:
+    result = CliRunner().invoke(main, ["run", str(example), "--workspace", str(example / "nope")])
+    assert result.exit_code == 2 and "Traceback" not in result.output and "does not exist" in result.output
+
+
+def test_a_workspace_holding_the_run_store_is_refused(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(example / "workspace")
+    result = CliRunner().invoke(main, ["run", str(example)])
+    assert result.exit_code == 2 and "run store" in result.output
+    assert not (example / "workspace" / ".gg").exists()
+
+
+def test_a_damaged_run_store_is_named_in_one_line(example: Path) -> None:
+    (example.parent / ".gg").mkdir()
+    (example.parent / ".gg" / "runs.db").write_bytes(b"this is not a database" * 100)
+    runner = CliRunner()
+    for command in (["runs"], ["show", "latest"], ["run", str(example)]):
+        result = runner.invoke(main, command)
+        assert result.exit_code in (1, 2) and "runs.db" in result.output, command
+        assert "Traceback" not in result.output
+
+
+def test_check_refuses_a_capability_set_whose_journal_is_broken(example: Path) -> None:
+    (example / "journal.jsonl").write_text('{"calls": [{"name": "submit_program"}]}\nnot json\n')
+    result = CliRunner().invoke(main, ["check", str(example)])
+    assert result.exit_code == 2 and "line 2" in result.output
+
+
+def test_a_journal_replays_a_hosted_model_config_without_its_key(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = json.loads((example / "gg.json").read_text())
+    config["agents"][0]["model"] = {"provider": "anthropic", "model": "claude-x"}
+    (example / "gg.json").write_text(json.dumps(config))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    journal = str(example / "journal.jsonl")
+    result = CliRunner().invoke(main, ["run", str(example), "--journal", journal])
+    assert result.exit_code == 0, result.output

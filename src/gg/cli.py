@@ -8,25 +8,31 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 from rich.console import Console
 
 from gg.config import capability_set_schema, check_report, load_capability_set
 from gg.errors import ConfigError
+from gg.providers.journal import load_journal
 from gg.providers.recording import JournalRecorder
 from gg.run.run import RunOptions, execute_run
 from gg.telemetry.clock import new_run_id
 from gg.telemetry.display import LiveDisplay
 from gg.telemetry.emitter import Sink, Telemetry
+from gg.telemetry.layout import GG_DIR, store_path
 from gg.telemetry.ndjson import NdjsonSink
 from gg.telemetry.show import render_runs, render_transcript
 from gg.telemetry.store import RunLookupError, RunStore, RunStoreError
 from gg.telemetry.transcript import fold_transcript
 
 REFUSED_EXIT = 2
+T = TypeVar("T")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,11 +41,16 @@ def main() -> None:
     """gg: agents that answer every turn with a whole program."""
 
 
+WORKSPACE_OPTION = click.option(
+    "--workspace",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    help="Run against this workspace (an existing folder).",
+)
+
+
 @main.command()
 @click.argument("config", type=click.Path(path_type=Path))
-@click.option(
-    "--workspace", type=click.Path(path_type=Path, file_okay=False), help="Run against this workspace."
-)
+@WORKSPACE_OPTION
 @click.option(
     "--model", "model_ref", metavar="PROVIDER:MODEL", help="Answer with this model (e.g. openai:gpt-4o)."
 )
@@ -57,7 +68,9 @@ def run(
     verbose: bool,
 ) -> None:
     """Run the capability set CONFIG (a gg.json / gg.toml file, or a folder holding one)."""
-    provider, model = _model_override(model_ref)
+    if journal is not None and model_ref is not None:
+        raise click.UsageError("--journal replays a journal; it cannot be combined with --model")
+    provider, model = _model_override(model_ref) if journal is None else ("replay", None)
     options = RunOptions(
         config_path=config, workspace=workspace, provider=provider, model=model, journal=journal
     )
@@ -67,9 +80,7 @@ def run(
 @main.command()
 @click.argument("journal", type=click.Path(path_type=Path, dir_okay=False))
 @click.argument("config", type=click.Path(path_type=Path))
-@click.option(
-    "--workspace", type=click.Path(path_type=Path, file_okay=False), help="Run against this workspace."
-)
+@WORKSPACE_OPTION
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
 def replay(journal: Path, config: Path, workspace: Path | None, verbose: bool) -> None:
     """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline."""
@@ -90,8 +101,9 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
         click.echo(f"gg: cannot record to {record}: {unwritable}", err=True)
         sys.exit(REFUSED_EXIT)
     base = Path.cwd()
+    _refuse_a_workspace_holding_the_store(options.workspace or capability_set.workspace, base)
     run_id = new_run_id()
-    store = RunStore.at(base)
+    store = _open_store(base, create=True)
     display = LiveDisplay(
         Console(highlight=False), operator=Console(stderr=True, highlight=False), verbose=verbose
     )
@@ -103,6 +115,27 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     finally:
         telemetry.close()
     sys.exit(result.exit_code)
+
+
+def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
+    """A program may touch anything in its workspace, so the run store must lie outside it."""
+    store = (base / GG_DIR).resolve()
+    if store.is_relative_to(workspace.resolve()):
+        click.echo(
+            f"gg: the workspace {workspace} holds gg's run store ({store}); a program could read or "
+            "overwrite every run. Run gg from a folder outside the workspace.",
+            err=True,
+        )
+        sys.exit(REFUSED_EXIT)
+
+
+def _open_store(base: Path, *, create: bool) -> RunStore:
+    """The run store under `base`; a store that cannot be used ends the command with one line."""
+    try:
+        return RunStore.at(base, create=create)
+    except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
+        click.echo(f"gg: the run store {store_path(base)} cannot be used: {unusable}", err=True)
+        sys.exit(REFUSED_EXIT if create else 1)
 
 
 def _model_override(reference: str | None) -> tuple[str | None, str | None]:
@@ -117,10 +150,23 @@ def _model_override(reference: str | None) -> tuple[str | None, str | None]:
 @main.command()
 @click.argument("config", type=click.Path(path_type=Path))
 def check(config: Path) -> None:
-    """Validate the capability set CONFIG and name every defect."""
+    """Validate the capability set CONFIG, and the journals it replays, naming every defect."""
     code, text = check_report(config)
+    if code == 0:
+        for journal in _journals(config):
+            try:
+                load_journal(journal)
+            except ConfigError as refusal:
+                code, text = REFUSED_EXIT, str(refusal)
+                break
     click.echo(text, err=code != 0)
     sys.exit(code)
+
+
+def _journals(config: Path) -> list[Path]:
+    """The replay journals of a capability set already found valid."""
+    capability_set = load_capability_set(config)
+    return [agent.model.journal for agent in capability_set.agents if agent.model.journal is not None]
 
 
 @main.command()
@@ -130,15 +176,16 @@ def schema() -> None:
 
 
 @main.command()
-@click.option("--limit", default=20, show_default=True, help="How many runs to list, newest first.")
+@click.option(
+    "--limit", default=20, show_default=True, type=click.IntRange(min=1), help="How many runs, newest first."
+)
 def runs(limit: int) -> None:
     """List the runs kept under .gg/ in this folder."""
-    try:
-        store = RunStore.at(Path.cwd(), create=False)
-    except RunStoreError:
+    if not store_path(Path.cwd()).exists():
         click.echo("no runs yet: .gg/runs.db does not exist in this folder")
         return
-    render_runs(store.list_runs(limit), Console(highlight=False))
+    store = _open_store(Path.cwd(), create=False)
+    render_runs(_read(lambda: store.list_runs(limit)), Console(highlight=False))
 
 
 @main.command()
@@ -146,10 +193,23 @@ def runs(limit: int) -> None:
 @click.option("--full", is_flag=True, help="Show the whole system prompt and every message.")
 def show(run_ref: str, full: bool) -> None:
     """Print the transcript of RUN (an id, a unique prefix of one, or `latest`)."""
+    if not store_path(Path.cwd()).exists():
+        click.echo("gg show: no runs yet: .gg/runs.db does not exist in this folder", err=True)
+        sys.exit(1)
+    store = _open_store(Path.cwd(), create=False)
     try:
-        store = RunStore.at(Path.cwd(), create=False)
-        row = store.find_run(run_ref)
-    except (RunStoreError, RunLookupError) as missing:
+        row = _read(lambda: store.find_run(run_ref))
+    except RunLookupError as missing:
         click.echo(f"gg show: {missing}", err=True)
         sys.exit(1)
-    render_transcript(fold_transcript(store.events(row.id)), Console(highlight=False), full=full)
+    transcript = fold_transcript(_read(lambda: store.events(row.id)))
+    render_transcript(transcript, Console(highlight=False), full=full)
+
+
+def _read(query: Callable[[], T]) -> T:
+    """A query of the run store; a damaged store ends the command with one line, exit 1."""
+    try:
+        return query()
+    except sqlite3.DatabaseError as damaged:
+        click.echo(f"gg: the run store .gg/runs.db cannot be read: {damaged}", err=True)
+        sys.exit(1)

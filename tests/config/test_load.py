@@ -138,13 +138,13 @@ def test_max_memory_bytes_written_as_5e8_is_accepted(folder: Path) -> None:
     assert load(document, folder).root.responses_as_code.max_memory_bytes == 500_000_000
 
 
-@pytest.mark.parametrize("value", [500000000.5, True, "268435456", 0, -1])
-def test_max_memory_bytes_must_be_a_whole_positive_number(folder: Path, value: object) -> None:
+@pytest.mark.parametrize("value", [500000000.5, True, "268435456", 0, -1, 1_000_000])
+def test_max_memory_bytes_must_be_a_whole_number_the_engines_can_run_in(folder: Path, value: object) -> None:
     document = example()
     code_mode(document)["params"]["maxMemoryBytes"] = value
     (defect,) = refusal(document, folder)
     assert defect.path == "agents[0].capabilities[0].params.maxMemoryBytes"
-    assert defect.reason == "must be a whole number of bytes, 1 or more"
+    assert defect.reason == "must be a whole number of bytes, 16777216 or more (the engines need 16 MiB)"
 
 
 def test_a_disabled_program_library_is_treated_as_absent(folder: Path) -> None:

@@ -75,3 +75,14 @@ def test_a_record_path_that_cannot_be_written_refuses_the_run(project: Path) -> 
     )
     assert result.exit_code == 2
     assert "cannot record to" in result.output
+
+
+def test_a_recording_never_replaces_a_file_nor_creates_folders(project: Path) -> None:
+    journal = project / "journal.jsonl"
+    before = journal.read_text()
+    onto_journal = CliRunner().invoke(main, ["run", str(project), "--record", str(journal)])
+    assert onto_journal.exit_code == 2 and "already exists" in onto_journal.output
+    assert journal.read_text() == before
+    nowhere = project.parent / "no" / "such" / "dir" / "j.jsonl"
+    refused = CliRunner().invoke(main, ["run", str(project), "--record", str(nowhere)])
+    assert refused.exit_code == 2 and not (project.parent / "no").exists()

@@ -62,7 +62,7 @@ def test_a_session_recorded_from_the_loopback_server_replays_to_the_same_session
 
 
 def test_the_recorder_keeps_calls_as_received_usage_cost_receipts_and_failures(tmp_path: Path) -> None:
-    path = tmp_path / "out" / "journal.jsonl"
+    path = tmp_path / "journal.jsonl"
     recorder = JournalRecorder.create(path)
     script: list[Reply | ModelError] = [
         Reply(

@@ -49,6 +49,14 @@ def test_the_time_ceiling_stops_any_program_within_half_a_second(
     assert_next_program_runs(arm, host)
 
 
+def test_the_lines_a_program_logged_before_its_stop_are_kept(arm: JavaScriptArm, host: Host) -> None:
+    ceilings = Ceilings(timeout_secs=0.5, max_memory_bytes=CEILINGS.max_memory_bytes)
+    source = 'console.log("before the loop");\nconsole.log("still before");\nfor (;;) {}\n'
+    execution = run(arm, host, source, ceilings)
+    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
+    assert execution.logs == ("before the loop", "still before")
+
+
 def test_a_heap_overrun_is_out_of_memory_and_the_pool_survives(arm: JavaScriptArm, host: Host) -> None:
     ceilings = Ceilings(timeout_secs=10.0, max_memory_bytes=64 * 1024 * 1024)
     execution = run(

@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_WORKSPACE",
     "ID_LENGTH_MAX",
     "ID_LENGTH_MIN",
+    "MIN_MAX_MEMORY_BYTES",
     "ROOT_SLUG",
     "CacheLifetime",
     "CapabilityId",
@@ -70,5 +71,6 @@ DEFAULT_SKILLS_DIRECTORY = "skills"  # beside the config file
 DEFAULT_LANGUAGE = Language.JAVASCRIPT
 DEFAULT_TIMEOUT_SECS = 30.0
 DEFAULT_MAX_MEMORY_BYTES = 268_435_456  # 256 MiB
+MIN_MAX_MEMORY_BYTES = 16_777_216  # 16 MiB: the least every engine can boot its SDK in; less is refused
 ID_LENGTH_MIN = 2
 ID_LENGTH_MAX = 32

@@ -28,6 +28,7 @@ from gg.config.catalogue import (
     DEFAULT_WORKSPACE,
     ID_LENGTH_MAX,
     ID_LENGTH_MIN,
+    MIN_MAX_MEMORY_BYTES,
     ROOT_SLUG,
     CacheLifetime,
     CapabilityId,
@@ -118,7 +119,9 @@ class ResponsesAsCodeParams(_Part):
 
     language: Annotated[Language, Choice(Language)] = DEFAULT_LANGUAGE
     timeout_secs: Annotated[float, Number(above=0, what="a number of seconds")] = DEFAULT_TIMEOUT_SECS
-    max_memory_bytes: Annotated[int, Whole(1, what="a whole number of bytes")] = DEFAULT_MAX_MEMORY_BYTES
+    max_memory_bytes: Annotated[
+        int, Whole(MIN_MAX_MEMORY_BYTES, what="a whole number of bytes", note="the engines need 16 MiB")
+    ] = DEFAULT_MAX_MEMORY_BYTES
 
     @property
     def ceilings(self) -> Ceilings:

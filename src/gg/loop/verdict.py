@@ -158,17 +158,15 @@ _DECLINED_WHY = {
 
 
 def _report(facts: TurnFacts) -> str:
-    """One line for whoever spawned the agent: what the turn produced."""
+    """One line for whoever spawned the agent: what the turn produced. An error turn is told by
+    its first failure (the one its error type names); otherwise by the last program."""
+    failed = next((run.execution.failure for run in facts.runs if run.execution.failure), None)
     if not facts.runs:
         line = "its reply carried no program"
+    elif failed is not None:
+        line = f"its program failed: {failed.headline}"
+    elif facts.runs[-1].execution.logs:
+        line = f"its last program logged: {facts.runs[-1].execution.logs[-1]}"
     else:
-        last = facts.runs[-1].execution
-        if last.failure is not None:
-            line = (
-                f"its last program failed: {last.failure.text.splitlines()[0] if last.failure.text else ''}"
-            )
-        elif last.logs:
-            line = f"its last program logged: {last.logs[-1]}"
-        else:
-            line = "its last program ran and reported nothing"
+        line = "its last program ran and reported nothing"
     return line.encode("utf-8")[:MAX_REPORT_BYTES].decode("utf-8", "ignore")

@@ -37,7 +37,13 @@ class JournalRecorder:
     @classmethod
     def create(cls, path: Path) -> JournalRecorder:
         """A recorder whose file is written at once (a journal of no calls yet), so a path that
-        cannot be written fails here, before the run, with its `OSError`."""
+        cannot be written fails here, before the run, with its `OSError`. A recording never
+        replaces a file that exists (a journal being replayed, a config, a workspace file) and never
+        creates folders: `FileExistsError` / `FileNotFoundError` say so."""
+        if path.exists():
+            raise FileExistsError(f"{path} already exists; record to a new file")
+        if not path.parent.is_dir():
+            raise FileNotFoundError(f"{path.parent} is not a folder")
         recorder = cls(path)
         recorder.close()
         return recorder
@@ -95,10 +101,10 @@ class JournalRecorder:
         )
 
     def _save(self) -> None:
-        lines = [f"// gg recording: {len(self._entries)} model call(s) answered by {self._model_id}"]
+        source = f" answered by {self._model_id}" if self._model_id else ""
+        lines = [f"// gg recording: {len(self._entries)} model call(s){source}"]
         lines.extend(format_reply(entry) for entry in self._snapshot())
         temporary = self.path.with_name(f".{self.path.name}.tmp")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
         os.replace(temporary, self.path)
 

@@ -103,6 +103,9 @@ class RunReport:
     crowded: bool = False
 
 
+LAST_LOGS_SECS = 0.25  # how long a stopped run's log tail is waited for
+
+
 class EngineLost(Exception):
     """The Deno process went away (EOF) or its channel failed."""
 
@@ -163,8 +166,10 @@ class DenoPool:
                 )
                 report = self._serve(process, run_id, started + job.timeout_secs, host)
             except EngineSilent:
+                elapsed_ms = (time.monotonic() - started) * 1000
+                logs, dropped = _last_logs(process, run_id)
                 self._discard(process)
-                return RunReport(RunStatus.TIMEOUT, (time.monotonic() - started) * 1000)
+                return RunReport(RunStatus.TIMEOUT, elapsed_ms, logs=logs, dropped=dropped)
             except EngineLost:
                 return self._lost(process, started)
             except BaseException:
@@ -325,6 +330,19 @@ def _send_raw(process: _Process, line: bytes) -> None:
         process.conn.sendall(line + b"\n")
     except OSError as error:
         raise EngineLost(str(error)) from error
+
+
+def _last_logs(process: _Process, run_id: int) -> tuple[tuple[str, ...], int]:
+    """The log tail of a run stopped at its ceiling, asked of the main thread (which a spinning
+    Worker does not block) before the process is killed; nothing if it does not answer at once."""
+    deadline = time.monotonic() + LAST_LOGS_SECS
+    with contextlib.suppress(EngineLost):
+        _send(process, {"t": "logs", "id": run_id})
+        while (remaining := deadline - time.monotonic()) > 0:
+            message = _receive(process, remaining)
+            if message.get("t") == "logs" and message.get("id") == run_id:
+                return tuple(str(line) for line in message.get("logs", ())), int(message.get("dropped", 0))
+    return (), 0
 
 
 def _receive(process: _Process, timeout: float) -> dict[str, Any]:

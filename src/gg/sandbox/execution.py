@@ -59,6 +59,10 @@ class Failure:
     def heading(self) -> str:
         return "Compiler error" if self.type.kind is ErrorKind.TRANSPILE else "Runtime error"
 
+    @property
+    def headline(self) -> str:
+        return failure_headline(self.text)
+
 
 @dataclass(frozen=True)
 class Execution:
@@ -114,6 +118,15 @@ class Arm(Protocol):
     ) -> Execution: ...
 
     def close(self) -> None: ...
+
+
+def failure_headline(text: str) -> str:
+    """The one line that names a failure: the first line of its text, or for a Python traceback
+    (which names its exception last) the last one."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    return lines[-1] if lines[0].startswith("Traceback") else lines[0]
 
 
 class ClosesOnExit:

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gg.sandbox.execution import failure_headline
+
 PROGRAM_ARGUMENT = "program"
 MAX_LOCATION_CHARS = 60
 _AT_LINE = re.compile(r"^\s*at\s+(?:.*\((?P<inner>[^()]+)\)|(?P<plain>.+?))\s*$", re.MULTILINE)
@@ -204,7 +206,7 @@ def first_error_line(error: str) -> str:
     lines = [line for line in error.splitlines() if line.strip()]
     if len(lines) >= 2 and _HEADING_RULE.match(lines[1].strip()):
         lines = lines[2:]
-    return lines[0].strip() if lines else ""
+    return failure_headline("\n".join(lines))
 
 
 def error_location(error: str) -> str | None:

@@ -141,7 +141,10 @@ registerHooks({
 
 // ---- console capture -----------------------------------------------------------------------
 
-const logs = { pending: [], lastFlush: 0 };
+// The first lines of a run are handed to the main thread one by one, so a program stopped at its
+// ceiling keeps them; after that they go in batches, so a flood costs few messages.
+const EAGER_LOG_LINES = 200;
+const logs = { pending: [], lastFlush: 0, count: 0 };
 
 function flushLogs() {
   if (logs.pending.length === 0) return;
@@ -170,7 +173,8 @@ function record(args) {
   for (let i = 0; i < args.length && line.length <= LINE_CHARS; i++) line += (i ? " " : "") + show(args[i]);
   line = cut(line, LINE_CHARS);
   logs.pending[logs.pending.length] = line;
-  if (logs.pending.length >= 64 || now() - logs.lastFlush > 50) flushLogs();
+  logs.count += 1;
+  if (logs.count <= EAGER_LOG_LINES || logs.pending.length >= 64 || now() - logs.lastFlush > 50) flushLogs();
 }
 
 function makeConsole() {

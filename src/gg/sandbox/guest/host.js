@@ -6,7 +6,8 @@
 // - a Worker talks to this thread only over the private ports handed to it at creation; its
 //   `parentPort`/`postMessage` traffic is ignored, so a program cannot forge a call or a `done`;
 // - a reply reaches the blocked Worker as a port message plus an Atomics store and notify;
-// - logs are kept here as a capped tail (200 lines) with a count of the lines dropped;
+// - logs are kept here as a capped tail (200 lines) with a count of the lines dropped; Python
+//   asks for them (`logs`) before it kills the process of a run stopped at its ceiling;
 // - one spare Worker is booted after each `done` is written, for the next program; `ready` is
 //   sent once the first spare has booted;
 // - the time ceiling is not kept here: Deno's `worker.terminate()` does not stop a Worker that is
@@ -131,6 +132,11 @@ function onWorkerExit(slot) {
   if (slot.run !== null) finish(slot, { status: "trap", detail: "the worker exited" });
 }
 
+function sendLogs(id) {
+  const run = pool.current?.run;
+  if (run && run.id === id) sendMessage({ t: "logs", id, logs: run.logs, dropped: run.dropped });
+}
+
 function relayReply(line) {
   const slot = pool.current;
   const id = Number(/"id":(\d+)/.exec(line.slice(0, 64))?.[1]);
@@ -147,6 +153,7 @@ function onLine(line) {
   if (line.startsWith('{"t":"reply"')) return relayReply(line);
   const message = JSON.parse(line);
   if (message.t === "run") return startRun(message);
+  if (message.t === "logs") return sendLogs(message.id);
   if (message.t === "init") {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
     pool.bundle = { sdk: message.sdk, words: message.words, families: message.families };
