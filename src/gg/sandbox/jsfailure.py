@@ -7,7 +7,9 @@ Rules kept here:
 - the text is the engine's `Name: message`, then the error's own properties (`operation`,
   `code` for an ApiError), then its frames; a rejection nobody handled says so first;
 - frames in `program.js` and `lib:<key>` stay, with the internal `sandbox:/` prefix removed;
-  frames inside gg's SDK, the boot module or the engine are struck and counted on one line.
+  frames inside gg's SDK, the boot module or the engine are struck, and counted on one line
+  under the frames kept (a failure with no frame of the program's own, such as a SyntaxError
+  located in its message, carries no count: there is nothing to have left out between).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def _property_lines(props: Sequence[Sequence[str]]) -> list[str]:
 def _kept_frames(frames: Sequence[str]) -> list[str]:
     kept = [_located(frame) for frame in frames if not _is_struck(frame)]
     struck = len(frames) - len(kept)
-    if struck:
+    if struck and kept:
         kept.append(render("js-frames-struck", count=struck))
     return kept
 
