@@ -261,9 +261,9 @@ def test_a_stack_overflow_is_a_catchable_range_error_then_a_located_throw(
     )
     assert execution.logs == ("RangeError",)
     assert execution.failure is not None and execution.failure.type is ErrorType.PROGRAM_THROW
-    assert failure_text(execution).startswith(
-        "RangeError: Maximum call stack size exceeded\n    at f (program.js:1:11)\n    at f (program.js:1:18)"
-    )
+    text = failure_text(execution)  # where the stack runs out within line 1 varies from run to run
+    assert text.startswith("RangeError: Maximum call stack size exceeded\n    at f (program.js:1:")
+    assert "\n    at f (program.js:1:18)" in text
 
 
 def test_no_host_path_reaches_a_failure_text(arm: JavaScriptArm, host: Host) -> None:
