@@ -159,3 +159,15 @@ def test_approve_ends_with_the_fixed_text() -> None:
     membrane, scope, _ = _membrane(Role.REVIEW)
     membrane("session.approve", {})
     assert scope.declarations.ending is not None and scope.declarations.ending.final_text == "Approved."
+
+
+def test_past_the_run_deadline_tool_calls_are_refused_but_endings_are_served() -> None:
+    scope = ProgramScope(
+        "root", Role.STANDARD, frozenset(), workspace=None, views=None, turn=1, deadline=10.0
+    )  # type: ignore[arg-type]
+    membrane = Membrane(Registry(OPS), scope, Log(), "javascript", clock=lambda: 10.5)
+    with pytest.raises(ApiError) as refused:
+        membrane("files.read_file", {"path": "a.md"})
+    assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and membrane.counts.tool_calls == 0
+    membrane("session.finish", {"summary": "done in time"})
+    assert scope.declarations.ending is not None

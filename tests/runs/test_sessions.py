@@ -202,3 +202,42 @@ def test_a_lone_surrogate_from_a_program_or_a_model_costs_the_run_no_record(
     events = read_events(tmp_path / ".gg" / "runs" / "run-s1" / "events.ndjson")
     assert events[-1]["type"] == "run_finished"
     assert "ok \ufffd end" in screen.getvalue()
+
+
+def test_the_cost_ceiling_stops_the_run_before_the_next_model_call(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    priced = {**program("1"), "costUsd": 0.6}
+    session = run_session(
+        tmp_path, [priced, priced, program(FINISH)], Profile(limits={"maxCost": 1.0}), arm=arm
+    )
+    assert session.finished["status"] == "limit_exceeded" and session.finished["exitCode"] == 3
+    (breach,) = session.of_type("limit_exceeded")
+    assert breach["limit"] == "cost" and breach["observed"] == pytest.approx(1.2) and breach["turns"] == 2
+    assert session.model_calls == 2
+    assert session.of_type("model_reply", 1)[0]["costUsd"] == 0.6
+
+
+def test_the_last_compaction_of_a_reply_stands_across_its_programs(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    first = 'import { context } from "gg";\ncontext.compact("from the first program");\n'
+    second = 'import { context } from "gg";\ncontext.compact("from the second program");\n'
+    session = run_session(tmp_path, [program(first, second), program(FINISH)], arm=arm)
+    (compaction,) = session.of_type("compaction", 1)
+    assert compaction["summary"] == "from the second program"
+
+
+def test_a_spent_runtime_refuses_tool_calls_but_never_withholds_the_ending(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    late = (
+        'import { files, session } from "gg";\n'
+        "const end = Date.now() + 300; while (Date.now() < end) {}\n"
+        'try { files.writeFile("late.txt", "x"); } catch (e) { console.log(e.code); }\n'
+        'session.finish("ended in time");\n'
+    )
+    session = run_session(tmp_path, [program(late)], Profile(limits={"maxRuntimeSecs": 0.2}), arm=arm)
+    assert session.finished["status"] == "completed" and session.finished["finalText"] == "ended in time"
+    assert session.executions(1)[0]["logs"] == ["limit-exceeded"]
+    assert not (session.workspace / "late.txt").exists()

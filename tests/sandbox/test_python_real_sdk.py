@@ -159,4 +159,3 @@ def test_the_documentation_is_spelled_for_python(agent: Agent) -> None:
     assert "- `offset` (int, optional): lines to skip (0-based)" in page
     assert "    first_line: int  # the first line read, 1-based (0 for an empty file)" in page
     assert "Reach it with `import gg`." in page
-

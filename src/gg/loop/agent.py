@@ -59,6 +59,7 @@ class Agent:
     spend: Spend = field(default_factory=Spend)
     ledger: ErrorLedger = field(default_factory=ErrorLedger)
     executions: int = 0
+    deadline: float | None = None  # when the run's wall-clock budget is spent (monotonic clock)
 
     def summary(self) -> dict[str, Any]:
         """The agent's session rollup: turns, programs run, errors, and the run's spend so far."""
@@ -82,6 +83,8 @@ class AgentEnd:
 def run_agent(agent: Agent, started: float, clock: Callable[[], float] = time.monotonic) -> AgentEnd:
     """Take turns until something ends the agent. Nothing ends implicitly."""
     limits = agent.setup.limits
+    if limits.max_runtime_secs is not None:
+        agent.deadline = started + limits.max_runtime_secs
     while True:
         breach = breach_of_runtime(limits, clock() - started, agent.ledger.turns) or breach_of_cost(
             limits, agent.spend.cost_usd, agent.ledger.turns

@@ -57,6 +57,7 @@ def _run_link(agent: Agent, source: str, deferred: DeferredDeclarations) -> Link
         views=agent.views,
         turn=agent.stream.turn,
         library=agent.library,
+        deadline=agent.deadline,
         surface=agent.surface,
         deferred=deferred,
     )

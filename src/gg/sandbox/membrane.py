@@ -1,7 +1,8 @@
 """The membrane: every SDK call a program makes crosses it, in four steps.
 
 1. gate: the call must be bound for this agent (`Always`, its capability, or its ending role);
-   the role gate runs before any argument is looked at;
+   the role gate runs before any argument is looked at; once the run's wall-clock budget is
+   spent, a call that would reach a tool is refused `limit-exceeded` (endings never are);
 2. validate: the arguments must match the operation's declared parameters (a guest SDK already
    checked them, but the host never trusts the guest);
 3. dispatch: the operation's handler acts on the program's scope;
@@ -13,7 +14,8 @@ A failure is an `ApiError` raised back into the guest; a `GgDefect` passes throu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -41,7 +43,15 @@ class CallCounts:
 class Membrane:
     """The `HostCalls` a guest is handed for one program."""
 
-    def __init__(self, registry: Registry, scope: ProgramScope, log: CallLog, language: str) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        scope: ProgramScope,
+        log: CallLog,
+        language: str,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._clock = clock
         self._registry = registry
         self._scope = scope
         self._log = log
@@ -57,6 +67,7 @@ class Membrane:
             if op is None:
                 raise _unknown_operation(operation)
             self._gate(op)
+            self._refuse_past_the_deadline(op)
             values = validate_arguments(op, args)
             if op.dispatches_tool:
                 self.counts.tool_calls += 1
@@ -80,6 +91,13 @@ class Membrane:
             f"`{op.qualified(self._language)}` is not available: "
             f"this agent's profile does not enable `{capability}`",
         )
+
+    def _refuse_past_the_deadline(self, op: Operation) -> None:
+        """Once the run's wall-clock budget is spent, no call is dispatched to a tool; views,
+        docs, the library and the endings are still served, so a program can always end."""
+        deadline = self._scope.deadline
+        if op.dispatches_tool and deadline is not None and self._clock() >= deadline:
+            raise ApiError(op.key, ErrorCode.LIMIT_EXCEEDED, "the run's time is spent; the call was not made")
 
     def _not_an_ending_of_this_role(self, op: Operation) -> str:
         own = [

@@ -107,6 +107,7 @@ class ProgramScope:
     views: ViewSet
     turn: int
     library: ProgramLibrary | None = None
+    deadline: float | None = None  # the run's wall-clock budget, on the monotonic clock
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
