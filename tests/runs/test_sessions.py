@@ -241,3 +241,20 @@ def test_a_spent_runtime_refuses_tool_calls_but_never_withholds_the_ending(
     assert session.finished["status"] == "completed" and session.finished["finalText"] == "ended in time"
     assert session.executions(1)[0]["logs"] == ["limit-exceeded"]
     assert not (session.workspace / "late.txt").exists()
+
+
+def test_the_library_survives_a_compaction_and_is_never_rendered(tmp_path: Path, arm: JavaScriptArm) -> None:
+    first = "const marker = 'kept across the compaction';\n"
+    compact = 'import { context } from "gg";\ncontext.compact("start over");\n'
+    fetch = 'import { programs } from "gg";\nconsole.log(programs.get("{{receipt 1.1}}"));\n'
+    session = run_session(
+        tmp_path,
+        [program(first), program(compact), program(fetch), program(FINISH)],
+        Profile(library=LIBRARY),
+        arm=arm,
+    )
+    assert session.executions(3)[0]["logs"] == [first]
+    for request in session.requests:
+        assert all(
+            "kept across the compaction" not in m.content for m in request.messages if m.role != "assistant"
+        )
