@@ -47,3 +47,32 @@ def test_the_last_ending_wins_and_replacements_are_counted() -> None:
     for text in ("a", "b", "c"):
         declarations.declare_ending(DeclaredEnding("finish", text))
     assert declarations.ending == DeclaredEnding("finish", "c") and declarations.endings_replaced == 2
+
+
+def test_waits_and_successions_answer_unavailable_until_a_profile_can_enable_them() -> None:
+    from gg.sandbox.membrane import Membrane
+    from gg.sdk.catalogue import default_registry
+    from gg.sdk.registry import Role
+    from gg.sdk.scope import ProgramScope
+
+    class Quiet:
+        def call_started(self, operation: str, ordinal: int) -> None: ...
+        def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None: ...
+
+    def scope(capabilities: frozenset[str]) -> ProgramScope:
+        return ProgramScope("root", Role.STANDARD, capabilities, workspace=None, views=None, turn=1)  # type: ignore[arg-type]
+
+    closed = scope(frozenset())
+    for operation, args in [
+        ("board.wait_for_issue", {"id": "ABC-1"}),
+        ("delegation.exec", {"agent": "worker"}),
+        ("delegation.fork", {"prompt": "copy"}),
+    ]:
+        with pytest.raises(ApiError) as refused:
+            Membrane(default_registry(), closed, Quiet(), "javascript")(operation, args)
+        assert refused.value.code is ErrorCode.UNAVAILABLE
+    opened = scope(frozenset({"board"}))
+    membrane = Membrane(default_registry(), opened, Quiet(), "javascript")
+    for issue in ("ABC-1", "ABC-2", "ABC-1"):
+        membrane("board.wait_for_issue", {"id": issue})
+    assert opened.deferred.waits == ["ABC-1", "ABC-2"]

@@ -3,6 +3,7 @@ operation, and every result type from `gg.sdk.records`)."""
 
 from __future__ import annotations
 
+from gg.sdk.board import BOARD_OPERATIONS
 from gg.sdk.context import CONTEXT_OPERATIONS
 from gg.sdk.delegation import DELEGATION_OPERATIONS
 from gg.sdk.docs import DOCS_OPERATIONS
@@ -20,6 +21,7 @@ FAMILY_BRIEFS: dict[str, str] = {
     "docs": "search the documentation of the SDK and of the code modules loaded for you.",
     "skills": "read the skills listed for you and load their code modules.",
     "context": "manage your own context window.",
+    "board": "the project's board of issues.",
     "delegation": "hand the session on to another agent.",
     "programs": "fetch the programs you ran by their ids, and hand a patched one over to run.",
     "session": "end the session.",
@@ -30,6 +32,7 @@ def default_registry() -> Registry:
     return Registry(
         (
             *FILES_OPERATIONS,
+            *BOARD_OPERATIONS,
             *VIEWS_OPERATIONS,
             *DOCS_OPERATIONS,
             *CONTEXT_OPERATIONS,
