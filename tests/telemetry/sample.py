@@ -93,7 +93,7 @@ def emit_sample_run(sinks: list[Sink], *, finish: bool = True) -> Telemetry:
 
 def _turn_one(t: Telemetry) -> None:
     messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "Audit the spec."}]
-    t.emit("root", 1, ModelRequest(messages=messages, tool_choice="submit_program", request_index=0))
+    t.emit("root", 1, ModelRequest(messages=messages, request_index=0))
     t.emit(
         "root",
         1,
@@ -131,7 +131,7 @@ def _turn_two(t: Telemetry) -> None:
         *echo("Reading the spec first.", "call_1", READ_SOURCE, "program k3p9"),
         {"role": "user", "content": "Logs\n----\n4096"},
     ]
-    t.emit("root", 2, ModelRequest(messages=messages, tool_choice="submit_program", request_index=1))
+    t.emit("root", 2, ModelRequest(messages=messages, request_index=1))
     t.emit(
         "root",
         2,
@@ -187,7 +187,7 @@ def _turn_three(t: Telemetry) -> None:
         *echo("Fixing the heading.", "call_2", EDIT_SOURCE, "program m2x8"),
         {"role": "user", "content": EDIT_ERROR},
     ]
-    t.emit("root", 3, ModelRequest(messages=messages, tool_choice="submit_program", request_index=2))
+    t.emit("root", 3, ModelRequest(messages=messages, request_index=2))
     t.emit(
         "root",
         3,

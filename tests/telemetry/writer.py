@@ -36,7 +36,6 @@ def run_turn(t: Telemetry, turn: int, calls: int) -> None:
         turn,
         ModelRequest(
             messages=[{"role": "user", "content": f"go {turn}"}],
-            tool_choice="submit_program",
             request_index=turn - 1,
         ),
     )

@@ -52,9 +52,7 @@ def _ask_model(agent: Agent) -> Reply:
     recorded = [_wire_message(m) for m in window.take_unrecorded()]
     if agent.ledger.turns == 0:
         recorded.insert(0, {"role": "system", "content": window.system})
-    agent.stream.emit(
-        ModelRequest(messages=recorded, tool_choice=agent.tool.name, request_index=agent.stream.turn)
-    )
+    agent.stream.emit(ModelRequest(messages=recorded, request_index=agent.stream.turn))
     request = Request(
         system=window.system,
         messages=tuple(window.messages),

@@ -70,7 +70,6 @@ class ModelRequest(Payload):
 
     TYPE: ClassVar[EventType] = EventType.MODEL_REQUEST
     messages: list[dict[str, Any]]
-    tool_choice: str
     request_index: int
 
 
