@@ -129,3 +129,19 @@ def test_a_journal_replays_a_hosted_model_config_without_its_key(
     journal = str(example / "journal.jsonl")
     result = CliRunner().invoke(main, ["run", str(example), "--journal", journal])
     assert result.exit_code == 0, result.output
+
+
+def test_a_recording_inside_the_workspace_or_onto_a_dangling_link_is_refused(example: Path) -> None:
+    inside = CliRunner().invoke(
+        main, ["run", str(example), "--record", str(example / "workspace" / "r.jsonl")]
+    )
+    assert inside.exit_code == 2 and "inside the workspace" in inside.output
+    assert not (example / "workspace" / "r.jsonl").exists()
+    link = example.parent / "dangling.jsonl"
+    link.symlink_to(example.parent / "missing-target.jsonl")
+    dangling = CliRunner().invoke(main, ["run", str(example), "--record", str(link)])
+    assert (
+        dangling.exit_code == 2
+        and link.is_symlink()
+        and not (example.parent / "missing-target.jsonl").exists()
+    )

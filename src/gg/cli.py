@@ -95,13 +95,10 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     except ConfigError as refusal:
         click.echo(str(refusal), err=True)
         sys.exit(REFUSED_EXIT)
-    try:
-        recorder = None if record is None else JournalRecorder.create(record)
-    except OSError as unwritable:
-        click.echo(f"gg: cannot record to {record}: {unwritable}", err=True)
-        sys.exit(REFUSED_EXIT)
     base = Path.cwd()
-    _refuse_a_workspace_holding_the_store(options.workspace or capability_set.workspace, base)
+    workspace = options.workspace or capability_set.workspace
+    _refuse_a_workspace_holding_the_store(workspace, base)
+    recorder = None if record is None else _recorder(record, workspace)
     run_id = new_run_id()
     store = _open_store(base, create=True)
     display = LiveDisplay(
@@ -115,6 +112,17 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     finally:
         telemetry.close()
     sys.exit(result.exit_code)
+
+
+def _recorder(record: Path, workspace: Path) -> JournalRecorder:
+    """A recorder for a new file outside the workspace (where programs could rewrite it)."""
+    try:
+        if record.resolve().is_relative_to(workspace.resolve()):
+            raise FileExistsError("it lies inside the workspace, where programs could rewrite it")
+        return JournalRecorder.create(record)
+    except OSError as unwritable:
+        click.echo(f"gg: cannot record to {record}: {unwritable}", err=True)
+        sys.exit(REFUSED_EXIT)
 
 
 def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:

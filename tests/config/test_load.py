@@ -125,11 +125,11 @@ def test_every_ceiling_can_be_armed(folder: Path) -> None:
 
 def test_timeout_fractions_are_honoured_and_neither_ceiling_is_clamped(folder: Path) -> None:
     document = example()
-    code_mode(document)["params"] = {"timeoutSecs": 0.25, "maxMemoryBytes": 5e12}
+    code_mode(document)["params"] = {"timeoutSecs": 0.25, "maxMemoryBytes": 5e11}
     params = load(document, folder).root.responses_as_code
     assert params.timeout_secs == 0.25
-    assert params.max_memory_bytes == 5_000_000_000_000
-    assert params.ceilings == Ceilings(timeout_secs=0.25, max_memory_bytes=5_000_000_000_000)
+    assert params.max_memory_bytes == 500_000_000_000
+    assert params.ceilings == Ceilings(timeout_secs=0.25, max_memory_bytes=500_000_000_000)
 
 
 def test_max_memory_bytes_written_as_5e8_is_accepted(folder: Path) -> None:
@@ -144,7 +144,20 @@ def test_max_memory_bytes_must_be_a_whole_number_the_engines_can_run_in(folder: 
     code_mode(document)["params"]["maxMemoryBytes"] = value
     (defect,) = refusal(document, folder)
     assert defect.path == "agents[0].capabilities[0].params.maxMemoryBytes"
-    assert defect.reason == "must be a whole number of bytes, 16777216 or more (the engines need 16 MiB)"
+    assert defect.reason == (
+        "must be a whole number of bytes from 16777216 to 1099511627776 "
+        "(the engines need 16 MiB and are given at most 1 TiB)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("timeoutSecs", 1e308), ("timeoutSecs", 86_400.5), ("maxMemoryBytes", 2**62)]
+)
+def test_ceilings_no_engine_can_arm_are_refused_not_capped(folder: Path, key: str, value: object) -> None:
+    document = example()
+    code_mode(document)["params"][key] = value
+    (defect,) = refusal(document, folder)
+    assert defect.path == f"agents[0].capabilities[0].params.{key}"
 
 
 def test_a_disabled_program_library_is_treated_as_absent(folder: Path) -> None:

@@ -258,3 +258,11 @@ def test_the_library_survives_a_compaction_and_is_never_rendered(tmp_path: Path,
         assert all(
             "kept across the compaction" not in m.content for m in request.messages if m.role != "assistant"
         )
+
+
+def test_a_blank_program_id_is_an_invalid_argument_not_a_missing_program(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    fetch = 'import { programs } from "gg";\ntry { programs.get(" "); } catch (e) { console.log(e.code); }\n'
+    session = run_session(tmp_path, [program(fetch)], Profile(library=LIBRARY), arm=arm)
+    assert session.executions(1)[0]["logs"] == ["invalid-argument"]

@@ -137,7 +137,7 @@ def test_a_path_with_a_nul_or_control_character_is_refused_before_the_os_sees_it
 ) -> None:
     refusal = refusal_of(lambda: workspace.open_for_read(path))
     assert refusal.code is ErrorCode.INVALID_ARGUMENT
-    assert "a path may not hold control characters" in refusal.message
+    assert "a path may not hold control or bidi characters" in refusal.message
     assert "\x00" not in refusal.message and "\n" not in refusal.message
 
 

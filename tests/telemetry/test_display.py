@@ -73,3 +73,12 @@ def test_a_console_that_cannot_encode_the_marks_gets_ascii() -> None:
     text = stream.read()
     assert "  + program k3p9 ran in 12 ms -- 1 call" in text
     assert "  x program m2x8: program_api_error at program.js:2:7 -- " in text
+
+
+def test_escape_sequences_from_a_run_never_reach_the_terminal() -> None:
+    from gg.telemetry.terminal import terminal_safe
+
+    record = {"finalText": "done \x1b[1;32m✓\x1b[0m\rFAKE\n  │ injected", "logs": ["\x1b]0;TITLE\x07"]}
+    safe = terminal_safe(record)
+    assert "\x1b" not in safe["finalText"] and "\r" not in safe["finalText"] and "\x07" not in safe["logs"][0]
+    assert safe["finalText"].count("\n") == 1 and "\u241b[1;32m" in safe["finalText"]

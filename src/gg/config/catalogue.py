@@ -21,6 +21,8 @@ __all__ = [
     "DEFAULT_WORKSPACE",
     "ID_LENGTH_MAX",
     "ID_LENGTH_MIN",
+    "MAX_MAX_MEMORY_BYTES",
+    "MAX_TIMEOUT_SECS",
     "MIN_MAX_MEMORY_BYTES",
     "ROOT_SLUG",
     "CacheLifetime",
@@ -72,5 +74,7 @@ DEFAULT_LANGUAGE = Language.JAVASCRIPT
 DEFAULT_TIMEOUT_SECS = 30.0
 DEFAULT_MAX_MEMORY_BYTES = 268_435_456  # 256 MiB
 MIN_MAX_MEMORY_BYTES = 16_777_216  # 16 MiB: the least every engine can boot its SDK in; less is refused
+MAX_MAX_MEMORY_BYTES = 1 << 40  # 1 TiB: more than any machine gg runs on; past it is refused, not capped
+MAX_TIMEOUT_SECS = 86_400.0  # a day: past it a program's clock cannot be armed; refused, not capped
 ID_LENGTH_MIN = 2
 ID_LENGTH_MAX = 32

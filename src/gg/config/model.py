@@ -28,6 +28,8 @@ from gg.config.catalogue import (
     DEFAULT_WORKSPACE,
     ID_LENGTH_MAX,
     ID_LENGTH_MIN,
+    MAX_MAX_MEMORY_BYTES,
+    MAX_TIMEOUT_SECS,
     MIN_MAX_MEMORY_BYTES,
     ROOT_SLUG,
     CacheLifetime,
@@ -118,9 +120,17 @@ class ResponsesAsCodeParams(_Part):
     """Per-program sandbox ceilings and the agent's language; neither ceiling is clamped."""
 
     language: Annotated[Language, Choice(Language)] = DEFAULT_LANGUAGE
-    timeout_secs: Annotated[float, Number(above=0, what="a number of seconds")] = DEFAULT_TIMEOUT_SECS
+    timeout_secs: Annotated[
+        float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
+    ] = DEFAULT_TIMEOUT_SECS
     max_memory_bytes: Annotated[
-        int, Whole(MIN_MAX_MEMORY_BYTES, what="a whole number of bytes", note="the engines need 16 MiB")
+        int,
+        Whole(
+            MIN_MAX_MEMORY_BYTES,
+            MAX_MAX_MEMORY_BYTES,
+            what="a whole number of bytes",
+            note="the engines need 16 MiB and are given at most 1 TiB",
+        ),
     ] = DEFAULT_MAX_MEMORY_BYTES
 
     @property

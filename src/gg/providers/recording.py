@@ -40,7 +40,7 @@ class JournalRecorder:
         cannot be written fails here, before the run, with its `OSError`. A recording never
         replaces a file that exists (a journal being replayed, a config, a workspace file) and never
         creates folders: `FileExistsError` / `FileNotFoundError` say so."""
-        if path.exists():
+        if os.path.lexists(path):  # a dangling link counts: writing through it would create its target
             raise FileExistsError(f"{path} already exists; record to a new file")
         if not path.parent.is_dir():
             raise FileNotFoundError(f"{path.parent} is not a folder")

@@ -33,7 +33,8 @@ _UNKNOWN_NAME = (
     ("ImportError", re.compile(r"cannot import name '(\w+)' from '(gg(?:\.\w+)?)'(?: \(.*\))?"), 2),
     ("ModuleNotFoundError", re.compile(r"No module named '(gg)\.(\w+)'"), 1),
 )
-_ENGINE_MEMORY = "memory limit exceeded: "
+# How the engine says a program ran into the memory ceiling: its own limit, or its worker's.
+_ENGINE_MEMORY = ("memory limit exceeded: ", "the worker exceeded its memory limit")
 _ENGINE_TIME = ("feed time limit exceeded: ", "turn time limit exceeded: ")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

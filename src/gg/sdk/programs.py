@@ -42,6 +42,9 @@ def _history(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, Any
 
 def _get(scope: ProgramScope, args: Mapping[str, Any]) -> str:
     library = _library(scope)
+    if not args["id"].strip():
+        blank = "`id` is blank; it must be an id a receipt handed you"
+        raise ApiError("get", ErrorCode.INVALID_ARGUMENT, blank)
     entry = library.get(args["id"])
     if entry is None:
         raise ApiError("get", ErrorCode.NOT_FOUND, _not_held(args["id"], library))

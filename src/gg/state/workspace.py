@@ -347,7 +347,9 @@ def _name_too_long(written: str) -> PathRefusal:
 
 
 def _unsafe_character(written: str, index: int) -> PathRefusal:
-    predicate = f"holds U+{ord(written[index]):04X} at index {index}; a path may not hold control characters"
+    char = ord(written[index])
+    what = "unpaired surrogates" if 0xD800 <= char <= 0xDFFF else "control or bidi characters"
+    predicate = f"holds U+{char:04X} at index {index}; a path may not hold {what}"
     return _refuse(ErrorCode.INVALID_ARGUMENT, written, predicate)
 
 

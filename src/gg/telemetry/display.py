@@ -30,6 +30,7 @@ from gg.telemetry.terminal import (
     plural,
     program_line,
     status_text,
+    terminal_safe,
 )
 
 ROOT_AGENT = "root"
@@ -49,7 +50,7 @@ class LiveDisplay:
         self._turn: tuple[str, int] | None = None
 
     def write(self, event: Event) -> None:
-        record = event.to_wire()
+        record = terminal_safe(event.to_wire())
         kind = event.type
         if kind is EventType.RUN_STARTED:
             self._started(record)

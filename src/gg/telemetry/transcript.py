@@ -45,6 +45,7 @@ from gg.telemetry.records import (
     read_outcome,
     read_program,
 )
+from gg.telemetry.terminal import terminal_safe
 
 RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})
 _INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
@@ -146,8 +147,8 @@ class _Draft:
 
 
 def fold_transcript(records: Iterable[Mapping[str, Any]]) -> Transcript:
-    """Fold a run's wire records into its transcript."""
-    records = list(records)
+    """Fold a run's wire records into its transcript, every text safe to print on a terminal."""
+    records = [terminal_safe(record) for record in records]
     drafts: dict[tuple[str, int], _Draft] = {}
     run_logs: list[OperatorLog] = []
     for record in records:
