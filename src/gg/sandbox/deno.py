@@ -49,6 +49,7 @@ START_SECS = 15.0
 DATA_BASE_BYTES = 1024 * 1024**2
 MAIN_HEAP_MB = 1024
 STDERR_TAIL_BYTES = 16 * 1024
+LAST_LOGS_SECS = 0.25  # how long a stopped run's log tail is waited for
 _MiB = 1024 * 1024
 
 
@@ -101,9 +102,6 @@ class RunReport:
     dropped: int = 0
     detail: str = ""
     crowded: bool = False
-
-
-LAST_LOGS_SECS = 0.25  # how long a stopped run's log tail is waited for
 
 
 class EngineLost(Exception):
