@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gg.providers.anthropic_client import AnthropicClient
 from gg.providers.base import Message, Request, submit_program_tool
 from gg.providers.factory import build_client
@@ -17,52 +19,42 @@ ANTHROPIC_KEY = "sk-ant-loopback"
 
 
 def client_for(
-    server: ChatServer,
-    operator: Operator,
-    *,
-    model: str = "test-model",
-    memory: ToolChoiceMemory | None = None,
-    attempts: int = 4,
-    timeout_secs: float = 10.0,
-    base_url: str | None = None,
-    max_output_tokens: int | None = None,
-    temperature: float | None = None,
-    session_id: str | None = None,
+    server: ChatServer, operator: Operator, *, model: str = "test-model", **settings: Any
 ) -> OpenAIClient:
-    client = build_client(
-        provider="openai",
-        model=model,
-        base_url=base_url or server.base_url,
-        tool_choice_memory=memory or ToolChoiceMemory(),
-        log=operator.log,
-        retrier=Retrier(
-            log=operator.log, policy=RetryPolicy(attempts=attempts), sleep=operator.sleep, draw=lambda: 1.0
-        ),
-        request_timeout_secs=timeout_secs,
-        environ={"OPENAI_API_KEY": API_KEY},
-        max_output_tokens=max_output_tokens,
-        temperature=temperature,
-        session_id=session_id,
-    )
+    """An OpenAI-compatible client of `server`; `settings` as `_built` takes them."""
+    client = _built("openai", {"OPENAI_API_KEY": API_KEY}, server, operator, model=model, **settings)
     assert isinstance(client, OpenAIClient)
     return client
 
 
 def anthropic_client_for(
+    server: ChatServer, operator: Operator, *, model: str = "claude-test-4", **settings: Any
+) -> AnthropicClient:
+    """An Anthropic client of `server`; `settings` as `_built` takes them."""
+    client = _built(
+        "anthropic", {"ANTHROPIC_API_KEY": ANTHROPIC_KEY}, server, operator, model=model, **settings
+    )
+    assert isinstance(client, AnthropicClient)
+    return client
+
+
+def _built(
+    provider: str,
+    environ: dict[str, str],
     server: ChatServer,
     operator: Operator,
     *,
-    model: str = "claude-test-4",
+    model: str,
     memory: ToolChoiceMemory | None = None,
     attempts: int = 4,
     timeout_secs: float = 10.0,
     base_url: str | None = None,
-    max_output_tokens: int | None = None,
-    temperature: float | None = None,
-    cache_lifetime: str | None = None,
-) -> AnthropicClient:
-    client = build_client(
-        provider="anthropic",
+    **options: Any,
+) -> Any:
+    """A client built the way the run builds one, talking to `server` with a test key, retrying
+    on `operator`'s clock (no real sleeping), with the extra `build_client` `options`."""
+    return build_client(
+        provider=provider,
         model=model,
         base_url=base_url or server.base_url,
         tool_choice_memory=memory or ToolChoiceMemory(),
@@ -71,13 +63,9 @@ def anthropic_client_for(
             log=operator.log, policy=RetryPolicy(attempts=attempts), sleep=operator.sleep, draw=lambda: 1.0
         ),
         request_timeout_secs=timeout_secs,
-        environ={"ANTHROPIC_API_KEY": ANTHROPIC_KEY},
-        max_output_tokens=max_output_tokens,
-        temperature=temperature,
-        cache_lifetime=cache_lifetime,
+        environ=environ,
+        **options,
     )
-    assert isinstance(client, AnthropicClient)
-    return client
 
 
 def a_request(

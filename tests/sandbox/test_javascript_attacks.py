@@ -23,6 +23,7 @@ import pytest
 import yaml
 from jsworld import TRIVIAL, Host, registry
 
+from attack_fixture import build_canary, ceilings_of, markers_in_tmp, outside_snapshot, padded, substitute
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
@@ -68,28 +69,15 @@ class World:
 
     @property
     def ceilings(self) -> Ceilings:
-        limits = self.case["ceilings"]
-        return Ceilings(float(limits["timeoutSecs"]), int(limits["maxMemoryBytes"]))
-
-    def tokens(self, text: str, workspace: str = "ws") -> str:
-        for token, value in [
-            ("@@WS@@", str(self.root / workspace)),
-            ("@@OUTSIDE@@", str(self.root / "outside")),
-            ("@@HOME@@", str(self.root / "home")),
-            ("@@ROOT@@", str(self.root)),
-            ("@@PORT@@", "9"),
-        ]:
-            text = text.replace(token, value)
-        return text
+        return ceilings_of(self.case)
 
     def run(self, program: str, pads: list[dict[str, Any]] | None = None, workspace: str = "ws") -> Outcome:
-        for pad in pads or []:
-            program = program.replace(pad["marker"], pad["unit"] * int(pad["repeat"]))
+        program = padded(program, pads)
         libs = self.case.get("setup", {}).get("libs", {})
         modules = tuple(CodeModule(key, source) for key, source in libs.items())
         host = Host(self.root / workspace)
         start = time.monotonic()
-        execution = self.arm.run(self.tokens(program, workspace), host, self.ceilings, modules)
+        execution = self.arm.run(substitute(program, self.root, workspace), host, self.ceilings, modules)
         outcome = Outcome(execution, host, time.monotonic() - start)
         self.outcomes.append(outcome)
         return outcome
@@ -105,36 +93,6 @@ class World:
         return runs
 
 
-def build_fixture(root: Path, case: dict[str, Any]) -> None:
-    files = {
-        "ws/notes.txt": "hello from the workspace\n",
-        "ws/sub/inner.txt": "inner file\n",
-        "outside/secret.txt": "CANARY-OUTSIDE-3f9d1c\n",
-        "outside/canary-outside-listing-7c1e": "",
-        "ws-sibling/secret.txt": "CANARY-SIBLING-2b8d44\n",
-        "home/.ssh/id_ed25519": "-----BEGIN OPENSSH PRIVATE KEY-----\nCANARY-SSH-8b27e4\n-----END OPENSSH PRIVATE KEY-----\n",  # noqa: E501
-        "home/.bashrc": "export CANARY_BASHRC=CANARY-HOME-0c61aa\n",
-        "ws2/notes.txt": "hello from the workspace\n",
-    }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    for entry in case.get("setup", {}).get("files", []):
-        target = root / Path(  # a path without a token is relative to the case's root
-            entry["path"].replace("@@OUTSIDE@@", str(root / "outside")).replace("@@WS@@", str(root / "ws"))
-        )
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(entry["text"])
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(root)): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.relative_to(root).parts[0].startswith("ws")
-    }
-
-
 @pytest.fixture
 def world(request: pytest.FixtureRequest, tmp_path: Path, arm: JavaScriptArm) -> Iterator[World]:
     number = (
@@ -143,17 +101,13 @@ def world(request: pytest.FixtureRequest, tmp_path: Path, arm: JavaScriptArm) ->
         else request.node.name[5:8]
     )
     case = yaml.safe_load(next(CASES.glob(f"{number}-js-*.yaml")).read_text())
-    build_fixture(tmp_path, case)
-    before = snapshot(tmp_path)
+    build_canary(tmp_path, case)
+    before = outside_snapshot(tmp_path)
     markers = markers_in_tmp()
     world = World(tmp_path, case, arm)
     yield world
     check_baseline(world, before)
     assert markers_in_tmp() == markers
-
-
-def markers_in_tmp() -> set[Path]:
-    return {*Path("/tmp").glob("gg-pwned*"), *Path("/tmp").glob("gg-persist*")}
 
 
 def check_baseline(world: World, before: dict[str, bytes]) -> None:
@@ -163,7 +117,7 @@ def check_baseline(world: World, before: dict[str, bytes]) -> None:
         if outcome.type is not None:
             assert outcome.type.kind in {ErrorKind.PROGRAM_FAULT, ErrorKind.SANDBOX_LIMIT}
         assert outcome.seconds < world.ceilings.timeout_secs + 0.5 + 0.25, outcome.seconds
-    assert snapshot(world.root) == before
+    assert outside_snapshot(world.root) == before
     start = time.monotonic()
     trivial = world.arm.run(TRIVIAL, Host(world.root / "ws"), Ceilings(5.0, 256 * 1024 * 1024))
     assert trivial.ok and time.monotonic() - start < 2.0

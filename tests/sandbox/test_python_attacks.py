@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from gg.errors import ApiError
+from attack_fixture import build_canary, ceilings_of, markers_in_tmp, outside_snapshot, padded, substitute
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
@@ -34,19 +34,12 @@ from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
+from guest_world import QuietLog
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 PASSWD_LINE = re.compile(r"^root:[^:]*:0:0:", re.M)
 TRIVIAL = 'from gg import views\nviews.open_text("alive", "yes")\n'
 HOST_REPR = re.compile(r"<module .* from '/|site-packages|/usr/lib/python")
-
-
-class QuietLog:
-    def call_started(self, operation: str, ordinal: int) -> None:
-        return None
-
-    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
-        return None
 
 
 @pytest.fixture(scope="module")
@@ -93,19 +86,7 @@ class World:
 
     @property
     def ceilings(self) -> Ceilings:
-        limits = self.case["ceilings"]
-        return Ceilings(float(limits["timeoutSecs"]), int(limits["maxMemoryBytes"]))
-
-    def tokens(self, text: str, workspace: str = "ws") -> str:
-        for token, value in [
-            ("@@WS@@", str(self.root / workspace)),
-            ("@@OUTSIDE@@", str(self.root / "outside")),
-            ("@@HOME@@", str(self.root / "home")),
-            ("@@ROOT@@", str(self.root)),
-            ("@@PORT@@", "9"),
-        ]:
-            text = text.replace(token, value)
-        return text
+        return ceilings_of(self.case)
 
     def agent(self, workspace: str) -> Agent:
         if workspace not in self.agents:
@@ -113,8 +94,7 @@ class World:
         return self.agents[workspace]
 
     def run(self, program: str, pads: list[dict[str, Any]] | None = None, workspace: str = "ws") -> Outcome:
-        for pad in pads or []:
-            program = program.replace(pad["marker"], pad["unit"] * int(pad["repeat"]))
+        program = padded(program, pads)
         libs = self.case.get("setup", {}).get("libs", {})
         modules = tuple(CodeModule(key, source) for key, source in libs.items())
         agent = self.agent(workspace)
@@ -124,7 +104,7 @@ class World:
         )
         membrane = Membrane(default_registry(), scope, QuietLog(), "python")
         start = time.monotonic()
-        execution = self.arm.run(self.tokens(program, workspace), membrane, self.ceilings, modules)
+        execution = self.arm.run(substitute(program, self.root, workspace), membrane, self.ceilings, modules)
         seconds = time.monotonic() - start
         views = {view.selector: view.render().split("\n----\n", 1)[-1] for view in agent.views.close_turn()}
         outcome = Outcome(execution, views, seconds)
@@ -141,44 +121,13 @@ class World:
         ]
 
 
-def build_fixture(root: Path, case: dict[str, Any]) -> None:
-    files = {
-        "ws/notes.txt": "hello from the workspace\n",
-        "ws/sub/inner.txt": "inner file\n",
-        "outside/secret.txt": "CANARY-OUTSIDE-3f9d1c\n",
-        "outside/canary-outside-listing-7c1e": "",
-        "ws-sibling/secret.txt": "CANARY-SIBLING-2b8d44\n",
-        "home/.ssh/id_ed25519": "-----BEGIN OPENSSH PRIVATE KEY-----\nCANARY-SSH-8b27e4\n-----END OPENSSH PRIVATE KEY-----\n",  # noqa: E501
-        "home/.bashrc": "export CANARY_BASHRC=CANARY-HOME-0c61aa\n",
-        "ws2/notes.txt": "hello from the workspace\n",
-    }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    for link in case.get("setup", {}).get("symlinks", []):
-        target = link["target"].replace("@@HOME@@", str(root / "home"))
-        (root / link["path"]).symlink_to(target)
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(root)): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.is_symlink() and not p.relative_to(root).parts[0].startswith("ws")
-    }
-
-
-def markers_in_tmp() -> set[Path]:
-    return {*Path("/tmp").glob("gg-pwned*"), *Path("/tmp").glob("gg-persist*")}
-
-
 @pytest.fixture
 def world(request: pytest.FixtureRequest, tmp_path: Path, arm: PythonArm) -> Iterator[World]:
     callspec = getattr(request.node, "callspec", None)
     number = callspec.params["number"] if callspec is not None else request.node.name[5:8]
     case = yaml.safe_load(next(CASES.glob(f"{number}-py-*.yaml")).read_text())
-    build_fixture(tmp_path, case)
-    before = snapshot(tmp_path)
+    build_canary(tmp_path, case)
+    before = outside_snapshot(tmp_path)
     markers = markers_in_tmp()
     world = World(tmp_path, case, arm)
     yield world
@@ -194,7 +143,7 @@ def check_baseline(world: World, before: dict[str, bytes]) -> None:
         if outcome.type is not None:
             assert outcome.type.kind in {ErrorKind.PROGRAM_FAULT, ErrorKind.SANDBOX_LIMIT}, outcome.type
         assert outcome.seconds < world.ceilings.timeout_secs + 0.5, outcome.seconds
-    assert snapshot(world.root) == before
+    assert outside_snapshot(world.root) == before
     start = time.monotonic()
     trivial = world.run(TRIVIAL)
     assert trivial.execution.ok and time.monotonic() - start < 2.0

@@ -5,26 +5,15 @@ a program, and a skill's `skill.py` loaded by one program and used by the next."
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from gg.errors import ApiError
 from gg.outcome import ErrorType
 from gg.sandbox.arms import build_arm
-from gg.sandbox.execution import Arm, Ceilings, Execution
-from gg.sandbox.languages import LANGUAGES
-from gg.sandbox.membrane import Membrane
-from gg.sandbox.surface import build_surface
+from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
-from gg.sdk.scope import ProgramScope
-from gg.sdk.surface import Surface
-from gg.state.views import ViewSet
-from gg.state.workspace import Workspace
-
-CEILINGS = Ceilings(timeout_secs=10.0, max_memory_bytes=256 * 1024 * 1024)
+from guest_world import GuestAgent, spec_agent
 
 # The seed's programs-page program, in Python.
 SEED_PROGRAM = """import gg
@@ -41,29 +30,6 @@ if not missing:
 """
 
 
-class QuietLog:
-    def call_started(self, operation: str, ordinal: int) -> None:
-        return None
-
-    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
-        return None
-
-
-@dataclass
-class Agent:
-    arm: Arm
-    surface: Surface
-    views: ViewSet
-    workspace: Workspace
-
-    def run(self, source: str) -> tuple[Execution, ProgramScope]:
-        scope = ProgramScope(
-            "root", Role.STANDARD, frozenset({"skills"}), self.workspace, self.views, 1, surface=self.surface
-        )
-        membrane = Membrane(default_registry(), scope, QuietLog(), self.arm.language)
-        return self.arm.run(source, membrane, CEILINGS, self.surface.modules.current()), scope
-
-
 @pytest.fixture(scope="module", params=["python", "python-typed"])
 def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
     made = build_arm(request.param, default_registry())
@@ -74,23 +40,16 @@ def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
 
 
 @pytest.fixture
-def agent(arm: Arm, tmp_path: Path) -> Agent:
-    workspace = tmp_path / "ws"
-    (workspace / "specs" / "drafts").mkdir(parents=True)
-    (workspace / "specs" / "auth.md").write_text("# Auth\n\n## Rules\n- tokens expire\n")
-    (workspace / "specs" / "billing.md").write_text("# Billing\n\nNo rules yet.\n")
-    skills = tmp_path / "skills" / "csv-tools"
-    skills.mkdir(parents=True)
-    (skills / "skill.md").write_text("---\ndescription: CSV helpers.\n---\nCall parse.\n")
-    (skills / "skill.py").write_text(
-        'def parse(text):\n    return [line.split(",") for line in text.split("\\n")]\n'
+def agent(arm: Arm, tmp_path: Path) -> GuestAgent:
+    return spec_agent(
+        arm,
+        tmp_path,
+        "skill.py",
+        'def parse(text):\n    return [line.split(",") for line in text.split("\\n")]\n',
     )
-    language = LANGUAGES[arm.language]
-    surface = build_surface(default_registry(), language, Role.STANDARD, {"skills"}, tmp_path / "skills")
-    return Agent(arm, surface, ViewSet(), Workspace(workspace))
 
 
-def test_the_seeds_program_runs_in_python(agent: Agent) -> None:
+def test_the_seeds_program_runs_in_python(agent: GuestAgent) -> None:
     execution, scope = agent.run(SEED_PROGRAM)
     assert execution.ok, execution.failure
     [view] = agent.views.close_turn()
@@ -102,7 +61,7 @@ def test_the_seeds_program_runs_in_python(agent: Agent) -> None:
     assert scope.declarations.ending.final_text == "Checked 2 spec files; each has rules."
 
 
-def test_a_program_searches_the_docs_and_opens_a_function_by_passing_it(agent: Agent) -> None:
+def test_a_program_searches_the_docs_and_opens_a_function_by_passing_it(agent: GuestAgent) -> None:
     source = (
         "from gg import docs, files, views\n"
         'found = docs.search(query="list directory", limit=1)\n'
@@ -120,7 +79,7 @@ def test_a_program_searches_the_docs_and_opens_a_function_by_passing_it(agent: A
     ]
 
 
-def test_an_ending_of_another_role_is_unavailable(agent: Agent) -> None:
+def test_an_ending_of_another_role_is_unavailable(agent: GuestAgent) -> None:
     source = (
         "import gg\ntry:\n    gg.session.approve()\n"
         'except gg.ApiError as e:\n    gg.views.open_text("e", str(e))\n'
@@ -133,7 +92,7 @@ def test_an_ending_of_another_role_is_unavailable(agent: Agent) -> None:
     )
 
 
-def test_a_skills_code_module_is_importable_from_the_next_program_on(agent: Agent) -> None:
+def test_a_skills_code_module_is_importable_from_the_next_program_on(agent: GuestAgent) -> None:
     reader = 'import gg\ngg.views.open_text("body", gg.skills.read_skill("csv-tools"))\n'
     execution, _ = agent.run(reader + "from lib import csv_tools\n")
     assert execution.failure is not None and execution.failure.type in {
@@ -150,7 +109,7 @@ def test_a_skills_code_module_is_importable_from_the_next_program_on(agent: Agen
     assert [view.render().splitlines()[-1] for view in agent.views.close_turn()] == ["2"]
 
 
-def test_the_documentation_is_spelled_for_python(agent: Agent) -> None:
+def test_the_documentation_is_spelled_for_python(agent: GuestAgent) -> None:
     execution, _ = agent.run("import gg\ngg.views.open_docs_view(gg.files.read_file)\n")
     assert execution.ok, execution.failure
     [view] = agent.views.close_turn()

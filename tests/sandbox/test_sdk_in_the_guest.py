@@ -7,27 +7,16 @@ The membrane, workspace, views and surface are gg's own; only the model is absen
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from gg.errors import ApiError
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.arms.typescript import TypeScriptArm
-from gg.sandbox.execution import Arm, Ceilings, Execution
-from gg.sandbox.languages import LANGUAGES
-from gg.sandbox.membrane import Membrane
-from gg.sandbox.surface import build_surface
+from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
-from gg.sdk.scope import ProgramScope
-from gg.sdk.surface import Surface
-from gg.state.views import ViewSet
-from gg.state.workspace import Workspace
-
-CEILINGS = Ceilings(timeout_secs=10.0, max_memory_bytes=256 * 1024 * 1024)
+from guest_world import GuestAgent, spec_agent
 
 # The program of the seed's programs page, byte for byte; it is valid JavaScript as it stands.
 SEED_PROGRAM = """import { files, session, views } from "gg";
@@ -44,29 +33,6 @@ if (missing.length === 0) {
 """
 
 
-class QuietLog:
-    def call_started(self, operation: str, ordinal: int) -> None:
-        return None
-
-    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
-        return None
-
-
-@dataclass
-class Agent:
-    arm: Arm
-    surface: Surface
-    views: ViewSet
-    workspace: Workspace
-
-    def run(self, source: str) -> tuple[Execution, ProgramScope]:
-        scope = ProgramScope(
-            "root", Role.STANDARD, frozenset({"skills"}), self.workspace, self.views, 1, surface=self.surface
-        )
-        membrane = Membrane(default_registry(), scope, QuietLog(), self.arm.language)
-        return self.arm.run(source, membrane, CEILINGS, self.surface.modules.current()), scope
-
-
 @pytest.fixture(scope="module", params=["javascript", "typescript"])
 def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
     made = (
@@ -79,23 +45,16 @@ def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
 
 
 @pytest.fixture
-def agent(arm: Arm, tmp_path: Path) -> Agent:
-    workspace = tmp_path / "ws"
-    (workspace / "specs" / "drafts").mkdir(parents=True)
-    (workspace / "specs" / "auth.md").write_text("# Auth\n\n## Rules\n- tokens expire\n")
-    (workspace / "specs" / "billing.md").write_text("# Billing\n\nNo rules yet.\n")
-    skills = tmp_path / "skills" / "csv-tools"
-    skills.mkdir(parents=True)
-    (skills / "skill.md").write_text("---\ndescription: CSV helpers.\n---\nCall parse.\n")
-    (skills / "skill.js").write_text(
-        '/** Rows of cells. */\nexport const parse = (text) => text.split("\\n").map((l) => l.split(","));\n'
+def agent(arm: Arm, tmp_path: Path) -> GuestAgent:
+    return spec_agent(
+        arm,
+        tmp_path,
+        "skill.js",
+        '/** Rows of cells. */\nexport const parse = (text) => text.split("\\n").map((l) => l.split(","));\n',
     )
-    language = LANGUAGES[arm.language]
-    surface = build_surface(default_registry(), language, Role.STANDARD, {"skills"}, tmp_path / "skills")
-    return Agent(arm, surface, ViewSet(), Workspace(workspace))
 
 
-def test_the_seeds_program_runs_unchanged(agent: Agent) -> None:
+def test_the_seeds_program_runs_unchanged(agent: GuestAgent) -> None:
     execution, scope = agent.run(SEED_PROGRAM)
     assert execution.ok, execution.failure
     [view] = agent.views.close_turn()
@@ -107,7 +66,7 @@ def test_the_seeds_program_runs_unchanged(agent: Agent) -> None:
     assert scope.declarations.ending.final_text == "Checked 2 spec files; each has rules."
 
 
-def test_a_program_searches_the_docs_and_opens_a_function_by_passing_it(agent: Agent) -> None:
+def test_a_program_searches_the_docs_and_opens_a_function_by_passing_it(agent: GuestAgent) -> None:
     source = (
         'import { docs, files, views } from "gg";\n'
         'const found = docs.search({ query: "list directory", limit: 1 });\n'
@@ -125,7 +84,7 @@ def test_a_program_searches_the_docs_and_opens_a_function_by_passing_it(agent: A
     ]
 
 
-def test_a_module_in_scope_is_not_a_name_in_scope(agent: Agent) -> None:
+def test_a_module_in_scope_is_not_a_name_in_scope(agent: GuestAgent) -> None:
     execution, _ = agent.run('const found = docs.search({ query: "view" });\n')
     assert execution.failure is not None
     expected = (
@@ -134,14 +93,14 @@ def test_a_module_in_scope_is_not_a_name_in_scope(agent: Agent) -> None:
     assert execution.failure.type is expected and "docs" in execution.failure.text
 
 
-def test_an_unknown_docs_name_fails_as_not_found_with_suggestions(agent: Agent) -> None:
+def test_an_unknown_docs_name_fails_as_not_found_with_suggestions(agent: GuestAgent) -> None:
     execution, _ = agent.run('import { views } from "gg";\nviews.openDocsView("files.readFiles");\n')
     assert execution.failure is not None and execution.failure.type is ErrorType.PROGRAM_API_ERROR
     text = execution.failure.text
     assert "not-found" in text and "did you mean `gg.files.readFile`" in text
 
 
-def test_a_skills_code_module_is_importable_from_the_next_program_on(agent: Agent) -> None:
+def test_a_skills_code_module_is_importable_from_the_next_program_on(agent: GuestAgent) -> None:
     reader = 'import { skills, views } from "gg";\nviews.openText("body", skills.readSkill("csv-tools"));\n'
     execution, _ = agent.run(reader + 'await import("lib:csvTools");\n')
     assert execution.failure is not None and "cannot import lib:csvTools" in execution.failure.text

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from attack_fixture import build_canary, substitute
 from gg.errors import ApiError
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.registry import Role
@@ -29,18 +30,7 @@ class Canary:
     scope: ProgramScope = field(init=False)
 
     def __post_init__(self) -> None:
-        files = {
-            "ws/notes.txt": "hello from the workspace\n",
-            "ws/sub/inner.txt": "inner file\n",
-            "outside/secret.txt": "CANARY-OUTSIDE-3f9d1c\n",
-            "outside/canary-outside-listing-7c1e": "",
-            "ws-sibling/secret.txt": "CANARY-SIBLING-2b8d44\n",
-            "home/.ssh/id_ed25519": "-----BEGIN OPENSSH PRIVATE KEY-----\nCANARY-SSH-8b27e4\n-----END\n",
-            "home/.bashrc": "export CANARY_BASHRC=CANARY-HOME-0c61aa\n",
-        }
-        for name, text in files.items():
-            (self.root / name).parent.mkdir(parents=True, exist_ok=True)
-            (self.root / name).write_text(text)
+        build_canary(self.root)
         self.scope = ProgramScope("root", Role.STANDARD, frozenset(), Workspace(self.ws), ViewSet(), turn=1)
 
     @property
@@ -49,12 +39,7 @@ class Canary:
 
     def sub(self, text: str) -> str:
         """Replace the cases' tokens in `text`."""
-        return (
-            text.replace("@@WS@@", str(self.ws))
-            .replace("@@OUTSIDE@@", str(self.root / "outside"))
-            .replace("@@HOME@@", str(self.root / "home"))
-            .replace("@@ROOT@@", str(self.root))
-        )
+        return substitute(text, self.root)
 
     def link(self, path: str, target: str) -> None:
         (self.root / path).symlink_to(self.sub(target))

@@ -17,14 +17,7 @@ from gg.sdk.scope import ProgramScope
 from gg.sdk.surface import Surface
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
-
-
-class QuietLog:
-    def call_started(self, operation: str, ordinal: int) -> None:
-        return None
-
-    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
-        return None
+from guest_world import QuietLog
 
 
 @dataclass

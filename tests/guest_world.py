@@ -1,0 +1,62 @@
+"""One agent's world for tests that run real programs through the real membrane without the loop:
+a quiet call log, and a guest agent over a small spec workspace with one code skill."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gg.errors import ApiError
+from gg.sandbox.execution import Arm, Ceilings, Execution
+from gg.sandbox.languages import LANGUAGES
+from gg.sandbox.membrane import Membrane
+from gg.sandbox.surface import build_surface
+from gg.sdk.catalogue import default_registry
+from gg.sdk.registry import Role
+from gg.sdk.scope import ProgramScope
+from gg.sdk.surface import Surface
+from gg.state.views import ViewSet
+from gg.state.workspace import Workspace
+
+CEILINGS = Ceilings(timeout_secs=10.0, max_memory_bytes=256 * 1024 * 1024)
+
+
+class QuietLog:
+    """A `CallLog` that keeps nothing."""
+
+    def call_started(self, operation: str, ordinal: int) -> None:
+        return None
+
+    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
+        return None
+
+
+@dataclass
+class GuestAgent:
+    arm: Arm
+    surface: Surface
+    views: ViewSet
+    workspace: Workspace
+
+    def run(self, source: str) -> tuple[Execution, ProgramScope]:
+        scope = ProgramScope(
+            "root", Role.STANDARD, frozenset({"skills"}), self.workspace, self.views, 1, surface=self.surface
+        )
+        membrane = Membrane(default_registry(), scope, QuietLog(), self.arm.language)
+        return self.arm.run(source, membrane, CEILINGS, self.surface.modules.current()), scope
+
+
+def spec_agent(arm: Arm, root: Path, skill_file: str, skill_source: str) -> GuestAgent:
+    """An agent whose workspace holds two specs (one without rules) and whose skills directory
+    holds `csv-tools` with the code module `skill_file`."""
+    workspace = root / "ws"
+    (workspace / "specs" / "drafts").mkdir(parents=True)
+    (workspace / "specs" / "auth.md").write_text("# Auth\n\n## Rules\n- tokens expire\n")
+    (workspace / "specs" / "billing.md").write_text("# Billing\n\nNo rules yet.\n")
+    skill = root / "skills" / "csv-tools"
+    skill.mkdir(parents=True)
+    (skill / "skill.md").write_text("---\ndescription: CSV helpers.\n---\nCall parse.\n")
+    (skill / skill_file).write_text(skill_source)
+    language = LANGUAGES[arm.language]
+    surface = build_surface(default_registry(), language, Role.STANDARD, {"skills"}, root / "skills")
+    return GuestAgent(arm, surface, ViewSet(), Workspace(workspace))
