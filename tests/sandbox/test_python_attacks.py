@@ -28,8 +28,8 @@ from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
 from gg.sandbox.languages import PYTHON
 from gg.sandbox.membrane import Membrane
-from gg.sandbox.surface import build_surface
 from gg.sdk.catalogue import default_registry
+from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.views import ViewSet

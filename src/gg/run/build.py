@@ -15,7 +15,7 @@ from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm
 from gg.sandbox.languages import LANGUAGES, LanguageSpec
-from gg.sandbox.surface import build_surface
+from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Registry
 from gg.state.library import Minter, ProgramLibrary, cuid2_minter
 from gg.state.views import ViewSet

@@ -7,7 +7,7 @@
 A module loaded by a program is reachable from the agent's next program on: an arm run is handed
 `modules.current()` as it stands when the program starts. Loading the same name again hands back
 the module already loaded, under its first key. The loop builds one `Surface` per agent
-(`gg.sandbox.surface.build_surface`) and gives it to every `ProgramScope` of that agent.
+(`gg.sdk.docs.surface.build_surface`) and gives it to every `ProgramScope` of that agent.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gg.sandbox.execution import CodeModule
-from gg.sandbox.modulekeys import camel_key, unique_key
-from gg.sdk.docindex import DocEntry, DocIndex
+from gg.sdk.docs.index import DocEntry, DocIndex
+from gg.sdk.docs.modulekeys import camel_key, unique_key
 from gg.sdk.skills import SkillShelf
 
 ModuleDocumenter = Callable[[CodeModule, str], list[DocEntry]]  # (module, description) -> pages
