@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from deno import find_deno_bin
 
-from gg.sandbox.jssdk import build_bundle
+from gg.sandbox.deno.bundle import build_bundle
+from gg.sandbox.deno.declarations import declarations, ts_declaration, ts_signature
 from gg.sandbox.languages import JAVASCRIPT, LANGUAGES, TYPESCRIPT
-from gg.sandbox.tsdecl import declarations, ts_declaration, ts_signature
 from gg.sdk.catalogue import FAMILY_BRIEFS, default_registry
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.docs.surface import build_surface

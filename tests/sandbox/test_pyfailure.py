@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gg.outcome import ErrorType
 from gg.sandbox.execution import Ceilings
-from gg.sandbox.montypool import PyReport, RunStatus
-from gg.sandbox.pyfailure import diagnostics_text, failure_of, program_failure, unknown_gg_name
+from gg.sandbox.monty.failure import diagnostics_text, failure_of, program_failure, unknown_gg_name
+from gg.sandbox.monty.pool import PyReport, RunStatus
 
 CEILINGS = Ceilings(timeout_secs=2.5, max_memory_bytes=1024)
 DECLARED = {"gg": ["files", "core", "ApiError"], "gg.files": ["read_file"]}

@@ -17,9 +17,9 @@ from jsworld import CEILINGS, Host, failure_text, host, registry
 from gg.errors import FatalFault, GgDefect
 from gg.outcome import ErrorType
 from gg.sandbox.arms.typescript import TypeScriptArm
+from gg.sandbox.deno.declarations import declarations
+from gg.sandbox.deno.tscheck import TypeChecker, blank_directives
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
-from gg.sandbox.tscheck import TypeChecker, blank_directives
-from gg.sandbox.tsdecl import declarations
 
 __all__ = ["host"]  # fixtures
 

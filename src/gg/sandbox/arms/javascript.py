@@ -7,7 +7,7 @@ Rules kept here:
 - the time ceiling is wall clock from the program's start, fractions honoured; the heap ceiling
   is the Worker's old-generation limit derived from `max_memory_bytes`;
 - a ceiling or a lost engine is a `sandbox_*` failure in gg's words; everything the program did
-  is the engine's own rendering (`gg.sandbox.jsfailure`);
+  is the engine's own rendering (`gg.sandbox.deno.failure`);
 - the guest's log tail is capped again with `keep_log_tail`; every text handed back is
   well-formed Unicode (a lone surrogate a program wrote becomes U+FFFD).
 """
@@ -18,10 +18,10 @@ from collections.abc import Sequence
 
 from gg.outcome import ErrorType
 from gg.prompts import render
-from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, Job, RunReport, RunStatus, SourceLanguage
+from gg.sandbox.deno.bundle import build_bundle
+from gg.sandbox.deno.failure import program_failure
+from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, Job, RunReport, RunStatus, SourceLanguage
 from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
-from gg.sandbox.jsfailure import program_failure
-from gg.sandbox.jssdk import build_bundle
 from gg.sdk.registry import Registry
 
 

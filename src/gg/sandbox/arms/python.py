@@ -1,5 +1,5 @@
 """The Python arm: the reply's bytes run unchanged as `program.py` in Monty, inside a worker
-process of gg's own (`gg.sandbox.montypool`); its checked twin type-checks the program first.
+process of gg's own (`gg.sandbox.monty.pool`); its checked twin type-checks the program first.
 
 Rules kept here:
 - `python` has no checker (`compile_ms` is None); `python-typed` checks every program against the
@@ -9,7 +9,7 @@ Rules kept here:
   and killed by `close()` (the arm is also a context manager);
 - the time ceiling is wall clock from the program's start, the memory ceiling the engine's heap
   limit; a ceiling or a lost engine is a `sandbox_*` failure in gg's words, everything the program
-  did is read by `gg.sandbox.pyfailure`;
+  did is read by `gg.sandbox.monty.failure`;
 - the worker's log tail is capped again with `keep_log_tail`; every text handed back is
   well-formed Unicode.
 """
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
-from gg.sandbox.montypool import MontyPool, PyJob
-from gg.sandbox.pyfailure import failure_of
-from gg.sandbox.pysdk import MAX_HOST_CALLS, build_bundle, module_names
+from gg.sandbox.monty.bundle import MAX_HOST_CALLS, build_bundle, module_names
+from gg.sandbox.monty.failure import failure_of
+from gg.sandbox.monty.pool import MontyPool, PyJob
 from gg.sdk.registry import Registry
 
 PYTHON = "python"

@@ -1,7 +1,7 @@
-"""One Python worker process (`gg.sandbox.pyworker`, running Monty) serving one program at a time.
+"""One Python worker process (`gg.sandbox.monty.worker`, running Monty) serving one program at a time.
 
 Rules kept here:
-- the worker runs `python -I -m gg.sandbox.pyworker` in a private empty directory, with a minimal
+- the worker runs `python -I -m gg.sandbox.monty.worker` in a private empty directory, with a minimal
   environment, stdin from /dev/null, stdout discarded, in a session of its own (a process group the
   engine's own processes join), under `RLIMIT_DATA` (`data_limit`) as a backstop for memory the
   engine does not count; a run asking for more memory than the worker was started for restarts it;
@@ -40,8 +40,8 @@ from typing import Any
 
 from gg.errors import ApiError, FatalFault, GgDefect
 from gg.sandbox.execution import HostCalls
-from gg.sandbox.pysdk import PyBundle
-from gg.sandbox.pyworker.channel import Channel, ChannelClosed
+from gg.sandbox.monty.bundle import PyBundle
+from gg.sandbox.monty.worker.channel import Channel, ChannelClosed
 
 START_SECS = 30.0
 CHECK_SECS = 10.0
@@ -217,7 +217,7 @@ def _spawn(bundle: PyBundle, data_limit: int) -> _Worker:
     ours, theirs = socket.socketpair()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-m", "gg.sandbox.pyworker", str(theirs.fileno())],
+            [sys.executable, "-I", "-m", "gg.sandbox.monty.worker", str(theirs.fileno())],
             pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -42,8 +42,8 @@ from deno import find_deno_bin
 
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.prompts import render
+from gg.sandbox.deno.bundle import HOST_SCRIPT, GuestBundle
 from gg.sandbox.execution import CodeModule, HostCalls
-from gg.sandbox.jssdk import HOST_SCRIPT, GuestBundle
 
 START_SECS = 15.0
 DATA_BASE_BYTES = 1024 * 1024**2

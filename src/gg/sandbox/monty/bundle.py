@@ -28,7 +28,7 @@ from typing import Any
 
 from gg.prompts import render
 from gg.sandbox.execution import MAX_LOG_LINE_BYTES, MAX_LOG_LINES
-from gg.sandbox.pyspell import (
+from gg.sandbox.monty.spelling import (
     API_ERROR_CLASS,
     LIB_STUB,
     PyAlias,
@@ -39,7 +39,7 @@ from gg.sandbox.pyspell import (
     sdk_families,
     stubs,
 )
-from gg.sandbox.pyworker.capture import function_spans
+from gg.sandbox.monty.worker.capture import function_spans
 from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
 from gg.sdk.types import Record, Union, terms
 

@@ -23,7 +23,7 @@ from typing import Any
 from gg.outcome import ErrorType
 from gg.prompts import render
 from gg.sandbox.execution import Ceilings, Failure
-from gg.sandbox.montypool import CHECK_SECS, PyReport, RunStatus
+from gg.sandbox.monty.pool import CHECK_SECS, PyReport, RunStatus
 
 MAX_DIAGNOSTICS = 8
 _NAME_ERRORS = frozenset({"NameError", "UnboundLocalError"})
