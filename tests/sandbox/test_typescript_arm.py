@@ -248,8 +248,8 @@ def test_a_checker_that_died_between_checks_is_replaced(arm: TypeScriptArm, host
     run(arm, host, "const warm = 1;\n")
     server = arm.checker._server  # pyright: ignore[reportPrivateUsage]
     assert server is not None
-    server._proc.kill()  # pyright: ignore[reportPrivateUsage]
-    server._proc.wait()  # pyright: ignore[reportPrivateUsage]
+    server._process._proc.kill()  # pyright: ignore[reportPrivateUsage]
+    server._process._proc.wait()  # pyright: ignore[reportPrivateUsage]
     start = time.monotonic()
     execution = run(arm, host, 'import { views } from "gg";\nviews.openText("alive", "yes");\n')
     assert execution.ok and host.views == {"alive": "yes"}

@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
+from gg.sandbox.job import Job
 from gg.sandbox.monty.bundle import MAX_HOST_CALLS, build_bundle, module_names
 from gg.sandbox.monty.failure import failure_of
-from gg.sandbox.monty.pool import MontyPool, PyJob
+from gg.sandbox.monty.pool import MontyPool
 from gg.sdk.registry import Registry
 
 PYTHON = "python"
@@ -52,14 +53,8 @@ class PythonArm(ClosesOnExit):
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
     ) -> Execution:
-        job = PyJob(
-            program=source,
-            libs={module.key: module.source for module in modules},
-            timeout_secs=ceilings.timeout_secs,
-            memory_bytes=ceilings.max_memory_bytes,
-            checked=self._checked,
-        )
-        report = self._pool.run(job, host)
+        job = Job(source, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes)
+        report = self._pool.run(job, host, checked=self._checked)
         failure = failure_of(report, ceilings, self._declared)
         compile_ms = (report.compile_ms or 0.0) if self._checked else None
         return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)

@@ -79,7 +79,7 @@ class TypeScriptArm(ClosesOnExit):
         if errors:
             failure = compile_failure(errors, source, self._words, self._checker.scrubbed)
             return Execution(failure=failure, duration_ms=0.0, compile_ms=compile_ms)
-        report = self._pool.run(job_of(source, modules, ceilings, SourceLanguage.TS), host)
+        report = self._pool.run(job_of(source, modules, ceilings), host, SourceLanguage.TS)
         return execution_of(report, ceilings, compile_ms)
 
     def close(self) -> None:

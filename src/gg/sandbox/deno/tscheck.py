@@ -1,9 +1,8 @@
 """The TypeScript checker: one warm `deno lsp` per arm, checking the reply as `program.ts`.
 
 Rules kept here:
-- the checker runs in a private temporary directory (its `DENO_DIR`, `HOME` and cwd), with an
-  environment that sends any network fetch to a closed local port; it is started on first use and
-  killed by `close()`;
+- the checker is one `deno lsp` (`gg.sandbox.deno.lsp`: a private temporary directory, no
+  network), started on first use and killed by `close()`;
 - the reply is checked as one in-memory document, `program.ts`, against `gg.d.ts` under strict
   mode with the ES2022 library and nothing else (no DOM, no Deno namespace);
 - the checker reads no file but `gg.d.ts`: every `file:` URL is mapped by the import map to an
@@ -11,6 +10,8 @@ Rules kept here:
   length, wherever `///` is followed by `<`) in the copy the checker reads, so they are ignored;
 - a check's answer is the first `publishDiagnostics` for the document's new version; only errors
   are kept (warnings, hints and unused-name notes are not);
+- one check runs at a time: a check never waits on the host, so a second agent's check waits
+  for the first (tens of milliseconds) and no agent can stop another's;
 - a check bounded by the caller's `limit_secs` (the program's own time ceiling plus a grace) that
   has not answered by then raises `CheckOverran`: the program made the checker work too long, so
   the checker is replaced and the program is refused, never gg's failure;
@@ -20,35 +21,17 @@ Rules kept here:
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import queue
 import re
-import shutil
-import subprocess
-import tempfile
 import threading
-import time
-from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
-from deno import find_deno_bin
-
-from gg.errors import FatalFault, GgDefect
+from gg.errors import GgDefect
+from gg.sandbox.deno.lsp import LspServer
 
 CHECK_SECS = 60.0
 _ERROR_SEVERITY = 1
 _TRIPLE_SLASH = re.compile(r"///(?=[\s\ufeff]*<)")
-_SETTINGS = {
-    "enable": True,
-    "lint": False,
-    "codeLens": {"implementations": False, "references": False, "test": False},
-    "suggest": {"imports": {"autoDiscover": False, "hosts": {}}},
-}
-_CLOSED = object()  # the checker's output ended
 
 
 class CheckOverran(Exception):
@@ -88,7 +71,7 @@ class TypeChecker:
         self._declarations = declarations
         self._check_secs = check_secs
         self._lock = threading.Lock()
-        self._server: _Server | None = None
+        self._server: LspServer | None = None
 
     @property
     def scrubbed(self) -> tuple[str, ...]:
@@ -100,11 +83,16 @@ class TypeChecker:
         `limit_secs`, and `GgDefect` when the checker fails."""
         with self._lock:
             server = self._server if self._server is not None and self._server.alive() else self._start()
+            limit = self._check_secs if limit_secs is None else min(limit_secs, self._check_secs)
             try:
-                return server.check(blank_directives(source), limit_secs)
-            except (GgDefect, CheckOverran):
+                published = server.publish(blank_directives(source), limit)
+            except GgDefect:
+                overran = limit < self._check_secs and server.alive()
                 self._discard()
+                if overran:
+                    raise CheckOverran(limit) from None
                 raise
+            return [_diagnostic(d, server.uri) for d in published if _is_error(d)]
 
     def warm(self) -> None:
         """Start the checker and check an empty program, so the first real check is warm."""
@@ -114,220 +102,15 @@ class TypeChecker:
         with self._lock:
             self._discard()
 
-    def _start(self) -> _Server:
+    def _start(self) -> LspServer:
         self._discard()
-        self._server = _Server(self._declarations, self._check_secs)
+        self._server = LspServer(self._declarations, self._check_secs)
         return self._server
 
     def _discard(self) -> None:
         server, self._server = self._server, None
         if server is not None:
             server.stop()
-
-
-class _Server:
-    """One `deno lsp` process and its document."""
-
-    def __init__(self, declarations: str, check_secs: float) -> None:
-        self._check_secs = check_secs
-        self.directory = tempfile.mkdtemp(prefix="gg-tscheck-")
-        self.check_dir = os.path.join(self.directory, "check")
-        for sub in ("check", "deno", "home"):
-            os.mkdir(os.path.join(self.directory, sub), 0o700)
-        self.uri = f"file://{self.check_dir}/program.ts"
-        self._write_config(declarations)
-        self._messages: queue.Queue[Any] = queue.Queue()
-        self._stderr: deque[bytes] = deque(maxlen=32)
-        self._version = 0
-        self._next_id = 0
-        try:
-            self._proc = subprocess.Popen(
-                [find_deno_bin(), "lsp"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.check_dir,
-                env=_environment(self.directory),
-            )
-        except OSError as error:
-            shutil.rmtree(self.directory, ignore_errors=True)
-            raise GgDefect(FatalFault.TOOLCHAIN, f"the checker did not start: {error}") from error
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._drain, daemon=True).start()
-        try:
-            self._initialize()
-        except GgDefect:
-            self.stop()
-            raise
-
-    def _write_config(self, declarations: str) -> None:
-        declared = f"file://{self.check_dir}/gg.d.ts"
-        config = {
-            "compilerOptions": {"strict": True, "lib": ["es2022"], "types": ["./gg.d.ts"]},
-            "lock": False,
-            "nodeModulesDir": "none",
-            "imports": {"file:///": "denied:/", declared: "./gg.d.ts"},
-        }
-        with open(os.path.join(self.check_dir, "gg.d.ts"), "w", encoding="utf-8") as out:
-            out.write(declarations)
-        with open(os.path.join(self.check_dir, "deno.json"), "w", encoding="utf-8") as out:
-            json.dump(config, out)
-
-    def alive(self) -> bool:
-        return self._proc.poll() is None
-
-    def check(self, text: str, limit_secs: float | None = None) -> list[Diagnostic]:
-        self._version += 1
-        version = self._version
-        if version == 1:
-            document = {"uri": self.uri, "languageId": "typescript", "version": version, "text": text}
-            self._notify("textDocument/didOpen", {"textDocument": document})
-        else:
-            self._notify(
-                "textDocument/didChange",
-                {"textDocument": {"uri": self.uri, "version": version}, "contentChanges": [{"text": text}]},
-            )
-        limit = self._check_secs if limit_secs is None else min(limit_secs, self._check_secs)
-        try:
-            published = self._await(lambda m: _is_publication(m, self.uri, version), limit)
-        except GgDefect:
-            if limit < self._check_secs and self.alive():
-                raise CheckOverran(limit) from None
-            raise
-        return [_diagnostic(d, self.uri) for d in published["params"]["diagnostics"] if _is_error(d)]
-
-    def stop(self) -> None:
-        if self._proc.poll() is None:
-            self._proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._proc.wait(timeout=5)
-        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-            with contextlib.suppress(OSError):
-                if stream is not None:
-                    stream.close()
-        shutil.rmtree(self.directory, ignore_errors=True)
-
-    # ---- JSON-RPC ----------------------------------------------------------------------------
-
-    def _initialize(self) -> None:
-        self._next_id += 1
-        request = self._next_id
-        root = f"file://{self.check_dir}"
-        capabilities = {
-            "textDocument": {"publishDiagnostics": {"versionSupport": True, "relatedInformation": True}},
-            "workspace": {"configuration": True},
-        }
-        self._send(
-            {
-                "jsonrpc": "2.0",
-                "id": request,
-                "method": "initialize",
-                "params": {
-                    "processId": os.getpid(),
-                    "rootUri": root,
-                    "workspaceFolders": [{"uri": root, "name": "check"}],
-                    "capabilities": capabilities,
-                    "initializationOptions": _SETTINGS,
-                },
-            }
-        )
-        self._await(lambda m: m.get("id") == request and "method" not in m, self._check_secs)
-        self._notify("initialized", {})
-
-    def _notify(self, method: str, params: dict[str, Any]) -> None:
-        self._send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def _send(self, message: dict[str, Any]) -> None:
-        body = json.dumps(message).encode("utf-8")
-        stdin = self._proc.stdin
-        try:
-            assert stdin is not None
-            stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-            stdin.flush()
-        except (OSError, ValueError) as error:
-            raise self._defect(f"the checker stopped taking input ({error})") from error
-
-    def _await(self, wanted: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any]:
-        """Pump messages until one satisfies `wanted`, answering the server's own requests."""
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                message = self._messages.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise self._defect(f"the checker gave no answer within {timeout:g} s") from None
-            if message is _CLOSED:
-                raise self._defect("the checker exited")
-            if "method" in message and "id" in message:
-                self._answer(message)
-            elif wanted(message):
-                return message
-
-    def _answer(self, request: dict[str, Any]) -> None:
-        result: Any = None
-        if request["method"] == "workspace/configuration":
-            result = [
-                _SETTINGS if item.get("section") == "deno" else {} for item in request["params"]["items"]
-            ]
-        self._send({"jsonrpc": "2.0", "id": request["id"], "result": result})
-
-    def _defect(self, what: str) -> GgDefect:
-        tail = b"".join(self._stderr).decode("utf-8", "replace")[-600:].replace(self.directory, "<checker>")
-        return GgDefect(FatalFault.TOOLCHAIN, f"{what}; its last words: {tail.strip() or '(none)'}")
-
-    def _read(self) -> None:
-        stream = self._proc.stdout
-        assert stream is not None
-        with contextlib.suppress(OSError, ValueError):
-            while (message := _frame(stream)) is not None:
-                self._messages.put(message)
-        self._messages.put(_CLOSED)
-
-    def _drain(self) -> None:
-        stream = self._proc.stderr
-        assert stream is not None
-        with contextlib.suppress(OSError, ValueError):
-            while chunk := os.read(stream.fileno(), 4096):
-                self._stderr.append(chunk)
-
-
-def _frame(stream: IO[bytes]) -> dict[str, Any] | None:
-    """One framed JSON-RPC message, or None at the end of the stream."""
-    length = None
-    while True:
-        line = stream.readline()
-        if not line:
-            return None
-        line = line.strip()
-        if not line:
-            break
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            length = int(value.strip())
-    if length is None:
-        return None
-    body = stream.read(length)
-    return json.loads(body) if len(body) == length else None
-
-
-def _environment(directory: str) -> dict[str, str]:
-    closed = "http://127.0.0.1:9"
-    return {
-        "DENO_DIR": os.path.join(directory, "deno"),
-        "HOME": os.path.join(directory, "home"),
-        "NO_COLOR": "1",
-        "DENO_NO_UPDATE_CHECK": "1",
-        "DENO_NO_PACKAGE_JSON": "1",
-        "HTTP_PROXY": closed,
-        "HTTPS_PROXY": closed,
-        "NPM_CONFIG_REGISTRY": closed + "/",
-    }
-
-
-def _is_publication(message: dict[str, Any], uri: str, version: int) -> bool:
-    if message.get("method") != "textDocument/publishDiagnostics":
-        return False
-    params = message.get("params") or {}
-    return params.get("uri") == uri and params.get("version") == version
 
 
 def _is_error(raw: dict[str, Any]) -> bool:

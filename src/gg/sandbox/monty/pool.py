@@ -1,18 +1,19 @@
 """One Python worker process (`gg.sandbox.monty.worker`, running Monty) serving one program at a time.
 
 Rules kept here:
-- the worker runs `python -I -m gg.sandbox.monty.worker` in a private empty directory, with a minimal
-  environment, stdin from /dev/null, stdout discarded, in a session of its own (a process group the
-  engine's own processes join), under `RLIMIT_DATA` (`data_limit`) as a backstop for memory the
-  engine does not count; a run asking for more memory than the worker was started for restarts it;
+- the worker is a guest process (`gg.sandbox.process`): `python -I -m gg.sandbox.monty.worker` in
+  a private empty directory, with a minimal environment, stdin from /dev/null, stdout discarded,
+  in a session of its own (a process group the engine's own processes join), under `RLIMIT_DATA`
+  (`data_limit`) as a backstop for memory the engine does not count; a run asking for more memory
+  than the worker was started for restarts it;
 - the channel is a socket pair, never stdio; SDK calls are served on the thread that called `run`,
   in the order the program makes them;
 - the time ceiling is kept here, on the wall clock from the moment the program starts to run (for
   the checked twin: once the type check passed, which has `CHECK_SECS` of its own); time spent in a
-  call that waits on outside work (`Operation.waits_externally`) is added back. A run with no `done`
-  by then is stopped by killing the worker's process group (the engine's clock pauses in host
-  calls, so it cannot be trusted to stop a program that spends its time there), and a new worker
-  starts on the next run;
+  call that waits on outside work is added back (`Deadline`). A run with no `done` by then is
+  stopped by killing the worker's process group (the engine's clock pauses in host calls, so it
+  cannot be trusted to stop a program that spends its time there), and a new worker starts on the
+  next run;
 - a worker that dies mid-run is a trap (out of memory when its last words say so) and is replaced
   on the next run; an engine crash the worker survives is reported by the worker itself;
 - a host function that raises anything but `ApiError` stops the run the same way, and the exception
@@ -21,74 +22,28 @@ Rules kept here:
 
 from __future__ import annotations
 
-import contextlib
 import os
-import resource
-import shutil
-import signal
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections import deque
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import Any
 
-from gg.errors import ApiError, FatalFault, GgDefect
+from gg.errors import FatalFault, GgDefect
 from gg.sandbox.execution import HostCalls
+from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
 from gg.sandbox.monty.bundle import PyBundle
 from gg.sandbox.monty.worker.channel import Channel, ChannelClosed
+from gg.sandbox.process import Deadline, Guest, GuestProcess, Launch, private_folder
 
 START_SECS = 30.0
 CHECK_SECS = 10.0
 DATA_BASE_BYTES = 1024**3
-STDERR_TAIL_CHUNKS = 64
 
 
-class RunStatus(StrEnum):
-    """How one program's run ended, as the pool saw it."""
-
-    OK = "ok"
-    THREW = "threw"
-    COMPILE = "compile"
-    CHECK_TIMEOUT = "check_timeout"
-    TIMEOUT = "timeout"
-    OOM = "oom"
-    TRAP = "trap"
-
-
-@dataclass(frozen=True)
-class PyJob:
-    """One program to run: its source, its code modules by key, its ceilings, and whether it is
-    type-checked first."""
-
-    program: str
-    libs: Mapping[str, str]
-    timeout_secs: float
-    memory_bytes: int
-    checked: bool = False
-
-
-@dataclass(frozen=True)
-class PyReport:
-    """What came back: how the run ended, the worker's failure description or the checker's
-    diagnostics, the log tail, and timing (ms)."""
-
-    status: RunStatus
-    duration_ms: float
-    failure: Mapping[str, Any] | None = None
-    diagnostics: str = ""
-    logs: tuple[str, ...] = ()
-    dropped: int = 0
-    compile_ms: float | None = None
-    detail: str = ""
-
-
-class _Deadline(Exception):
+class _Overran(Exception):
     """The run outlived its deadline: in the type check, or in the program."""
 
     def __init__(self, checking: bool, compile_ms: float | None) -> None:
@@ -97,13 +52,12 @@ class _Deadline(Exception):
         self.compile_ms = compile_ms
 
 
-@dataclass
-class _Worker:
-    proc: subprocess.Popen[bytes]
-    channel: Channel
-    directory: str
-    data_limit: int
-    stderr_tail: deque[bytes] = field(default_factory=lambda: deque(maxlen=STDERR_TAIL_CHUNKS))
+@dataclass(eq=False)
+class MontyWorker(Guest[Channel]):
+    """One worker process (killed with its whole process group), its channel, and the data limit
+    it was started under."""
+
+    data_limit: int = 0
 
 
 class MontyPool:
@@ -113,31 +67,31 @@ class MontyPool:
         self._bundle = bundle
         self._external = frozenset(waits_externally)
         self._lock = threading.Lock()
-        self._worker: _Worker | None = None
+        self._worker: MontyWorker | None = None
         self._next_id = 0
 
     @property
     def pid(self) -> int | None:
         """The running worker's process id (its process group's id too), if one is running."""
-        return self._worker.proc.pid if self._worker else None
+        return self._worker.pid if self._worker else None
 
-    def run(self, job: PyJob, host: HostCalls) -> PyReport:
-        """Run `job` to its end, serving its SDK calls with `host`."""
+    def run(self, job: Job, host: HostCalls, checked: bool = False) -> GuestReport:
+        """Run `job` to its end, serving its SDK calls with `host`; `checked` type-checks it first."""
         with self._lock:
             worker = self._ensure(job.memory_bytes)
             self._next_id += 1
             run_id = self._next_id
-            worker.stderr_tail.clear()
+            worker.process.forget_words()
             started = time.monotonic()
             try:
-                worker.channel.send(_run_message(run_id, job))
-                return self._serve(worker, run_id, job, host, started)
-            except _Deadline as late:
+                worker.channel.send(_run_message(run_id, job, checked))
+                return self._serve(worker, run_id, job, host, checked)
+            except _Overran as late:
                 self._discard(worker)
                 elapsed_ms = (time.monotonic() - started) * 1000
                 if late.checking:
-                    return PyReport(RunStatus.CHECK_TIMEOUT, 0.0, compile_ms=elapsed_ms)
-                return PyReport(RunStatus.TIMEOUT, elapsed_ms, compile_ms=late.compile_ms)
+                    return GuestReport(GuestStatus.CHECK_TIMEOUT, 0.0, compile_ms=elapsed_ms)
+                return GuestReport(GuestStatus.TIMEOUT, elapsed_ms, compile_ms=late.compile_ms)
             except ChannelClosed:
                 return self._lost(worker, started)
             except BaseException:
@@ -148,46 +102,47 @@ class MontyPool:
         """Kill the worker and remove its directory at once; a later `run` starts a new one."""
         worker, self._worker = self._worker, None
         if worker is not None:
-            _terminate(worker)
+            worker.kill()
 
     # ---- one run ---------------------------------------------------------------------------
 
-    def _serve(self, worker: _Worker, run_id: int, job: PyJob, host: HostCalls, started: float) -> PyReport:
-        checking = job.checked
-        deadline = started + (CHECK_SECS if checking else job.timeout_secs)
+    def _serve(
+        self, worker: MontyWorker, run_id: int, job: Job, host: HostCalls, checking: bool
+    ) -> GuestReport:
+        deadline = Deadline(CHECK_SECS if checking else job.timeout_secs, self._external)
         compile_ms: float | None = None
         while True:
             try:
-                message = worker.channel.receive(deadline - time.monotonic())
+                message = worker.channel.receive(deadline.remaining())
             except TimeoutError:
-                raise _Deadline(checking, compile_ms) from None
+                raise _Overran(checking, compile_ms) from None
             if message.get("id") != run_id:
                 continue
             kind = message.get("t")
             if kind == "checked":
                 checking, compile_ms = False, float(message.get("ms", 0.0))
-                deadline = time.monotonic() + job.timeout_secs
+                deadline.restart(job.timeout_secs)
             elif kind == "call":
-                asked = time.monotonic()
-                reply = _answer(run_id, message, host)
-                if message.get("op") in self._external:
-                    deadline += time.monotonic() - asked
-                if time.monotonic() >= deadline:
-                    raise _Deadline(checking, compile_ms)
-                worker.channel.send(reply)
+                with deadline.call(str(message.get("op"))):
+                    answer = _answer(run_id, message, host)
+                if deadline.passed():
+                    raise _Overran(checking, compile_ms)
+                worker.channel.send(answer)
             elif kind == "done":
                 return _report(message, compile_ms)
 
-    def _lost(self, worker: _Worker, started: float) -> PyReport:
+    def _lost(self, worker: MontyWorker, started: float) -> GuestReport:
         """The worker died mid-run: replace it; a worker that ran out of memory says so."""
         self._discard(worker)
         elapsed_ms = (time.monotonic() - started) * 1000
-        tail = b"".join(worker.stderr_tail).decode("utf-8", "replace")
-        status = RunStatus.OOM if "MemoryError" in tail or "memory allocation" in tail else RunStatus.TRAP
-        return PyReport(status, elapsed_ms, detail=tail[-2000:])
+        tail = worker.process.last_words()
+        out_of_memory = "MemoryError" in tail or "memory allocation" in tail
+        return GuestReport(
+            GuestStatus.OOM if out_of_memory else GuestStatus.TRAP, elapsed_ms, detail=tail[-2000:]
+        )
 
-    def _discard(self, worker: _Worker) -> None:
-        _terminate(worker)
+    def _discard(self, worker: MontyWorker) -> None:
+        worker.kill()
         if self._worker is worker:
             self._worker = None
 
@@ -198,113 +153,69 @@ class MontyPool:
         (`DATA_BASE_BYTES`) plus twice the program's own ceiling."""
         return DATA_BASE_BYTES + 2 * memory_bytes
 
-    def _ensure(self, memory_bytes: int) -> _Worker:
+    def _ensure(self, memory_bytes: int) -> MontyWorker:
         worker = self._worker
         limit = self.data_limit(memory_bytes)
-        if worker is not None and worker.proc.poll() is None and limit <= worker.data_limit:
+        if worker is not None and worker.alive() and limit <= worker.data_limit:
             return worker
         if worker is not None:
             self._discard(worker)
-        try:
-            self._worker = _spawn(self._bundle, limit)
-        except (OSError, ChannelClosed, TimeoutError) as error:
-            raise GgDefect(FatalFault.HOST_FAULT, f"the Python worker did not start: {error}") from error
+        self._worker = start(self._bundle, limit)
         return self._worker
 
 
-def _spawn(bundle: PyBundle, data_limit: int) -> _Worker:
-    directory = tempfile.mkdtemp(prefix="gg-python-")
+def start(bundle: PyBundle, data_limit: int) -> MontyWorker:
+    """A new worker under `data_limit`, booted and ready; gg's defect when it does not start."""
+    directory = private_folder("gg-python-")
     ours, theirs = socket.socketpair()
+    command = [sys.executable, "-I", "-m", "gg.sandbox.monty.worker", str(theirs.fileno())]
+    env = {"PATH": os.defpath, "LANG": "C.UTF-8"}
+    launch = Launch(
+        command, directory, env, directory, data_limit, own_session=True, pass_fds=(theirs.fileno(),)
+    )
     try:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-m", "gg.sandbox.monty.worker", str(theirs.fileno())],
-            pass_fds=(theirs.fileno(),),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            cwd=directory,
-            env={"PATH": os.defpath, "LANG": "C.UTF-8"},
-            start_new_session=True,
-            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_DATA, (data_limit, data_limit)),
-        )
-    except OSError:
+        process = GuestProcess(launch)
+    except OSError as error:
         ours.close()
-        shutil.rmtree(directory, ignore_errors=True)
-        raise
+        raise GgDefect(FatalFault.HOST_FAULT, f"the Python worker did not start: {error}") from error
     finally:
         theirs.close()
-    worker = _Worker(proc, Channel(ours), directory, data_limit)
-    threading.Thread(target=_drain_stderr, args=(worker,), daemon=True).start()
+    worker = MontyWorker(process, Channel(ours), data_limit)
     try:
         worker.channel.send(bundle.init_message())
         if worker.channel.receive(START_SECS).get("t") != "ready":
             raise ChannelClosed("the worker did not report ready")
     except (ChannelClosed, TimeoutError):
-        tail = b"".join(worker.stderr_tail).decode("utf-8", "replace")[-1000:]
-        _terminate(worker)
-        raise ChannelClosed(f"the worker did not start: {tail}") from None
+        tail = process.last_words()[-1000:]
+        worker.kill()
+        raise GgDefect(FatalFault.HOST_FAULT, f"the Python worker did not start: {tail}") from None
     return worker
-
-
-def _drain_stderr(worker: _Worker) -> None:
-    """Keep the tail of the worker's stderr: how a dead worker died."""
-    stream = worker.proc.stderr
-    if stream is None:
-        return
-    with contextlib.suppress(OSError, ValueError):
-        while chunk := os.read(stream.fileno(), 4096):
-            worker.stderr_tail.append(chunk)
-
-
-def _terminate(worker: _Worker) -> None:
-    """Kill the worker's whole process group (the engine's processes with it) and clean up."""
-    worker.channel.close()
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(worker.proc.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        worker.proc.wait(timeout=5)
-    shutil.rmtree(worker.directory, ignore_errors=True)
 
 
 # ---- messages ------------------------------------------------------------------------------
 
 
-def _run_message(run_id: int, job: PyJob) -> dict[str, Any]:
+def _run_message(run_id: int, job: Job, checked: bool) -> dict[str, Any]:
     return {
         "t": "run",
         "id": run_id,
         "program": job.program,
-        "libs": dict(job.libs),
+        "libs": {module.key: module.source for module in job.modules},
         "timeoutSecs": job.timeout_secs,
         "memoryBytes": job.memory_bytes,
-        "checked": job.checked,
+        "checked": checked,
     }
 
 
 def _answer(run_id: int, message: Mapping[str, Any], host: HostCalls) -> dict[str, Any]:
     """Serve one SDK call; `ApiError` becomes a failed reply, anything else propagates."""
     args = message.get("args")
-    try:
-        value = host(str(message.get("op")), args if isinstance(args, dict) else {})
-    except ApiError as error:
-        return {"t": "reply", "id": run_id, "ok": False, "error": error.to_wire()}
-    return {"t": "reply", "id": run_id, "ok": True, "value": value}
+    return reply(run_id, lambda: host(str(message.get("op")), args if isinstance(args, dict) else {}))
 
 
-def _report(message: Mapping[str, Any], compile_ms: float | None) -> PyReport:
-    status = str(message.get("status"))
-    if status == "defect":
+def _report(message: Mapping[str, Any], compile_ms: float | None) -> GuestReport:
+    if message.get("status") == "defect":
         raise GgDefect(
             FatalFault.ARTIFACT_DEFECT, f"the Python SDK did not boot: {message.get('detail', '')}"
         )
-    compiled = message.get("compileMs")
-    return PyReport(
-        status=RunStatus(status),
-        duration_ms=float(message.get("ms", 0.0)),
-        failure=message.get("failure"),
-        diagnostics=str(message.get("diagnostics", "")),
-        logs=tuple(str(line) for line in message.get("logs", ())),
-        dropped=int(message.get("dropped", 0)),
-        compile_ms=float(compiled) if compiled is not None else compile_ms,
-        detail=str(message.get("detail", "")),
-    )
+    return report_of(message, compile_ms)
