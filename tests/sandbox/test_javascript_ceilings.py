@@ -232,7 +232,7 @@ def test_close_kills_the_engine_and_removes_its_directory(host: Host) -> None:
         assert run(arm, host, TRIVIAL).ok
         pid = arm.pool.pid
         assert pid is not None
-        directory = arm.pool._process.process.directory  # type: ignore[union-attr]
+        directory = arm.pool._leases.latest.process.directory  # type: ignore[union-attr]
         assert os.path.isdir(directory)
     assert arm.pool.pid is None
     assert not os.path.exists(directory)

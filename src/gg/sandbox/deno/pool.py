@@ -1,30 +1,34 @@
-"""A pool of one long-lived Deno process that runs one program at a time, each in a fresh Worker.
+"""A pool of long-lived Deno processes, each running one program at a time in a fresh Worker.
 
 Rules kept here:
-- the process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
+- a program runs on a process leased to it for its whole run (`gg.sandbox.lease`): a program
+  running on another thread, or waiting there in a host call, never holds it up; an idle process
+  serves the next program;
+- each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
   `DENO_DIR`, an empty cwd), a minimal environment, stdin from /dev/null, and permission for its
   one socket path only;
 - `RLIMIT_DATA` (`data_limit`) is the backstop for memory outside the JS heap (ArrayBuffer, wasm,
   Blob): a typed array past it is the Worker's own out-of-memory, a Blob past it aborts the
-  process, which is reported as out of memory; a run asking for a larger heap than the process
-  was started for restarts it;
+  process, which is reported as out of memory; a run asking for a larger heap than an idle
+  process was started for gets a new process;
 - the protocol is JSON lines over that socket (`gg.sandbox.deno.wire`); host calls are served on
   the thread that called `run`, in the order the guest makes them;
 - the time ceiling is kept here, on the wall clock from the moment the program is sent: a run
-  with no `done` by then is stopped by killing the process (Deno's `worker.terminate()` leaves a
-  running Worker spinning), and the process is replaced on the next run. The time a call to an
-  operation that waits on external work spends on the host is added back (`Deadline`);
-- the pool starts on first use; a process that died (EOF), ran a program that was stopped or ran
-  out of memory, or reports Workers that outlived their programs is replaced on the next run;
+  with no `done` by then is stopped by killing its process (Deno's `worker.terminate()` leaves a
+  running Worker spinning). The time a call to an operation that waits on external work spends
+  on the host is added back (`Deadline`);
+- the pool starts its first process on first use; a process that died (EOF), ran a program that
+  was stopped or ran out of memory, or reports Workers that outlived their programs is stopped and
+  never serves again;
 - a host function that raises anything but `ApiError` stops the program the same way, and the
   exception propagates out of `run`.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
-import threading
 import time
 from collections.abc import Mapping
 from enum import StrEnum
@@ -37,6 +41,7 @@ from gg.sandbox.deno.bundle import HOST_SCRIPT, GuestBundle
 from gg.sandbox.deno.wire import DenoProcess, EngineLost, EngineSilent, arguments, encode, run_message
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
+from gg.sandbox.lease import SPARES, Leases
 from gg.sandbox.process import Deadline, GuestProcess, Launch, private_folder
 
 START_SECS = 15.0
@@ -62,27 +67,32 @@ def heap_mb(job: Job) -> int:
 
 
 class DenoPool:
-    """One Deno process serving one caller at a time; safe to `close()` from any thread."""
+    """Deno processes leased one per running program; safe to `close()` from any thread."""
 
-    def __init__(self, bundle: GuestBundle, *, data_base_bytes: int = DATA_BASE_BYTES) -> None:
+    def __init__(
+        self, bundle: GuestBundle, *, data_base_bytes: int = DATA_BASE_BYTES, spares: int = SPARES
+    ) -> None:
         self._bundle = bundle
         self._data_base = data_base_bytes
-        self._lock = threading.Lock()
-        self._process: DenoProcess | None = None
-        self._next_id = 0
+        self._leases = Leases(self._start, _fits, spares)
+        self._ids = itertools.count(1)
 
     @property
     def pid(self) -> int | None:
-        """The running Deno process's id, if one is running."""
-        return self._process.pid if self._process else None
+        """The id of the process the last program was given, while the pool holds it."""
+        latest = self._leases.latest
+        return latest.pid if latest else None
+
+    @property
+    def started(self) -> int:
+        """How many Deno processes this pool has started."""
+        return self._leases.started
 
     def run(self, job: Job, host: HostCalls, language: SourceLanguage = SourceLanguage.JS) -> GuestReport:
-        """Run `job` to its end, serving its host calls with `host`."""
-        with self._lock:
-            heap = heap_mb(job)
-            process = self._ensure(heap)
-            self._next_id += 1
-            run_id = self._next_id
+        """Run `job` to its end on a process of its own, serving its host calls with `host`."""
+        heap = heap_mb(job)
+        with self._leases.lease(heap) as process:
+            run_id = next(self._ids)
             process.process.forget_words()
             started = time.monotonic()
             deadline = Deadline(job.timeout_secs, self._bundle.external)
@@ -92,23 +102,18 @@ class DenoPool:
             except EngineSilent:
                 elapsed_ms = (time.monotonic() - started) * 1000
                 logs, dropped = process.last_logs(run_id)
-                self._discard(process)
+                self._leases.discard(process)
                 return GuestReport(GuestStatus.TIMEOUT, elapsed_ms, logs=logs, dropped=dropped)
             except EngineLost:
                 return self._lost(process, started)
-            except BaseException:
-                self._discard(process)
-                raise
             if report.status in _FRESH_PROCESS_AFTER or report.crowded:
-                self._discard(process)
+                self._leases.discard(process)
             return report
 
     def close(self) -> None:
-        """Kill the process and remove its private directory, at once: a run in progress on
+        """Kill every process and remove its private directory, at once: a run in progress on
         another thread ends as a lost engine. A later `run` starts a new process."""
-        process, self._process = self._process, None
-        if process is not None:
-            process.kill()
+        self._leases.close()
 
     # ---- one run ---------------------------------------------------------------------------
 
@@ -130,14 +135,9 @@ class DenoPool:
             if message["t"] == "done":
                 return report_of(message)
 
-    def _discard(self, process: DenoProcess) -> None:
-        process.kill()
-        if self._process is process:
-            self._process = None
-
     def _lost(self, process: DenoProcess, started: float) -> GuestReport:
         """The process died mid-run: replace it; an allocation abort is an OOM."""
-        self._discard(process)
+        self._leases.discard(process)
         elapsed_ms = (time.monotonic() - started) * 1000
         tail = process.process.last_words()
         out_of_memory = "out of memory" in tail.lower() or "memory allocation of" in tail
@@ -151,17 +151,15 @@ class DenoPool:
         (about 650 MB with a running and a spare Worker) plus a quarter over the heap."""
         return self._data_base + heap_mb * _MiB * 5 // 4
 
-    def _ensure(self, heap_mb: int) -> DenoProcess:
-        process = self._process
-        if process is not None and process.alive() and heap_mb <= process.heap_mb:
-            return process
-        if process is not None:
-            self._discard(process)
+    def _start(self, heap_mb: int) -> DenoProcess:
         try:
-            self._process = start(self._bundle, heap_mb, self.data_limit(heap_mb))
+            return start(self._bundle, heap_mb, self.data_limit(heap_mb))
         except EngineLost as error:
             raise GgDefect(FatalFault.HOST_FAULT, str(error)) from error
-        return self._process
+
+
+def _fits(process: DenoProcess, heap_mb: int) -> bool:
+    return heap_mb <= process.heap_mb
 
 
 def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:

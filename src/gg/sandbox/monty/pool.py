@@ -1,31 +1,34 @@
-"""One Python worker process (`gg.sandbox.monty.worker`, running Monty) serving one program at a time.
+"""Python worker processes (`gg.sandbox.monty.worker`, running Monty), each serving one program at a
+time.
 
 Rules kept here:
-- the worker is a guest process (`gg.sandbox.process`): `python -I -m gg.sandbox.monty.worker` in
+- a program runs on a worker leased to it for its whole run (`gg.sandbox.lease`): a program
+  running on another thread, or waiting there in a host call, never holds it up; an idle worker
+  serves the next program;
+- each worker is a guest process (`gg.sandbox.process`): `python -I -m gg.sandbox.monty.worker` in
   a private empty directory, with a minimal environment, stdin from /dev/null, stdout discarded,
   in a session of its own (a process group the engine's own processes join), under `RLIMIT_DATA`
   (`data_limit`) as a backstop for memory the engine does not count; a run asking for more memory
-  than the worker was started for restarts it;
+  than an idle worker was started for gets a new worker;
 - the channel is a socket pair, never stdio; SDK calls are served on the thread that called `run`,
   in the order the program makes them;
 - the time ceiling is kept here, on the wall clock from the moment the program starts to run (for
   the checked twin: once the type check passed, which has `CHECK_SECS` of its own); time spent in a
   call that waits on outside work is added back (`Deadline`). A run with no `done` by then is
   stopped by killing the worker's process group (the engine's clock pauses in host calls, so it
-  cannot be trusted to stop a program that spends its time there), and a new worker starts on the
-  next run;
-- a worker that dies mid-run is a trap (out of memory when its last words say so) and is replaced
-  on the next run; an engine crash the worker survives is reported by the worker itself;
+  cannot be trusted to stop a program that spends its time there), which never serves again;
+- a worker that dies mid-run is a trap (out of memory when its last words say so); an engine crash
+  the worker survives is reported by the worker itself;
 - a host function that raises anything but `ApiError` stops the run the same way, and the exception
   propagates out of `run`.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 import sys
-import threading
 import time
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ from typing import Any
 from gg.errors import FatalFault, GgDefect
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
+from gg.sandbox.lease import SPARES, Leases
 from gg.sandbox.monty.bundle import PyBundle
 from gg.sandbox.monty.worker.channel import Channel, ChannelClosed
 from gg.sandbox.process import Deadline, Guest, GuestProcess, Launch, private_folder
@@ -61,48 +65,50 @@ class MontyWorker(Guest[Channel]):
 
 
 class MontyPool:
-    """One worker serving one caller at a time; safe to `close()` from any thread."""
+    """Workers leased one per running program; safe to `close()` from any thread."""
 
-    def __init__(self, bundle: PyBundle, waits_externally: Collection[str] = ()) -> None:
+    def __init__(
+        self, bundle: PyBundle, waits_externally: Collection[str] = (), spares: int = SPARES
+    ) -> None:
         self._bundle = bundle
         self._external = frozenset(waits_externally)
-        self._lock = threading.Lock()
-        self._worker: MontyWorker | None = None
-        self._next_id = 0
+        self._leases = Leases(self._start, _fits, spares)
+        self._ids = itertools.count(1)
 
     @property
     def pid(self) -> int | None:
-        """The running worker's process id (its process group's id too), if one is running."""
-        return self._worker.pid if self._worker else None
+        """The process id (its process group's id too) of the worker the last program was given,
+        while the pool holds it."""
+        latest = self._leases.latest
+        return latest.pid if latest else None
+
+    @property
+    def started(self) -> int:
+        """How many workers this pool has started."""
+        return self._leases.started
 
     def run(self, job: Job, host: HostCalls, checked: bool = False) -> GuestReport:
-        """Run `job` to its end, serving its SDK calls with `host`; `checked` type-checks it first."""
-        with self._lock:
-            worker = self._ensure(job.memory_bytes)
-            self._next_id += 1
-            run_id = self._next_id
+        """Run `job` to its end on a worker of its own, serving its SDK calls with `host`; `checked`
+        type-checks it first."""
+        with self._leases.lease(self.data_limit(job.memory_bytes)) as worker:
+            run_id = next(self._ids)
             worker.process.forget_words()
             started = time.monotonic()
             try:
                 worker.channel.send(_run_message(run_id, job, checked))
                 return self._serve(worker, run_id, job, host, checked)
             except _Overran as late:
-                self._discard(worker)
+                self._leases.discard(worker)
                 elapsed_ms = (time.monotonic() - started) * 1000
                 if late.checking:
                     return GuestReport(GuestStatus.CHECK_TIMEOUT, 0.0, compile_ms=elapsed_ms)
                 return GuestReport(GuestStatus.TIMEOUT, elapsed_ms, compile_ms=late.compile_ms)
             except ChannelClosed:
                 return self._lost(worker, started)
-            except BaseException:
-                self._discard(worker)
-                raise
 
     def close(self) -> None:
-        """Kill the worker and remove its directory at once; a later `run` starts a new one."""
-        worker, self._worker = self._worker, None
-        if worker is not None:
-            worker.kill()
+        """Kill every worker and remove its directory at once; a later `run` starts a new one."""
+        self._leases.close()
 
     # ---- one run ---------------------------------------------------------------------------
 
@@ -133,18 +139,13 @@ class MontyPool:
 
     def _lost(self, worker: MontyWorker, started: float) -> GuestReport:
         """The worker died mid-run: replace it; a worker that ran out of memory says so."""
-        self._discard(worker)
+        self._leases.discard(worker)
         elapsed_ms = (time.monotonic() - started) * 1000
         tail = worker.process.last_words()
         out_of_memory = "MemoryError" in tail or "memory allocation" in tail
         return GuestReport(
             GuestStatus.OOM if out_of_memory else GuestStatus.TRAP, elapsed_ms, detail=tail[-2000:]
         )
-
-    def _discard(self, worker: MontyWorker) -> None:
-        worker.kill()
-        if self._worker is worker:
-            self._worker = None
 
     # ---- the process -----------------------------------------------------------------------
 
@@ -153,15 +154,12 @@ class MontyPool:
         (`DATA_BASE_BYTES`) plus twice the program's own ceiling."""
         return DATA_BASE_BYTES + 2 * memory_bytes
 
-    def _ensure(self, memory_bytes: int) -> MontyWorker:
-        worker = self._worker
-        limit = self.data_limit(memory_bytes)
-        if worker is not None and worker.alive() and limit <= worker.data_limit:
-            return worker
-        if worker is not None:
-            self._discard(worker)
-        self._worker = start(self._bundle, limit)
-        return self._worker
+    def _start(self, data_limit: int) -> MontyWorker:
+        return start(self._bundle, data_limit)
+
+
+def _fits(worker: MontyWorker, data_limit: int) -> bool:
+    return data_limit <= worker.data_limit
 
 
 def start(bundle: PyBundle, data_limit: int) -> MontyWorker:
