@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,16 +11,12 @@ from gg.outcome import ErrorType
 from gg.providers.base import ModelError
 from gg.providers.scripted import ScriptedClient, program_reply
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sdk.catalogue import default_registry
 
 LIBRARY = {"keep": 20, "idLength": 4}
 FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
 
 
-@pytest.fixture(scope="module")
-def arm() -> Iterator[JavaScriptArm]:
-    with JavaScriptArm(default_registry()) as arm:
-        yield arm
+pytestmark = pytest.mark.arms("javascript")
 
 
 def _sixty_line_program() -> str:

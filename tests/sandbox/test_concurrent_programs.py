@@ -26,11 +26,7 @@ PROGRAMS = {
 }
 
 
-@pytest.fixture(scope="module", params=list(PROGRAMS))
-def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
-    built = build_arm(request.param, default_registry())
-    yield built
-    built.close()
+pytestmark = pytest.mark.arms(*PROGRAMS)
 
 
 def _program(arm: Arm, label: str) -> str:
@@ -75,7 +71,16 @@ def test_a_program_waiting_in_a_host_call_never_stops_another_agents_program(arm
     assert first[0].ok, first[0].failure
 
 
-def test_an_idle_guest_serves_the_next_program_and_close_stops_every_guest(arm: Arm) -> None:
+@pytest.fixture(params=list(PROGRAMS))
+def own_arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
+    """An arm of the test's own, which it may close."""
+    built = build_arm(request.param, default_registry())
+    yield built
+    built.close()
+
+
+def test_an_idle_guest_serves_the_next_program_and_close_stops_every_guest(own_arm: Arm) -> None:
+    arm = own_arm
     pool: Any = arm.pool  # pyright: ignore[reportAttributeAccessIssue]
     assert arm.run(_program(arm, "warm"), lambda operation, args: None, CEILINGS).ok
     started = pool.started

@@ -8,13 +8,15 @@ import signal
 import time
 
 import pytest
-from jsworld import CEILINGS, TRIVIAL, Host, arm, host, registry, run
+from jsworld import CEILINGS, JAVASCRIPT, TRIVIAL, Host, host, registry, run
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule
 
-__all__ = ["arm", "host"]  # fixtures
+pytestmark = JAVASCRIPT
+
+__all__ = ["host"]  # fixtures
 
 
 # ---- ceilings and the engine ------------------------------------------------------------------

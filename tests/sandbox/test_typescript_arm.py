@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,10 +23,7 @@ from gg.sandbox.execution import Ceilings, CodeModule, Execution
 __all__ = ["host"]  # fixtures
 
 
-@pytest.fixture(scope="module")
-def arm() -> Iterator[TypeScriptArm]:
-    with TypeScriptArm(registry()) as arm:
-        yield arm
+pytestmark = pytest.mark.arms("typescript", registry=registry)
 
 
 def run(arm: TypeScriptArm, host: Host, source: str, modules: tuple[CodeModule, ...] = ()) -> Execution:
