@@ -2,8 +2,10 @@
 
 Rules kept here:
 - nothing reads or prepares the program on the host: no checker, so `compile_ms` is None;
-- each program runs in a fresh Worker of one long-lived pool, started on the first run and
-  killed by `close()` (the arm is also a context manager);
+- each program runs in a fresh Worker of a long-lived Deno process leased to it for the run
+  (`gg.sandbox.lease`): programs of other agents run beside it on processes of their own; the
+  first process starts on the first run, and `close()` kills them all (the arm is also a context
+  manager);
 - the time ceiling is wall clock from the program's start, fractions honoured; the heap ceiling
   is the Worker's old-generation limit derived from `max_memory_bytes`;
 - a ceiling or a lost engine is a `sandbox_*` failure in gg's words; everything the program did

@@ -5,8 +5,10 @@ Rules kept here:
 - `python` has no checker (`compile_ms` is None); `python-typed` checks every program against the
   SDK's stubs with the engine's bundled `ty` before anything runs, records `compile_ms`, and a
   rejected program is a `Compiler error` (`transpile_compile`) that ran nothing;
-- each program runs in a fresh engine session of one long-lived worker, started on the first run
-  and killed by `close()` (the arm is also a context manager);
+- each program runs in a fresh engine session of a long-lived worker leased to it for the run
+  (`gg.sandbox.lease`): programs of other agents run beside it on workers of their own; the first
+  worker starts on the first run, and `close()` kills them all (the arm is also a context
+  manager);
 - the time ceiling is wall clock from the program's start, the memory ceiling the engine's heap
   limit; a ceiling or a lost engine is a `sandbox_*` failure in gg's words, everything the program
   did is read by `gg.sandbox.monty.failure`;

@@ -14,7 +14,7 @@ program's. It builds:
   a string; lists and `null` are followed; anything undeclared comes back as the wire sent it;
 - a parameter taking documentation (`ParamType.DOC_TARGET`) turns an SDK function into its key;
 - `gg` (every family, `core`, and `ApiError`), `gg.core` (`ApiError`), and an empty `lib`;
-- `ApiError` is the engine's `OSError` (`pyspell.API_ERROR_CLASS`).
+- `ApiError` is the engine's `OSError` (`worker.hostcall.API_ERROR_CLASS`).
 
 Every sentence the worker itself raises (argument checks, the host-call cap) is rendered here from
 the prompt templates, with `{name}`-style holes the worker fills in.
