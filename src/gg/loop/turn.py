@@ -15,6 +15,7 @@ import dataclasses
 import time
 from typing import TYPE_CHECKING
 
+from gg.errors import FatalFault, GgDefect
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
 from gg.loop.program import run_submission
@@ -23,6 +24,7 @@ from gg.outcome import Continue, TurnOutcome
 from gg.providers.base import Message, ModelError, Reply, Request, Usage
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.scope import DeferredDeclarations
+from gg.state.window import Window
 from gg.telemetry.events import CompactionApplied, ModelReply, ModelRequest, Receipt
 
 if TYPE_CHECKING:
@@ -49,12 +51,13 @@ def take_turn(agent: Agent) -> TurnOutcome:
 
 def _ask_model(agent: Agent) -> Reply:
     setup, window = agent.setup, agent.window
+    system = _system_prompt(window)
     recorded = [_wire_message(m) for m in window.take_unrecorded()]
     if agent.ledger.turns == 0:
-        recorded.insert(0, {"role": "system", "content": window.system})
+        recorded.insert(0, {"role": "system", "content": system})
     agent.stream.emit(ModelRequest(messages=recorded, request_index=agent.stream.turn))
     request = Request(
-        system=window.system,
+        system=system,
         messages=tuple(window.messages),
         tool=agent.tool,
         max_output_tokens=setup.max_output_tokens,
@@ -78,6 +81,13 @@ def _ask_model(agent: Agent) -> Reply:
         )
     )
     return reply
+
+
+def _system_prompt(window: Window) -> str:
+    """The window's system prompt; an empty slot at a request is gg's own defect."""
+    if window.system is None:
+        raise GgDefect(FatalFault.HOST_FAULT, "the window's system-prompt slot is empty at a request")
+    return window.system
 
 
 def _acknowledge(agent: Agent, reply: Reply) -> list[CallClass]:

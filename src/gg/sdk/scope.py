@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from gg.errors import ApiError, ErrorCode
 from gg.sdk.registry import Role
+from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:
     from gg.sdk.surface import Surface
@@ -109,5 +110,6 @@ class ProgramScope:
     library: ProgramLibrary | None = None
     deadline: float | None = None  # the run's wall-clock budget, on the monotonic clock
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
+    skills_read: SkillReads = field(default_factory=SkillReads)  # the skills this window has read
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
