@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import TYPE_CHECKING
 
 from gg.errors import FatalFault, GgDefect
@@ -83,7 +82,7 @@ def _record_request(stream: AgentStream, window: Window, *, opening: bool) -> No
 
 
 def _ask_model(client: ModelClient, request: Request, stream: AgentStream, run: RunContext) -> Reply:
-    started = time.perf_counter()
+    started = run.clock()
     try:
         reply = client.complete(request)
     except ModelError as failure:
@@ -96,7 +95,7 @@ def _ask_model(client: ModelClient, request: Request, stream: AgentStream, run: 
             text=reply.text,
             calls=[{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.calls],
             usage=_wire_usage(reply.usage),
-            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            duration_ms=round((run.clock() - started) * 1000, 3),
             cost_usd=reply.cost_usd,
         )
     )

@@ -23,7 +23,7 @@ from gg.providers.factory import build_client
 from gg.providers.recording import JournalRecorder
 from gg.providers.tool_choice import ToolChoiceMemory
 from gg.run.build import build_agent
-from gg.run.context import RunContext
+from gg.run.context import MonotonicClock, RunContext
 from gg.run.leases import GuestLeases
 from gg.run.setup import resolve_setup
 from gg.run.status import RunStatus
@@ -52,12 +52,14 @@ class RunOptions:
 class World:
     """What a run may be handed instead of building it itself (tests, embedding gg).
 
-    An `arm` handed in is not closed by the run; its owner closes it.
+    An `arm` handed in serves its own language and is not closed by the run; its owner closes it.
+    `clock` is the run's one monotonic clock: its deadline, its ceilings and its durations.
     """
 
     client: ModelClient | None = None
     arm: Arm | None = None
     minter: Minter = cuid2_minter
+    clock: MonotonicClock = time.monotonic
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ def execute_run(
             status=end.status.value,
             exit_code=end.status.exit_code,
             turns=stream.turn,
-            duration_ms=round((time.monotonic() - run.started) * 1000, 1),
+            duration_ms=round(run.elapsed() * 1000, 1),
             final_text=end.final_text,
             message=end.message,
             summary=end.summary,
@@ -108,6 +110,7 @@ def _context(capability_set: CapabilitySet, telemetry: Telemetry, world: World) 
         telemetry=telemetry,
         registry=registry,
         leases=GuestLeases(registry, world.arm),
+        clock=world.clock,
         max_runtime_secs=capability_set.limits.max_runtime_secs,
         program_ids=world.minter,
     )
