@@ -1,9 +1,10 @@
 """A run: one capability set, its root agent, its telemetry, from first turn to exit code.
 
-The run is the one place that builds the world (provider client, guest, workspace, window) from
-the loaded capability set, and the one place that turns anything gg did not expect into the run's
-own end (`internal_error`, exit 1) rather than a traceback. A model that cannot be reached ends the
-run `model_error` (exit 1); a ceiling ends it with exit 3.
+The run is the one place that builds the world from the loaded capability set (the run's context
+with its clock and guest leases, the root's model client, setup and holdings), and the one place
+that turns anything gg did not expect into the run's own end (`internal_error`, exit 1) rather
+than a traceback. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
+ends it with exit 3.
 """
 
 from __future__ import annotations
