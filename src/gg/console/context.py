@@ -1,0 +1,109 @@
+"""What each band costs an agent's window, turn by turn. Pure.
+
+Rules:
+- Where the run reported a `context_breakdown` for a turn, its bands are shown as reported, in
+  the unit it states (`tokens` or `chars`), and marked measured.
+- Otherwise the bands are estimated from the window the turn's request sent, in characters:
+  the system prompt, the task (a thread's first message), the model's replies (their text and
+  calls), the receipts, the views and gg's feedback (the turn outcomes' feedback texts).
+- A band a turn did not report is absent, never zero: zero is a measurement.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gg.console.vocabulary import AgentEvent
+from gg.console.window import AgentWindow
+from gg.telemetry.records import Message, dict_of, int_of, list_of
+
+TOKENS = "tokens"
+CHARS = "chars"
+ESTIMATED_BANDS = ("System", "Task", "Replies", "Receipts", "Views", "Feedback")
+
+
+@dataclass(frozen=True)
+class Band:
+    name: str
+    size: float
+
+
+@dataclass(frozen=True)
+class ContextTurn:
+    turn: int
+    bands: tuple[Band, ...]
+    unit: str
+    measured: bool
+    limit: float | None = None
+
+    @property
+    def total(self) -> float:
+        return sum(band.size for band in self.bands)
+
+    def band(self, name: str) -> float | None:
+        return next((band.size for band in self.bands if band.name == name), None)
+
+
+def reported_breakdowns(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[int, ContextTurn]]:
+    """Every `context_breakdown`, per agent and turn (a turn's last report stands)."""
+    out: dict[str, dict[int, ContextTurn]] = {}
+    for record in records:
+        if record.get("type") != AgentEvent.CONTEXT_BREAKDOWN:
+            continue
+        agent, turn = str(record.get("agentId", "")), int_of(record.get("turn"))
+        out.setdefault(agent, {})[turn] = read_breakdown(turn, record)
+    return out
+
+
+def read_breakdown(turn: int, record: Mapping[str, Any]) -> ContextTurn:
+    unit = str(record.get("unit") or "")
+    raw = record.get("bands")
+    bands: list[Band] = []
+    if isinstance(raw, Mapping):
+        bands = [Band(str(k), float(v)) for k, v in raw.items() if isinstance(v, int | float)]
+    for item in list_of(raw):
+        band = dict_of(item)
+        name = str(band.get("band") or band.get("name") or band.get("source") or "")
+        for key in (TOKENS, CHARS):
+            if isinstance(band.get(key), int | float):
+                bands.append(Band(name, float(band[key])))
+                unit = unit or key
+                break
+    limit = next(
+        (record[k] for k in ("windowLimit", "window", "limit") if isinstance(record.get(k), int | float)),
+        None,
+    )
+    return ContextTurn(turn, tuple(bands), unit or TOKENS, True, float(limit) if limit is not None else None)
+
+
+def estimated_turns(window: AgentWindow, feedback: Iterable[str]) -> dict[int, ContextTurn]:
+    """Each request's window measured in characters, band by band."""
+    known_feedback = set(feedback)
+    out: dict[int, ContextTurn] = {}
+    for request in window.requests:
+        sizes: dict[str, float] = dict.fromkeys(ESTIMATED_BANDS, 0.0)
+        if request.system >= 0:
+            sizes["System"] = float(len(window.systems[request.system]))
+        for position, message in enumerate(window.window(request)):
+            sizes[_band_of(message, position, known_feedback)] += _chars(message)
+        bands = tuple(Band(name, size) for name, size in sizes.items() if size)
+        out[request.turn] = ContextTurn(request.turn, bands, CHARS, False)
+    return out
+
+
+def _band_of(message: Message, position: int, feedback: set[str]) -> str:
+    if message.role == "assistant":
+        return "Replies"
+    if message.role == "tool":
+        return "Receipts"
+    if position == 0:
+        return "Task"
+    return "Feedback" if message.content in feedback else "Views"
+
+
+def _chars(message: Message) -> float:
+    calls = sum(len(json.dumps(call.get("arguments", ""), ensure_ascii=False)) for call in message.tool_calls)
+    return float(len(message.content) + calls)
