@@ -77,6 +77,15 @@ class AgentTree:
         ]
         return [self.root, *orphans] if self.root in self.instances else orphans
 
+    def lineage(self, agent_id: str) -> set[str]:
+        """An instance and every instance above it: the folders open to show it."""
+        out: set[str] = set()
+        current: str | None = agent_id
+        while current is not None and current in self.instances and current not in out:
+            out.add(current)
+            current = self.instances[current].parent
+        return out
+
     def profiles(self) -> dict[str, list[Instance]]:
         grouped: dict[str, list[Instance]] = {}
         for instance in self.ordered():
@@ -115,7 +124,7 @@ def _fold_record(
             model=str(record.get("modelId") or current.model),
             depth=int_of(record.get("depth")),
             brief=record.get("brief") if isinstance(record.get("brief"), str) else current.brief,
-            relation="subagent" if current.relation == "root" else current.relation,
+            relation="subagent" if parent and current.relation == "root" else current.relation,
         )
     elif kind == AgentEvent.AGENT_TRANSITION:
         target = str(record.get("toAgentId") or "")

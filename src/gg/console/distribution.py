@@ -3,7 +3,7 @@
 Badges, per profile and kind (seed 003, "Agents tab"):
 - `run-global`: the board, or one store whose first holder runs under another profile.
 - `agent-scoped`: one store, held concurrently by every instance of the profile (two or more).
-- `handed on`: one store, held by several instances one at a time.
+- `handed on`: one store, held by several instances one at a time (across profiles too).
 - `split`: several stores, at least one genuinely shared.
 - `per instance`: every instance holds its own (one instance holding one store included).
 Notes name the declared value, the observed one and the likely cause; they are written only
@@ -72,19 +72,17 @@ def badge_for(
 ) -> Badge:
     if kind is ModuleKind.BOARD:
         return Badge.RUN_GLOBAL
-    if len(stores) == 1:
-        store = stores[0]
-        owner = store.holders[0].agent_id if store.holders else ""
-        if profile_of.get(owner, profile) != profile:
-            return Badge.RUN_GLOBAL
-        concurrent = {h.agent_id for h in store.concurrent if h.agent_id in holders}
-        if len(holders) > 1 and len(concurrent) == len(holders):
-            return Badge.AGENT_SCOPED
-        if len(holders) > 1:
-            return Badge.HANDED_ON
-        return Badge.PER_INSTANCE
-    if any(store.shared for store in stores):
-        return Badge.SPLIT
+    if len(stores) > 1:
+        return Badge.SPLIT if any(store.shared for store in stores) else Badge.PER_INSTANCE
+    store = stores[0]
+    concurrent = {h.agent_id for h in store.concurrent if h.agent_id in holders}
+    if len(holders) > 1 and len(concurrent) == len(holders):
+        return Badge.AGENT_SCOPED
+    if store.handed_on:
+        return Badge.HANDED_ON
+    owner = store.holders[0].agent_id if store.holders else ""
+    if profile_of.get(owner, profile) != profile:
+        return Badge.RUN_GLOBAL
     return Badge.PER_INSTANCE
 
 

@@ -50,6 +50,7 @@ def module_file(request: Request) -> Response:
         figures=figures,
         reach=store_reach(store, index.profile_of),
         files=FILE_LABELS,
+        lineage=index.tree.lineage(agent_id),
     )
 
 
@@ -60,6 +61,8 @@ def _file(request: Request, index: RunIndex, agent_id: str, file: str) -> Respon
     values: dict[str, object] = {}
     if file in ("metrics", "overview"):
         values["spend_chart"] = charts.spend_per_turn(index.turns(agent_id))
+    if file == "overview":
+        values["tree_picture"] = charts.agent_tree(index.tree)
     if file == "context":
         values["context_chart"] = charts.context_bands(index.context(agent_id))
     if file == "prompt":
@@ -72,6 +75,7 @@ def _file(request: Request, index: RunIndex, agent_id: str, file: str) -> Respon
         agent_id=agent_id,
         selected=file,
         files=FILE_LABELS,
+        lineage=index.tree.lineage(agent_id),
         **values,
     )
 
