@@ -49,3 +49,25 @@ def multi_client(multi_store: Path) -> TestClient:
 
 
 MULTI_RUN = RUN_ID
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session's browser tests."""
+    from playwright.sync_api import sync_playwright
+
+    from console.browser import CHROMIUM_FLAGS, chromium_path
+
+    executable = chromium_path()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(executable), args=list(CHROMIUM_FLAGS))
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    opened = context.new_page()
+    yield opened
+    context.close()

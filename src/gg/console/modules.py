@@ -235,15 +235,16 @@ def _apply(
 ) -> None:
     agent, successor, succession = who
     if disposition == Disposition.CARRIED and source:
+        rebound = target if target and target != source else None
         _store(index, source, kind).lifetime.append(
-            LifeEvent("carried", agent, successor, succession, target)
+            LifeEvent("carried", agent, successor, succession, rebound)
         )
         _store(index, source, kind).released_by.add(agent)
-        if target and target != source:
-            _store(index, target, kind).lifetime.append(
+        if rebound:
+            _store(index, rebound, kind).lifetime.append(
                 LifeEvent("carried", agent, successor, succession, source)
             )
-            made.add(target)
+            made.add(rebound)
     elif disposition == Disposition.COPIED and target:
         _store(index, target, kind).lifetime.append(LifeEvent("copied", agent, successor, succession, source))
         made.add(target)
