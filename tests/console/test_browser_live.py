@@ -81,8 +81,8 @@ def test_the_runs_page_shows_a_running_run_as_live_and_a_new_run_as_it_starts(tm
             store.write(as_event(record))
         with served(path) as base:
             page.goto(base + "/")
-            expect(page.locator("tr.live .status")).to_have_text("running")
-            expect(page.locator("tr.live .pulse")).to_have_count(1)
+            expect(page.locator("a.row.live .status")).to_have_text("running")
+            expect(page.locator("a.row.live .pulse")).to_have_count(1)
             other = Recorder(run_id="run-20260101-000001-next")
             other.emit(
                 "run_started",

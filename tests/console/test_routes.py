@@ -33,13 +33,20 @@ def program_ids(store: Path) -> list[str]:
 def test_the_runs_page_lists_a_run_with_its_figures(example_client: TestClient, example_store: Path):
     page = example_client.get("/")
     assert page.status_code == 200
-    row = re.search(r"<tr class=\"\">(.*?)</tr>", page.text, re.S)
+    row = re.search(r'<a class="row run-link"[^>]*>(.*?)</a>', page.text, re.S)
     assert row is not None
-    cells = [
-        re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row.group(1), re.S)
-    ]
-    assert cells[0].startswith("spec-audit")
-    assert cells[1:9] == ["completed", "0", "1", "5", "5", "1", "15,700", "—"]
+    assert '<span class="name">spec-audit</span>' in row.group(1)
+    assert "completed</span>" in row.group(1)
+    figures = re.findall(r'<span class="num[^"]*">([^<]*)</span>', row.group(1))
+    assert figures[:7] == [
+        "0",
+        "1",
+        "5",
+        "5",
+        "1",
+        "15,700",
+        "—",
+    ]  # exit, agents, turns, programs, errors, tokens, cost
     assert example_run(example_store) in page.text
 
 
@@ -102,7 +109,7 @@ def test_the_programs_tab_shows_the_library_and_the_diff_of_a_patched_hand_over(
     run = example_run(example_store)
     page = example_client.get(f"/runs/{run}/programs").text
     ids = program_ids(example_store)
-    assert re.findall(r"<tr class=\"\"><td><code>(\w+)</code>", page) == ids
+    assert re.findall(r'<tr class=""><td><a href="[^"]+"><code>(\w+)</code>', page) == ids
     assert f"fetched <code>{ids[1]}</code>, patched, handed over" in page
     assert (
         '<span class="del">-  if (!read.content.includes(&#34;## Rules&#34;)) missing.push(name);</span>'

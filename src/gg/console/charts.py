@@ -113,6 +113,13 @@ def spend_per_turn(turns: Sequence[Turn]) -> tuple[BarChart | None, BarChart | N
     return tokens, cost
 
 
+def library_growth(sizes: Sequence[tuple[int, int]]) -> BarChart | None:
+    """A library's size after each turn it changed in."""
+    return stacked(
+        [str(turn) for turn, _ in sizes], [{"kept": float(n)} for _, n in sizes], ("kept",), "programs"
+    )
+
+
 def context_bands(turns: Mapping[int, ContextTurn]) -> BarChart | None:
     """The bands of each turn's window, stacked."""
     ordered = [turns[n] for n in sorted(turns)]

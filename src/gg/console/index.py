@@ -2,8 +2,9 @@
 
 One fold per event count: the transcript (turns, replies, programs, outcomes, logs, spend;
 `telemetry.transcript`), the agent tree, each agent's window and requests, programs and
-library, the module index, and the context bands per turn (reported, else estimated). Every
-text is shown as the record holds it, its control characters as pictures.
+library, the module index, and the context bands per turn (reported, else estimated). The
+transcript shows control characters as pictures (as `gg show` does); every other text is kept
+as the record holds it, and escaped when a page shows it.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from gg.console.library import AgentPrograms, fold_programs
 from gg.console.modules import ModuleIndex, fold_modules
 from gg.console.overview import KindOverview, StoreFigures, kind_overviews, store_figures
 from gg.console.window import AgentWindow, fold_windows
-from gg.telemetry.terminal import terminal_safe
+from gg.telemetry.events import EventType
 from gg.telemetry.transcript import TokenCounts, Transcript, Turn, fold_transcript
+
+TRANSCRIBED = frozenset(kind.value for kind in EventType)  # what the transcript folds
 
 
 @dataclass(frozen=True)
@@ -120,18 +123,17 @@ class RunIndex:
 
 def build_index(run_id: str, status: str, records: Sequence[Mapping[str, Any]]) -> RunIndex:
     """Fold a run's wire records; `status` is the run's shown status (`running` while it runs)."""
-    safe: list[Mapping[str, Any]] = [terminal_safe(record) for record in records]
-    transcript = fold_transcript(safe)
-    tree = fold_agents(safe, None if status == RUNNING else status)
+    transcript = fold_transcript([r for r in records if r.get("type") in TRANSCRIBED])
+    tree = fold_agents(records, None if status == RUNNING else status)
     return RunIndex(
         run_id=run_id,
         status=status,
         transcript=transcript,
         tree=tree,
-        windows=fold_windows(safe),
-        programs=fold_programs(safe),
-        modules=fold_modules(safe, [i.id for i in tree.ordered()]),
-        reported=reported_breakdowns(safe),
+        windows=fold_windows(records),
+        programs=fold_programs(records),
+        modules=fold_modules(records, [i.id for i in tree.ordered()]),
+        reported=reported_breakdowns(records),
         events=len(records),
     )
 

@@ -177,17 +177,18 @@ def _drop(book: AgentPrograms, turn: int, program_id: str) -> None:
 
 
 def _grow(book: AgentPrograms, turn: int, *, kept: str | None = None, dropped: str | None = None) -> None:
-    size = len(book.kept())
-    last = book.grew[-1] if book.grew else None
-    if last is None or last.turn != turn:
-        last = Growth(turn, (), (), size)
-        book.grew.append(last)
-    book.grew[-1] = Growth(
+    size = (book.grew[-1].size if book.grew else 0) + (1 if kept else 0) - (1 if dropped else 0)
+    last = book.grew[-1] if book.grew and book.grew[-1].turn == turn else None
+    entry = Growth(
         turn,
-        last.kept + ((kept,) if kept else ()),
-        last.dropped + ((dropped,) if dropped else ()),
+        (last.kept if last else ()) + ((kept,) if kept else ()),
+        (last.dropped if last else ()) + ((dropped,) if dropped else ()),
         size,
     )
+    if last is None:
+        book.grew.append(entry)
+    else:
+        book.grew[-1] = entry
 
 
 def _with_handovers(book: AgentPrograms) -> AgentPrograms:

@@ -221,50 +221,52 @@ def _transition(index: ModuleIndex, agent: str, record: Mapping[str, Any], made:
         disposition = str(row.get("disposition") or "")
         source = str(row.get("from") or "") or None
         target = str(row.get("to") or "") or None
-        _apply(index, made, kind, disposition, (agent, successor, succession), source, target)
+        _apply(index, made, disposition, _Move(agent, successor, succession, kind, source, target))
 
 
-def _apply(
-    index: ModuleIndex,
-    made: set[str],
-    kind: ModuleKind,
-    disposition: str,
-    who: tuple[str, str | None, str],
-    source: str | None,
-    target: str | None,
-) -> None:
-    agent, successor, succession = who
+@dataclass(frozen=True)
+class _Move:
+    """One row of an `agent_transition`: who made it, into whom, by which succession."""
+
+    agent: str
+    successor: str | None
+    succession: str
+    kind: ModuleKind
+    source: str | None
+    target: str | None
+
+    def event(self, what: str, other_id: str | None = None) -> LifeEvent:
+        return LifeEvent(what, self.agent, self.successor, self.succession, other_id)
+
+
+def _apply(index: ModuleIndex, made: set[str], disposition: str, move: _Move) -> None:
+    source, target = move.source, move.target
     if disposition == Disposition.CARRIED and source:
         rebound = target if target and target != source else None
-        _store(index, source, kind).lifetime.append(
-            LifeEvent("carried", agent, successor, succession, rebound)
-        )
-        _store(index, source, kind).released_by.add(agent)
+        _release(index, move, source, move.event("carried", rebound))
         if rebound:
-            _store(index, rebound, kind).lifetime.append(
-                LifeEvent("carried", agent, successor, succession, source)
-            )
+            _store(index, rebound, move.kind).lifetime.append(move.event("carried", source))
             made.add(rebound)
     elif disposition == Disposition.COPIED and target:
-        _store(index, target, kind).lifetime.append(LifeEvent("copied", agent, successor, succession, source))
+        _store(index, target, move.kind).lifetime.append(move.event("copied", source))
         made.add(target)
     elif disposition == Disposition.LINKED and (target or source):
-        store = _store(index, target or source or "", kind)
-        store.lifetime.append(LifeEvent("linked", agent, successor, succession))
+        _store(index, target or source or "", move.kind).lifetime.append(move.event("linked"))
     elif disposition == Disposition.DROPPED and source:
-        _store(index, source, kind).lifetime.append(LifeEvent("dropped", agent, successor, succession))
-        _store(index, source, kind).released_by.add(agent)
+        _release(index, move, source, move.event("dropped"))
     elif disposition == Disposition.INITIALIZED:
         if source:
-            _store(index, source, kind).lifetime.append(
-                LifeEvent(RELEASED, agent, successor, succession, target)
-            )
-            _store(index, source, kind).released_by.add(agent)
+            _release(index, move, source, move.event(RELEASED, target))
         if target:
-            _store(index, target, kind).lifetime.append(
-                LifeEvent(CREATED, successor or agent, None, succession)
-            )
+            fresh = LifeEvent(CREATED, move.successor or move.agent, None, move.succession)
+            _store(index, target, move.kind).lifetime.append(fresh)
             made.add(target)
+
+
+def _release(index: ModuleIndex, move: _Move, module_id: str, event: LifeEvent) -> None:
+    store = _store(index, module_id, move.kind)
+    store.lifetime.append(event)
+    store.released_by.add(move.agent)
 
 
 def _snapshot(index: ModuleIndex, agent: str, kind: ModuleKind, record: Mapping[str, Any]) -> None:

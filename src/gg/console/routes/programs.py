@@ -6,6 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from gg.console import charts
 from gg.console.library import library_figures
 from gg.console.routes.frame import run_index, run_page
 
@@ -17,7 +18,11 @@ def programs_page(request: Request) -> Response:
         for instance in index.tree.ordered()
         if instance.id in index.programs and index.programs[instance.id].programs
     ]
-    return run_page(request, index, "programs", "programs.html", books=books)
+    growth = {
+        instance.id: charts.library_growth([(g.turn, g.size) for g in book.grew])
+        for instance, book, _ in books
+    }
+    return run_page(request, index, "programs", "programs.html", books=books, growth=growth)
 
 
 ROUTES = [Route("/runs/{run_id}/programs", programs_page, name="programs")]
