@@ -38,28 +38,38 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def address_of(host: str, port: int) -> str:
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+
+def notices(host: str, port: int, path: Path) -> list[str]:
+    """What the operator is told before the console serves: a bind beyond loopback, no store yet."""
+    out: list[str] = []
+    if not is_loopback(host):
+        out.append(
+            f"gg console: binding {host}, beyond loopback: anyone who can reach this machine on port "
+            f"{port} can read every run in {path}."
+        )
+    if not path.exists():
+        out.append(f"gg console: no run store at {path} yet; runs appear as they are recorded.")
+    return out
+
+
 @click.command("console")
 @click.option(
     "--store",
     type=click.Path(path_type=Path),
     help="The run store: a runs.db file, or a folder holding .gg/.",
 )
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="The address to bind.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the console in a browser.")
 def console(store: Path | None, port: int, host: str, open_browser: bool) -> None:
     """Serve a local web console reading every run in the run store (read-only)."""
     path = resolve_store(store, Path.cwd())
-    if not is_loopback(host):
-        click.echo(
-            f"gg console: binding {host}, beyond loopback: anyone who can reach this machine on port "
-            f"{port} can read every run in {path}.",
-            err=True,
-        )
-    if not path.exists():
-        click.echo(f"gg console: no run store at {path} yet; runs appear as they are recorded.", err=True)
-    shown_host = f"[{host}]" if ":" in host else host
-    address = f"http://{shown_host}:{port}/"
+    address = address_of(host, port)
+    for notice in notices(host, port, path):
+        click.echo(notice, err=True)
     click.echo(f"gg console: serving {path} on {address} (Ctrl-C stops it)")
     import uvicorn  # the server and the app load only when the console runs
 
