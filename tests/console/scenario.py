@@ -21,6 +21,7 @@ class Recorder:
     run_id: str = RUN_ID
     records: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
     clock: int = 0
+    echo: dict[str, list[dict[str, Any]]] = field(default_factory=dict[str, list[dict[str, Any]]])
 
     def emit(self, event_type: str, agent: str = "root", turn: int = 0, /, **body: Any) -> None:
         self.clock += 1
@@ -42,7 +43,7 @@ class Recorder:
         self.emit("agent_modules", agent, modules=[{"kind": k, **rows.get(k, OFF)} for k in kinds])
 
     def turn(self, agent: str, number: int, text: str, *, system: str | None = None, ok: bool = True) -> None:
-        messages: list[dict[str, Any]] = []
+        messages: list[dict[str, Any]] = list(self.echo.pop(agent, []))
         if system is not None:
             messages += [
                 {"role": "system", "content": system},
@@ -54,6 +55,10 @@ class Recorder:
         program = f'import {{ views }} from "gg";\nviews.openText({text!r}, "x");\n'
         call = {"id": f"c{number}", "name": "submit_program", "arguments": {"program": program}}
         usage = {"inputTokens": 1000 + 100 * number, "outputTokens": 50 + number}
+        self.echo[agent] = [  # what the next request repeats: this reply and its receipt
+            {"role": "assistant", "content": f"reply: {text}", "toolCalls": [call]},
+            {"role": "tool", "content": f"{agent.replace('.', '')}{number}", "toolCallId": f"c{number}"},
+        ]
         self.emit(
             "model_reply",
             agent,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from console.scenario import multi_agent_run
 from gg.console.agents import fold_agents
-from gg.console.charts import agent_tree, context_bands, stacked
+from gg.console.charts import agent_tree, context_bands, dependency_graph, stacked
 from gg.console.context import read_breakdown, reported_breakdowns
 
 
@@ -44,3 +44,21 @@ def test_the_agent_tree_places_children_a_row_below_their_parent():
     assert nodes["root"].y == 0 and all(nodes[a].y > 0 for a in ("root.1", "impl.1", "impl.2", "root.f1"))
     assert len(picture.edges) == 4
     assert {e.relation for e in picture.edges} == {"exec", "subagent", "fork"}
+
+
+def test_a_blocked_by_dag_puts_each_item_one_column_after_what_it_waits_on():
+    graph = dependency_graph(
+        [
+            {"id": "a", "title": "first", "status": "done", "blockedBy": []},
+            {"id": "b", "title": "second", "status": "pending", "blockedBy": ["a", "gone"]},
+            {"id": "c", "title": "third", "status": "pending", "blockedBy": ["b", "a"]},
+            {"id": "d", "title": "loop", "status": "pending", "blockedBy": ["e"]},
+            {"id": "e", "title": "loop back", "status": "pending", "blockedBy": ["d"]},
+        ]
+    )
+    assert graph is not None
+    columns = {n.id: n.x for n in graph.nodes}
+    step = columns["b"] - columns["a"]
+    assert step > 0 and columns["c"] == 2 * step  # after the deepest it waits on
+    assert len(graph.arrows) == 5  # the id no item carries draws nothing; the cycle is cut, not followed
+    assert dependency_graph([]) is None

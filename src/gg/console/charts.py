@@ -1,4 +1,5 @@
-"""The console's pictures as geometry: stacked bars per turn and the agent tree. Pure.
+"""The console's pictures as geometry: stacked bars per turn, the agent tree and a blocked-by
+DAG (tasks, issues). Pure.
 
 Templates draw these as inline SVG (`templates/charts.html`), so every label is escaped like
 any other text. A chart with nothing to draw is None, and the page says so in words.
@@ -8,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gg.console.agents import AgentTree
 from gg.console.context import ContextTurn
+from gg.telemetry.records import list_of
 from gg.telemetry.transcript import Turn
 
 WIDTH = 720
@@ -25,6 +28,10 @@ NODE_H = 34
 GAP_X = 24
 GAP_Y = 28
 PALETTE = 8
+DAG_W = 180
+DAG_H = 40
+DAG_GX = 40
+DAG_GY = 14
 
 
 @dataclass(frozen=True)
@@ -223,3 +230,68 @@ def _figure(value: float) -> str:
     if 0 < value < 1:
         return f"{value:.4f}"
     return f"{value:.0f}"
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    id: str
+    title: str
+    status: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Arrow:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class Graph:
+    width: float
+    height: float
+    nodes: tuple[GraphNode, ...]
+    arrows: tuple[Arrow, ...]
+    node_w: int = DAG_W
+    node_h: int = DAG_H
+
+
+def dependency_graph(items: Sequence[Mapping[str, Any]]) -> Graph | None:
+    """Tasks or issues as their blocked-by DAG, left to right: each item one column after the
+    deepest item it waits on (an id it names that is not listed is left out; a cycle is cut)."""
+    known = {str(item.get("id", "")): item for item in items if item.get("id") is not None}
+    if not known:
+        return None
+    waits = {
+        key: [str(b) for b in list_of(item.get("blockedBy")) if str(b) in known]
+        for key, item in known.items()
+    }
+    depth: dict[str, int] = {}
+
+    def depth_of(key: str, trail: frozenset[str]) -> int:
+        if key not in depth:
+            before = [depth_of(b, trail | {key}) for b in waits[key] if b not in trail]
+            depth[key] = 1 + max(before) if before else 0
+        return depth[key]
+
+    rows: dict[int, int] = {}
+    nodes: dict[str, GraphNode] = {}
+    for key, item in known.items():
+        column = depth_of(key, frozenset())
+        row = rows.get(column, 0)
+        rows[column] = row + 1
+        title = str(item.get("title", ""))
+        nodes[key] = GraphNode(
+            key, title, str(item.get("status", "")), column * (DAG_W + DAG_GX), row * (DAG_H + DAG_GY)
+        )
+    arrows = tuple(
+        Arrow(nodes[b].x + DAG_W, nodes[b].y + DAG_H / 2, nodes[k].x, nodes[k].y + DAG_H / 2)
+        for k, blockers in waits.items()
+        for b in blockers
+    )
+    width = (max(rows) + 1) * (DAG_W + DAG_GX) - DAG_GX
+    height = max(rows.values()) * (DAG_H + DAG_GY) - DAG_GY
+    return Graph(width, height, tuple(nodes.values()), arrows)

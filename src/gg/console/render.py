@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from gg.console.charts import dependency_graph
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.terminal import format_duration
 
@@ -25,15 +27,17 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    filters: dict[str, Callable[..., str]] = {
+    filters: dict[str, Callable[..., Any]] = {
         "duration": format_duration,
         "count": count,
         "money": money,
         "size": size,
         "when": when,
         "plural": plural,
+        "task_graph": dependency_graph,
     }
     env.filters.update(filters)
+
     return env
 
 

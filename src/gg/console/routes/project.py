@@ -24,7 +24,15 @@ def project_page(request: Request) -> Response:
     other = [i for i in issues if i.get("status") not in ISSUE_STATUSES]
     epics = [e for e in snapshot.get("epics") or [] if isinstance(e, dict)]
     return run_page(
-        request, index, "project", "project.html", board=board, columns=columns, other=other, epics=epics
+        request,
+        index,
+        "project",
+        "project.html",
+        board=board,
+        columns=columns,
+        other=other,
+        epics=epics,
+        issues=issues,
     )
 
 
