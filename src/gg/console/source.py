@@ -34,8 +34,10 @@ SELECT run_id,
        SUM(CASE WHEN type = 'model_reply' THEN COALESCE(json_extract(json, '$.usage.inputTokens'), 0)
                 + COALESCE(json_extract(json, '$.usage.outputTokens'), 0) END),
        SUM(CASE WHEN type = 'model_reply' THEN json_extract(json, '$.costUsd') END)
-FROM events WHERE run_id IN ({marks}) GROUP BY run_id
+FROM events WHERE run_id IN ({marks}) AND type IN ({types}) GROUP BY run_id
 """
+# Only these events carry the figures (and name every agent): read through the (run, type) index.
+_FIGURE_TYPES = ("run_started", "agent_spawned", "model_reply", "code_execution", "turn_outcome")
 _FIGURES_BATCH = 500
 
 
@@ -124,9 +126,9 @@ class RunSource:
         return {row.id: self._figures[row.id][1] for row in rows}
 
     def _sum_figures(self, run_ids: list[str]) -> dict[str, RunFigures]:
-        sql = _FIGURES.format(marks=", ".join("?" * len(run_ids)))
+        sql = _FIGURES.format(marks=", ".join("?" * len(run_ids)), types=", ".join("?" * len(_FIGURE_TYPES)))
         with self._db() as db:
-            rows = db.execute(sql, run_ids).fetchall()
+            rows = db.execute(sql, [*run_ids, *_FIGURE_TYPES]).fetchall()
         return {
             run_id: RunFigures(
                 int(agents or 0),
