@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from console.scenario import multi_agent_run
 from gg.console.agents import fold_agents
-from gg.console.charts import agent_tree, context_bands, dependency_graph, stacked
+from gg.console.charts import agent_tree, context_bands, dependency_graph, nice_top, stacked
 from gg.console.context import read_breakdown, reported_breakdowns
 
 
@@ -62,3 +62,7 @@ def test_a_blocked_by_dag_puts_each_item_one_column_after_what_it_waits_on():
     assert step > 0 and columns["c"] == 2 * step  # after the deepest it waits on
     assert len(graph.arrows) == 5  # the id no item carries draws nothing; the cycle is cut, not followed
     assert dependency_graph([]) is None
+
+
+def test_an_axis_tops_at_a_round_figure_above_the_tallest_bar():
+    assert [nice_top(v) for v in (5, 40, 1320, 9845, 0.004)] == [8, 40, 1600, 10_000, 0.004]

@@ -60,7 +60,7 @@ class SecurityHeaders:
 
 async def _missing_run(request: Request, exc: Exception) -> Response:
     return console_of(request).page(
-        request, "error.html", 404, title="No such run", detail=f"This store holds no run `{exc}`."
+        request, "error.html", 404, title="No such run", detail="This store holds no run", subject=str(exc)
     )
 
 

@@ -7,6 +7,7 @@ any other text. A chart with nothing to draw is None, and the page says so in wo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,9 +74,9 @@ def stacked(
 ) -> BarChart | None:
     """Bars of stacked values, one per label, the series bottom up."""
     totals = [sum(row.get(name, 0.0) for name in series) for row in rows]
-    top = max(totals, default=0.0)
-    if not rows or top <= 0:
+    if not rows or max(totals, default=0.0) <= 0:
         return None
+    top = nice_top(max(totals))
     plot_h = HEIGHT - BOTTOM - TOP
     slot = (WIDTH - LEFT - 8) / len(rows)
     width = min(MAX_BAR, slot * 0.7)
@@ -104,6 +105,17 @@ def stacked(
         for k in range(TICKS + 1)
     )
     return BarChart(WIDTH, HEIGHT, tuple(bars), ticks, tuple(series), unit)
+
+
+def nice_top(value: float) -> float:
+    """The axis top: the least multiple of a round step (1, 2, 2.5, 4 or 5 times a power of ten) at or
+    above `value` in at most `TICKS` steps, so every tick reads as a round figure."""
+    magnitude = 10 ** math.floor(math.log10(value / TICKS)) if value > 0 else 1
+    for factor in (1, 2, 2.5, 4, 5, 10):
+        step = factor * magnitude
+        if step * TICKS >= value:
+            return step * TICKS
+    return 10 * magnitude * TICKS
 
 
 def spend_per_turn(turns: Sequence[Turn]) -> tuple[BarChart | None, BarChart | None]:
@@ -228,8 +240,8 @@ def _figure(value: float) -> str:
     if value >= 1000:
         return f"{value / 1000:.1f}k"
     if 0 < value < 1:
-        return f"{value:.4f}"
-    return f"{value:.0f}"
+        return f"{value:.4f}".rstrip("0")
+    return f"{value:g}" if value < 100 else f"{value:.0f}"
 
 
 @dataclass(frozen=True)
