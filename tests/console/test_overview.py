@@ -68,3 +68,11 @@ def test_a_window_costs_its_whole_breakdown():
     history = index.store("history-1")
     assert history is not None
     assert history.cost.per_holder["impl.1"].latest == 1200  # System 900 + Memory 300
+
+
+def test_a_store_every_holder_let_go_of_has_no_live_holder_to_cost():
+    index, _ = overviews()
+    dropped = index.store("memories-0")
+    assert dropped is not None and dropped.live == ()
+    assert dropped.cost.live_total.state is CostState.NO_HOLDER
+    assert dropped.cost.live_total.label == "no live holder"

@@ -80,26 +80,30 @@ def read_breakdown(turn: int, record: Mapping[str, Any]) -> ContextTurn:
 
 
 def estimated_turns(window: AgentWindow, feedback: Iterable[str]) -> dict[int, ContextTurn]:
-    """Each request's window measured in characters, band by band."""
+    """Each request's window measured in characters, band by band (one pass over the log)."""
     known_feedback = set(feedback)
+    starts = {request.start for request in window.requests}
+    totals = {name: [0.0] for name in ESTIMATED_BANDS}  # running sums over the log, per band
+    for position, message in enumerate(window.log):
+        band = _band_of(message, position in starts, known_feedback)
+        size = _chars(message)
+        for name, running in totals.items():
+            running.append(running[-1] + (size if name == band else 0.0))
     out: dict[int, ContextTurn] = {}
     for request in window.requests:
-        sizes: dict[str, float] = dict.fromkeys(ESTIMATED_BANDS, 0.0)
-        if request.system >= 0:
-            sizes["System"] = float(len(window.systems[request.system]))
-        for position, message in enumerate(window.window(request)):
-            sizes[_band_of(message, position, known_feedback)] += _chars(message)
-        bands = tuple(Band(name, size) for name, size in sizes.items() if size)
+        sizes = {name: running[request.end] - running[request.start] for name, running in totals.items()}
+        sizes["System"] = float(len(window.systems[request.system])) if request.system >= 0 else 0.0
+        bands = tuple(Band(name, sizes[name]) for name in ESTIMATED_BANDS if sizes[name])
         out[request.turn] = ContextTurn(request.turn, bands, CHARS, False)
     return out
 
 
-def _band_of(message: Message, position: int, feedback: set[str]) -> str:
+def _band_of(message: Message, opens_thread: bool, feedback: set[str]) -> str:
     if message.role == "assistant":
         return "Replies"
     if message.role == "tool":
         return "Receipts"
-    if position == 0:
+    if opens_thread:
         return "Task"
     return "Feedback" if message.content in feedback else "Views"
 

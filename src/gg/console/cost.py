@@ -6,7 +6,8 @@ Rules:
 - An instance that reported a `context_breakdown` without the kind's band carried none of it:
   a measured zero. An instance that reported none has a cost not measured yet. History falls
   back to the window's size estimated from its requests, in characters, and says so.
-- Across holders, the cost is summed over the live ones (neither released nor finished).
+- Across holders, the cost is summed over the live ones (those that have not released the
+  store); a store no holder still holds has no live holder to cost.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class CostState(StrEnum):
     ESTIMATED = "estimated"
     UNMEASURED = "not measured yet"
     NO_BAND = "no context band"
+    NO_HOLDER = "no live holder"
 
 
 @dataclass(frozen=True)
@@ -75,19 +77,31 @@ def store_cost(
     reported: Mapping[str, Mapping[int, ContextTurn]],
     estimated: Mapping[str, Mapping[int, ContextTurn]],
 ) -> StoreCost:
-    per_holder = {
-        h.agent_id: holder_cost(store.kind, reported.get(h.agent_id), estimated.get(h.agent_id))
-        for h in store.holders
-    }
+    per_holder = {h.agent_id: _holder(store.kind, h.agent_id, reported, estimated) for h in store.holders}
     return StoreCost(
         per_holder,
         sum_costs([per_holder[a] for a in live if a in per_holder]),
     )
 
 
+def _holder(
+    kind: ModuleKind,
+    agent_id: str,
+    reported: Mapping[str, Mapping[int, ContextTurn]],
+    estimated: Mapping[str, Mapping[int, ContextTurn]],
+) -> Cost:
+    """A holder's cost, estimating its window only when it is a window no breakdown measured."""
+    measured = reported.get(agent_id)
+    fallback = estimated.get(agent_id) if not measured and kind is ModuleKind.HISTORY else None
+    return holder_cost(kind, measured, fallback)
+
+
 def sum_costs(costs: list[Cost]) -> Cost:
-    """The sum of several windows' costs: measured when any was, in their shared unit."""
-    if costs and all(cost.state is CostState.NO_BAND for cost in costs):
+    """The sum of several windows' costs: measured when any was, in their shared unit; with no
+    window to sum over there is no live holder."""
+    if not costs:
+        return Cost(CostState.NO_HOLDER)
+    if all(cost.state is CostState.NO_BAND for cost in costs):
         return Cost(CostState.NO_BAND)
     known = [cost for cost in costs if cost.known]
     if not known:

@@ -10,7 +10,7 @@ as the record holds it, and escaped when a page shows it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -63,10 +63,9 @@ class RunIndex:
         return grouped
 
     @cached_property
-    def estimated(self) -> dict[str, dict[int, ContextTurn]]:
-        return {
-            agent: estimated_turns(window, self._feedback(agent)) for agent, window in self.windows.items()
-        }
+    def estimated(self) -> Mapping[str, dict[int, ContextTurn]]:
+        """Each agent's bands estimated from its window, worked out the first time it is read."""
+        return _Estimates(self)
 
     def context(self, agent_id: str) -> dict[int, ContextTurn]:
         return self.reported.get(agent_id) or self.estimated.get(agent_id, {})
@@ -117,8 +116,29 @@ class RunIndex:
     def has_project_tab(self) -> bool:
         return self.modules.has_board()
 
-    def _feedback(self, agent_id: str) -> list[str]:
+    def feedback(self, agent_id: str) -> list[str]:
+        """Every feedback text the agent's turns closed with."""
         return [text for turn in self.turns(agent_id) if turn.outcome for text in turn.outcome.feedback]
+
+
+class _Estimates(Mapping[str, dict[int, ContextTurn]]):
+    """Estimated bands per agent, each folded on first read and kept."""
+
+    def __init__(self, index: RunIndex) -> None:
+        self._index = index
+        self._done: dict[str, dict[int, ContextTurn]] = {}
+
+    def __getitem__(self, agent_id: str) -> dict[int, ContextTurn]:
+        if agent_id not in self._done:
+            window = self._index.windows[agent_id]  # KeyError for an agent that sent nothing
+            self._done[agent_id] = estimated_turns(window, self._index.feedback(agent_id))
+        return self._done[agent_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index.windows)
+
+    def __len__(self) -> int:
+        return len(self._index.windows)
 
 
 def build_index(run_id: str, status: str, records: Sequence[Mapping[str, Any]]) -> RunIndex:

@@ -29,6 +29,8 @@ class Console:
     def __init__(self, store: Path, poll_secs: float) -> None:
         self.source = RunSource(store)
         self.templates = environment()
+        for name in self.templates.list_templates(extensions=["html"]):
+            self.templates.get_template(name)  # compiled once, as the console starts
         self.poll_secs = poll_secs
         self._runs: OrderedDict[str, tuple[tuple[int, str], RunIndex]] = OrderedDict()
         self._lock = threading.Lock()
