@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 
 from gg.config import capability_set_schema, check_report, load_capability_set
+from gg.console.command import console
 from gg.errors import ConfigError
 from gg.providers.journal import load_journal
 from gg.providers.recording import JournalRecorder
@@ -221,3 +222,6 @@ def _read(query: Callable[[], T]) -> T:
     except sqlite3.DatabaseError as damaged:
         click.echo(f"gg: the run store .gg/runs.db cannot be read: {damaged}", err=True)
         sys.exit(1)
+
+
+main.add_command(console)
