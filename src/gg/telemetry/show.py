@@ -30,6 +30,7 @@ from gg.telemetry.terminal import (
     LOG_STYLES,
     OUTCOME_STYLES,
     Glyphs,
+    ceiling_line,
     format_duration,
     glyphs_for,
     plural,
@@ -201,8 +202,7 @@ def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool) -
     if outcome.report:
         console.print(Text(f"  report: {outcome.report}", style="dim"), highlight=False)
     for limit in turn.limits:
-        breach = f"{limit.limit} {limit.observed:g} > {limit.threshold:g}"
-        console.print(Text(f"{marks.warn} limit exceeded: {breach}", style="yellow"), highlight=False)
+        console.print(Text(ceiling_line(limit, marks), style="yellow"), highlight=False)
     if not read_later:
         for text in outcome.feedback:
             console.print(

@@ -21,7 +21,7 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -175,10 +175,14 @@ class RunStore:
             return exact[0]
         return _one_match(ref, self._prefixed(ref))
 
-    def events(self, run_id: str) -> list[dict[str, Any]]:
-        """A run's events as wire records, in emit order."""
+    def events(self, run_id: str, types: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """A run's events as wire records, in emit order; only those of `types` when given."""
+        sql, params = "SELECT json FROM events WHERE run_id = ?", [run_id]
+        if types is not None:
+            sql += f" AND type IN ({', '.join('?' * len(types))})"
+            params.extend(types)
         with self._lock:
-            cursor = self._db.execute("SELECT json FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
+            cursor = self._db.execute(sql + " ORDER BY seq", params)
             return [json.loads(text) for (text,) in cursor.fetchall()]
 
     def settings(self) -> dict[str, Any]:
