@@ -4,7 +4,7 @@ it hands over, each in the agent's arm behind the membrane; then the library ent
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gg.loop.calls import Submission
 from gg.loop.chain import Handover, Link, fold_counts, fold_executions, next_program
@@ -12,7 +12,7 @@ from gg.loop.verdict import ProgramRun
 from gg.sandbox.membrane import Membrane
 from gg.sdk.scope import DeferredDeclarations, ProgramScope
 from gg.state.library import LibraryEntry
-from gg.telemetry.events import CodeExecution, ProgramDropped, ProgramKept
+from gg.telemetry.events import ChainLink, CodeExecution, ProgramDropped, ProgramKept
 
 if TYPE_CHECKING:
     from gg.loop.agent import Agent
@@ -42,7 +42,7 @@ def run_submission(
         declined=step,
     )
     _keep(agent, run)
-    _record(agent, run, index)
+    _record(agent, run, index, links)
     agent.executions += 1
     return run
 
@@ -85,8 +85,9 @@ def _keep(agent: Agent, run: ProgramRun) -> None:
         agent.stream.emit(ProgramDropped(program_id=gone))
 
 
-def _record(agent: Agent, run: ProgramRun, index: int) -> None:
-    """Step 5: one `code_execution` for the submission, however many programs its chain ran."""
+def _record(agent: Agent, run: ProgramRun, index: int, links: list[Link]) -> None:
+    """Step 5: one `code_execution` for the submission, however many programs its chain ran;
+    a chain's record carries each link's own source and verdict."""
     execution, ending = run.execution, run.surviving_ending
     if run.links > 1:
         agent.stream.log_info(
@@ -108,5 +109,18 @@ def _record(agent: Agent, run: ProgramRun, index: int) -> None:
             program_id=run.submission.program_id,
             source=run.source,
             programs=run.links if run.links > 1 else None,
+            links=[_chain_link(link) for link in links] if len(links) > 1 else None,
         )
     )
+
+
+def _chain_link(link: Link) -> dict[str, Any]:
+    failure = link.execution.failure
+    return ChainLink(
+        source=link.source,
+        ok=link.execution.ok,
+        duration_ms=round(link.execution.duration_ms, 3),
+        api_calls=link.counts.api_calls,
+        error_type=None if failure is None else failure.type.value,
+        error=None if failure is None else failure.text,
+    ).to_wire()

@@ -5,6 +5,8 @@ Rules:
   line unless `full`), the reply, its tokens and cost (dim; cache reads and writes when there
   were any; no cost when it is unknown), each call with its receipt, each program's source with
   line numbers and its verdict, the program's own logs, the operator logs (dim), the outcome.
+- A submission that handed over shows every link of its chain in the order run, each with its own
+  source and verdict, so an error's line numbers are read against the program that ran them.
 - Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
 - Feedback the model read is quoted in the turn that read it; feedback that no turn read (the run
   ended) is quoted under the outcome.
@@ -24,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.records import Call, Message, ProgramRun
+from gg.telemetry.records import Call, LinkRun, Message, ProgramRun
 from gg.telemetry.store import RunRow, process_alive, shown_status
 from gg.telemetry.terminal import (
     LOG_STYLES,
@@ -172,9 +174,11 @@ def _prefixed(text: str, prefix: str, style: str) -> Text:
 
 def _program(program: ProgramRun, language: str, marks: Glyphs) -> RenderableType:
     parts: list[RenderableType] = []
-    if program.source is not None:
-        lexer = LEXERS.get(language, "text")
-        parts.append(Syntax(program.source, lexer, line_numbers=True, theme=SYNTAX_THEME, word_wrap=True))
+    if program.links:
+        for number, link in enumerate(program.links, 1):
+            parts.extend(_link(link, number, len(program.links), language, marks))
+    elif program.source is not None:
+        parts.append(_source(program.source, language))
     parts.append(program_line(program, marks))
     if program.error and not program.ok:
         parts.append(_prefixed(program.error, INDENT, "dim red"))
@@ -186,6 +190,26 @@ def _program(program: ProgramRun, language: str, marks: Glyphs) -> RenderableTyp
     for api in failed:
         parts.append(Text(f"  {marks.failed} {api.operation}: {api.failure or 'failed'}", style="dim red"))
     return Group(*parts)
+
+
+def _source(source: str, language: str) -> Syntax:
+    lexer = LEXERS.get(language, "text")
+    return Syntax(source, lexer, line_numbers=True, theme=SYNTAX_THEME, word_wrap=True)
+
+
+def _link(link: LinkRun, number: int, count: int, language: str, marks: Glyphs) -> list[RenderableType]:
+    """One program of a hand-over chain: which link it is, its own source, its own verdict."""
+    role = "the submission" if number == 1 else f"handed over by link {number - 1}"
+    head = Text(f"link {number} of {count} {marks.dot} {role}", style="bold dim")
+    if link.ok:
+        verdict = Text.assemble((f"{marks.ok} ", "green"), f"ran in {format_duration(link.duration_ms)}")
+        verdict.append(f" {marks.dash} {plural(link.api_calls, 'call')}")
+    else:
+        where = f" at {link.location}" if link.location else ""
+        verdict = Text.assemble((f"{marks.failed} ", "red"), (link.error_type or "failed", "red"), where)
+        if link.error_line:
+            verdict.append(f" {marks.dash} {link.error_line}")
+    return [head, _source(link.source, language), Text("  ").append_text(verdict)]
 
 
 def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool) -> None:
