@@ -121,9 +121,10 @@ class _Draft:
     pending_api: list[ApiRecord] = field(default_factory=list[ApiRecord])
 
 
-def fold_transcript(records: Iterable[Mapping[str, Any]]) -> Transcript:
-    """Fold a run's wire records into its transcript, every text safe to print on a terminal."""
-    records = [terminal_safe(record) for record in records]
+def fold_transcript(records: Iterable[Mapping[str, Any]], *, for_terminal: bool = True) -> Transcript:
+    """Fold a run's wire records into its transcript; `for_terminal`, every text made safe to
+    print on a terminal (else kept exactly as recorded)."""
+    records = [terminal_safe(record) if for_terminal else record for record in records]
     drafts: dict[tuple[str, int], _Draft] = {}
     run_logs: list[OperatorLog] = []
     for record in records:
