@@ -148,7 +148,8 @@ def test_the_runs_table_is_never_cut_short_on_a_narrow_console(tmp_path: Path) -
     emit_sample_run([store])
     out = Console(record=True, width=40, color_system=None)
     render_runs(store.listed(store.list_runs()), out, tz=UTC)
-    assert RUN_ID in out.export_text() and "…" not in out.export_text()
+    text = out.export_text()
+    assert RUN_ID in text and "…" not in text
 
 
 def test_a_cost_some_replies_lack_is_shown_as_a_lower_bound(tmp_path: Path) -> None:
@@ -160,7 +161,8 @@ def test_a_cost_some_replies_lack_is_shown_as_a_lower_bound(tmp_path: Path) -> N
     assert "≥$0.0123" in out.export_text()
     out = console()
     render_runs([replace(listed, tally=replace(listed.tally, cost_usd=0.0123, unpriced=0))], out, tz=UTC)
-    assert " $0.0123" in out.export_text() and "≥" not in out.export_text()
+    text = out.export_text()
+    assert " $0.0123" in text and "≥" not in text
 
 
 def test_a_run_whose_process_is_gone_is_listed_as_interrupted(tmp_path: Path) -> None:
@@ -181,3 +183,14 @@ def test_an_empty_store_lists_no_runs() -> None:
     out = console()
     render_runs([], out)
     assert out.export_text().strip() == "no runs yet"
+
+
+def test_a_runs_name_and_model_are_never_read_as_markup(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store])
+    (listed,) = store.listed(store.list_runs())
+    row = replace(listed.row, name="[bold]audit[/bold]", model="[red]m[/red]")
+    out = console()
+    render_runs([replace(listed, row=row)], out, tz=UTC)
+    text = out.export_text()
+    assert "[bold]audit[/bold]" in text and "[red]m[/red]" in text

@@ -90,11 +90,11 @@ def render_runs(runs: Sequence[ListedRun], console: Console, *, tz: tzinfo | Non
     for run in runs:
         row, spent = run.row, run.tally
         table.add_row(
-            row.id,
-            row.name,
+            Text(row.id),
+            Text(row.name),
             status_text(run.status),
-            row.language,
-            row.model,
+            Text(row.language),
+            Text(row.model),
             str(row.turns),
             f"{_count(spent.tokens.input)}/{_count(spent.tokens.output)}",
             _table_cost(spent, marks),
