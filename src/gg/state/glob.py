@@ -9,8 +9,8 @@ Rules:
   at all, the pattern's last component is matched in its parent folder); it must be a folder
   (`not-found`, `invalid-argument`). A pattern naming the workspace itself is `invalid-argument`.
 - From there each folder is opened with O_NOFOLLOW under the one held: a link is matched by its own
-  name (kind `other`) and never entered, so nothing outside the workspace is ever reached, and a
-  folder more than 64 levels deep is not entered.
+  name (kind `other`) and never entered, so nothing outside the workspace is ever reached; a
+  folder 64 levels deep is not entered, as no path of more than 64 components can be used.
 - Matches are workspace-relative paths with their kind, in walk order: each folder's entries by
   name, a folder before what is inside it. The walk reads at most 100,000 entries in all; one more
   is `limit-exceeded`, naming the pattern.
