@@ -41,7 +41,7 @@ from typing import Any
 
 from gg.errors import ConfigDefect, ConfigError
 from gg.outcome import ErrorKind, ErrorType
-from gg.providers.base import Usage
+from gg.providers.base import SUBMIT_PROGRAM, Usage
 from gg.wire import read_json
 
 _MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
@@ -49,7 +49,6 @@ PLACEHOLDER = re.compile(r"\{\{\s*receipt\s+(\d+)\.(\d+)\s*\}\}")
 _PLACEHOLDER_START = re.compile(r"\{\{\s*receipt\b")
 _LINE_KEYS = frozenset({"text", "calls", "usage", "receipts", "costUsd", "error", "programFile"})
 _CALL_KEYS = frozenset({"name", "arguments", "programFile"})
-SUBMIT_PROGRAM = "submit_program"
 MAX_PROGRAM_FILE_BYTES = 1024 * 1024
 _ERROR_KEYS = frozenset({"type", "message"})
 _USAGE_KEYS = {
