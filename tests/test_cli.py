@@ -229,3 +229,18 @@ def test_a_run_on_a_hosted_model_imports_that_providers_sdk_alone() -> None:
     )
     checked = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     assert checked.stdout.strip() == "['openai']"
+
+
+def test_version_prints_the_installed_packages_version_and_loads_nothing_else() -> None:
+    from importlib.metadata import version
+
+    result = CliRunner().invoke(main, ["--version"], prog_name="gg")
+    assert result.exit_code == 0 and result.output == f"gg, version {version('gg')}\n"
+    program = (
+        "import sys\nfrom gg.cli import main\n"
+        "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+        "loaded = {'rich', 'pydantic', 'jinja2', 'sqlite3', 'gg.run', 'gg.config', 'importlib.metadata'}\n"
+        "print(sorted(loaded & set(sys.modules)), file=sys.stderr)\n"
+    )
+    checked = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert checked.stderr.strip() == "[]"

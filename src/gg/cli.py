@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from gg import __version__
+
 if TYPE_CHECKING:
     from gg.providers.recording import JournalRecorder
     from gg.run.run import RunOptions
@@ -31,7 +33,7 @@ T = TypeVar("T")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="gg")
+@click.version_option(version=__version__, package_name="gg")
 def main() -> None:
     """gg: agents that answer every turn with a whole program."""
 
