@@ -11,12 +11,13 @@ from rich.console import Console
 from session import Profile, program, run_session
 
 from gg.outcome import ErrorType
-from gg.providers.base import ModelError
+from gg.providers.base import ModelError, Reply, Request
 from gg.providers.scripted import ScriptedClient, program_reply
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sdk.catalogue import default_registry
 from gg.telemetry.show import render_transcript
 from gg.telemetry.transcript import fold_transcript
+from manual_clock import ManualClock
 
 LIBRARY = {"keep": 20, "idLength": 4}
 FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
@@ -126,17 +127,27 @@ def test_an_exhausted_journal_ends_with_a_clear_status(tmp_path: Path, arm: Java
     assert "journal" in session.finished["message"] and session.model_calls == 2
 
 
+def _slow_model(clock: ManualClock, secs: float, *programs: str) -> ScriptedClient:
+    """A model whose every reply takes `secs` on the run's clock."""
+
+    def reply(request: Request, index: int) -> Reply:
+        clock.advance(secs)
+        return program_reply(programs[index], turn=index + 1)
+
+    return ScriptedClient(reply)
+
+
 def test_the_runtime_ceiling_is_checked_at_the_turn_boundary(tmp_path: Path, arm: JavaScriptArm) -> None:
-    slow = "const end = Date.now() + 300; while (Date.now() < end) {}"
-    session = run_session(
-        tmp_path,
-        [program(slow), program(slow), program(FINISH)],
-        Profile(limits={"maxRuntimeSecs": 0.2}),
-        arm=arm,
-    )
+    clock = ManualClock()
+    client = _slow_model(clock, 0.3, "1", "2", FINISH)
+    profile = Profile(limits={"maxRuntimeSecs": 0.2})
+    session = run_session(tmp_path, [], profile, arm=arm, client=client, clock=clock)
     assert session.finished["status"] == "timed_out" and session.finished["exitCode"] == 3
     (breach,) = session.of_type("limit_exceeded")
     assert breach["limit"] == "runtime" and session.model_calls == 1
+    assert (breach["threshold"], breach["observed"], breach["turns"]) == (0.2, 0.3, 1)
+    (reply,) = session.of_type("model_reply")
+    assert reply["durationMs"] == 300.0 and session.finished["durationMs"] == 300.0
 
 
 def test_the_run_summary_rolls_up_turns_programs_errors_and_tokens(
@@ -237,11 +248,13 @@ def test_a_spent_runtime_refuses_tool_calls_but_never_withholds_the_ending(
 ) -> None:
     late = (
         'import { files, session } from "gg";\n'
-        "const end = Date.now() + 300; while (Date.now() < end) {}\n"
         'try { files.writeFile("late.txt", "x"); } catch (e) { console.log(e.code); }\n'
         'session.finish("ended in time");\n'
     )
-    session = run_session(tmp_path, [program(late)], Profile(limits={"maxRuntimeSecs": 0.2}), arm=arm)
+    clock = ManualClock()
+    client = _slow_model(clock, 0.3, late)
+    profile = Profile(limits={"maxRuntimeSecs": 0.2})
+    session = run_session(tmp_path, [], profile, arm=arm, client=client, clock=clock)
     assert session.finished["status"] == "completed" and session.finished["finalText"] == "ended in time"
     assert session.executions(1)[0]["logs"] == ["limit-exceeded"]
     assert not (session.workspace / "late.txt").exists()
