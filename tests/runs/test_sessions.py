@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from session import Profile, program, run_session
 
 from gg.outcome import ErrorType
@@ -13,6 +15,8 @@ from gg.providers.base import ModelError, Reply, Request
 from gg.providers.scripted import ScriptedClient, program_reply
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sdk.catalogue import default_registry
+from gg.telemetry.show import render_transcript
+from gg.telemetry.transcript import fold_transcript
 from manual_clock import ManualClock
 
 LIBRARY = {"keep": 20, "idLength": 4}
@@ -279,3 +283,27 @@ def test_a_blank_program_id_is_an_invalid_argument_not_a_missing_program(
     fetch = 'import { programs } from "gg";\ntry { programs.get(" "); } catch (e) { console.log(e.code); }\n'
     session = run_session(tmp_path, [program(fetch)], Profile(library=LIBRARY), arm=arm)
     assert session.executions(1)[0]["logs"] == ["invalid-argument"]
+
+
+def test_a_chains_record_carries_every_links_own_source_and_gg_show_prints_each(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    third = '// the third link\nconst x = 1;\nthrow new Error("the third link fails");\n'
+    second = f'import {{ programs }} from "gg";\n// the second link\nprograms.rerun({json.dumps(third)});\n'
+    first = f'import {{ programs }} from "gg";\nprograms.rerun({json.dumps(second)});\n'
+    session = run_session(tmp_path, [program(first), program(FINISH)], Profile(library=LIBRARY), arm=arm)
+    (chained,) = session.executions(1)
+    assert [link["source"] for link in chained["links"]] == [first, second, third]
+    assert [link["ok"] for link in chained["links"]] == [True, True, False]
+    assert chained["links"][2]["errorType"] == "program_throw" and "program.js:3" in chained["error"]
+    out = Console(record=True, width=120, color_system=None)
+    render_transcript(fold_transcript(session.events), out)
+    text = [line.rstrip() for line in out.export_text().splitlines()]
+    at = text.index("link 3 of 3 · handed over by link 2")
+    assert text[at + 1 : at + 4] == [
+        "  1 // the third link",
+        "  2 const x = 1;",
+        '  3 throw new Error("the third link fails");',
+    ]
+    assert text[at + 5].startswith("  ✗ program_throw at program.js:3:7 — Error: the third link fails")
+    assert "link 1 of 3 · the submission" in text and "link 2 of 3 · handed over by link 1" in text

@@ -1,7 +1,5 @@
-"""The console: a local web app reading every run in a run store (`gg console`)."""
+"""The console: a local web app reading every run in a run store (`gg console`).
 
-from __future__ import annotations
-
-from gg.console.app import create_app
-
-__all__ = ["create_app"]
+The app is `gg.console.app.create_app`; nothing is imported here, so the command line can register
+`gg console` without loading the web stack until the console is served.
+"""

@@ -4,7 +4,7 @@ it hands over, each in the agent's arm behind the membrane; then the library ent
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gg.loop.calls import Submission
 from gg.loop.chain import Handover, Link, fold_counts, fold_executions, next_program
@@ -14,7 +14,7 @@ from gg.run.stream import AgentStream
 from gg.sandbox.membrane import Membrane
 from gg.sdk.scope import DeferredDeclarations, ProgramScope
 from gg.state.library import LibraryEntry, ProgramLibrary
-from gg.telemetry.events import CodeExecution, ProgramDropped, ProgramKept
+from gg.telemetry.events import ChainLink, CodeExecution, ProgramDropped, ProgramKept
 
 if TYPE_CHECKING:
     from gg.loop.agent import Agent
@@ -44,7 +44,7 @@ def run_submission(
         declined=step,
     )
     _keep(agent.holdings.library, agent.stream, ran)
-    _record(agent.stream, ran, index)
+    _record(agent.stream, ran, index, links)
     agent.executions += 1
     return ran
 
@@ -76,8 +76,9 @@ def _keep(library: ProgramLibrary | None, stream: AgentStream, ran: ProgramRun) 
         stream.emit(ProgramDropped(program_id=gone))
 
 
-def _record(stream: AgentStream, ran: ProgramRun, index: int) -> None:
-    """Step 5: one `code_execution` for the submission, however many programs its chain ran."""
+def _record(stream: AgentStream, ran: ProgramRun, index: int, links: list[Link]) -> None:
+    """Step 5: one `code_execution` for the submission, however many programs its chain ran;
+    a chain's record carries each link's own source and verdict."""
     execution, ending = ran.execution, ran.surviving_ending
     if ran.links > 1:
         stream.log_info(f"submission {index + 1} ran a chain of {ran.links} programs", programs=ran.links)
@@ -97,5 +98,18 @@ def _record(stream: AgentStream, ran: ProgramRun, index: int) -> None:
             program_id=ran.submission.program_id,
             source=ran.source,
             programs=ran.links if ran.links > 1 else None,
+            links=[_chain_link(link) for link in links] if len(links) > 1 else None,
         )
     )
+
+
+def _chain_link(link: Link) -> dict[str, Any]:
+    failure = link.execution.failure
+    return ChainLink(
+        source=link.source,
+        ok=link.execution.ok,
+        duration_ms=round(link.execution.duration_ms, 3),
+        api_calls=link.counts.api_calls,
+        error_type=None if failure is None else failure.type.value,
+        error=None if failure is None else failure.text,
+    ).to_wire()

@@ -8,6 +8,7 @@ from gg.sdk.context import CONTEXT_OPERATIONS
 from gg.sdk.delegation import DELEGATION_OPERATIONS
 from gg.sdk.docs import DOCS_OPERATIONS
 from gg.sdk.files import FILES_OPERATIONS
+from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.programs import PROGRAMS_OPERATIONS
 from gg.sdk.records import SDK_TYPES
 from gg.sdk.registry import Registry
@@ -32,6 +33,7 @@ def default_registry() -> Registry:
     return Registry(
         (
             *FILES_OPERATIONS,
+            *LISTING_OPERATIONS,
             *BOARD_OPERATIONS,
             *VIEWS_OPERATIONS,
             *DOCS_OPERATIONS,

@@ -54,6 +54,25 @@ _FILES: tuple[TypeDecl, ...] = (
             Field("kind", "EntryKind", "file, directory or other"),
         ),
     ),
+    Record(
+        "GlobMatch",
+        "files",
+        "One path a glob matched.",
+        (
+            Field("path", "string", "its workspace-relative path"),
+            Field("kind", "EntryKind", "file, directory or other (a link, never followed)"),
+        ),
+    ),
+    Record(
+        "GlobPage",
+        "files",
+        "A page of the paths a glob matched.",
+        (
+            Field("matches", "GlobMatch[]", "the matches on this page, each folder's entries by name"),
+            Field("total", "number", "how many paths matched in all"),
+            Field("more", "boolean", "whether matches remain past this page"),
+        ),
+    ),
 )
 
 _DOCS: tuple[TypeDecl, ...] = (
