@@ -49,10 +49,10 @@ def test_new_turns_of_a_running_run_appear_without_a_reload(tmp_path: Path, page
             started = time.monotonic()
             for record in r.records[written:]:
                 store.write(as_event(record))
-            expect(page.locator("#turn-2")).to_be_visible(timeout=LIVE_WITHIN_MS)
+            # the turn's events land one by one: wait until its reply has arrived too
+            expect(page.locator("#turn-2")).to_contain_text("reply: second turn", timeout=LIVE_WITHIN_MS)
             shown_after = time.monotonic() - started
             assert page.evaluate("window.__sameDocument === true")  # no reload: the same document
-            assert "reply: second turn" in page.inner_text("#turn-2")
             store.write(
                 as_event(
                     {
