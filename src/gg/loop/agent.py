@@ -17,6 +17,7 @@ from gg.run.status import RunStatus, status_of_breach
 from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm, Ceilings
 from gg.sdk.registry import Registry, Role
+from gg.sdk.shell import ShellAccess
 from gg.sdk.surface import Surface
 from gg.state.library import ProgramLibrary
 from gg.state.views import ViewSet
@@ -56,6 +57,7 @@ class Agent:
     tool: ToolSpec
     surface: Surface
     library: ProgramLibrary | None = None
+    shell: ShellAccess | None = None
     spend: Spend = field(default_factory=Spend)
     ledger: ErrorLedger = field(default_factory=ErrorLedger)
     executions: int = 0

@@ -59,6 +59,7 @@ def _run_link(agent: Agent, source: str, deferred: DeferredDeclarations) -> Link
         library=agent.library,
         deadline=agent.deadline,
         surface=agent.surface,
+        shell=agent.shell,
         deferred=deferred,
     )
     membrane = Membrane(agent.registry, scope, agent.stream, setup.language)

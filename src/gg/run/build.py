@@ -11,6 +11,7 @@ from gg.loop.agent import Agent, AgentSetup
 from gg.loop.limits import Limits
 from gg.loop.system import system_prompt
 from gg.providers.base import Message, ModelClient, submit_program_tool
+from gg.run.shell import open_shell
 from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm
@@ -41,8 +42,10 @@ def build_agent(
     library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, minter)
     surface = build_surface(registry, language, profile.role, setup.capabilities, profile.skills_directory)
     skills = surface.skills.skills if surface.skills else ()
+    shell = open_shell(profile, workspace, stream)
+    jail = None if shell is None else shell.jail.policy
     window = Window(
-        system=system_prompt(registry, language, profile.role, setup.capabilities, library, skills)
+        system=system_prompt(registry, language, profile.role, setup.capabilities, library, skills, jail)
     )
     if profile.task:
         window.brief(Message(role="user", content=prompts.render("task", task=profile.task)))
@@ -59,6 +62,7 @@ def build_agent(
         workspace=Workspace(workspace),
         tool=submit_program_tool(language.display_name),
         library=library,
+        shell=shell,
         surface=surface,
         spend=spend,
     )

@@ -17,6 +17,7 @@ from gg.errors import ApiError, ErrorCode
 from gg.sdk.registry import Role
 
 if TYPE_CHECKING:
+    from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface
     from gg.state.library import ProgramLibrary
     from gg.state.views import ViewSet
@@ -109,5 +110,6 @@ class ProgramScope:
     library: ProgramLibrary | None = None
     deadline: float | None = None  # the run's wall-clock budget, on the monotonic clock
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
+    shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
