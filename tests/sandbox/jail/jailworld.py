@@ -45,6 +45,18 @@ def marker() -> str:
     return f"1000.{secrets.randbelow(10**9):09d}"
 
 
+def sleeping(text: str) -> list[int]:
+    """The host's `sleep` processes whose command line holds `text`."""
+    return [pid for pid in alive_with(text) if _name(pid) == "sleep"]
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
 def alive_with(text: str) -> list[int]:
     """The host processes whose command line holds `text` (zombies included)."""
     found: list[int] = []

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from jailworld import alive_with, exited, jail_over, marker, workspace_in
+from jailworld import exited, jail_over, marker, sleeping, workspace_in
 
 from gg.sandbox.jail import Jail
 
@@ -118,6 +118,14 @@ def test_a_command_has_its_own_pid_ipc_uts_net_user_and_mount_namespaces(jail: J
     assert code == 0 and int(output) <= 4  # the jail's pid 1, the shell and its pipeline
 
 
+def test_no_process_in_the_jail_shows_the_jails_arguments(jail: Jail, workspace: Path) -> None:
+    command = "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline; echo; done"
+    _, output = run(jail, command)
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    assert lines[0].startswith("bwrap --json-status-fd ") and lines[0].endswith(" sh " + command)
+    assert not any("--bind" in line or "gg-jail-etc" in line or "site-packages" in line for line in lines)
+
+
 def test_a_command_has_no_capabilities_and_cannot_make_namespaces(jail: Jail) -> None:
     _, output = run(jail, "grep CapEff /proc/self/status")
     assert output.split() == ["CapEff:", "0000000000000000"]
@@ -130,20 +138,13 @@ def test_a_command_runs_in_a_session_of_its_own_without_a_terminal(jail: Jail) -
     runner = threading.Thread(target=jail.run, args=(f"sleep {sleep}", 3.0))
     runner.start()
     try:
-        pids = _wait_for(lambda: [p for p in alive_with(sleep) if _name(p) == "sleep"])
+        pids = _wait_for(lambda: sleeping(sleep))
         fields = Path(f"/proc/{pids[0]}/stat").read_text().rsplit(")", 1)[1].split()
         session, terminal = int(fields[3]), int(fields[4])
         assert session != os.getsid(0) and terminal == 0
     finally:
         runner.join()
     assert "No such device or address" in run(jail, "( : </dev/tty ) 2>&1")[1]
-
-
-def _name(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/comm").read_text().strip()
-    except OSError:
-        return ""
 
 
 def _wait_for(found: Callable[[], list[int]]) -> list[int]:

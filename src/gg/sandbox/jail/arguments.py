@@ -8,8 +8,8 @@ The jail, in the order bubblewrap builds it:
   `/proc` and a minimal `/dev`, private tmpfs `/tmp` and `/dev/shm`, and the workspace, writable,
   at its own path, which is also the working directory;
 - every hidden path that lies under a shown place covered by an empty read-only tmpfs;
-- the command itself, `/bin/sh -c <command>` (its resource limits are set from outside, on the
-  jail's pid 1, before it runs: `command.py`).
+- the command itself, `/bin/sh -c <command>`, started only once gg has said so (`command.py`
+  sets its resource limits on the jail's pid 1 first); a jail whose gg died before that ends.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from pathlib import Path
 
 from gg.sandbox.jail.layout import SHELL, HostLayout
 from gg.sandbox.jail.policy import HOSTNAME, JailPolicy
+
+WAIT_FOR_GG = 'read -r go || exit 125; exec /bin/sh -c "$1" </dev/null'
 
 
 def jail_arguments(policy: JailPolicy, layout: HostLayout) -> list[str]:
@@ -44,8 +46,9 @@ def jail_arguments(policy: JailPolicy, layout: HostLayout) -> list[str]:
 
 
 def command_arguments(command: str) -> list[str]:
-    """The command line run inside the jail."""
-    return ["--", SHELL, "-c", command]
+    """The command line run inside the jail: a shell that waits for gg's word on its stdin (and
+    ends if gg is gone instead), then runs `command` in `/bin/sh -c` with stdin from /dev/null."""
+    return ["--", SHELL, "-c", WAIT_FOR_GG, "sh", command]
 
 
 def _namespaces(policy: JailPolicy) -> list[str]:

@@ -1,12 +1,15 @@
 """Running one command in a jail, from its start to the moment its last process is gone.
 
 Rules:
-- bubblewrap starts in its own process group with an empty environment, stdin from /dev/null and
-  stdout and stderr on one pipe, so the command's two streams arrive merged, in order;
+- bubblewrap starts in its own process group with an empty environment, stdin from the go pipe
+  and stdout and stderr on one pipe, so the command's two streams arrive merged, in order; it reads
+  the jail's options from a memfd, so no command line (the jail's pid 1's included) shows them;
 - bubblewrap reports on a status pipe: first the host pid of the jail's pid 1, later the
   command's exit code. Pid 1 waits on a block pipe until gg has set the policy's resource limits
   on it, lowered its priority (`NICENESS`) and, for a root-opened jail, moved it into the pids
-  group; everything the command starts inherits all three;
+  group; everything the command starts inherits all three. The command's shell then waits for
+  gg's word on the go pipe (its stdin; the command's own is /dev/null): if gg dies before it is
+  said (bubblewrap reads the block pipe's end as a release), the shell ends and nothing runs;
 - the command ends when its shell exits: the jail's pid 1 then exits, and the kernel ends every
   other process of its pid namespace before pid 1 is gone; the call returns once bubblewrap has
   exited, the output pipe is closed and pid 1 is gone;
@@ -78,36 +81,55 @@ class Start:
 
 @dataclass
 class Pipes:
-    """The status and block pipes of one command, as (read, write) ends; each closed once."""
+    """The descriptors of one command: the jail's options (a memfd bubblewrap reads them from, so
+    no command line shows them), and the status, block and go pipes as (read, write) ends. Each
+    is closed once."""
 
+    arguments: int
     status: tuple[int, int] = field(default_factory=os.pipe)
     block: tuple[int, int] = field(default_factory=os.pipe)
+    go: tuple[int, int] = field(default_factory=os.pipe)
     _children_closed: bool = field(default=False, repr=False)
 
+    @classmethod
+    def holding(cls, arguments: list[str]) -> Pipes:
+        """Pipes whose options file holds `arguments`. Raises `JailFailure` for an argument
+        holding NUL (it would end the argument there)."""
+        if any("\0" in argument for argument in arguments):
+            raise JailFailure("an argument holds a NUL character")
+        fd = os.memfd_create("gg-jail-arguments")
+        os.write(fd, b"".join(argument.encode() + b"\0" for argument in arguments))
+        os.lseek(fd, 0, os.SEEK_SET)
+        return cls(fd)
+
     def child_ends(self) -> list[int]:
-        return [self.status[1], self.block[0]]
+        return [self.arguments, self.status[1], self.block[0]]
 
     def bwrap_options(self) -> list[str]:
-        return ["--json-status-fd", str(self.status[1]), "--block-fd", str(self.block[0])]
+        status, block = str(self.status[1]), str(self.block[0])
+        return ["--json-status-fd", status, "--block-fd", block, "--args", str(self.arguments)]
 
     def close_child_ends(self) -> None:
         if not self._children_closed:
             self._children_closed = True
-            for fd in self.child_ends():
+            for fd in (*self.child_ends(), self.go[0]):
                 os.close(fd)
 
     def close(self) -> None:
         self.close_child_ends()
         os.close(self.status[0])
         os.close(self.block[1])
+        os.close(self.go[1])
 
 
-def spawn(argv: list[str], pipes: Pipes) -> subprocess.Popen[bytes]:
-    """Start bubblewrap. Raises `JailFailure` when it cannot be started."""
+def spawn(bwrap: str, pipes: Pipes, command: list[str]) -> subprocess.Popen[bytes]:
+    """Start bubblewrap, named `bwrap` in its own command line, to run `command`. Raises
+    `JailFailure` when it cannot be started."""
     try:
         return subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
+            ["bwrap", *pipes.bwrap_options(), *command],
+            executable=bwrap,
+            stdin=pipes.go[0],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env={},
@@ -130,7 +152,7 @@ def supervise(
     pid = status.pid_one(clock() + ANNOUNCE_WAIT_SECS, clock)
     pidfd = None if pid is None else _child_pidfd(pid, process.pid)
     try:
-        if pid is not None and _released(pid, start, pipes.block[1]):
+        if pid is not None and _released(pid, start, pipes):
             if _ended_by(deadline, process, pidfd, tail, clock):
                 return _ended(status, tail)
             _kill(process, pidfd)
@@ -229,7 +251,7 @@ def _child_pidfd(pid: int, parent: int) -> int | None:
     return pidfd
 
 
-def _released(pid: int, start: Start, block: int) -> bool:
+def _released(pid: int, start: Start, pipes: Pipes) -> bool:
     """Give the waiting pid 1 its limits, priority and group, then let it run the command; False
     when it is gone already (its setup failed)."""
     try:
@@ -243,7 +265,8 @@ def _released(pid: int, start: Start, block: int) -> bool:
     except PidsUnavailable as refusal:
         raise JailFailure(refusal.reason) from None
     try:
-        os.write(block, b"\0")
+        os.write(pipes.go[1], b"go\n")
+        os.write(pipes.block[1], b"\0")
     except BrokenPipeError:
         return False
     return True

@@ -56,15 +56,10 @@ class Jail:
     def run(self, command: str, timeout_secs: float) -> CommandEnd:
         """Run `command` with `/bin/sh -c` until it ends or `timeout_secs` pass. Raises
         `JailFailure` when the jail cannot start it."""
-        pipes = Pipes()
+        pipes = Pipes.holding(jail_arguments(self.policy, self.layout))
         try:
-            argv = [
-                self.bwrap,
-                *pipes.bwrap_options(),
-                *jail_arguments(self.policy, self.layout),
-                *command_arguments(command),
-            ]
-            return supervise(spawn(argv, pipes), pipes, self._start, timeout_secs, self.clock)
+            process = spawn(self.bwrap, pipes, command_arguments(command))
+            return supervise(process, pipes, self._start, timeout_secs, self.clock)
         finally:
             pipes.close()
 
