@@ -18,17 +18,19 @@ def with_shell(entry: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
-def test_an_enabled_shell_defaults_to_120_seconds_4_gib_and_no_network(folder: Path) -> None:
+def test_an_enabled_shell_defaults_to_120_seconds_4_gib_1_gib_files_and_no_network(folder: Path) -> None:
     shell = load(with_shell({}), folder).root.shell
     assert shell is not None
-    assert (shell.timeout_secs, shell.max_memory_bytes, shell.network) == (120.0, 4_294_967_296, False)
+    assert (shell.timeout_secs, shell.max_memory_bytes) == (120.0, 4_294_967_296)
+    assert (shell.max_file_bytes, shell.network) == (1_073_741_824, False)
 
 
 def test_written_params_are_kept(folder: Path) -> None:
-    params = {"timeoutSecs": 600.5, "maxMemoryBytes": 5e8, "network": True}
+    params = {"timeoutSecs": 600.5, "maxMemoryBytes": 5e8, "maxFileBytes": 8388608, "network": True}
     shell = load(with_shell({"enabled": True, "params": params}), folder).root.shell
     assert shell is not None
-    assert (shell.timeout_secs, shell.max_memory_bytes, shell.network) == (600.5, 500_000_000, True)
+    assert (shell.timeout_secs, shell.max_memory_bytes) == (600.5, 500_000_000)
+    assert (shell.max_file_bytes, shell.network) == (8_388_608, True)
 
 
 def test_a_profile_without_the_shell_or_with_it_disabled_has_none(folder: Path) -> None:
@@ -44,6 +46,7 @@ def test_a_profile_without_the_shell_or_with_it_disabled_has_none(folder: Path) 
         ({"timeoutSecs": "120"}, "timeoutSecs", "number"),
         ({"maxMemoryBytes": 1_000_000}, "maxMemoryBytes", "from 16777216"),
         ({"maxMemoryBytes": 500000000.5}, "maxMemoryBytes", "whole number"),
+        ({"maxFileBytes": 1000}, "maxFileBytes", "from 1048576"),
         ({"network": "yes"}, "network", "true or false"),
         ({"network": 1}, "network", "true or false"),
     ],

@@ -95,7 +95,12 @@ def test_the_launch_log_states_the_jail_and_a_shared_network_as_a_warning(
         line["message"]
         == "root runs shell commands in a jail whose only writable place is its workspace, with no network"
     )
-    assert line["fields"] == {"timeoutSecs": 120.0, "maxMemoryBytes": 4294967296, "network": False}
+    assert line["fields"] == {
+        "timeoutSecs": 120.0,
+        "maxMemoryBytes": 4294967296,
+        "maxFileBytes": 1073741824,
+        "network": False,
+    }
     shared = run_session(tmp_path / "shared", [program(FINISH)], Profile(shell={"network": True}), arm=arm)
     (warning,) = [log for log in shared.logs("warn", turn=0) if "shell" in log["message"]]
     assert "sharing the host's network (network: true)" in warning["message"]

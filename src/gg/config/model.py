@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gg.config.catalogue import (
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
+    DEFAULT_SHELL_MAX_FILE_BYTES,
     DEFAULT_SHELL_MAX_MEMORY_BYTES,
     DEFAULT_SHELL_TIMEOUT_SECS,
     DEFAULT_SKILLS_DIRECTORY,
@@ -33,6 +34,7 @@ from gg.config.catalogue import (
     MAX_MAX_MEMORY_BYTES,
     MAX_TIMEOUT_SECS,
     MIN_MAX_MEMORY_BYTES,
+    MIN_SHELL_MAX_FILE_BYTES,
     ROOT_SLUG,
     CacheLifetime,
     CapabilityId,
@@ -201,8 +203,9 @@ class SkillsCapability(_Part):
 
 
 class ShellParams(_Part):
-    """A shell command's default timeout, each of its processes' memory, and whether it shares
-    the host's network (it has none unless `network` is true)."""
+    """A shell command's default timeout, each of its processes' memory, the most it writes to any
+    one file (the workspace is on the host's disk), and whether it shares the host's network (it
+    has none unless `network` is true)."""
 
     timeout_secs: Annotated[
         float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
@@ -216,6 +219,15 @@ class ShellParams(_Part):
             note="a shell needs 16 MiB and is given at most 1 TiB",
         ),
     ] = DEFAULT_SHELL_MAX_MEMORY_BYTES
+    max_file_bytes: Annotated[
+        int,
+        Whole(
+            MIN_SHELL_MAX_FILE_BYTES,
+            MAX_MAX_MEMORY_BYTES,
+            what="a whole number of bytes",
+            note="each file a command writes; the workspace is on the host's disk",
+        ),
+    ] = DEFAULT_SHELL_MAX_FILE_BYTES
     network: Annotated[bool, Flag()] = False
 
 

@@ -31,7 +31,13 @@ def open_shell(profile: AgentProfile, workspace: Path, stream: AgentStream) -> S
     params = profile.shell
     if params is None:
         return None
-    policy = JailPolicy(workspace.resolve(), params.max_memory_bytes, params.network, hidden_from_jails())
+    policy = JailPolicy(
+        workspace.resolve(),
+        params.max_memory_bytes,
+        params.network,
+        hidden_from_jails(),
+        params.max_file_bytes,
+    )
     try:
         jail = open_jail(policy)
     except JailUnavailable as refusal:
@@ -54,6 +60,7 @@ def _log(stream: AgentStream, params: ShellParams) -> None:
     fields = {
         "timeoutSecs": params.timeout_secs,
         "maxMemoryBytes": params.max_memory_bytes,
+        "maxFileBytes": params.max_file_bytes,
         "network": params.network,
     }
     jail = f"{stream.agent_id} runs shell commands in a jail whose only writable place is its workspace"
