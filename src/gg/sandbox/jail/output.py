@@ -6,8 +6,8 @@ Rules:
   gigabytes costs a bounded amount of memory;
 - the text is UTF-8 (a byte that is not becomes U+FFFD); escape sequences (colours, cursor
   moves, terminal titles) are removed, `\\r\\n` and a lone `\\r` end a line, and every other
-  control character but tab is shown as its picture (U+2400 + code, U+2421 for DEL; U+FFFD for
-  C1), so nothing a command writes can steer a terminal or forge the structure of a prompt;
+  control character but tab is shown as its picture (`gg.wire.pictured`), so nothing a command
+  writes can steer a terminal or forge the structure of a prompt;
 - the readable text is at most `MAX_OUTPUT_BYTES` of UTF-8, and `dropped_bytes` counts the bytes
   the command wrote before the first one shown.
 """
@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gg.wire import pictured
+
 MAX_OUTPUT_BYTES = 16 * 1024
 
 _ESCAPE = re.compile(
@@ -25,11 +27,6 @@ _ESCAPE = re.compile(
     r"|\x1b[ -/]*[0-~]"  # every other escape sequence, and the lead-in of an unterminated string
 )
 _LINE_ENDS = re.compile(r"\r\n?")
-_PICTURES = {
-    **{code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\t"},
-    0x7F: 0x2421,
-    **{code: 0xFFFD for code in range(0x80, 0xA0)},
-}
 
 
 @dataclass(frozen=True)
@@ -55,7 +52,7 @@ class Output:
 def readable(raw: bytes) -> str:
     """`raw` as text a model and a terminal can be shown."""
     text = _ESCAPE.sub("", raw.decode("utf-8", "replace"))
-    return _LINE_ENDS.sub("\n", text).translate(_PICTURES)
+    return pictured(_LINE_ENDS.sub("\n", text))
 
 
 class OutputTail:
