@@ -301,6 +301,7 @@ def test_a_command_reads_no_host_secret_and_writes_nothing_outside(world: World)
     assert _failed(seen["write-outside"]) and _failed(seen["symlink-out"])
     assert "Read-only file system" in seen["write-system"].output
     assert seen["write-system"].output.count("Read-only file system") == 3
+    assert seen["write-sysctl"].output.count("Read-only file system") == 2
 
 
 @pytest.mark.parametrize("world", _cases("shell-network"), indirect=True)

@@ -49,6 +49,7 @@ def test_the_host_is_shown_read_only_with_the_jails_own_etc(tmp_path: Path) -> N
         ["/usr", "/usr"],
         ["/tmp/gg-jail-etc-x", "/etc"],
         ["/etc/ssl/certs", "/etc/ssl/certs"],
+        ["/proc/sys", "/proc/sys"],
     ]
     assert _pairs(arguments, "--symlink", 2) == [["usr/bin", "/bin"], ["usr/lib", "/lib"]]
     assert _pairs(arguments, "--proc") == [["/proc"]] and _pairs(arguments, "--dev") == [["/dev"]]

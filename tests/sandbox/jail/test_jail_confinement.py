@@ -54,6 +54,13 @@ def test_the_system_directories_are_there_and_read_only(jail: Jail) -> None:
     assert run(jail, "touch /gg-probe")[0] != 0
 
 
+def test_no_host_sysctl_can_be_written(jail: Jail) -> None:
+    # Each write puts back the value already there, so a jail that let it through changes nothing.
+    for name in ("vm/swappiness", "kernel/core_pattern"):
+        code, output = run(jail, f"cat /proc/sys/{name} > /proc/sys/{name}")
+        assert code != 0 and "Read-only file system" in output, (name, output)
+
+
 def test_tmp_is_private_to_each_command(jail: Jail, tmp_path: Path) -> None:
     host_file = Path("/tmp") / f"gg-jail-host-{os.getpid()}"
     host_file.write_text("host")

@@ -5,8 +5,9 @@ The jail, in the order bubblewrap builds it:
   namespace where the kernel has one; no further user namespaces inside; every capability
   dropped; a new session (no controlling terminal); killed when its parent dies;
 - an empty, read-only root holding the host layout read-only, the jail's own `/etc`, a fresh
-  `/proc` and a minimal `/dev`, private tmpfs `/tmp` and `/dev/shm`, and the workspace, writable,
-  at its own path, which is also the working directory;
+  `/proc` whose `sys` is read-only (uid 0 of a root-opened jail could otherwise set the host's
+  sysctls, `kernel.core_pattern` among them), a minimal `/dev`, private tmpfs `/tmp` and
+  `/dev/shm`, and the workspace, writable, at its own path, which is also the working directory;
 - every hidden path that lies under a shown place covered by an empty read-only tmpfs;
 - the command itself, `/bin/sh -c <command>`, started only once gg has said so (`command.py`
   sets its resource limits on the jail's pid 1 first); a jail whose gg died before that ends.
@@ -35,7 +36,7 @@ def jail_arguments(policy: JailPolicy, layout: HostLayout) -> list[str]:
     arguments += ["--ro-bind", str(layout.etc), "/etc"]
     for folder in layout.etc_binds:
         arguments += ["--ro-bind", folder, folder]
-    arguments += ["--proc", "/proc", "--dev", "/dev"]
+    arguments += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
     arguments += ["--size", memory, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     arguments += ["--size", memory, "--tmpfs", "/tmp"]
     workspace = str(policy.workspace)
