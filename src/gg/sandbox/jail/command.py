@@ -1,20 +1,15 @@
 """Running one command in a jail, from its start to the moment its last process is gone.
 
 Rules:
-- bubblewrap starts in its own process group with an empty environment, stdin from the go pipe
-  and stdout and stderr on one pipe, so the command's two streams arrive merged, in order; it reads
-  the jail's options from a memfd, so no command line (the jail's pid 1's included) shows them;
-- bubblewrap reports on a status pipe: first the host pid of the jail's pid 1, later the
-  command's exit code. Pid 1 waits on a block pipe until gg has set the policy's resource limits
-  on it, lowered its priority (`NICENESS`) and, for a root-opened jail, moved it into the pids
-  group; everything the command starts inherits all three. The command's shell then waits for
-  gg's word on the go pipe (its stdin; the command's own is /dev/null): if gg dies before it is
-  said (bubblewrap reads the block pipe's end as a release), the shell ends and nothing runs;
-- the command ends when its shell exits: the jail's pid 1 then exits, and the kernel ends every
-  other process of its pid namespace before pid 1 is gone; the call returns once bubblewrap has
-  exited, the output pipe is closed and pid 1 is gone;
-- a jail that reported no exit code never ran the command: `JailFailure`, with what bubblewrap
-  said (it writes nothing else on the output pipe);
+- bubblewrap runs in its own process group, with an empty environment, the jail's options read
+  from a memfd (no command line shows them), stdout and stderr on one pipe (merged, in order);
+- it reports pid 1's host pid, then the command's exit code, on a status pipe; pid 1 waits on a
+  block pipe while gg sets the policy's limits, a lower priority (`NICENESS`) and, for root, the
+  pids group on it, which all the command starts inherits. The shell then waits for gg's word on
+  its stdin (the command's own is /dev/null): a gg that died first makes it end, running nothing;
+- the command ends when its shell exits: pid 1 exits, and the kernel ends the rest of its pid
+  namespace first; the call returns once bubblewrap exited, the output closed and pid 1 is gone;
+- a jail that reported no exit code never ran the command: `JailFailure`, with what it said;
 - at the timeout, pid 1 is killed through a pidfd (no other process can be hit), which ends every
   process of the namespace at once; the call returns once pid 1 is gone.
 """
