@@ -72,6 +72,7 @@ class Profile:
     language: str = "javascript"
     role: str = "standard"
     library: Mapping[str, Any] | None = None
+    shell: Mapping[str, Any] | None = None  # the shell capability's params, when it is enabled
     limits: Mapping[str, Any] = field(default_factory=dict[str, Any])
     timeout_secs: float = 5
     max_memory_bytes: int = 268_435_456
@@ -90,6 +91,8 @@ class Profile:
         ]
         if self.library is not None:
             capabilities.append({"id": "program-library", "params": dict(self.library)})
+        if self.shell is not None:
+            capabilities.append({"id": "shell", "params": dict(self.shell)})
         agent: dict[str, Any] = {
             "slug": "root",
             "role": self.role,

@@ -38,7 +38,9 @@ def open_holdings(setup: AgentSetup, program_ids: Minter) -> Holdings:
     surface = setup.grant.open()
     skills = surface.skills.skills if surface.skills else ()
     window = Window(
-        system=system_prompt(setup.registry, setup.language, setup.role, setup.capabilities, library, skills)
+        system=system_prompt(
+            setup.registry, setup.language, setup.role, setup.capabilities, library, skills, setup.jail
+        )
     )
     if setup.task:
         window.brief(Message(role="user", content=prompts.render("task", task=setup.task)))

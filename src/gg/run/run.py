@@ -27,6 +27,7 @@ from gg.run.build import build_agent
 from gg.run.context import MonotonicClock, RunContext
 from gg.run.leases import GuestLeases
 from gg.run.setup import resolve_setup
+from gg.run.shell import open_shell
 from gg.run.status import RunStatus
 from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm
@@ -128,7 +129,8 @@ def _run_root(
     profile = capability_set.root
     try:
         client = world.client or _client(profile, options, stream, run.tool_choice)
-        setup = resolve_setup(profile, capability_set.limits, run.registry, workspace)
+        shell = open_shell(profile, workspace, stream)
+        setup = resolve_setup(profile, capability_set.limits, run.registry, workspace, shell)
         agent = build_agent(setup, run, client, stream)
         end = run_agent(agent, run)
         return dataclasses.replace(end, summary=agent.summary(run.spend))

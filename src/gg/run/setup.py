@@ -18,9 +18,11 @@ from gg.config.model import ProgramLibrary as LibrarySettings
 from gg.loop.limits import Limits
 from gg.providers.base import ToolSpec, submit_program_tool
 from gg.sandbox.execution import Ceilings
+from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sandbox.surface import build_surface
 from gg.sdk.registry import Registry, Role
+from gg.sdk.shell import ShellAccess
 from gg.sdk.surface import Grant
 from gg.state.workspace import Workspace
 
@@ -48,12 +50,22 @@ class AgentSetup:
     workspace: Workspace
     library: LibrarySettings | None = None
     task: str | None = None
+    shell: ShellAccess | None = None  # the profile's jail, opened at launch, when it enables a shell
+
+    @property
+    def jail(self) -> JailPolicy | None:
+        return None if self.shell is None else self.shell.jail.policy
 
 
 def resolve_setup(
-    profile: AgentProfile, limits: LimitsConfig, registry: Registry, workspace: Path
+    profile: AgentProfile,
+    limits: LimitsConfig,
+    registry: Registry,
+    workspace: Path,
+    shell: ShellAccess | None = None,
 ) -> AgentSetup:
-    """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`.
+    """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
+    with the shell opened for it at launch (`gg.run.shell.open_shell`), if any.
 
     Raises `LookupError` for a library that lacks its settings.
     """
@@ -74,6 +86,7 @@ def resolve_setup(
         workspace=Workspace(workspace),
         library=profile.program_library,
         task=profile.task,
+        shell=shell,
     )
 
 

@@ -75,6 +75,26 @@ _FILES: tuple[TypeDecl, ...] = (
     ),
 )
 
+_SHELL: tuple[TypeDecl, ...] = (
+    Record(
+        "ShellOutput",
+        "shell",
+        "How a command ended, and the end of what it wrote.",
+        (
+            Field(
+                "exitCode", "number", "the shell's exit status: 0 on success, 128 + n when signal n ended it"
+            ),
+            Field(
+                "output",
+                "string",
+                "stdout and stderr merged in order: the last 16 KiB, without escape sequences",
+            ),
+            Field("truncated", "boolean", "true when output holds only the end of what the command wrote"),
+            Field("droppedBytes", "number", "how many bytes the command wrote before those in output"),
+        ),
+    ),
+)
+
 _DOCS: tuple[TypeDecl, ...] = (
     Choice("DocKind", "docs", "What a documentation entry documents.", ("module", "function", "type")),
     Record(
@@ -126,4 +146,4 @@ _DELEGATION: tuple[TypeDecl, ...] = (
     ),
 )
 
-SDK_TYPES: tuple[TypeDecl, ...] = (*_FILES, *_DOCS, *_PROGRAMS, *_DELEGATION)
+SDK_TYPES: tuple[TypeDecl, ...] = (*_FILES, *_SHELL, *_DOCS, *_PROGRAMS, *_DELEGATION)

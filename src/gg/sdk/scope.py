@@ -21,6 +21,7 @@ from gg.state.skills import SkillReads
 if TYPE_CHECKING:
     from gg.run.context import RunContext
     from gg.run.setup import AgentSetup
+    from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface
     from gg.state.holdings import Holdings
     from gg.state.library import ProgramLibrary
@@ -117,6 +118,7 @@ class ProgramScope:
     deadline: float | None = None  # the run's wall-clock budget, on the monotonic clock
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
     skills_read: SkillReads = field(default_factory=SkillReads)  # the skills this window has read
+    shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
 
@@ -143,5 +145,6 @@ class ProgramScope:
             deadline=run.deadline,
             surface=holdings.surface,
             skills_read=holdings.skills_read,
+            shell=setup.shell,
             deferred=deferred,
         )

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from gg.telemetry.records import LimitRecord, ProgramRun
+from gg.wire import pictured
 
 STATUS_STYLES = {
     "completed": "bold green",
@@ -92,21 +93,12 @@ def glyphs_for(console: Console) -> Glyphs:
     return UNICODE if console.encoding.lower().startswith("utf") else ASCII
 
 
-# Every control character but newline and tab, shown as its picture (U+2400 + code, U+2421 for
-# DEL) or U+FFFD (C1): one character for one, so no escape sequence from a program or a model
-# reaches the operator's terminal and no text can redraw gg's own lines.
-_PICTURES = {
-    **{code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\t"},
-    0x7F: 0x2421,
-    **{code: 0xFFFD for code in range(0x80, 0xA0)},
-}
-
-
 def terminal_safe(value: Any) -> Any:
     """`value` (a wire record, or any part of one) with every string's control characters shown
-    as pictures; other values as they are."""
+    as pictures (`gg.wire.pictured`), so no escape sequence from a program or a model reaches
+    the operator's terminal and no text can redraw gg's own lines; other values as they are."""
     if isinstance(value, str):
-        return value.translate(_PICTURES)
+        return pictured(value)
     if isinstance(value, list | tuple):
         return [terminal_safe(item) for item in value]
     if isinstance(value, dict):
