@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 from gg.study.check import Check, CheckVerdict, run_check
+
+from .processes import alive, wait_until
 
 
 def _workspace(tmp_path: Path) -> Path:
@@ -42,19 +43,7 @@ def test_a_command_past_its_timeout_is_killed_with_what_it_started(tmp_path: Pat
     assert outcome.verdict is CheckVerdict.TIMED_OUT and outcome.exit_code is None
     assert time.monotonic() - started < 30
     child = int(pid_file.read_text())
-    deadline = time.monotonic() + 10
-    while _alive(child) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(child)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/stat").read_text().split()[2] if Path(f"/proc/{pid}/stat").exists() else "?"
-    return status != "Z"
+    wait_until(lambda: not alive(child), f"the check's child {child} to die", timeout=10)
 
 
 def test_a_missing_produced_file_fails_before_the_command_runs(tmp_path: Path) -> None:
