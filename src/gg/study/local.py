@@ -7,6 +7,8 @@ Rules:
 - the driver hands a worker its next cell only when it is idle, so a worker that dies is known to
   have died in the cell it held: that cell is run again on a fresh worker, at most `max_retries`
   times, then delivered `Lost`;
+- a worker that reports is handed its next cell before the report is delivered, so the worker
+  runs while the driver records;
 - leaving the iteration (at its end, on Ctrl-C, on any error) stops every worker.
 """
 
@@ -66,13 +68,11 @@ class LocalPool:
         pool: list[_Worker] = []
         try:
             pool = [self._start() for _ in range(min(self.workers, len(specs)))]
-            busy = 0
-            while ledger.waiting or busy:
-                for worker in pool:
-                    if worker.held is None and ledger.waiting:
-                        self._hand(worker, ledger)
-                yield from self._collect(pool, ledger)
-                busy = sum(worker.held is not None for worker in pool)
+            self._fill(pool, ledger)
+            while any(worker.held is not None for worker in pool):
+                deliveries = self._collect(pool, ledger)
+                self._fill(pool, ledger)
+                yield from deliveries
         finally:
             _stop(pool)
 
@@ -83,16 +83,21 @@ class LocalPool:
         worker_end.close()
         return _Worker(process, driver_end)
 
-    def _hand(self, worker: _Worker, ledger: _Ledger) -> None:
-        spec = ledger.waiting.popleft()
-        ledger.attempts[spec.run_id] = ledger.attempts.get(spec.run_id, 0) + 1
-        worker.held = spec
-        worker.conn.send(spec)
+    def _fill(self, pool: list[_Worker], ledger: _Ledger) -> None:
+        """Hand every idle worker its next cell."""
+        for worker in pool:
+            if worker.held is None and ledger.waiting:
+                spec = ledger.waiting.popleft()
+                ledger.attempts[spec.run_id] = ledger.attempts.get(spec.run_id, 0) + 1
+                worker.held = spec
+                worker.conn.send(spec)
 
-    def _collect(self, pool: list[_Worker], ledger: _Ledger) -> Iterator[Delivery]:
-        """Wait for a worker to report or die; deliver what finished, requeue what was lost."""
+    def _collect(self, pool: list[_Worker], ledger: _Ledger) -> list[Delivery]:
+        """Wait for a worker to report or die; what finished, and what was lost for good (a cell
+        lost with retries left goes back to the front of the queue)."""
         holding = [worker for worker in pool if worker.held is not None]
         ready = set(wait([w.conn for w in holding] + [w.process.sentinel for w in holding]))
+        deliveries: list[Delivery] = []
         for index, worker in enumerate(pool):
             spec = worker.held
             if spec is None or not ({worker.conn, worker.process.sentinel} & ready):
@@ -101,13 +106,14 @@ class LocalPool:
             worker.held = None
             attempts = ledger.attempts[spec.run_id]
             if report is not None:
-                yield Delivered(cast(CellReport, report), attempts)
+                deliveries.append(Delivered(cast(CellReport, report), attempts))
                 continue
             pool[index] = self._replace(worker)
             if attempts > self.max_retries:
-                yield Lost(spec, f"its worker died {attempts} times", attempts)
+                deliveries.append(Lost(spec, f"its worker died {attempts} times", attempts))
             else:
                 ledger.waiting.appendleft(spec)
+        return deliveries
 
     def _replace(self, worker: _Worker) -> _Worker:
         _stop([worker])
