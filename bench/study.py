@@ -176,7 +176,9 @@ def run(work: Path, cells: int, ray: bool) -> None:
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     bare = bare_runs(study, _base(work, "bare"))
     bare_ms = statistics.median(bare)
-    print(f"bare run (execute_run, warm guest, run store + NDJSON): median {bare_ms:.1f} ms over {len(bare)} runs")
+    print(
+        f"bare run (execute_run, warm guest, run store + NDJSON): median {bare_ms:.1f} ms, {len(bare)} runs"
+    )
     print(f"gg run as a process, start to exit (for scale): {gg_run_process(_base(work, 'process')):.0f} ms")
     steady: dict[str, float] = {}
     executors: list[tuple[str, Executor]] = [("--parallel 1", LocalPool(1)), ("--parallel 2", LocalPool(2))]
@@ -191,7 +193,8 @@ def run(work: Path, cells: int, ray: bool) -> None:
         )
     overhead = steady["--parallel 1"] - bare_ms
     verdict = "within" if overhead <= TARGET_OVERHEAD_MS else "OVER"
-    print(f"runner overhead per cell at --parallel 1: {overhead:+.1f} ms ({verdict} the {TARGET_OVERHEAD_MS:.0f} ms target)")
+    target = f"{verdict} the {TARGET_OVERHEAD_MS:.0f} ms target"
+    print(f"runner overhead per cell at --parallel 1: {overhead:+.1f} ms ({target})")
 
 
 def _base(work: Path, label: str) -> Path:

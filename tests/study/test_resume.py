@@ -127,3 +127,30 @@ def test_a_refused_study_file_exits_2_naming_its_defects(tmp_path: Path) -> None
     assert "repeats: must be a whole number from 1 to 1000 (found 0)" in refused.stderr
     assert not (tmp_path / ".gg").exists()
     assert json.loads(subprocess.run([GG, "study", "schema"], capture_output=True, text=True).stdout)["title"]
+
+
+def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path: Path) -> None:
+    file = arms_study(tmp_path / "study", repeats=2, tasks=("word-count", "csv-total"))
+    store = tmp_path / ".gg" / "runs.db"
+    driver = subprocess.Popen(
+        [GG, "study", "run", str(file), "--parallel", "1"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_until(lambda: committed_cells(store) >= 1, "a cell to finish")
+    finally:
+        driver.send_signal(signal.SIGINT)
+        _, stderr = driver.communicate(timeout=120)
+    assert driver.returncode == 130
+    with Ledger(store) as ledger:
+        stopped = ledger.find_study("latest")
+    assert stopped.status == "interrupted"
+    assert f"Resume with: gg study run {file} --resume {stopped.id}" in stderr
+    resumed = subprocess.run(
+        [GG, "study", "run", str(file), "--resume", stopped.id], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(_cells(store)) == 8 and len(_runs(store)) == 8

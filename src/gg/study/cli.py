@@ -27,7 +27,7 @@ from gg.study.load import Study, load_study, study_schema
 from gg.study.local import LocalPool
 from gg.study.progress import TerminalProgress
 from gg.study.results import config_results
-from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, run_study
+from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInterrupted, run_study
 from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table
 from gg.telemetry.layout import GG_DIR, store_path
 
@@ -68,11 +68,11 @@ def run_command(
         end = run_study(loaded, executor, base, TerminalProgress(console), _model(model_ref), resume)
     except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
-    except KeyboardInterrupt:
-        click.echo(
-            f"\ninterrupted; resume with: gg study run {study_path} --resume <the study's id>", err=True
-        )
-        sys.exit(INTERRUPTED_EXIT)
+    except StudyInterrupted as interrupted:
+        resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
+        _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
+    except KeyboardInterrupt:  # before the study had begun: nothing to resume
+        _fail("\ninterrupted before the study began", INTERRUPTED_EXIT)
     _report_end(end, study_path)
 
 

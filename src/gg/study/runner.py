@@ -35,7 +35,17 @@ from gg.telemetry.layout import run_dir
 from gg.telemetry.ndjson import NdjsonSink
 from gg.telemetry.store import RUNNING, RunStore
 
-__all__ = ["FINISHED", "INCOMPLETE", "INTERRUPTED", "ResumeRefused", "StudyEnd", "new_study_id", "run_study"]
+__all__ = [
+    "FINISHED",
+    "INCOMPLETE",
+    "INTERRUPTED",
+    "Model",
+    "ResumeRefused",
+    "StudyEnd",
+    "StudyInterrupted",
+    "new_study_id",
+    "run_study",
+]
 
 FINISHED = "finished"
 INCOMPLETE = "incomplete"
@@ -45,6 +55,14 @@ STUDY_ID_PREFIX = "study-"
 
 class ResumeRefused(Exception):
     """The study named by `--resume` cannot be resumed with this study file or model."""
+
+
+class StudyInterrupted(Exception):
+    """Ctrl-C stopped the study; its finished cells stand and `--resume study_id` runs the rest."""
+
+    def __init__(self, study_id: str) -> None:
+        super().__init__(f"study {study_id} interrupted")
+        self.study_id = study_id
 
 
 @dataclass(frozen=True)
@@ -176,7 +194,7 @@ class _Writer:
                         progress.advance(delivery.report, figures)
         except KeyboardInterrupt:
             self.ledger.end_study(self.study_id, INTERRUPTED, self._now())
-            raise
+            raise StudyInterrupted(self.study_id) from None
         finally:
             progress.stop()
         status = FINISHED if len(finished) == len(cells) else INCOMPLETE
