@@ -30,20 +30,25 @@ def render_study(study: StudyRow, finished: int, console: Console) -> None:
     )
 
 
+RESULT_HEADINGS = (
+    "config",
+    "solved",
+    "rate (95% CI)",
+    "turns",
+    "programs",
+    "error turns",
+    "tokens",
+    "cost $",
+    "wall s",
+)
+
+
 def render_results(results: Sequence[ConfigResult], console: Console) -> None:
     table = RichTable(show_edge=False, pad_edge=False)
-    for heading in (
-        "config",
-        "solved",
-        "rate [95% CI]",
-        "turns",
-        "programs",
-        "error turns",
-        "tokens",
-        "cost $",
-        "wall s",
-    ):
-        table.add_column(heading, justify="left" if heading == "config" else "right", no_wrap=True)
+    for heading in RESULT_HEADINGS:
+        table.add_column(
+            heading, justify="left" if heading == "config" else "right", no_wrap=heading == "config"
+        )
     for result in results:
         table.add_row(
             result.config,
@@ -51,12 +56,15 @@ def render_results(results: Sequence[ConfigResult], console: Console) -> None:
             _rate(result),
             _spread(result.turns),
             _spread(result.programs),
-            _errors(result),
+            str(result.error_turns),
             _spread(result.tokens, "{:,.0f}"),
             _spread(result.cost, "{:.4f}"),
             _spread(Spread(_seconds(result.wall_ms.median), _seconds(result.wall_ms.p90)), "{:.2f}"),
         )
     console.print(table)
+    by_type = [f"{result.config} {_errors(result)}" for result in results if result.error_turns]
+    if by_type:
+        console.print("error turns by type: " + "; ".join(by_type), highlight=False)
     console.print(
         "turns, programs, tokens, cost and wall time: median / p90 over the config's cells", style="dim"
     )
@@ -122,14 +130,11 @@ def _rate(result: ConfigResult) -> str:
     if result.rate is None or result.interval is None:
         return NONE
     low, high = result.interval
-    return f"{result.rate:.0%} [{low:.0%}, {high:.0%}]"
+    return f"{result.rate:.0%} ({low:.0%}–{high:.0%})"
 
 
 def _errors(result: ConfigResult) -> str:
-    if not result.error_turns:
-        return "0"
-    kinds = ", ".join(f"{kind} {count}" for kind, count in result.errors_by_type.items())
-    return f"{result.error_turns} ({kinds})"
+    return ", ".join(f"{kind} {count}" for kind, count in result.errors_by_type.items())
 
 
 def _spread(values: Spread, form: str = "{:g}") -> str:
