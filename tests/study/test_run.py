@@ -125,6 +125,7 @@ def test_every_run_lands_in_the_run_store_tagged_with_its_cell(finished: Finishe
         for row in finished.cells:
             run = runs[row.run_id]
             assert run.status == "completed" and run.turns == row.turns
+            assert run.name == f"arms-under-test {row.config}/{row.task}/{row.repeat}"
             assert run.config_path.endswith(f"study.toml#configs.{row.config}")
             assert run.language == row.config
             assert events_path(finished.base, row.run_id).exists()
@@ -149,6 +150,8 @@ def test_show_and_compare_print_their_tables_as_json_and_csv(
     assert compared.output.splitlines()[-1].startswith("javascript,typescript,(all),6,4,0,2,0,0.5,,,1.0,")
     cells = runner.invoke(main, ["study", "show", "latest", "--cells", "--csv"])
     assert len(cells.output.splitlines()) == 13
+    listed = runner.invoke(main, ["study", "list"])
+    assert finished.end.study_id in listed.output and "12/12" in listed.output
     unknown = runner.invoke(main, ["study", "compare", "latest", "javascript", "rust"])
     assert unknown.exit_code == 1 and "has no config `rust`" in unknown.output
 

@@ -21,7 +21,7 @@ from gg.errors import ConfigError
 from gg.study.cluster import RayCluster, RayUnavailable
 from gg.study.compare import compare
 from gg.study.delivery import Executor
-from gg.study.display import render_cells, render_comparison, render_results, render_study
+from gg.study.display import render_cells, render_comparison, render_results, render_studies, render_study
 from gg.study.ledger import Ledger, StudyLookupError, StudyRow
 from gg.study.load import Study, load_study, study_schema
 from gg.study.local import LocalPool
@@ -89,6 +89,17 @@ def _report_end(end: StudyEnd, study_path: Path) -> None:
         console.print(f"resume with: gg study run {study_path} --resume {end.study_id}")
         sys.exit(INCOMPLETE_EXIT)
     console.print(f"study {end.study_id}: gg study show {end.study_id}, gg study compare {end.study_id} A B")
+
+
+@study.command("list")
+@click.option(
+    "--limit", default=20, show_default=True, type=click.IntRange(min=1), help="How many, newest first."
+)
+def list_command(limit: int) -> None:
+    """List the studies kept under .gg/ in this folder."""
+    with _ledger() as ledger:
+        studies = [(row, len(ledger.cells(row.id))) for row in ledger.studies(limit)]
+    render_studies(studies, _console())
 
 
 @study.command("show")

@@ -84,7 +84,7 @@ class RayCluster:
             report: CellReport = ray.get(ref)
         except ray.exceptions.RayError as failure:
             return Lost(spec, f"its Ray task failed: {type(failure).__name__}", self.max_retries + 1)
-        return Delivered(report)
+        return Delivered(report, attempts=None)  # Ray does not say how often it retried a task
 
 
 def run_on_worker(spec: CellSpec) -> CellReport:

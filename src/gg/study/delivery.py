@@ -21,8 +21,10 @@ DEFAULT_MAX_RETRIES = 2  # a cell whose worker dies is run again at most this of
 
 @dataclass(frozen=True)
 class Delivered:
+    """A finished cell; `attempts` counts its runs (None where the executor cannot tell)."""
+
     report: CellReport
-    attempts: int = 1
+    attempts: int | None = 1
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,23 @@ from gg.study.compare import Comparison, PairTally
 from gg.study.ledger import CellRow, StudyRow
 from gg.study.results import ConfigResult, Spread
 
-__all__ = ["render_cells", "render_comparison", "render_results", "render_study"]
+__all__ = ["render_cells", "render_comparison", "render_results", "render_studies", "render_study"]
 
 NONE = "—"
+
+
+def render_studies(studies: Sequence[tuple[StudyRow, int]], console: Console) -> None:
+    """One row per study, newest first: its id, name, status and cells finished."""
+    if not studies:
+        console.print("no studies yet")
+        return
+    table = RichTable(show_edge=False, pad_edge=False)
+    for heading in ("study", "name", "status", "cells", "configs", "started"):
+        table.add_column(heading)
+    for row, finished in studies:
+        configs = ", ".join(row.config_names)
+        table.add_row(row.id, row.name, row.shown_status, f"{finished}/{row.cells}", configs, row.created_at)
+    console.print(table)
 
 
 def render_study(study: StudyRow, finished: int, console: Console) -> None:

@@ -5,7 +5,8 @@ Rules:
   same study file (same fingerprint) and, when a model is given, with the same model;
 - on resume, records cut short by a killed driver are deleted and their cells run again; every
   cell already finished is skipped, so nothing finished runs twice and nothing is lost;
-- each cell gets a run id no other run in the store holds; its run's events go to the run store
+- each cell gets a run id no other run in the store holds, and its run is named for the study and
+  the cell (`study-arms typescript/csv-total/1`); its run's events go to the run store
   and its NDJSON file, then the cell's result is committed (`ledger.py`); a cell delivered a
   second time is dropped;
 - a cell whose workers kept dying is left unfinished (a resume runs it again) and the study ends
@@ -203,11 +204,12 @@ class _Writer:
 
     def _spec(self, study: Study, key: CellKey, model: Model) -> CellSpec:
         task = study.task(key.task)
+        named = study.sets[(key.config, key.task)].model_copy(update={"name": f"{study.name} {key.label}"})
         return CellSpec(
             study_id=self.study_id,
             key=key,
             run_id=self._mint(),
-            capability_set=study.sets[(key.config, key.task)],
+            capability_set=named,
             config_label=study.labels[key.config],
             template=task.template,
             check=task.check,
