@@ -88,6 +88,7 @@ def _table(rows: list[CellRow]) -> list[dict[str, object]]:
     return [{key: value for key, value in record.items() if key not in TIMING} for record in records]
 
 
+@pytest.mark.timeout(600)  # a real cluster or real gg processes on a shared machine
 def test_the_ray_run_equals_the_local_run_on_the_same_inputs(cluster: str, tmp_path: Path) -> None:
     file = arms_study(tmp_path / "study", repeats=1)
     local_base, ray_base = tmp_path / "local", tmp_path / "ray"
@@ -108,6 +109,7 @@ def _driver_pids(base: Path) -> list[int]:
         return [pid for pid in [ledger.find_study("latest").pid] if pid is not None]
 
 
+@pytest.mark.timeout(600)  # a real cluster or real gg processes on a shared machine
 def test_a_ray_worker_runs_on_its_own_copy_of_the_study_and_its_death_costs_a_retry(
     cluster: str, tmp_path: Path
 ) -> None:

@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from gg.cli import main
 from gg.study.ledger import Ledger
 from gg.study.load import load_study
 from gg.study.local import LocalPool
@@ -36,8 +38,9 @@ def _runs(store: Path) -> list[str]:
         return [run_id for (run_id,) in db.execute("SELECT id FROM runs").fetchall()]
 
 
+@pytest.mark.timeout(400)  # a real cluster or real gg processes on a shared machine
 def test_a_study_killed_with_kill_9_resumes_running_only_its_unfinished_cells(tmp_path: Path) -> None:
-    file = arms_study(tmp_path / "study", repeats=2)
+    file = arms_study(tmp_path / "study", repeats=2, tasks=("word-count", "csv-total"))
     base = tmp_path / "base"
     base.mkdir()
     store = base / ".gg" / "runs.db"
@@ -53,7 +56,7 @@ def test_a_study_killed_with_kill_9_resumes_running_only_its_unfinished_cells(tm
         driver.send_signal(signal.SIGKILL)
         driver.wait()
     before = _cells(store)
-    assert 3 <= len(before) < 12
+    assert 3 <= len(before) < 8
     workers = {int(worker.rsplit(":", 1)[1]) for _, worker in before.values()}
     wait_until(lambda: not any(alive(pid) for pid in workers), "the killed driver's workers to die", 30)
     with Ledger(store) as ledger:
@@ -69,7 +72,7 @@ def test_a_study_killed_with_kill_9_resumes_running_only_its_unfinished_cells(tm
     )
     assert resumed.returncode == 0, resumed.stderr
     after = _cells(store)
-    assert len(after) == 12
+    assert len(after) == 8
     assert {key: after[key][0] for key in before} == {key: run for key, (run, _) in before.items()}
     assert sorted(_runs(store)) == sorted(run for run, _ in after.values())  # no run twice, none stray
     with Ledger(store) as ledger:
@@ -107,30 +110,32 @@ def test_a_resume_from_a_changed_study_file_is_refused(tmp_path: Path) -> None:
         )
 
 
-def test_the_command_line_refuses_a_resume_it_cannot_honour(tmp_path: Path) -> None:
+def test_the_command_line_refuses_a_resume_it_cannot_honour(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
-    unknown = subprocess.run(
-        [GG, "study", "run", str(file), "--resume", "study-nothing"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
-    assert unknown.returncode == 2
-    assert "no study matches `study-nothing`" in unknown.stderr
+    monkeypatch.chdir(tmp_path)
+    unknown = CliRunner().invoke(main, ["study", "run", str(file), "--resume", "study-nothing"])
+    assert unknown.exit_code == 2
+    assert "no study matches `study-nothing`" in unknown.output
 
 
-def test_a_refused_study_file_exits_2_naming_its_defects(tmp_path: Path) -> None:
+def test_a_refused_study_file_exits_2_naming_its_defects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
     file.write_text(file.read_text().replace("repeats = 1", "repeats = 0"))
-    refused = subprocess.run([GG, "study", "run", str(file)], cwd=tmp_path, capture_output=True, text=True)
-    assert refused.returncode == 2
-    assert "repeats: must be a whole number from 1 to 1000 (found 0)" in refused.stderr
+    monkeypatch.chdir(tmp_path)
+    refused = CliRunner().invoke(main, ["study", "run", str(file)])
+    assert refused.exit_code == 2
+    assert "repeats: must be a whole number from 1 to 1000 (found 0)" in refused.output
     assert not (tmp_path / ".gg").exists()
-    assert json.loads(subprocess.run([GG, "study", "schema"], capture_output=True, text=True).stdout)["title"]
+    assert json.loads(CliRunner().invoke(main, ["study", "schema"]).output)["title"] == "gg study"
 
 
+@pytest.mark.timeout(400)  # a real cluster or real gg processes on a shared machine
 def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path: Path) -> None:
-    file = arms_study(tmp_path / "study", repeats=2, tasks=("word-count", "csv-total"))
+    file = arms_study(tmp_path / "study", repeats=2, tasks=("csv-total",))
     store = tmp_path / ".gg" / "runs.db"
     driver = subprocess.Popen(
         [GG, "study", "run", str(file), "--parallel", "1"],
@@ -153,4 +158,4 @@ def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path:
         [GG, "study", "run", str(file), "--resume", stopped.id], cwd=tmp_path, capture_output=True, text=True
     )
     assert resumed.returncode == 0, resumed.stderr
-    assert len(_cells(store)) == 8 and len(_runs(store)) == 8
+    assert len(_cells(store)) == 4 and len(_runs(store)) == 4
