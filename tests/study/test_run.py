@@ -24,6 +24,8 @@ from gg.telemetry.store import RunStore
 
 from .studies import arms_study
 
+pytestmark = pytest.mark.timeout(600)  # whole studies of real runs, on a shared machine
+
 # wall time left out: it is the machine's, not the study's
 EXPECTED_RESULTS = [
     {

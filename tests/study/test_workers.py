@@ -6,6 +6,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from gg.study.ledger import Ledger
 from gg.study.load import load_study
 from gg.study.local import LocalPool
@@ -13,6 +15,8 @@ from gg.study.progress import QuietProgress
 from gg.study.runner import FINISHED, INCOMPLETE, run_study
 
 from .studies import arms_study
+
+pytestmark = pytest.mark.timeout(600)  # whole studies of real runs, on a shared machine
 
 REAL_CHECK = 'python3 "$GG_STUDY_DIR/tasks/csv-total/check.py"'
 
