@@ -104,7 +104,7 @@ def test_a_resume_from_a_changed_study_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ResumeRefused, match="different study file"):
         run_study(load_study(file), LocalPool(1), tmp_path, QuietProgress(), resume=end.study_id)
     file.write_text(file.read_text().replace("repeats = 2", "repeats = 1"))
-    with pytest.raises(ResumeRefused, match="each config its own"):
+    with pytest.raises(ResumeRefused, match="ran each config with its own model; resume it without --model"):
         run_study(
             load_study(file), LocalPool(1), tmp_path, QuietProgress(), Model("openai", "gpt-x"), end.study_id
         )

@@ -162,12 +162,12 @@ class Ledger:
         with self._transaction():
             self._db.execute(f"INSERT INTO studies ({_STUDY_COLUMNS}) VALUES ({placeholders})", _values(row))
 
-    def adopt_study(self, study_id: str, at: str) -> None:
-        """A resumed study: running again, under this driver."""
+    def adopt_study(self, study_id: str, executor: str, at: str) -> None:
+        """A resumed study: running again, under this driver and its executor."""
         with self._transaction():
             self._db.execute(
-                "UPDATE studies SET status = ?, pid = ?, host = ?, updated_at = ? WHERE id = ?",
-                (RUNNING, os.getpid(), socket.gethostname(), at, study_id),
+                "UPDATE studies SET status = ?, pid = ?, host = ?, executor = ?, updated_at = ? WHERE id = ?",
+                (RUNNING, os.getpid(), socket.gethostname(), executor, at, study_id),
             )
 
     def end_study(self, study_id: str, status: str, at: str) -> None:

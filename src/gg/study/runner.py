@@ -133,12 +133,14 @@ def _open(
             f"{row.id} was run from a different study file than {study.file}; resume it with that one"
         )
     if model.reference is not None and model.reference != row.model:
-        raise ResumeRefused(f"{row.id} ran with --model {row.model or '(each config its own)'}; resume it so")
+        if row.model is None:
+            raise ResumeRefused(f"{row.id} ran each config with its own model; resume it without --model")
+        raise ResumeRefused(f"{row.id} ran with --model {row.model}; resume it with that model, or with none")
     if row.shown_status == RUNNING:
         raise ResumeRefused(f"{row.id} is still running (process {row.pid})")
     provider, _, name = (row.model or "").partition(":")
     adopted = Model(provider or None, name or None)
-    ledger.adopt_study(row.id, now)
+    ledger.adopt_study(row.id, executor, now)
     return row.id, adopted, tuple(ledger.discard_unfinished(row.id))
 
 
