@@ -134,6 +134,36 @@ def test_a_refused_study_file_exits_2_naming_its_defects(
 
 
 @pytest.mark.timeout(400)  # a real cluster or real gg processes on a shared machine
+def test_a_run_store_that_cannot_be_used_refuses_the_study(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    (tmp_path / ".gg").mkdir()
+    (tmp_path / ".gg" / "runs.db").write_text("not a database")
+    monkeypatch.chdir(tmp_path)
+    refused = CliRunner().invoke(main, ["study", "run", str(file)])
+    assert refused.exit_code == 2
+    assert (
+        f"the run store {tmp_path / '.gg' / 'runs.db'} cannot be used: file is not a database"
+        in refused.output
+    )
+
+
+def test_a_study_run_from_inside_a_workspace_template_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    template = tmp_path / "study" / "tasks" / "csv-total" / "workspace"
+    monkeypatch.chdir(template)
+    refused = CliRunner().invoke(main, ["study", "run", str(file)])
+    assert refused.exit_code == 2
+    assert (
+        "the workspace template of task csv-total" in refused.output
+        and "holds gg's run store" in refused.output
+    )
+    assert not (template / ".gg").exists()
+
+
 def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path: Path) -> None:
     file = arms_study(tmp_path / "study", repeats=2, tasks=("csv-total",))
     store = tmp_path / ".gg" / "runs.db"

@@ -2,14 +2,15 @@
 
 Exit codes of `gg study run`: 0 every cell finished (solved or not); 1 some cells were left
 unfinished (their workers kept dying; resume to run them); 2 a refused study (a defect in the
-study file or a capability set it makes, a resume that does not match, no Ray); 130 interrupted
-(resume with `--resume ID`).
+study file or a capability set it makes, a resume that does not match, no Ray, a run store that
+cannot be used); 130 interrupted (resume with `--resume ID`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -30,6 +31,7 @@ from gg.study.results import config_results
 from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInterrupted, run_study
 from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table
 from gg.telemetry.layout import GG_DIR, store_path
+from gg.telemetry.store import RunStoreError
 
 __all__ = ["study"]
 
@@ -56,6 +58,7 @@ def run_command(
     study_path: Path, parallel: int | None, ray_address: str | None, model_ref: str | None, resume: str | None
 ) -> None:
     """Run every cell of STUDY (a study.toml / study.json file, or a folder holding one)."""
+    model = _model(model_ref)
     loaded = _load(study_path)
     base = Path.cwd()
     _refuse_a_template_holding_the_store(loaded, base)
@@ -65,9 +68,11 @@ def run_command(
     )
     console = _console(stderr=True)
     try:
-        end = run_study(loaded, executor, base, TerminalProgress(console), _model(model_ref), resume)
+        end = run_study(loaded, executor, base, TerminalProgress(console), model, resume)
     except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
+    except (RunStoreError, sqlite3.DatabaseError) as unusable:
+        _fail(f"gg study run: the run store {store_path(base)} cannot be used: {unusable}", REFUSED_EXIT)
     except StudyInterrupted as interrupted:
         resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
         _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
