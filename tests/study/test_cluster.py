@@ -21,7 +21,7 @@ from gg.study.runner import FINISHED, run_study
 from gg.study.tables import results_table
 
 from .studies import arms_study
-from .test_workers import kill_the_first_worker
+from .test_local import kill_the_first_worker
 
 GG = str(Path(sys.executable).parent / "gg")
 HEAD = Path(__file__).with_name("ray_head.py")
