@@ -1,44 +1,20 @@
-"""`gg study`: run a study, show its results, compare two of its configs, check its file.
+"""`gg study`: run a study, list and show studies, compare two configs, check a study file.
 
-Exit codes of `gg study run`: 0 every cell finished (solved or not); 1 some cells were left
-unfinished (their workers kept dying; resume to run them); 2 a refused study (a defect in the
-study file or a capability set it makes, a resume that does not match, no Ray, a run store that
-cannot be used); 130 interrupted (resume with `--resume ID`).
+This module declares the command line only; each command loads `commands.py`, which does the
+work, when it runs. Exit codes are listed there.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sqlite3
-import sys
 from pathlib import Path
-from typing import NoReturn
 
 import click
-from rich.console import Console
-
-from gg.errors import ConfigError
-from gg.study.cluster import RayCluster, RayUnavailable
-from gg.study.compare import compare
-from gg.study.delivery import Executor
-from gg.study.display import render_cells, render_comparison, render_results, render_studies, render_study
-from gg.study.ledger import Ledger, StudyLookupError, StudyRow
-from gg.study.load import Study, load_study, study_schema
-from gg.study.local import LocalPool
-from gg.study.progress import TerminalProgress
-from gg.study.results import config_results
-from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInterrupted, run_study
-from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table
-from gg.telemetry.layout import GG_DIR, store_path
-from gg.telemetry.store import RunStoreError
 
 __all__ = ["study"]
 
-REFUSED_EXIT = 2
-INCOMPLETE_EXIT = 1
-INTERRUPTED_EXIT = 130
-PIPE_WIDTH = 160
+JSON_FLAG = click.option("--json", "as_json", is_flag=True, help="The table as JSON.")
+CSV_FLAG = click.option("--csv", "as_csv", is_flag=True, help="The table as CSV.")
+STUDY_PATH = click.argument("study_path", metavar="STUDY", type=click.Path(path_type=Path))
 
 
 @click.group()
@@ -47,7 +23,7 @@ def study() -> None:
 
 
 @study.command("run")
-@click.argument("study_path", metavar="STUDY", type=click.Path(path_type=Path))
+@STUDY_PATH
 @click.option(
     "--parallel", type=click.IntRange(min=1), default=None, help="Cells at once (default: the cores)."
 )
@@ -58,42 +34,9 @@ def run_command(
     study_path: Path, parallel: int | None, ray_address: str | None, model_ref: str | None, resume: str | None
 ) -> None:
     """Run every cell of STUDY (a study.toml / study.json file, or a folder holding one)."""
-    model = _model(model_ref)
-    loaded = _load(study_path)
-    base = Path.cwd()
-    _refuse_a_template_holding_the_store(loaded, base)
-    workers = parallel or os.cpu_count() or 1
-    executor: Executor = (
-        LocalPool(workers) if ray_address is None else RayCluster(ray_address, loaded.root, workers)
-    )
-    console = _console(stderr=True)
-    try:
-        end = run_study(loaded, executor, base, TerminalProgress(console), model, resume)
-    except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
-        _fail(f"gg study run: {refusal}", REFUSED_EXIT)
-    except (RunStoreError, sqlite3.DatabaseError) as unusable:
-        _fail(f"gg study run: the run store {store_path(base)} cannot be used: {unusable}", REFUSED_EXIT)
-    except StudyInterrupted as interrupted:
-        resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
-        _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
-    except KeyboardInterrupt:  # before the study had begun: nothing to resume
-        _fail("\ninterrupted before the study began", INTERRUPTED_EXIT)
-    _report_end(end, study_path)
+    from gg.study import commands
 
-
-def _report_end(end: StudyEnd, study_path: Path) -> None:
-    console = _console()
-    with Ledger(store_path(Path.cwd())) as ledger:
-        row = ledger.find_study(end.study_id)
-        cells = ledger.cells(end.study_id)
-    render_study(row, len(cells), console)
-    render_results(config_results(cells, row.config_names), console)
-    for line in end.lost:
-        console.print(f"unfinished: {line}")
-    if end.status != FINISHED:
-        console.print(f"resume with: gg study run {study_path} --resume {end.study_id}")
-        sys.exit(INCOMPLETE_EXIT)
-    console.print(f"study {end.study_id}: gg study show {end.study_id}, gg study compare {end.study_id} A B")
+    commands.run(study_path, parallel, ray_address, model_ref, resume)
 
 
 @study.command("list")
@@ -102,141 +45,48 @@ def _report_end(end: StudyEnd, study_path: Path) -> None:
 )
 def list_command(limit: int) -> None:
     """List the studies kept under .gg/ in this folder."""
-    with _ledger() as ledger:
-        studies = [(row, len(ledger.cells(row.id))) for row in ledger.studies(limit)]
-    render_studies(studies, _console())
+    from gg.study import commands
+
+    commands.list_studies(limit)
 
 
 @study.command("show")
 @click.argument("ref", metavar="ID", default="latest")
 @click.option("--cells", "each_cell", is_flag=True, help="One row per cell, with its run.")
-@click.option("--json", "as_json", is_flag=True, help="The table as JSON.")
-@click.option("--csv", "as_csv", is_flag=True, help="The table as CSV.")
+@JSON_FLAG
+@CSV_FLAG
 def show_command(ref: str, each_cell: bool, as_json: bool, as_csv: bool) -> None:
     """Per config: solved rate (Wilson 95%), turns, programs, error turns, tokens, cost, wall time."""
-    with _ledger() as ledger:
-        row = _find(ledger, ref)
-        cells = ledger.cells(row.id)
-    results = config_results(cells, row.config_names)
-    cells = in_study_order(cells, row.config_names, row.task_names)
-    table = cells_table(cells) if each_cell else results_table(results)
-    if _emit(table, as_json, as_csv):
-        return
-    console = _console()
-    render_study(row, len(cells), console)
-    if each_cell:
-        render_cells(cells, console)
-    else:
-        render_results(results, console)
+    from gg.study import commands
+
+    commands.show(ref, each_cell, as_json, as_csv)
 
 
 @study.command("compare")
 @click.argument("ref", metavar="ID")
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
-@click.option("--json", "as_json", is_flag=True, help="The table as JSON.")
-@click.option("--csv", "as_csv", is_flag=True, help="The table as CSV.")
+@JSON_FLAG
+@CSV_FLAG
 def compare_command(ref: str, a: str, b: str, as_json: bool, as_csv: bool) -> None:
     """Configs A and B paired task by task: solved by both / only A / only B, McNemar, Δ cost and turns."""
-    with _ledger() as ledger:
-        row = _find(ledger, ref)
-        cells = ledger.cells(row.id)
-    for name in (a, b):
-        if name not in row.config_names:
-            _fail(
-                f"gg study compare: {row.id} has no config `{name}` (configs: {', '.join(row.config_names)})",
-                1,
-            )
-    comparison = compare(cells, a, b, row.task_names)
-    if _emit(comparison_table(comparison), as_json, as_csv):
-        return
-    console = _console()
-    render_study(row, len(cells), console)
-    render_comparison(comparison, console)
+    from gg.study import commands
+
+    commands.compare_configs(ref, a, b, as_json, as_csv)
 
 
 @study.command("check")
-@click.argument("study_path", metavar="STUDY", type=click.Path(path_type=Path))
+@STUDY_PATH
 def check_command(study_path: Path) -> None:
     """Validate STUDY and every capability set it makes, naming every defect."""
-    loaded = _load(study_path)
-    cells = len(loaded.configs) * len(loaded.tasks) * loaded.repeats
-    click.echo(
-        f'{study_path}: valid study "{loaded.name}": {len(loaded.configs)} configs'
-        f" ({', '.join(loaded.configs)}) × {len(loaded.tasks)} tasks × {loaded.repeats} repeats"
-        f" = {cells} cells"
-    )
+    from gg.study import commands
+
+    commands.check(study_path)
 
 
 @study.command("schema")
 def schema_command() -> None:
     """Print the study file's JSON Schema."""
-    click.echo(json.dumps(study_schema(), indent=2))
+    from gg.study import commands
 
-
-def _load(path: Path) -> Study:
-    try:
-        return load_study(path)
-    except ConfigError as refusal:
-        _fail(str(refusal), REFUSED_EXIT)
-
-
-def _refuse_a_template_holding_the_store(loaded: Study, base: Path) -> None:
-    """Every run's workspace is a copy of its template, so no template may hold the run store."""
-    store = (base / GG_DIR).resolve()
-    for task in loaded.tasks:
-        if store.is_relative_to(task.template.resolve()):
-            _fail(
-                f"gg study run: the workspace template of task {task.name} ({task.template}) holds"
-                f" gg's run store ({store}); every run would get a copy of it."
-                " Run gg from a folder outside it.",
-                REFUSED_EXIT,
-            )
-
-
-def _console(stderr: bool = False) -> Console:
-    """The terminal as it is; anything else (a pipe, a log) as wide as the tables need."""
-    console = Console(stderr=stderr, highlight=False)
-    return console if console.is_terminal else Console(stderr=stderr, highlight=False, width=PIPE_WIDTH)
-
-
-def _model(reference: str | None) -> Model:
-    if reference is None:
-        return Model()
-    provider, _, name = reference.partition(":")
-    if provider == "replay":
-        raise click.BadParameter(
-            "a study replays each config's journals without --model", param_hint="--model"
-        )
-    if not provider or not name:
-        raise click.BadParameter(f"expected PROVIDER:MODEL, got {reference!r}", param_hint="--model")
-    return Model(provider, name)
-
-
-def _ledger() -> Ledger:
-    path = store_path(Path.cwd())
-    if not path.exists():
-        _fail("gg study: no studies yet: .gg/runs.db does not exist in this folder", 1)
-    return Ledger(path)
-
-
-def _find(ledger: Ledger, ref: str) -> StudyRow:
-    try:
-        return ledger.find_study(ref)
-    except StudyLookupError as missing:
-        _fail(f"gg study: {missing}", 1)
-
-
-def _emit(table: Table, as_json: bool, as_csv: bool) -> bool:
-    if as_json and as_csv:
-        raise click.UsageError("--json and --csv each print the table; choose one")
-    if as_json:
-        click.echo(table.to_json())
-    elif as_csv:
-        click.echo(table.to_csv(), nl=False)
-    return as_json or as_csv
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    click.echo(message, err=True)
-    sys.exit(code)
+    commands.schema()
