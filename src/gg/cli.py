@@ -1,4 +1,4 @@
-"""The `gg` command line: run, replay, check, schema, runs, show.
+"""The `gg` command line: run, replay, check, schema, runs, show, study.
 
 Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
 refused capability set; 3 a ceiling stopped the run.
@@ -21,6 +21,7 @@ import click
 
 from gg import __version__
 from gg.console.command import console
+from gg.study.cli import study
 
 if TYPE_CHECKING:
     from gg.providers.recording import JournalRecorder
@@ -301,3 +302,4 @@ def _read(query: Callable[[], T]) -> T:
 
 
 main.add_command(console)
+main.add_command(study)
