@@ -9,49 +9,22 @@ for a world with its own operations, the function that builds its registry:
 
 Every test that takes `arm` then runs once per language named. One arm per language and registry
 serves the whole session (a program runs in a fresh guest scope, so programs share nothing); it is
-built on first use and closed at the session's end. A test that needs a fresh or specially
-configured arm, or closes it, builds its own.
+built on first use and closed at the session's end; a test that picks its arm as it runs asks the
+session's `arms` shelf (`arms.get("python")`). A test that needs a fresh or specially configured
+arm, or closes it, builds its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Registry
 from guest_world import GuestAgent, csv_agent
-
-RegistryBuilder = Callable[[], Registry]
-
-
-@dataclass(frozen=True)
-class ArmSpec:
-    """Which shared arm a test gets: its language and the builder of its registry."""
-
-    language: str
-    registry: RegistryBuilder = default_registry
-
-
-@dataclass
-class ArmShelf:
-    """The session's arms, one per `ArmSpec`, built on first use."""
-
-    built: dict[ArmSpec, Arm] = field(default_factory=dict)
-
-    def get(self, spec: ArmSpec) -> Arm:
-        if spec not in self.built:
-            self.built[spec] = build_arm(spec.language, spec.registry())
-        return self.built[spec]
-
-    def close(self) -> None:
-        for arm in self.built.values():
-            arm.close()
+from shared_arms import ArmShelf, ArmSpec
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -82,7 +55,7 @@ def arm(request: pytest.FixtureRequest, arms: ArmShelf) -> Arm:
     """The shared arm the module's `arms` marker names (see above)."""
     spec = getattr(request, "param", None)
     assert isinstance(spec, ArmSpec), f"{request.node.nodeid}: mark the module with pytest.mark.arms(...)"
-    return arms.get(spec)
+    return arms.get(spec.language, spec.registry)
 
 
 @pytest.fixture

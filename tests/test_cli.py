@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -145,3 +147,100 @@ def test_a_recording_inside_the_workspace_or_onto_a_dangling_link_is_refused(exa
         and link.is_symlink()
         and not (example.parent / "missing-target.jsonl").exists()
     )
+
+
+def test_runs_and_show_print_machine_readable_json_with_the_documented_keys(example: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", str(example)]).exit_code == 0
+    listing = json.loads(runner.invoke(main, ["runs", "--json"]).output)
+    assert listing["schema"] == 1
+    (run,) = listing["runs"]
+    assert (run["name"], run["status"], run["arm"], run["model"]) == (
+        "spec-audit",
+        "completed",
+        "javascript",
+        "replay",
+    )
+    assert (run["turns"], run["errorTurns"], run["inputTokens"], run["outputTokens"]) == (5, 1, 14840, 860)
+    assert run["costUsd"] is None and run["unpricedReplies"] == 5 and run["exitCode"] == 0
+    shown = json.loads(runner.invoke(main, ["show", run["id"], "--json"]).output)
+    assert shown["run"] == run
+    assert [turn["turn"] for turn in shown["turns"]] == [1, 2, 3, 4, 5]
+    (failed,) = shown["turns"][1]["programs"]
+    assert (failed["ok"], failed["errorType"], failed["location"]) == (
+        False,
+        "program_throw",
+        "program.js:11:21",
+    )
+    (chain,) = shown["turns"][2]["programs"]
+    assert [link["ok"] for link in chain["links"]] == [True, True]
+    assert 'programs.get("' in chain["links"][0]["source"] and "read.contents" in chain["links"][1]["source"]
+
+
+def test_runs_json_without_a_store_is_an_empty_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["runs", "--json"])
+    assert result.exit_code == 0 and json.loads(result.output) == {"schema": 1, "runs": []}
+
+
+def test_show_json_keeps_the_texts_as_recorded_and_escapes_them_for_the_terminal(example: Path) -> None:
+    journal = example / "journal.jsonl"
+    lines = journal.read_text().splitlines()
+    first = json.loads(lines[1])
+    first["text"] = "look \x1b[2J here"
+    lines[1] = json.dumps(first)
+    journal.write_text("\n".join(lines) + "\n")
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", str(example)]).exit_code == 0
+    output = runner.invoke(main, ["show", "--json"]).output
+    assert "\x1b" not in output and "\\u001b[2J" in output
+    assert json.loads(output)["turns"][0]["reply"]["text"] == "look \x1b[2J here"
+
+
+@pytest.mark.parametrize(
+    "imported",
+    [
+        "import gg.cli",
+        "import gg.cli, gg.run.run, gg.providers.factory, gg.telemetry.show, gg.telemetry.export",
+    ],
+)
+def test_the_command_line_imports_no_provider_sdk_until_a_run_uses_it(imported: str) -> None:
+    checked = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys\n{imported}\nprint(sorted({{'anthropic', 'openai'}} & set(sys.modules)))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert checked.stdout.strip() == "[]"
+
+
+def test_a_run_on_a_hosted_model_imports_that_providers_sdk_alone() -> None:
+    program = (
+        "import sys\n"
+        "from gg.providers.factory import build_client\n"
+        "from gg.providers.tool_choice import ToolChoiceMemory\n"
+        "build_client(provider='openai', model='m', tool_choice_memory=ToolChoiceMemory(),"
+        " log=lambda *a: None, environ={'OPENAI_API_KEY': 'k'})\n"
+        "print(sorted({'anthropic', 'openai'} & set(sys.modules)))\n"
+    )
+    checked = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert checked.stdout.strip() == "['openai']"
+
+
+def test_version_prints_the_installed_packages_version_and_loads_nothing_else() -> None:
+    from importlib.metadata import version
+
+    result = CliRunner().invoke(main, ["--version"], prog_name="gg")
+    assert result.exit_code == 0 and result.output == f"gg, version {version('gg')}\n"
+    program = (
+        "import sys\nfrom gg.cli import main\n"
+        "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+        "loaded = {'rich', 'pydantic', 'jinja2', 'sqlite3', 'gg.run', 'gg.config', 'importlib.metadata'}\n"
+        "print(sorted(loaded & set(sys.modules)), file=sys.stderr)\n"
+    )
+    checked = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert checked.stderr.strip() == "[]"

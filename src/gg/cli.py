@@ -1,42 +1,41 @@
-"""The `gg` command line: run, replay, check, schema, runs, show.
+"""The `gg` command line: run, replay, check, schema, runs, show, study.
 
 Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
 refused capability set; 3 a ceiling stopped the run.
+
+Each command imports what it uses when it runs, never at the top of this module: `gg --version`
+loads click alone, `gg runs` and `gg show` the run store and the terminal views, and only a run
+that answers with a hosted model loads that provider's SDK (`gg.providers.factory`).
+`gg runs --json` and `gg show --json` print the documents `gg.telemetry.export` describes.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
 
-from gg.config import capability_set_schema, check_report, load_capability_set
-from gg.errors import ConfigError
-from gg.providers.journal import load_journal
-from gg.providers.recording import JournalRecorder
-from gg.run.run import RunOptions, execute_run
-from gg.telemetry.clock import new_run_id
-from gg.telemetry.display import LiveDisplay
-from gg.telemetry.emitter import Sink, Telemetry
-from gg.telemetry.layout import GG_DIR, store_path
-from gg.telemetry.ndjson import NdjsonSink
-from gg.telemetry.show import render_runs, render_transcript
-from gg.telemetry.store import RunLookupError, RunStore, RunStoreError
-from gg.telemetry.transcript import fold_transcript
+from gg import __version__
+from gg.console.command import console
+from gg.study.cli import study
+
+if TYPE_CHECKING:
+    from gg.providers.recording import JournalRecorder
+    from gg.run.run import RunOptions
+    from gg.telemetry.emitter import Telemetry
+    from gg.telemetry.store import RunStore
 
 REFUSED_EXIT = 2
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead.")
 T = TypeVar("T")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="gg")
+@click.version_option(version=__version__, package_name="gg")
 def main() -> None:
     """gg: agents that answer every turn with a whole program."""
 
@@ -68,6 +67,8 @@ def run(
     verbose: bool,
 ) -> None:
     """Run the capability set CONFIG (a gg.json / gg.toml file, or a folder holding one)."""
+    from gg.run.run import RunOptions
+
     if journal is not None and model_ref is not None:
         raise click.UsageError("--journal replays a journal; it cannot be combined with --model")
     provider, model = _model_override(model_ref) if journal is None else ("replay", None)
@@ -84,12 +85,19 @@ def run(
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
 def replay(journal: Path, config: Path, workspace: Path | None, verbose: bool) -> None:
     """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline."""
+    from gg.run.run import RunOptions
+
     options = RunOptions(config_path=config, workspace=workspace, provider="replay", journal=journal)
     _run_session(options, verbose=verbose, record=None)
 
 
 def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> None:
     """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
+    from gg.config import load_capability_set
+    from gg.errors import ConfigError
+    from gg.run.run import execute_run
+    from gg.telemetry.clock import new_run_id
+
     try:
         capability_set = load_capability_set(options.config_path)
     except ConfigError as refusal:
@@ -100,12 +108,7 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     _refuse_a_workspace_holding_the_store(workspace, base)
     recorder = None if record is None else _recorder(record, workspace)
     run_id = new_run_id()
-    store = _open_store(base, create=True)
-    display = LiveDisplay(
-        Console(highlight=False), operator=Console(stderr=True, highlight=False), verbose=verbose
-    )
-    sinks: list[Sink] = [store, NdjsonSink(base, run_id), display]
-    telemetry = Telemetry(run_id, [*sinks, *([recorder] if recorder else [])])
+    telemetry = _telemetry(base, run_id, verbose=verbose, recorder=recorder)
     options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
         result = execute_run(capability_set, telemetry, options)
@@ -114,8 +117,26 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     sys.exit(result.exit_code)
 
 
+def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None) -> Telemetry:
+    """A run's telemetry: the run store, its NDJSON file, the live display (and the recorder)."""
+    from rich.console import Console
+
+    from gg.telemetry.display import LiveDisplay
+    from gg.telemetry.emitter import Sink, Telemetry
+    from gg.telemetry.ndjson import NdjsonSink
+
+    store = _open_store(base, create=True)
+    display = LiveDisplay(
+        Console(highlight=False), operator=Console(stderr=True, highlight=False), verbose=verbose
+    )
+    sinks: list[Sink] = [store, NdjsonSink(base, run_id), display]
+    return Telemetry(run_id, [*sinks, *([recorder] if recorder else [])])
+
+
 def _recorder(record: Path, workspace: Path) -> JournalRecorder:
     """A recorder for a new file outside the workspace (where programs could rewrite it)."""
+    from gg.providers.recording import JournalRecorder
+
     try:
         if record.resolve().is_relative_to(workspace.resolve()):
             raise FileExistsError("it lies inside the workspace, where programs could rewrite it")
@@ -127,6 +148,8 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
 
 def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
     """A program may touch anything in its workspace, so the run store must lie outside it."""
+    from gg.telemetry.layout import GG_DIR
+
     store = (base / GG_DIR).resolve()
     if store.is_relative_to(workspace.resolve()):
         click.echo(
@@ -139,6 +162,11 @@ def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
 
 def _open_store(base: Path, *, create: bool) -> RunStore:
     """The run store under `base`; a store that cannot be used ends the command with one line."""
+    import sqlite3
+
+    from gg.telemetry.layout import store_path
+    from gg.telemetry.store import RunStore, RunStoreError
+
     try:
         return RunStore.at(base, create=create)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
@@ -159,6 +187,10 @@ def _model_override(reference: str | None) -> tuple[str | None, str | None]:
 @click.argument("config", type=click.Path(path_type=Path))
 def check(config: Path) -> None:
     """Validate the capability set CONFIG, and the journals it replays, naming every defect."""
+    from gg.config import check_report
+    from gg.errors import ConfigError
+    from gg.providers.journal import load_journal
+
     code, text = check_report(config)
     if code == 0:
         for journal in _journals(config):
@@ -173,6 +205,8 @@ def check(config: Path) -> None:
 
 def _journals(config: Path) -> list[Path]:
     """The replay journals of a capability set already found valid."""
+    from gg.config import load_capability_set
+
     capability_set = load_capability_set(config)
     return [agent.model.journal for agent in capability_set.agents if agent.model.journal is not None]
 
@@ -180,6 +214,10 @@ def _journals(config: Path) -> list[Path]:
 @main.command()
 def schema() -> None:
     """Print the capability set's JSON Schema."""
+    import json
+
+    from gg.config import capability_set_schema
+
     click.echo(json.dumps(capability_set_schema(), indent=2))
 
 
@@ -187,20 +225,40 @@ def schema() -> None:
 @click.option(
     "--limit", default=20, show_default=True, type=click.IntRange(min=1), help="How many runs, newest first."
 )
-def runs(limit: int) -> None:
-    """List the runs kept under .gg/ in this folder."""
+@JSON_OPTION
+def runs(limit: int, as_json: bool) -> None:
+    """List the runs kept under .gg/ in this folder: arm, model, turns, tokens, cost, errors."""
+    from gg.telemetry.export import runs_document
+    from gg.telemetry.layout import store_path
+
     if not store_path(Path.cwd()).exists():
-        click.echo("no runs yet: .gg/runs.db does not exist in this folder")
+        if as_json:
+            _print_json(runs_document([]))
+        else:
+            click.echo("no runs yet: .gg/runs.db does not exist in this folder")
         return
     store = _open_store(Path.cwd(), create=False)
-    render_runs(_read(lambda: store.list_runs(limit)), Console(highlight=False))
+    listed = _read(lambda: store.listed(store.list_runs(limit)))
+    if as_json:
+        _print_json(runs_document(listed))
+        return
+    from rich.console import Console
+
+    from gg.telemetry.show import render_runs
+
+    render_runs(listed, Console(highlight=False))
 
 
 @main.command()
 @click.argument("run_ref", metavar="RUN", default="latest")
 @click.option("--full", is_flag=True, help="Show the whole system prompt and every message.")
-def show(run_ref: str, full: bool) -> None:
+@JSON_OPTION
+def show(run_ref: str, full: bool, as_json: bool) -> None:
     """Print the transcript of RUN (an id, a unique prefix of one, or `latest`)."""
+    from gg.telemetry.layout import store_path
+    from gg.telemetry.store import RunLookupError
+    from gg.telemetry.transcript import fold_transcript
+
     if not store_path(Path.cwd()).exists():
         click.echo("gg show: no runs yet: .gg/runs.db does not exist in this folder", err=True)
         sys.exit(1)
@@ -210,14 +268,38 @@ def show(run_ref: str, full: bool) -> None:
     except RunLookupError as missing:
         click.echo(f"gg show: {missing}", err=True)
         sys.exit(1)
-    transcript = fold_transcript(_read(lambda: store.events(row.id)))
-    render_transcript(transcript, Console(highlight=False), full=full)
+    events = _read(lambda: store.events(row.id))
+    if as_json:
+        from gg.telemetry.export import show_document
+
+        (listed,) = _read(lambda: store.listed([row]))
+        _print_json(show_document(listed, fold_transcript(events, for_terminal=False)))
+        return
+    from rich.console import Console
+
+    from gg.telemetry.show import render_transcript
+
+    render_transcript(fold_transcript(events), Console(highlight=False), full=full)
+
+
+def _print_json(document: dict[str, Any]) -> None:
+    """One JSON document, every character outside ASCII escaped: nothing a run wrote can reach
+    the terminal as a control sequence."""
+    import json
+
+    click.echo(json.dumps(document, indent=2, ensure_ascii=True))
 
 
 def _read(query: Callable[[], T]) -> T:
     """A query of the run store; a damaged store ends the command with one line, exit 1."""
+    import sqlite3
+
     try:
         return query()
     except sqlite3.DatabaseError as damaged:
         click.echo(f"gg: the run store .gg/runs.db cannot be read: {damaged}", err=True)
         sys.exit(1)
+
+
+main.add_command(console)
+main.add_command(study)

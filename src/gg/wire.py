@@ -1,5 +1,6 @@
-"""Text on the wire: how names are spelled (Python snake_case, wire camelCase) and which text is
-well-formed enough to cross (no lone surrogates; nothing that could forge a heading)."""
+"""Text on the wire: how names are spelled (Python snake_case, wire camelCase), which text is
+well-formed enough to cross (no lone surrogates; nothing that could forge a heading), and control
+characters shown as pictures."""
 
 from __future__ import annotations
 
@@ -62,6 +63,20 @@ def well_formed_value(value: Any) -> Any:
             return value
         return mended
     return value
+
+
+# Every control character but newline and tab, as its picture (U+2400 + code, U+2421 for DEL) or
+# U+FFFD (C1): one character for one, so no escape sequence reaches a terminal or a reader.
+_PICTURES = {
+    **{code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\t"},
+    0x7F: 0x2421,
+    **{code: 0xFFFD for code in range(0x80, 0xA0)},
+}
+
+
+def pictured(text: str) -> str:
+    """`text` with every control character but newline and tab shown as its picture."""
+    return text.translate(_PICTURES)
 
 
 def first_heading_unsafe(text: str) -> int | None:

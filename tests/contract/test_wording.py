@@ -18,6 +18,7 @@ from jinja2 import meta
 
 from gg import prompts
 from gg.loop.system import system_prompt
+from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
@@ -61,6 +62,10 @@ def _system_prompts() -> dict[str, str]:
             capabilities = frozenset({"program-library"} if library else set())
             prompt = system_prompt(registry, language, role, capabilities, library)
             renders[f"system {language.id} {role.value}"] = prompt
+    for language, network in ((LANGUAGES["javascript"], False), (LANGUAGES["python"], True)):
+        jail = JailPolicy(Path("/work/ws"), 1 << 32, network=network)
+        prompt = system_prompt(registry, language, Role.STANDARD, frozenset({"shell"}), jail=jail)
+        renders[f"system {language.id} standard shell{' network' if network else ''}"] = prompt
     return renders
 
 

@@ -318,7 +318,8 @@ def test_a_rate_limit_waits_what_retry_after_asks_then_succeeds(
     assert operator.sleeps == [7.0]
     [(line, fields)] = operator.at("warn")
     assert "HTTP 429: Number of requests has exceeded your rate limit" in line
-    assert (fields["status"], fields["errorType"]) == (429, "model_retry_exhausted")
+    assert (fields["status"], fields["symptom"]) == (429, "rate_limited")
+    assert "errorType" not in fields  # one attempt of four: nothing is exhausted yet
     assert anthropic_server.received[0].raw == anthropic_server.received[1].raw
 
 
@@ -349,7 +350,7 @@ def test_a_cut_connection_or_a_truncated_body_is_retried(
     reply = connect_anthropic().complete(a_request())
     assert reply.calls[0].arguments == {"program": "2"}
     [(line, fields)] = operator.at("warn")
-    assert "could not reach the endpoint" in line and fields["errorType"] == "model_retry_exhausted"
+    assert "could not reach the endpoint" in line and fields["symptom"] == "connection_failed"
 
 
 def test_a_request_that_keeps_timing_out_is_model_timeout(

@@ -92,7 +92,7 @@ def test_a_failure_that_no_retry_cures_is_returned_after_one_attempt() -> None:
     assert (len(attempts), operator.lines, operator.sleeps) == (1, [], [])
 
 
-def test_a_retry_that_succeeds_returns_the_success_after_one_operator_line_per_retry() -> None:
+def test_a_retry_names_its_attempts_symptom_never_an_exhausted_schedule() -> None:
     operator = Operator()
     results: list[str | Failure] = [
         Failure(Symptom.CONNECTION_FAILED, "down"),
@@ -102,10 +102,11 @@ def test_a_retry_that_succeeds_returns_the_success_after_one_operator_line_per_r
     retrier = Retrier(log=operator.log, sleep=operator.sleep, draw=lambda: 0.0)
     assert retrier.run("openai:m", lambda: results.pop(0)) == "ok"
     assert operator.sleeps == [0.25, 0.5]
-    assert [(level, f["errorType"]) for level, _, f in operator.lines] == [
-        ("warn", "model_retry_exhausted"),
-        ("warn", "model_timeout"),
+    assert [(level, f["symptom"], f["attempt"]) for level, _, f in operator.lines] == [
+        ("warn", "connection_failed", 1),
+        ("warn", "timed_out", 2),
     ]
+    assert not any("errorType" in f for _, _, f in operator.lines)
 
 
 def test_once_the_attempts_are_spent_the_last_failure_stands() -> None:

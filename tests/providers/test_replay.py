@@ -196,3 +196,82 @@ def test_a_journal_line_nested_too_deep_to_read_is_refused_with_its_line() -> No
     with pytest.raises(JournalError) as refused:
         parse_journal(deep + "\n", "deep.jsonl")
     assert "line 1" in str(refused.value)
+
+
+def test_a_bad_line_is_reported_and_what_depends_on_it_is_not_judged() -> None:
+    error = refusal(
+        '{"text": "the first reply", "calls": [{"name": "submit_program", "arguments": {"program": "a"}},',
+        json.dumps(program("b {{receipt 1.1}}")),
+        json.dumps(program("c {{receipt 2.1}} {{receipt 1.2}}")),
+    )
+    [defect] = error.defects
+    assert defect.path == "line 1" and defect.reason.startswith("not valid JSON")
+    assert "one whole JSON object on one line" in defect.reason
+
+
+def test_a_placeholder_in_the_first_reply_says_no_reply_comes_before_it() -> None:
+    [defect] = refusal(json.dumps(program("{{receipt 1.1}}"))).defects
+    assert defect.reason == "`{{receipt 1.1}}` must name an earlier reply, and reply 1 has none before it"
+    assert "1 to 0" not in defect.reason
+
+
+def test_a_line_may_name_its_program_by_a_file_beside_the_journal(tmp_path: Path) -> None:
+    (tmp_path / "turns").mkdir()
+    (tmp_path / "turns" / "one.js").write_text('console.log("one");\n')
+    (tmp_path / "two.js").write_text('import { programs } from "gg";\nprograms.get("{{receipt 1.1}}");\n')
+    path = journal(
+        tmp_path,
+        {"text": "first", "programFile": "turns/one.js"},
+        {
+            "calls": [
+                {"name": "submit_program", "programFile": "two.js"},
+                {"name": "submit_program", "arguments": {"program": "3"}},
+            ]
+        },
+    )
+    client = ReplayClient.open(path)
+    first = client.complete(request())
+    assert first.text == "first" and first.calls == (
+        ToolCall("call_1_1", "submit_program", {"program": 'console.log("one");\n'}),
+    )
+    second = client.complete(request(Message("tool", "k3p9", tool_call_id="call_1_1")))
+    assert [c.arguments["program"] for c in second.calls] == [
+        'import { programs } from "gg";\nprograms.get("k3p9");\n',
+        "3",
+    ]
+
+
+def test_a_program_file_outside_the_journals_folder_is_a_defect(tmp_path: Path) -> None:
+    folder = tmp_path / "journal"
+    folder.mkdir()
+    (tmp_path / "secret.js").write_text("outside\n")
+    (folder / "link.js").symlink_to(tmp_path / "secret.js")
+    (folder / "latin1.js").write_bytes(b"caf\xe9\n")
+    (folder / "big.js").write_text("x" * (1024 * 1024 + 1))
+    (folder / "dir.js").mkdir()
+    lines = [
+        {"programFile": "../secret.js"},
+        {"programFile": str(tmp_path / "secret.js")},
+        {"programFile": "link.js"},
+        {"programFile": "missing.js"},
+        {"programFile": "latin1.js"},
+        {"programFile": "big.js"},
+        {"programFile": "dir.js"},
+        {"programFile": "latin1.js", "calls": []},
+        {"calls": [{"name": "submit_program", "programFile": "x.js", "arguments": {}}]},
+    ]
+    with pytest.raises(JournalError) as caught:
+        ReplayClient.open(journal(folder, *lines))
+    reasons = [d.reason for d in caught.value.defects]
+    assert [d.path for d in caught.value.defects] == [f"line {n}" for n in range(1, 10)]
+    assert reasons[0] == reasons[2] == "`programFile` leads outside the journal's folder"
+    assert reasons[1] == "`programFile` must be a path relative to the journal's folder"
+    assert reasons[3] == reasons[6] == "`programFile` names no file in the journal's folder"
+    assert reasons[4] == "`programFile` is not UTF-8 text"
+    assert reasons[5] == "`programFile` is over 1048576 bytes"
+    assert "not both" in reasons[7] and "not both" in reasons[8]
+
+
+def test_a_program_file_needs_a_journal_read_from_a_file() -> None:
+    [defect] = refusal(json.dumps({"programFile": "one.js"})).defects
+    assert "beside a journal file" in defect.reason

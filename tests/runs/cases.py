@@ -35,6 +35,7 @@ def profile_of(case: Mapping[str, Any], **overrides: Any) -> Profile:
         "library": None if library in (None, "absent") else library,
         "limits": limits if isinstance(limits, dict) else {},
         "timeout_secs": sandbox.get("timeoutSecs", 5),
+        "shell": {} if "shell" in config.get("capabilities", []) else None,
     }
     return Profile(**{**settings, **overrides})
 

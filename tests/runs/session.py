@@ -8,6 +8,7 @@ the run can observe: every event, every request the model was sent, the result a
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from gg.providers.base import Request
 from gg.providers.journal import parse_journal
 from gg.providers.replay import ReplayClient
 from gg.providers.scripted import ScriptedClient
+from gg.run.context import MonotonicClock
 from gg.run.run import RunOptions, RunResult, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.state.library import Minter, cuid2_minter
@@ -70,6 +72,7 @@ class Profile:
     language: str = "javascript"
     role: str = "standard"
     library: Mapping[str, Any] | None = None
+    shell: Mapping[str, Any] | None = None  # the shell capability's params, when it is enabled
     limits: Mapping[str, Any] = field(default_factory=dict[str, Any])
     timeout_secs: float = 5
     max_memory_bytes: int = 268_435_456
@@ -88,6 +91,8 @@ class Profile:
         ]
         if self.library is not None:
             capabilities.append({"id": "program-library", "params": dict(self.library)})
+        if self.shell is not None:
+            capabilities.append({"id": "shell", "params": dict(self.shell)})
         agent: dict[str, Any] = {
             "slug": "root",
             "role": self.role,
@@ -108,6 +113,7 @@ def run_session(
     arm: Arm | None = None,
     minter: Minter = cuid2_minter,
     client: ScriptedClient | None = None,
+    clock: MonotonicClock = time.monotonic,
 ) -> Session:
     profile = profile or Profile()
     workspace = tmp_path / "workspace"
@@ -121,7 +127,8 @@ def run_session(
     model = client or ReplayClient(parse_journal(journal.read_text(encoding="utf-8"), str(journal)))
     sink = CollectingSink()
     telemetry = Telemetry("run-test", [sink])
-    result = execute_run(capability_set, telemetry, RunOptions(), World(client=model, arm=arm, minter=minter))
+    world = World(client=model, arm=arm, minter=minter, clock=clock)
+    result = execute_run(capability_set, telemetry, RunOptions(), world)
     telemetry.close()
     return Session(sink.wire(), list(model.requests), result, workspace)
 

@@ -10,6 +10,8 @@ import pytest
 from session import Profile, Session, program, run_session
 
 from gg.sandbox.execution import Arm
+from gg.telemetry.terminal import UNICODE, program_line
+from gg.telemetry.transcript import fold_transcript
 
 LANGUAGES = ("javascript", "python")
 LIBRARY = {"keep": 20, "idLength": 4}
@@ -110,3 +112,11 @@ def test_a_python_api_error_reads_back_as_operation_code_and_message(tmp_path: P
         session = run_session(tmp_path / language, [program(source)], Profile(language=language))
         (execution,) = session.executions(1)
         assert execution["ok"] and execution["logs"] == ["read_file not-found", "refused"]
+
+
+def test_the_terminal_locates_a_runtime_error_at_the_line_that_threw(tmp_path: Path, arm: Arm) -> None:
+    session = _run(tmp_path, arm, "write_then_throw", "finish")
+    (failed,) = fold_transcript(session.events).turns[0].programs
+    extension = "js" if arm.language == "javascript" else "py"
+    assert failed.location is not None and failed.location.startswith(f"program.{extension}:3:")
+    assert f" at program.{extension}:3:" in program_line(failed, UNICODE).plain

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from session import Profile, program, run_session
 
 from gg.outcome import ErrorType
-from gg.providers.base import ModelError
+from gg.providers.base import ModelError, Reply, Request
 from gg.providers.scripted import ScriptedClient, program_reply
 from gg.sandbox.arms.javascript import JavaScriptArm
+from gg.telemetry.show import render_transcript
+from gg.telemetry.transcript import fold_transcript
+from manual_clock import ManualClock
 
 LIBRARY = {"keep": 20, "idLength": 4}
 FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
@@ -117,17 +122,27 @@ def test_an_exhausted_journal_ends_with_a_clear_status(tmp_path: Path, arm: Java
     assert "journal" in session.finished["message"] and session.model_calls == 2
 
 
+def _slow_model(clock: ManualClock, secs: float, *programs: str) -> ScriptedClient:
+    """A model whose every reply takes `secs` on the run's clock."""
+
+    def reply(request: Request, index: int) -> Reply:
+        clock.advance(secs)
+        return program_reply(programs[index], turn=index + 1)
+
+    return ScriptedClient(reply)
+
+
 def test_the_runtime_ceiling_is_checked_at_the_turn_boundary(tmp_path: Path, arm: JavaScriptArm) -> None:
-    slow = "const end = Date.now() + 300; while (Date.now() < end) {}"
-    session = run_session(
-        tmp_path,
-        [program(slow), program(slow), program(FINISH)],
-        Profile(limits={"maxRuntimeSecs": 0.2}),
-        arm=arm,
-    )
+    clock = ManualClock()
+    client = _slow_model(clock, 0.3, "1", "2", FINISH)
+    profile = Profile(limits={"maxRuntimeSecs": 0.2})
+    session = run_session(tmp_path, [], profile, arm=arm, client=client, clock=clock)
     assert session.finished["status"] == "timed_out" and session.finished["exitCode"] == 3
     (breach,) = session.of_type("limit_exceeded")
     assert breach["limit"] == "runtime" and session.model_calls == 1
+    assert (breach["threshold"], breach["observed"], breach["turns"]) == (0.2, 0.3, 1)
+    (reply,) = session.of_type("model_reply")
+    assert reply["durationMs"] == 300.0 and session.finished["durationMs"] == 300.0
 
 
 def test_the_run_summary_rolls_up_turns_programs_errors_and_tokens(
@@ -228,11 +243,13 @@ def test_a_spent_runtime_refuses_tool_calls_but_never_withholds_the_ending(
 ) -> None:
     late = (
         'import { files, session } from "gg";\n'
-        "const end = Date.now() + 300; while (Date.now() < end) {}\n"
         'try { files.writeFile("late.txt", "x"); } catch (e) { console.log(e.code); }\n'
         'session.finish("ended in time");\n'
     )
-    session = run_session(tmp_path, [program(late)], Profile(limits={"maxRuntimeSecs": 0.2}), arm=arm)
+    clock = ManualClock()
+    client = _slow_model(clock, 0.3, late)
+    profile = Profile(limits={"maxRuntimeSecs": 0.2})
+    session = run_session(tmp_path, [], profile, arm=arm, client=client, clock=clock)
     assert session.finished["status"] == "completed" and session.finished["finalText"] == "ended in time"
     assert session.executions(1)[0]["logs"] == ["limit-exceeded"]
     assert not (session.workspace / "late.txt").exists()
@@ -261,3 +278,27 @@ def test_a_blank_program_id_is_an_invalid_argument_not_a_missing_program(
     fetch = 'import { programs } from "gg";\ntry { programs.get(" "); } catch (e) { console.log(e.code); }\n'
     session = run_session(tmp_path, [program(fetch)], Profile(library=LIBRARY), arm=arm)
     assert session.executions(1)[0]["logs"] == ["invalid-argument"]
+
+
+def test_a_chains_record_carries_every_links_own_source_and_gg_show_prints_each(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    third = '// the third link\nconst x = 1;\nthrow new Error("the third link fails");\n'
+    second = f'import {{ programs }} from "gg";\n// the second link\nprograms.rerun({json.dumps(third)});\n'
+    first = f'import {{ programs }} from "gg";\nprograms.rerun({json.dumps(second)});\n'
+    session = run_session(tmp_path, [program(first), program(FINISH)], Profile(library=LIBRARY), arm=arm)
+    (chained,) = session.executions(1)
+    assert [link["source"] for link in chained["links"]] == [first, second, third]
+    assert [link["ok"] for link in chained["links"]] == [True, True, False]
+    assert chained["links"][2]["errorType"] == "program_throw" and "program.js:3" in chained["error"]
+    out = Console(record=True, width=120, color_system=None)
+    render_transcript(fold_transcript(session.events), out)
+    text = [line.rstrip() for line in out.export_text().splitlines()]
+    at = text.index("link 3 of 3 · handed over by link 2")
+    assert text[at + 1 : at + 4] == [
+        "  1 // the third link",
+        "  2 const x = 1;",
+        '  3 throw new Error("the third link fails");',
+    ]
+    assert text[at + 5].startswith("  ✗ program_throw at program.js:3:7 — Error: the third link fails")
+    assert "link 1 of 3 · the submission" in text and "link 2 of 3 · handed over by link 1" in text

@@ -88,6 +88,8 @@ def test_each_module_declares_its_functions_and_records() -> None:
         "TextFile",
         "ImageFile",
         "DirEntry",
+        "GlobMatch",
+        "GlobPage",
     ]
     assert names["gg.core"] == ["ApiError", "ApiErrorDetails", "details"]
 

@@ -14,13 +14,14 @@ from typing import Any
 from attack_fixture import build_canary, substitute
 from gg.errors import ApiError
 from gg.sdk.files import FILES_OPERATIONS
+from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.views import VIEWS_OPERATIONS
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
 
-OPERATIONS = {op.wire: op for op in (*FILES_OPERATIONS, *VIEWS_OPERATIONS)}
+OPERATIONS = {op.wire: op for op in (*FILES_OPERATIONS, *LISTING_OPERATIONS, *VIEWS_OPERATIONS)}
 CANARY_MARKS = ("CANARY-", "root:x:0:0", "canary-outside-listing-7c1e")
 
 

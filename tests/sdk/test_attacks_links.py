@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from .canary import Canary, assert_outside_unchanged, assert_refused_without_leaks, leaks
+from .canary import REFUSED, Canary, assert_outside_unchanged, assert_refused_without_leaks, leaks
 
 
 def _link_036(case: Canary) -> None:
@@ -56,6 +56,25 @@ def test_036_links_to_etc_outside_proc_dev_zero_the_parent_and_loops_are_refused
     )
     assert time.perf_counter() - started < 1.0
     assert len(case.scope.views) == 0
+
+
+def test_036_a_glob_matches_the_links_by_name_never_enters_them_and_refuses_walks_through_them(
+    case: Canary,
+) -> None:
+    _link_036(case)
+    matched = case.call("files.glob", pattern="**", limit=10_000)
+    kinds = {match["path"]: match["kind"] for match in matched["matches"]}
+    for link in ("etc", "out", "outabs", "key", "passwd", "proc", "zero", "sub/up", "loop", "ping", "pong"):
+        assert kinds[link] == "other", link
+    assert not any(path.startswith(("etc/", "out/", "outabs/", "proc/", "sub/up/")) for path in kinds)
+    assert leaks(matched, case.root) == []
+    for pattern in ("**/passwd", "**/secret.txt", "**/id_ed25519", "**/environ"):
+        assert [m["path"] for m in case.call("files.glob", pattern=pattern)["matches"]] in ([], ["passwd"])
+    walks = ["etc/*", "out/**", "outabs/*", "proc/*", "proc/fd/*", "sub/up/**", "loop/*", "ping/**"]
+    for pattern in walks:
+        outcome = case.attempt("files.glob", pattern=pattern)
+        assert outcome.code in REFUSED, f"glob({pattern!r}) gave {outcome.value!r}"
+        assert leaks(outcome.error, case.root, pattern) == []
 
 
 def test_037_writes_and_edits_never_follow_a_link_out_dangling_or_not(case: Canary) -> None:

@@ -45,6 +45,8 @@ def test_a_search_by_filter_alone_lists_entries_in_declaration_order(agent: Worl
         "FileRead",
         "EntryKind",
         "DirEntry",
+        "GlobMatch",
+        "GlobPage",
     ]
 
 
@@ -118,7 +120,13 @@ def test_types_and_modules_have_pages_too(agent: World) -> None:
     type_page, module_page = agent.views.close_turn()
     assert type_page.selector == "gg.files.FileRead" and "interface ImageFile {" in type_page.render()
     assert module_page.selector == "gg.files"
-    assert "- `files.listDir(path?: string): DirEntry[]`: " in module_page.render()
+    assert (
+        "- `files.listDir(path?: string, options?: { offset?: number; limit?: number }): DirEntry[]`: "
+        in module_page.render()
+    )
+    assert "- `files.glob(pattern: string, options?: { offset?: number; limit?: number }): GlobPage`: " in (
+        module_page.render()
+    )
 
 
 def test_an_unknown_name_is_not_found_with_up_to_three_suggestions_on_an_indented_line(agent: World) -> None:

@@ -37,7 +37,6 @@ def test_every_files_operation_is_always_bound_and_declared_once_in_the_files_fa
         "read_text_file",
         "write_file",
         "edit_file",
-        "list_dir",
     ]
     for op in FILES_OPERATIONS:
         assert op.family == "files" and op.gate == Always() and op.dispatches_tool
@@ -58,13 +57,11 @@ def test_parameters_are_snake_case_and_travel_camel_case() -> None:
         ("offset", ParamType.U32, False),
         ("limit", ParamType.U32, False),
     ]
-    assert [p.required for p in by_key["list_dir"].params] == [False]
     assert {op.key: op.returns for op in FILES_OPERATIONS} == {
         "read_file": "FileRead",
         "read_text_file": "string",
         "write_file": "number",
         "edit_file": "void",
-        "list_dir": "DirEntry[]",
     }
 
 
@@ -356,28 +353,3 @@ def test_an_edit_of_a_missing_file_is_not_found(case: Canary) -> None:
     assert (
         _error(case, "files.edit_file", path="nope", oldString="a", newString="b").code is ErrorCode.NOT_FOUND
     )
-
-
-# --- list_dir ------------------------------------------------------------------------------------
-
-
-def test_a_listing_without_a_path_is_the_workspace_root(case: Canary) -> None:
-    assert case.call("files.list_dir") == [
-        {"name": "notes.txt", "kind": "file"},
-        {"name": "sub", "kind": "directory"},
-    ]
-    assert case.call("files.list_dir", path="sub") == [{"name": "inner.txt", "kind": "file"}]
-
-
-def test_an_empty_directory_lists_as_an_empty_list(case: Canary) -> None:
-    (case.ws / "empty").mkdir()
-    assert case.call("files.list_dir", path="empty") == []
-
-
-def test_listing_an_empty_path_is_an_invalid_argument_and_a_missing_one_not_found(case: Canary) -> None:
-    assert _error(case, "files.list_dir", path="").to_wire() == {
-        "operation": "list_dir",
-        "code": "invalid-argument",
-        "message": "`path` is empty",
-    }
-    assert _error(case, "files.list_dir", path="nope").code is ErrorCode.NOT_FOUND

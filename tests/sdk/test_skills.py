@@ -9,7 +9,10 @@ import pytest
 from gg.errors import ErrorCode
 from gg.sandbox.execution import CodeModule
 from gg.sandbox.languages import JAVASCRIPT, TYPESCRIPT
+from gg.sandbox.membrane import Membrane
+from gg.sdk.catalogue import default_registry
 from gg.sdk.skills import SkillShelf, split_front_matter
+from guest_world import QuietLog
 
 from .docworld import World, world
 
@@ -162,3 +165,12 @@ def test_an_oversized_skill_file_is_refused(tmp_path: Path, skills: Path) -> Non
     (skills / "notes" / "skill.md").write_text("x" * (1024 * 1024 + 1))
     error = _agent(tmp_path, skills).refusal("skills.read_skill", name="notes")
     assert error.code is ErrorCode.LIMIT_EXCEEDED
+
+
+def test_each_skill_read_joins_the_windows_read_set_once(tmp_path: Path, skills: Path) -> None:
+    agent = _agent(tmp_path, skills)
+    scope = agent.scope()
+    membrane = Membrane(default_registry(), scope, QuietLog(), JAVASCRIPT.id)
+    for name in ("notes", "csv-tools", "notes"):
+        membrane("skills.read_skill", {"name": name})
+    assert scope.skills_read.names == ("notes", "csv-tools")

@@ -236,3 +236,33 @@ def test_file_views_are_charged_to_the_same_turn_budget() -> None:
 def test_heading_safety_allows_printable_text_and_names_the_first_unsafe_index() -> None:
     assert first_heading_unsafe("plain label é 漢字 \u200b") is None
     assert first_heading_unsafe("ok\x7fno") == 2
+
+
+def test_a_fork_copies_the_open_views_the_spent_budget_and_the_docs_keys() -> None:
+    original = ViewSet()
+    original.open_text("notes", "abc")
+    original.open_docs("gg.files.readFile", "docs body")
+    copy = original.fork()
+    assert [v.selector for v in copy.current()] == ["notes", "gg.files.readFile"]
+    assert copy.spent_bytes == original.spent_bytes == 12
+    copy.close_turn()
+    assert not copy.open_docs("gg.files.readFile", "again")  # the key stays opened in the copy
+
+
+def test_a_fork_and_its_original_diverge() -> None:
+    original = ViewSet()
+    original.open_text("notes", "abc")
+    copy = original.fork()
+    copy.open_text("only-the-copy", "x")
+    original.close_turn()
+    assert [v.selector for v in copy.current()] == ["notes", "only-the-copy"]
+    assert original.current() == [] and original.spent_bytes == 0
+
+
+def test_a_successor_takes_the_views_over_as_a_fork_would() -> None:
+    original = ViewSet()
+    original.open_docs("gg.files.readFile", "docs body")
+    original.close_turn()
+    successor = original.adopt()
+    assert not successor.open_docs("gg.files.readFile", "again")
+    assert successor.open_docs("gg.files.writeFile", "new")

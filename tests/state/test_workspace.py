@@ -9,13 +9,8 @@ from pathlib import Path
 import pytest
 
 from gg.errors import ErrorCode
-from gg.state.workspace import (
-    MAX_PATH_BYTES,
-    MAX_PATH_DEPTH,
-    PathRefusal,
-    Workspace,
-    quote_path,
-)
+from gg.state.paths import MAX_PATH_BYTES, MAX_PATH_DEPTH, PathRefusal, quote_path
+from gg.state.workspace import Workspace
 
 from .workspace_calls import read, refusal_of, write
 

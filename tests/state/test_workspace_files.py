@@ -7,12 +7,7 @@ import time
 from pathlib import Path
 
 from gg.errors import ErrorCode
-from gg.state.workspace import (
-    MAX_LISTED_ENTRIES,
-    DirEntry,
-    EntryKind,
-    Workspace,
-)
+from gg.state.workspace import MAX_SCANNED_ENTRIES, DirEntry, EntryKind, Workspace, scan
 
 from .workspace_calls import refusal_of, write
 
@@ -84,15 +79,19 @@ def test_a_name_that_is_not_utf8_is_listed_with_a_replacement_character(
     assert DirEntry("bad-\ufffd.txt", EntryKind.FILE) in workspace.list_dir()
 
 
-def test_a_directory_of_more_than_10000_entries_is_refused(workspace: Workspace, root: Path) -> None:
+def test_a_directory_is_read_up_to_its_budget_of_entries_and_refused_past_it(
+    workspace: Workspace, root: Path
+) -> None:
+    assert MAX_SCANNED_ENTRIES == 100_000
     big = root / "big"
     big.mkdir()
-    for index in range(MAX_LISTED_ENTRIES):
+    for index in range(10_001):
         (big / f"{index:05}").touch()
-    assert len(workspace.list_dir("big")) == MAX_LISTED_ENTRIES
-    (big / "one-more").touch()
-    refusal = refusal_of(lambda: workspace.list_dir("big"))
+    assert len(workspace.list_dir("big")) == 10_001  # more than a page: the SDK pages it
+    with workspace.directory("big") as fd:
+        assert len(scan(fd, "big", budget=10_001)) == 10_001
+        refusal = refusal_of(lambda: scan(fd, "big", budget=10_000))
     assert (refusal.code, refusal.message) == (
         ErrorCode.LIMIT_EXCEEDED,
-        "`big` holds more than 10000 entries",
+        "`big` holds more than 100000 entries, more than a listing reads",
     )

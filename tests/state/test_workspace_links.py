@@ -10,12 +10,8 @@ from pathlib import Path
 import pytest
 
 from gg.errors import ErrorCode
-from gg.state.workspace import (
-    MAX_LINK_HOPS,
-    PathRefusal,
-    Workspace,
-    quote_path,
-)
+from gg.state.paths import MAX_LINK_HOPS, PathRefusal, quote_path
+from gg.state.workspace import Workspace
 
 from .workspace_calls import read, refusal_of, write
 

@@ -106,25 +106,76 @@ def test_run_text_is_never_read_as_markup() -> None:
     assert "[bold]not markup[/bold]" in out.export_text()
 
 
-def test_the_runs_table_shows_id_name_status_turns_duration_and_start(tmp_path: Path) -> None:
+def test_the_runs_table_shows_arm_model_turns_tokens_cost_and_errors(tmp_path: Path) -> None:
     store = RunStore.at(tmp_path)
     emit_sample_run([store])
     out = console()
-    render_runs(store.list_runs(), out, tz=UTC)
+    render_runs(store.listed(store.list_runs()), out, tz=UTC)
     header, row = lines(out.export_text())
-    assert header.split() == ["run", "name", "status", "turns", "duration", "started"]
-    assert row.split() == [RUN_ID, "spec-audit", "completed", "3", "4.5", "s", "2026-11-29", "20:32:33"]
+    assert header.split() == [
+        "run",
+        "name",
+        "status",
+        "arm",
+        "model",
+        "turns",
+        "tokens",
+        "in/out",
+        "cost",
+        "errors",
+        "duration",
+        "started",
+    ]
+    assert row.split() == [
+        RUN_ID,
+        "spec-audit",
+        "completed",
+        "javascript",
+        "gpt-test",
+        "3",
+        "4.1k/180",
+        "—",
+        "1",
+        "4.5",
+        "s",
+        "2026-11-29",
+        "20:32:33",
+    ]
+
+
+def test_the_runs_table_is_never_cut_short_on_a_narrow_console(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store])
+    out = Console(record=True, width=40, color_system=None)
+    render_runs(store.listed(store.list_runs()), out, tz=UTC)
+    text = out.export_text()
+    assert RUN_ID in text and "…" not in text
+
+
+def test_a_cost_some_replies_lack_is_shown_as_a_lower_bound(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store])
+    (listed,) = store.listed(store.list_runs())
+    out = console()
+    render_runs([replace(listed, tally=replace(listed.tally, cost_usd=0.0123, unpriced=1))], out, tz=UTC)
+    assert "≥$0.0123" in out.export_text()
+    out = console()
+    render_runs([replace(listed, tally=replace(listed.tally, cost_usd=0.0123, unpriced=0))], out, tz=UTC)
+    text = out.export_text()
+    assert " $0.0123" in text and "≥" not in text
 
 
 def test_a_run_whose_process_is_gone_is_listed_as_interrupted(tmp_path: Path) -> None:
     store = RunStore.at(tmp_path)
     emit_sample_run([store], finish=False)
     row = store.find_run(RUN_ID)
+    gone = store.listed([row, replace(row, id="run-alive")], alive=lambda pid: False)
+    assert [run.status for run in gone] == ["interrupted", "interrupted"]
     out = console()
-    render_runs([row, replace(row, id="run-alive")], out, tz=UTC, alive=lambda pid: False)
+    render_runs(gone, out, tz=UTC)
     assert "interrupted" in out.export_text()
     out = console()
-    render_runs([row], out, tz=UTC, alive=lambda pid: True)
+    render_runs(store.listed([row], alive=lambda pid: True), out, tz=UTC)
     assert "running" in out.export_text()
 
 
@@ -132,3 +183,14 @@ def test_an_empty_store_lists_no_runs() -> None:
     out = console()
     render_runs([], out)
     assert out.export_text().strip() == "no runs yet"
+
+
+def test_a_runs_name_and_model_are_never_read_as_markup(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store])
+    (listed,) = store.listed(store.list_runs())
+    row = replace(listed.row, name="[bold]audit[/bold]", model="[red]m[/red]")
+    out = console()
+    render_runs([replace(listed, row=row)], out, tz=UTC)
+    text = out.export_text()
+    assert "[bold]audit[/bold]" in text and "[red]m[/red]" in text

@@ -4,6 +4,8 @@
   the document's spellings. Roles are the SDK's `Role` (one home for `standard` and `review`).
 - The defaults a document may leave out live here with their units.
 - `program-library` has no defaults on purpose: an enabled library must write `keep` and `idLength`.
+- `shell` defaults to a 120 s command timeout, 4 GiB per process, 1 GiB per file written and no
+  network.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ __all__ = [
     "CONFIG_FILE_NAMES",
     "DEFAULT_LANGUAGE",
     "DEFAULT_MAX_MEMORY_BYTES",
+    "DEFAULT_SHELL_MAX_FILE_BYTES",
+    "DEFAULT_SHELL_MAX_MEMORY_BYTES",
+    "DEFAULT_SHELL_TIMEOUT_SECS",
     "DEFAULT_SKILLS_DIRECTORY",
     "DEFAULT_TIMEOUT_SECS",
     "DEFAULT_WORKSPACE",
@@ -24,6 +29,7 @@ __all__ = [
     "MAX_MAX_MEMORY_BYTES",
     "MAX_TIMEOUT_SECS",
     "MIN_MAX_MEMORY_BYTES",
+    "MIN_SHELL_MAX_FILE_BYTES",
     "ROOT_SLUG",
     "CacheLifetime",
     "CapabilityId",
@@ -39,6 +45,7 @@ class CapabilityId(StrEnum):
     RESPONSES_AS_CODE = "responses-as-code"
     PROGRAM_LIBRARY = "program-library"
     SKILLS = "skills"
+    SHELL = "shell"
 
 
 class Language(StrEnum):
@@ -75,6 +82,10 @@ DEFAULT_TIMEOUT_SECS = 30.0
 DEFAULT_MAX_MEMORY_BYTES = 268_435_456  # 256 MiB
 MIN_MAX_MEMORY_BYTES = 16_777_216  # 16 MiB: the least every engine can boot its SDK in; less is refused
 MAX_MAX_MEMORY_BYTES = 1 << 40  # 1 TiB: more than any machine gg runs on; past it is refused, not capped
+DEFAULT_SHELL_TIMEOUT_SECS = 120.0  # a shell command's, when its call names none
+DEFAULT_SHELL_MAX_MEMORY_BYTES = 4_294_967_296  # 4 GiB of address space per process of a command
+DEFAULT_SHELL_MAX_FILE_BYTES = 1_073_741_824  # 1 GiB: the most a command writes to any one file
+MIN_SHELL_MAX_FILE_BYTES = 1_048_576  # 1 MiB: less leaves no room for a build's own files
 MAX_TIMEOUT_SECS = 86_400.0  # a day: past it a program's clock cannot be armed; refused, not capped
 ID_LENGTH_MIN = 2
 ID_LENGTH_MAX = 32

@@ -3,7 +3,8 @@
 - `load_capability_set(path)` reads a JSON or TOML file (or the one config file in a folder);
   relative paths in it resolve against the file's folder.
 - `parse_capability_set(document, base)` judges an already-parsed document; shape checks
-  (pydantic), cross-field rules and repeated JSON keys are collected into one `ConfigError`.
+  (pydantic), cross-field rules and repeated JSON keys are collected into one `ConfigError`;
+  `judge_capability_set` returns the same findings unrendered (a study maps them to its own keys).
 - `capability_set_schema()` is the JSON Schema editors use; keys are spelled as in the file.
 """
 
@@ -22,7 +23,13 @@ from gg.config.rules import cross_field_findings
 from gg.config.wording import findings_from
 from gg.errors import ConfigError
 
-__all__ = ["SCHEMA_DIALECT", "capability_set_schema", "load_capability_set", "parse_capability_set"]
+__all__ = [
+    "SCHEMA_DIALECT",
+    "capability_set_schema",
+    "judge_capability_set",
+    "load_capability_set",
+    "parse_capability_set",
+]
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -38,15 +45,23 @@ def parse_capability_set(
     document: Mapping[str, Any], base: Path, source: str = "(capability set)"
 ) -> CapabilitySet:
     """Judge `document` whole; paths in it resolve against `base`."""
+    loaded, findings = judge_capability_set(document, base)
+    if findings or loaded is None:
+        raise ConfigError(source, render_defects(findings, document))
+    return loaded
+
+
+def judge_capability_set(
+    document: Mapping[str, Any], base: Path
+) -> tuple[CapabilitySet | None, list[Finding]]:
+    """The capability set `document` describes (None when refused), and every defect found in it."""
     findings: list[Finding] = [*repeated_key_findings(document), *cross_field_findings(document)]
     loaded: CapabilitySet | None = None
     try:
         loaded = CapabilitySet.model_validate(document, context={"base": base})
     except ValidationError as error:
         findings = [*findings_from(error, document, CapabilitySet), *findings]
-    if findings or loaded is None:
-        raise ConfigError(source, render_defects(findings, document))
-    return loaded
+    return (None if findings else loaded), findings
 
 
 def capability_set_schema() -> dict[str, Any]:

@@ -8,8 +8,8 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
 - paths (`workspace`, a replay `journal`, the skills `directory`) resolve against the config file's
   folder and must exist; the workspace defaults to the folder `workspace` beside the config file,
   the skills directory to the folder `skills` beside it.
-Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `limits.error_rate`) give
-typed values; `None` means "not enabled" or "not armed".
+Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `agent.shell`,
+`limits.error_rate`) give typed values; `None` means "not enabled" or "not armed".
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from gg.config.catalogue import (
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
+    DEFAULT_SHELL_MAX_FILE_BYTES,
+    DEFAULT_SHELL_MAX_MEMORY_BYTES,
+    DEFAULT_SHELL_TIMEOUT_SECS,
     DEFAULT_SKILLS_DIRECTORY,
     DEFAULT_TIMEOUT_SECS,
     DEFAULT_WORKSPACE,
@@ -31,6 +34,7 @@ from gg.config.catalogue import (
     MAX_MAX_MEMORY_BYTES,
     MAX_TIMEOUT_SECS,
     MIN_MAX_MEMORY_BYTES,
+    MIN_SHELL_MAX_FILE_BYTES,
     ROOT_SLUG,
     CacheLifetime,
     CapabilityId,
@@ -56,6 +60,8 @@ __all__ = [
     "ProgramLibraryParams",
     "ResponsesAsCodeCapability",
     "ResponsesAsCodeParams",
+    "ShellCapability",
+    "ShellParams",
     "SkillsCapability",
     "SkillsParams",
 ]
@@ -196,8 +202,46 @@ class SkillsCapability(_Part):
     params: SkillsParams = Field(default={}, validate_default=True)  # the directory resolves like any path
 
 
+class ShellParams(_Part):
+    """A shell command's default timeout, each of its processes' memory, the most it writes to any
+    one file (the workspace is on the host's disk), and whether it shares the host's network (it
+    has none unless `network` is true)."""
+
+    timeout_secs: Annotated[
+        float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
+    ] = DEFAULT_SHELL_TIMEOUT_SECS
+    max_memory_bytes: Annotated[
+        int,
+        Whole(
+            MIN_MAX_MEMORY_BYTES,
+            MAX_MAX_MEMORY_BYTES,
+            what="a whole number of bytes",
+            note="a shell needs 16 MiB and is given at most 1 TiB",
+        ),
+    ] = DEFAULT_SHELL_MAX_MEMORY_BYTES
+    max_file_bytes: Annotated[
+        int,
+        Whole(
+            MIN_SHELL_MAX_FILE_BYTES,
+            MAX_MAX_MEMORY_BYTES,
+            what="a whole number of bytes",
+            note="each file a command writes; the workspace is on the host's disk",
+        ),
+    ] = DEFAULT_SHELL_MAX_FILE_BYTES
+    network: Annotated[bool, Flag()] = False
+
+
+class ShellCapability(_Part):
+    """`shell.shell`: commands run in a jail (`gg.sandbox.jail`)."""
+
+    id: Literal[CapabilityId.SHELL]
+    enabled: Enabled = True
+    params: ShellParams = Field(default_factory=ShellParams)
+
+
 Capability = Annotated[
-    ResponsesAsCodeCapability | ProgramLibraryCapability | SkillsCapability, Field(discriminator="id")
+    ResponsesAsCodeCapability | ProgramLibraryCapability | SkillsCapability | ShellCapability,
+    Field(discriminator="id"),
 ]
 
 
@@ -230,6 +274,14 @@ class Agent(_Part):
         for entry in self.capabilities:
             if isinstance(entry, SkillsCapability) and entry.enabled:
                 return entry.params.directory
+        return None
+
+    @property
+    def shell(self) -> ShellParams | None:
+        """The shell's settings, or None when the agent's profile does not enable the shell."""
+        for entry in self.capabilities:
+            if isinstance(entry, ShellCapability) and entry.enabled:
+                return entry.params
         return None
 
     @property

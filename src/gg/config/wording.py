@@ -96,6 +96,8 @@ def _step(node: Any, element: str | int) -> Any:
     if isinstance(element, int):
         args = typing.get_args(node)
         return args[0] if typing.get_origin(node) is tuple and args else None
+    if typing.get_origin(node) is dict:  # a table of named entries: every value has one shape
+        return typing.get_args(node)[1]
     if isinstance(node, type) and issubclass(node, BaseModel):
         fields = {field.alias or name: field for name, field in node.model_fields.items()}
         return fields[element].annotation if element in fields else None

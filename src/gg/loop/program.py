@@ -4,34 +4,36 @@ it hands over, each in the agent's arm behind the membrane; then the library ent
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gg.loop.calls import Submission
 from gg.loop.chain import Handover, Link, fold_counts, fold_executions, next_program
 from gg.loop.verdict import ProgramRun
+from gg.run.context import RunContext
+from gg.run.stream import AgentStream
 from gg.sandbox.membrane import Membrane
 from gg.sdk.scope import DeferredDeclarations, ProgramScope
-from gg.state.library import LibraryEntry
-from gg.telemetry.events import CodeExecution, ProgramDropped, ProgramKept
+from gg.state.library import LibraryEntry, ProgramLibrary
+from gg.telemetry.events import ChainLink, CodeExecution, ProgramDropped, ProgramKept
 
 if TYPE_CHECKING:
     from gg.loop.agent import Agent
 
 
 def run_submission(
-    agent: Agent, submission: Submission, index: int, deferred: DeferredDeclarations
+    agent: Agent, run: RunContext, submission: Submission, index: int, deferred: DeferredDeclarations
 ) -> ProgramRun:
     """Run the program exactly as sent, then whatever it hands over (at most the chain bound).
 
     A `GgDefect` from the guest or the host propagates: the turn is Fatal.
     """
-    links = [_run_link(agent, submission.program, deferred)]
+    links = [_run_link(agent, run, submission.program, deferred)]
     step = next_program(links[-1], len(links))
     while isinstance(step, Handover):
-        links.append(_run_link(agent, step.source, deferred))
+        links.append(_run_link(agent, run, step.source, deferred))
         step = next_program(links[-1], len(links))
     last = links[-1]
-    run = ProgramRun(
+    ran = ProgramRun(
         submission=submission,
         source=last.source,
         execution=fold_executions([link.execution for link in links]),
@@ -41,63 +43,51 @@ def run_submission(
         links=len(links),
         declined=step,
     )
-    _keep(agent, run)
-    _record(agent, run, index)
+    _keep(agent.holdings.library, agent.stream, ran)
+    _record(agent.stream, ran, index, links)
     agent.executions += 1
-    return run
+    return ran
 
 
-def _run_link(agent: Agent, source: str, deferred: DeferredDeclarations) -> Link:
-    setup = agent.setup
-    scope = ProgramScope(
-        agent_id=setup.agent_id,
-        role=setup.role,
-        capabilities=setup.capabilities,
-        workspace=agent.workspace,
-        views=agent.views,
-        turn=agent.stream.turn,
-        library=agent.library,
-        deadline=agent.deadline,
-        surface=agent.surface,
-        deferred=deferred,
-    )
-    membrane = Membrane(agent.registry, scope, agent.stream, setup.language)
-    execution = agent.arm.run(source, membrane, setup.ceilings, agent.surface.modules.current())
+def _run_link(agent: Agent, run: RunContext, source: str, deferred: DeferredDeclarations) -> Link:
+    """One program of the chain, in the run's arm for the agent's language, behind the membrane."""
+    setup, held, stream = agent.setup, agent.holdings, agent.stream
+    scope = ProgramScope.of(setup, held, run, agent_id=agent.id, turn=stream.turn, deferred=deferred)
+    membrane = Membrane(setup.registry, scope, stream, setup.language.id, run.clock)
+    arm = run.leases.arm(setup.language)
+    execution = arm.run(source, membrane, setup.ceilings, held.surface.modules.current())
     return Link(source, execution, membrane.counts, scope.declarations)
 
 
-def _keep(agent: Agent, run: ProgramRun) -> None:
+def _keep(library: ProgramLibrary | None, stream: AgentStream, ran: ProgramRun) -> None:
     """Step 4: the library records the source that executed, with its verdict."""
-    program_id = run.submission.program_id
-    if agent.library is None or program_id is None:
+    program_id = ran.submission.program_id
+    if library is None or program_id is None:
         return
-    failure = run.execution.failure
-    entry = LibraryEntry(
-        program_id, agent.stream.turn, run.source, run.execution.ok, failure and failure.text
-    )
-    dropped = agent.library.record(entry)
-    agent.stream.emit(
+    failure = ran.execution.failure
+    entry = LibraryEntry(program_id, stream.turn, ran.source, ran.execution.ok, failure and failure.text)
+    dropped = library.record(entry)
+    stream.emit(
         ProgramKept(
             program_id=program_id, lines=entry.lines, chars=entry.chars, ok=entry.ok, error=entry.error
         )
     )
     for gone in dropped:
-        agent.stream.emit(ProgramDropped(program_id=gone))
+        stream.emit(ProgramDropped(program_id=gone))
 
 
-def _record(agent: Agent, run: ProgramRun, index: int) -> None:
-    """Step 5: one `code_execution` for the submission, however many programs its chain ran."""
-    execution, ending = run.execution, run.surviving_ending
-    if run.links > 1:
-        agent.stream.log_info(
-            f"submission {index + 1} ran a chain of {run.links} programs", programs=run.links
-        )
-    agent.stream.emit(
+def _record(stream: AgentStream, ran: ProgramRun, index: int, links: list[Link]) -> None:
+    """Step 5: one `code_execution` for the submission, however many programs its chain ran;
+    a chain's record carries each link's own source and verdict."""
+    execution, ending = ran.execution, ran.surviving_ending
+    if ran.links > 1:
+        stream.log_info(f"submission {index + 1} ran a chain of {ran.links} programs", programs=ran.links)
+    stream.emit(
         CodeExecution(
             submission=index + 1,
             ok=execution.ok,
-            tool_calls=run.counts.tool_calls,
-            api_calls=run.counts.api_calls,
+            tool_calls=ran.counts.tool_calls,
+            api_calls=ran.counts.api_calls,
             duration_ms=round(execution.duration_ms, 3),
             logs=list(execution.logs),
             logs_suppressed=execution.logs_suppressed or None,
@@ -105,8 +95,21 @@ def _record(agent: Agent, run: ProgramRun, index: int) -> None:
             error_type=None if execution.failure is None else execution.failure.type.value,
             finished=None if ending is None else ending.final_text,
             compile_ms=execution.compile_ms,
-            program_id=run.submission.program_id,
-            source=run.source,
-            programs=run.links if run.links > 1 else None,
+            program_id=ran.submission.program_id,
+            source=ran.source,
+            programs=ran.links if ran.links > 1 else None,
+            links=[_chain_link(link) for link in links] if len(links) > 1 else None,
         )
     )
+
+
+def _chain_link(link: Link) -> dict[str, Any]:
+    failure = link.execution.failure
+    return ChainLink(
+        source=link.source,
+        ok=link.execution.ok,
+        duration_ms=round(link.execution.duration_ms, 3),
+        api_calls=link.counts.api_calls,
+        error_type=None if failure is None else failure.type.value,
+        error=None if failure is None else failure.text,
+    ).to_wire()

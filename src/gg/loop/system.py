@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gg import prompts
+from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LanguageSpec
 from gg.sdk.catalogue import FAMILY_BRIEFS
-from gg.sdk.registry import Ending, Registry, Role, is_bound
+from gg.sdk.registry import Ending, Operation, Registry, Role, is_bound
 from gg.sdk.skills import Skill
 from gg.state.library import ProgramLibrary
 
@@ -31,9 +32,11 @@ def system_prompt(
     capabilities: frozenset[str],
     library: ProgramLibrary | None = None,
     skills: Sequence[Skill] = (),
+    jail: JailPolicy | None = None,
 ) -> str:
     """The prompt for one agent: only the modules it may call, its own endings, the library's
-    rules when it keeps one, and the skills it may read when its profile enables them."""
+    rules when it keeps one, the skills it may read when its profile enables them, and what its
+    shell's jail is when it has one."""
     bound = [op for op in registry if is_bound(op.gate, role, capabilities)]
     endings = [f"`{op.qualified(language.id)}`" for op in bound if isinstance(op.gate, Ending)]
     modules = [
@@ -50,7 +53,14 @@ def system_prompt(
         docs=_docs_segment(registry, language),
         library=_library_segment(registry, language, library),
         skills=prompts.render("skills", skills=skills) if skills else "",
+        shell=_shell_segment(bound, jail),
     )
+
+
+def _shell_segment(bound: Sequence[Operation], jail: JailPolicy | None) -> str:
+    if jail is None or not any(op.family == "shell" for op in bound):
+        return ""
+    return prompts.render("shell", network=jail.network)
 
 
 def _docs_segment(registry: Registry, language: LanguageSpec) -> str:

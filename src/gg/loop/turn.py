@@ -12,17 +12,23 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import TYPE_CHECKING
 
+from gg.errors import FatalFault, GgDefect
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
 from gg.loop.program import run_submission
 from gg.loop.verdict import ProgramRun, TurnFacts, decide_turn
 from gg.outcome import Continue, TurnOutcome
-from gg.providers.base import Message, ModelError, Reply, Request, Usage
-from gg.sandbox.languages import LANGUAGES
+from gg.providers.base import Message, ModelClient, ModelError, Reply, Request, Usage
+from gg.run.context import RunContext
+from gg.run.setup import AgentSetup
+from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
+from gg.state.library import ProgramLibrary
+from gg.state.views import View
+from gg.state.window import Window
+from gg.state.workspace import Workspace
 from gg.telemetry.events import CompactionApplied, ModelReply, ModelRequest, Receipt
 
 if TYPE_CHECKING:
@@ -31,70 +37,88 @@ if TYPE_CHECKING:
 RECEIPT_OK = "ok"
 
 
-def take_turn(agent: Agent) -> TurnOutcome:
-    reply = _ask_model(agent)
-    calls = _acknowledge(agent, reply)
+def take_turn(agent: Agent, run: RunContext) -> TurnOutcome:
+    setup, held, stream = agent.setup, agent.holdings, agent.stream
+    request = _request(setup, held.window)
+    _record_request(stream, held.window, opening=agent.ledger.turns == 0)
+    reply = _ask_model(agent.client, request, stream, run)
+    calls = _acknowledge(reply, held.window, held.library, stream)
     deferred = DeferredDeclarations()
-    runs = _run_submissions(agent, calls, deferred)
-    views = agent.views.close_turn()
-    verdict = decide_turn(_facts(agent, calls, runs, len(views)))
+    runs = _run_submissions(agent, run, calls, deferred)
+    views = held.views.close_turn()
+    verdict = decide_turn(_facts(setup, calls, runs, len(views)))
     for warning in verdict.warnings:
-        agent.stream.warn(warning)
+        stream.warn(warning)
     if isinstance(verdict.outcome, Continue):
-        for message in (*(view.render() for view in views), *verdict.outcome.feedback):
-            agent.window.push(Message(role="user", content=message))
-        _apply_deferred(agent, deferred)
+        _push_next_reading(held.window, views, verdict.outcome.feedback)
+        _apply_deferred(deferred, held.window, setup.workspace, stream)
     return verdict.outcome
 
 
-def _ask_model(agent: Agent) -> Reply:
-    setup, window = agent.setup, agent.window
-    recorded = [_wire_message(m) for m in window.take_unrecorded()]
-    if agent.ledger.turns == 0:
-        recorded.insert(0, {"role": "system", "content": window.system})
-    agent.stream.emit(ModelRequest(messages=recorded, request_index=agent.stream.turn))
-    request = Request(
-        system=window.system,
+def _request(setup: AgentSetup, window: Window) -> Request:
+    return Request(
+        system=_system_prompt(window),
         messages=tuple(window.messages),
-        tool=agent.tool,
-        max_output_tokens=setup.max_output_tokens,
-        temperature=setup.temperature,
+        tool=setup.tool,
+        max_output_tokens=setup.model.max_output_tokens,
+        temperature=setup.model.temperature,
     )
-    started = time.perf_counter()
+
+
+def _system_prompt(window: Window) -> str:
+    """The window's system prompt; an empty slot at a request is gg's own defect."""
+    if window.system is None:
+        raise GgDefect(FatalFault.HOST_FAULT, "the window's system-prompt slot is empty at a request")
+    return window.system
+
+
+def _record_request(stream: AgentStream, window: Window, *, opening: bool) -> None:
+    """What this request adds to the record: the messages since the last one, and on the
+    agent's opening request its system prompt first."""
+    recorded = [_wire_message(m) for m in window.take_unrecorded()]
+    if opening:
+        recorded.insert(0, {"role": "system", "content": window.system})
+    stream.emit(ModelRequest(messages=recorded, request_index=stream.turn))
+
+
+def _ask_model(client: ModelClient, request: Request, stream: AgentStream, run: RunContext) -> Reply:
+    started = run.clock()
     try:
-        reply = agent.client.complete(request)
+        reply = client.complete(request)
     except ModelError as failure:
         if failure.usage is not None:  # an answer gg cannot use is still paid for
-            agent.spend.add(failure.usage, failure.cost_usd)
+            run.spend.add(failure.usage, failure.cost_usd)
         raise
-    agent.spend.add(reply.usage, reply.cost_usd)
-    agent.stream.emit(
+    run.spend.add(reply.usage, reply.cost_usd)
+    stream.emit(
         ModelReply(
             text=reply.text,
             calls=[{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.calls],
             usage=_wire_usage(reply.usage),
-            duration_ms=round((time.perf_counter() - started) * 1000, 3),
+            duration_ms=round((run.clock() - started) * 1000, 3),
             cost_usd=reply.cost_usd,
         )
     )
     return reply
 
 
-def _acknowledge(agent: Agent, reply: Reply) -> list[CallClass]:
+def _acknowledge(
+    reply: Reply, window: Window, library: ProgramLibrary | None, stream: AgentStream
+) -> list[CallClass]:
     """Every call gets its receipt before anything runs; a submission's is its minted id."""
-    agent.window.push(Message(role="assistant", content=reply.text, tool_calls=reply.calls))
+    window.push(Message(role="assistant", content=reply.text, tool_calls=reply.calls))
     hints = reply.receipts_hint or ()
     calls: list[CallClass] = []
     for position, call in enumerate(reply.calls):
         classified = classify(call)
-        if isinstance(classified, Submission) and agent.library is not None:
+        if isinstance(classified, Submission) and library is not None:
             recorded = hints[position] if position < len(hints) else None
-            classified = dataclasses.replace(classified, program_id=agent.library.mint(recorded))
+            classified = dataclasses.replace(classified, program_id=library.mint(recorded))
         body = _receipt(classified)
-        agent.window.push(Message(role="tool", content=body, tool_call_id=classified.call_id))
+        window.push(Message(role="tool", content=body, tool_call_id=classified.call_id))
         tool = call.name if isinstance(classified, StrayCall) else "submit_program"
         program_id = classified.program_id if isinstance(classified, Submission) else None
-        agent.stream.emit(Receipt(call_id=classified.call_id, tool=tool, body=body, program_id=program_id))
+        stream.emit(Receipt(call_id=classified.call_id, tool=tool, body=body, program_id=program_id))
         calls.append(classified)
     return calls
 
@@ -108,36 +132,43 @@ def _receipt(call: CallClass) -> str:
 
 
 def _run_submissions(
-    agent: Agent, calls: list[CallClass], deferred: DeferredDeclarations
+    agent: Agent, run: RunContext, calls: list[CallClass], deferred: DeferredDeclarations
 ) -> list[ProgramRun]:
     runs: list[ProgramRun] = []
     for call in calls:
         if not isinstance(call, Submission):
             continue
-        run = run_submission(agent, call, len(runs), deferred)
-        runs.append(run)
-        if run.surviving_ending is not None:
+        ran = run_submission(agent, run, call, len(runs), deferred)
+        runs.append(ran)
+        if ran.surviving_ending is not None:
             break
     return runs
 
 
-def _facts(agent: Agent, calls: list[CallClass], runs: list[ProgramRun], views_opened: int) -> TurnFacts:
-    language = LANGUAGES[agent.setup.language]
-    rerun = agent.registry.get("programs.rerun")
+def _facts(setup: AgentSetup, calls: list[CallClass], runs: list[ProgramRun], views_opened: int) -> TurnFacts:
+    rerun = setup.registry.get("programs.rerun")
     return TurnFacts(
         calls=calls,
         runs=runs,
         views_opened=views_opened,
-        print_call=language.print_call,
-        rerun_call=rerun.qualified(language.id) if rerun else "",
+        print_call=setup.language.print_call,
+        rerun_call=rerun.qualified(setup.language.id) if rerun else "",
     )
 
 
-def _apply_deferred(agent: Agent, deferred: DeferredDeclarations) -> None:
+def _push_next_reading(window: Window, views: list[View], feedback: tuple[str, ...]) -> None:
+    """What the model reads next turn: each view the turn opened, then gg's feedback."""
+    for message in (*(view.render() for view in views), *feedback):
+        window.push(Message(role="user", content=message))
+
+
+def _apply_deferred(
+    deferred: DeferredDeclarations, window: Window, workspace: Workspace, stream: AgentStream
+) -> None:
     compaction = deferred.compaction
     if compaction is not None:
-        before, after = apply_compaction(agent.window, compaction, agent.workspace)
-        agent.stream.emit(
+        before, after = apply_compaction(window, compaction, workspace)
+        stream.emit(
             CompactionApplied(
                 summary=compaction.summary,
                 files=list(compaction.files),

@@ -11,7 +11,9 @@ A self-hosted server (vLLM, Ollama, llama.cpp) is `openai` with its own `base_ur
 without a key. OpenAI's own endpoint caps output with `max_completion_tokens`, every other one
 with `max_tokens`. `session_id` (the run's id) keys the provider's prompt cache; `cache_lifetime`
 (`5m` or `1h`) is read by the Anthropic client only, the others caching implicitly. A setting
-that cannot work refuses the launch (`ConfigError`) naming the key at fault.
+that cannot work refuses the launch (`ConfigError`) naming the key at fault. A provider's SDK is
+imported when a client for it is built, never before: a command that runs no such model (`gg
+--version`, `gg show`, a replay) does not pay for loading it.
 """
 
 from __future__ import annotations
@@ -22,14 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import anthropic
-import openai
-
 from gg.errors import ConfigDefect, ConfigError
-from gg.providers.anthropic_client import AnthropicClient
 from gg.providers.anthropic_wire import DEFAULT_CACHE_LIFETIME
 from gg.providers.base import LogFn, ModelClient
-from gg.providers.openai_compatible import OpenAIClient
 from gg.providers.replay import ReplayClient
 from gg.providers.retry import Retrier
 from gg.providers.tool_choice import ToolChoiceMemory
@@ -127,6 +124,10 @@ def _endpoint(provider: str, model: str | None) -> tuple[_Endpoint, str]:
 
 def _anthropic(settings: _Settings, cache_lifetime: str) -> ModelClient:
     """The SDK client, its own retries off so `retry.py` holds the only schedule."""
+    import anthropic
+
+    from gg.providers.anthropic_client import AnthropicClient
+
     sdk = anthropic.Anthropic(
         api_key=settings.api_key,
         base_url=settings.base_url,
@@ -148,6 +149,10 @@ def _anthropic(settings: _Settings, cache_lifetime: str) -> ModelClient:
 
 def _openai(settings: _Settings, session_id: str | None) -> ModelClient:
     """The SDK client, its own retries off so `retry.py` holds the only schedule."""
+    import openai
+
+    from gg.providers.openai_compatible import OpenAIClient
+
     sdk = openai.OpenAI(
         api_key=settings.api_key,
         base_url=settings.base_url,

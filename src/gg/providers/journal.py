@@ -19,9 +19,15 @@ A line is an object; every key is optional:
   commented. Replies are numbered from 1 in file order, comments and blanks not counted.
 - A string inside `arguments` may hold `{{receipt R.C}}`: the receipt that call C of reply R
   received (both from 1). R must be an earlier reply and C one of its calls.
+- A program may be kept in a file of its own instead of a JSON string: `"programFile":
+  "turn2.js"` on a line stands for `"calls": [{"name": "submit_program", "arguments":
+  {"program": <the file's text>}}]`, and on a call for its `"arguments"`. The path is relative to
+  the journal's folder and must stay inside it (a link leading out is refused too); the file is
+  UTF-8 text of at most 1 MiB, read when the journal is opened, placeholders allowed.
 
 Every defect is reported at once, each with its line number, as a `JournalError` (a launch
-refusal: a bad journal fails before the first turn).
+refusal: a bad journal fails before the first turn). A line with a defect is judged no further,
+and neither is what depends on it: a placeholder naming a reply whose line was refused.
 """
 
 from __future__ import annotations
@@ -35,14 +41,15 @@ from typing import Any
 
 from gg.errors import ConfigDefect, ConfigError
 from gg.outcome import ErrorKind, ErrorType
-from gg.providers.base import Usage
+from gg.providers.base import SUBMIT_PROGRAM, Usage
 from gg.wire import read_json
 
 _MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
 PLACEHOLDER = re.compile(r"\{\{\s*receipt\s+(\d+)\.(\d+)\s*\}\}")
 _PLACEHOLDER_START = re.compile(r"\{\{\s*receipt\b")
-_LINE_KEYS = frozenset({"text", "calls", "usage", "receipts", "costUsd", "error"})
-_CALL_KEYS = frozenset({"name", "arguments"})
+_LINE_KEYS = frozenset({"text", "calls", "usage", "receipts", "costUsd", "error", "programFile"})
+_CALL_KEYS = frozenset({"name", "arguments", "programFile"})
+MAX_PROGRAM_FILE_BYTES = 1024 * 1024
 _ERROR_KEYS = frozenset({"type", "message"})
 _USAGE_KEYS = {
     "inputTokens": "input_tokens",
@@ -89,6 +96,15 @@ class _Defect(Exception):
         self.found = found
 
 
+@dataclass
+class _Reading:
+    """A journal while its lines are read: the replies so far, and which of them were refused."""
+
+    folder: Path | None
+    replies: list[JournalReply]
+    refused: set[int]
+
+
 def load_journal(path: Path) -> tuple[JournalReply, ...]:
     try:
         text = path.read_text(encoding="utf-8")
@@ -96,18 +112,20 @@ def load_journal(path: Path) -> tuple[JournalReply, ...]:
         raise JournalError(
             str(path), [ConfigDefect("journal", str(path), f"cannot be read ({exc})")]
         ) from exc
-    return parse_journal(text, str(path))
+    return parse_journal(text, str(path), folder=path.parent)
 
 
-def parse_journal(text: str, source: str) -> tuple[JournalReply, ...]:
-    replies: list[JournalReply] = []
-    defects: list[ConfigDefect] = []
+def parse_journal(text: str, source: str, *, folder: Path | None = None) -> tuple[JournalReply, ...]:
+    """The journal's replies; `folder` is where its `programFile`s are read from (none without)."""
+    reading = _Reading(folder, [], set())
+    replies, defects = reading.replies, list[ConfigDefect]()
     for line, raw in _reply_lines(text):
         try:
-            replies.append(_reply(line, raw, len(replies) + 1, replies))
+            replies.append(_reply(line, raw, len(replies) + 1, reading))
         except _Defect as d:
             defects.append(ConfigDefect(f"line {line}", _shown(d.found), d.reason))
             replies.append(JournalReply(line, "", (), Usage(0, 0), None))  # keeps the numbering
+            reading.refused.add(len(replies))
     if not replies and not defects:
         defects.append(ConfigDefect("journal", "no replies", "a replay journal needs at least one reply"))
     if defects:
@@ -122,15 +140,15 @@ def _reply_lines(text: str) -> Iterator[tuple[int, str]]:
             yield number, stripped
 
 
-def _reply(line: int, raw: str, number: int, earlier: list[JournalReply]) -> JournalReply:
+def _reply(line: int, raw: str, number: int, reading: _Reading) -> JournalReply:
     try:
         value = read_json(raw)
     except ValueError as exc:
-        raise _Defect(f"not valid JSON ({exc})", raw) from exc
+        raise _Defect(f"not valid JSON ({exc}); a reply is one whole JSON object on one line", raw) from exc
     entry = _object(value, "the line", _LINE_KEYS)
-    calls = tuple(_call(c, n) for n, c in enumerate(_list(entry.get("calls", []), "`calls`"), 1))
+    calls = _calls(entry, reading.folder)
     for call in calls:
-        _check_placeholders(call.arguments, number, earlier)
+        _check_placeholders(call.arguments, number, reading)
     error = None if entry.get("error") is None else _error(entry)
     return JournalReply(
         line=line,
@@ -143,9 +161,18 @@ def _reply(line: int, raw: str, number: int, earlier: list[JournalReply]) -> Jou
     )
 
 
+def _calls(entry: dict[str, Any], folder: Path | None) -> tuple[JournalCall, ...]:
+    if "programFile" not in entry:
+        raw = _list(entry.get("calls", []), "`calls`")
+        return tuple(_call(c, n, folder) for n, c in enumerate(raw, 1))
+    if "calls" in entry:
+        raise _Defect("a line names its program by `programFile` or carries `calls`, not both", entry)
+    return (JournalCall(SUBMIT_PROGRAM, {"program": _program_file(entry["programFile"], folder)}),)
+
+
 def _error(entry: dict[str, Any]) -> JournalFailure:
-    if {"text", "calls", "receipts"} & set(entry):
-        raise _Defect("an `error` line carries no `text`, `calls` or `receipts`", entry)
+    if {"text", "calls", "receipts", "programFile"} & set(entry):
+        raise _Defect("an `error` line carries no `text`, `calls`, `programFile` or `receipts`", entry)
     error = _object(entry["error"], "`error`", _ERROR_KEYS)
     kind = error.get("type")
     if kind not in _MODEL_ERRORS:
@@ -161,14 +188,45 @@ def _cost(value: Any) -> float | None:
     return float(value)
 
 
-def _call(value: Any, n: int) -> JournalCall:
+def _call(value: Any, n: int, folder: Path | None) -> JournalCall:
     call = _object(value, f"call {n}", _CALL_KEYS)
-    if "name" not in call or "arguments" not in call:
-        raise _Defect(f"call {n} needs both `name` and `arguments`", call)
+    if "arguments" in call and "programFile" in call:
+        raise _Defect(f"call {n} names its program by `programFile` or carries `arguments`, not both", call)
+    if "name" not in call or not {"arguments", "programFile"} & set(call):
+        raise _Defect(f"call {n} needs both `name` and `arguments` (or `programFile`)", call)
+    name = _string(call["name"], f"call {n}'s `name`")
+    if "programFile" in call:
+        return JournalCall(name, {"program": _program_file(call["programFile"], folder)})
     arguments = call["arguments"]
     if not isinstance(arguments, str | dict):
         raise _Defect(f"call {n}'s `arguments` must be an object or a string", arguments)
-    return JournalCall(_string(call["name"], f"call {n}'s `name`"), arguments)
+    return JournalCall(name, arguments)
+
+
+def _program_file(value: Any, folder: Path | None) -> str:
+    """The text of a `programFile`: a UTF-8 file inside the journal's folder, at most 1 MiB."""
+    name = _string(value, "`programFile`")
+    if folder is None:
+        raise _Defect("`programFile` is read beside a journal file; this journal was not read from one", name)
+    if not name or "\0" in name or Path(name).is_absolute():
+        raise _Defect("`programFile` must be a path relative to the journal's folder", name)
+    inside = folder.resolve()
+    target = (inside / name).resolve()
+    if not target.is_relative_to(inside):
+        raise _Defect("`programFile` leads outside the journal's folder", name)
+    if not target.is_file():
+        raise _Defect("`programFile` names no file in the journal's folder", name)
+    try:
+        with target.open("rb") as stream:
+            data = stream.read(MAX_PROGRAM_FILE_BYTES + 1)
+    except OSError as exc:
+        raise _Defect(f"`programFile` cannot be read ({exc.strerror or exc})", name) from exc
+    if len(data) > MAX_PROGRAM_FILE_BYTES:
+        raise _Defect(f"`programFile` is over {MAX_PROGRAM_FILE_BYTES} bytes", name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Defect("`programFile` is not UTF-8 text", name) from exc
 
 
 def _usage(value: Any) -> Usage:
@@ -191,16 +249,27 @@ def _receipts(value: Any, calls: int) -> tuple[str | None, ...] | None:
     return tuple(receipts)
 
 
-def _check_placeholders(arguments: Any, number: int, earlier: list[JournalReply]) -> None:
+def _check_placeholders(arguments: Any, number: int, reading: _Reading) -> None:
+    """Each placeholder names a call of an earlier reply; one naming a refused reply is not judged
+    (that line's own defect is reported)."""
     for text in strings_in(arguments):
         if len(_PLACEHOLDER_START.findall(text)) != len(PLACEHOLDER.findall(text)):
             raise _Defect("a receipt placeholder must read `{{receipt R.C}}`", text)
         for match in PLACEHOLDER.finditer(text):
             r, c = int(match[1]), int(match[2])
             if not 1 <= r < number:
-                raise _Defect(f"`{match[0]}` must name an earlier reply (1 to {number - 1})", match[0])
-            if not 1 <= c <= len(earlier[r - 1].calls):
-                raise _Defect(f"`{match[0]}`: reply {r} has {len(earlier[r - 1].calls)} call(s)", match[0])
+                raise _Defect(_not_earlier(match[0], number), match[0])
+            if r in reading.refused:
+                continue
+            calls = len(reading.replies[r - 1].calls)
+            if not 1 <= c <= calls:
+                raise _Defect(f"`{match[0]}`: reply {r} has {calls} call(s)", match[0])
+
+
+def _not_earlier(placeholder: str, number: int) -> str:
+    if number == 1:
+        return f"`{placeholder}` must name an earlier reply, and reply 1 has none before it"
+    return f"`{placeholder}` must name an earlier reply (1 to {number - 1})"
 
 
 def strings_in(value: Any) -> Iterator[str]:

@@ -3,8 +3,10 @@
 A retryable failure (see `failures.py`) is tried again after a wait: the provider's own
 `retry-after` when it sent one (up to `max_wait_secs`), else exponential backoff with jitter —
 `min(cap, base * 2**(retry-1))`, of which the upper half is drawn at random. Each retry is one
-operator line, never a turn. Once the attempts are spent the last failure stands, its message
-saying how many attempts were made. Sleep and the random draw are injected.
+operator line, never a turn, naming the attempt's symptom (`rate_limited`, `server_failed`, ...):
+an attempt that will be retried has not exhausted anything. Once the attempts are spent the last
+failure stands, with its error type and a message saying how many attempts were made. Sleep and
+the random draw are injected.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ class Retrier:
                 "attempt": number,
                 "attempts": self.policy.attempts,
                 "delaySecs": round(delay, 3),
-                "errorType": failure.type.value,
+                "symptom": failure.symptom.value,
                 "status": failure.status,
             },
         )

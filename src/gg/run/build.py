@@ -1,95 +1,55 @@
-"""Building one agent from its profile: setup, window, library, and the launch log line."""
+"""Building one agent inside a run: its setup's arm leased, its holdings opened, its launch line.
+
+An agent opens holding a window whose system prompt is rendered for its own setup (and briefed
+with the profile's task, when it has one), an empty view set, a surface opened from its grant,
+an empty skills read set, and an empty library when its profile keeps one.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from gg import prompts
-from gg.config.model import Agent as AgentProfile
-from gg.config.model import Limits as LimitsConfig
-from gg.loop.agent import Agent, AgentSetup
-from gg.loop.limits import Limits
+from gg.loop.agent import Agent
 from gg.loop.system import system_prompt
-from gg.providers.base import Message, ModelClient, submit_program_tool
-from gg.run.spend import Spend
+from gg.providers.base import Message, ModelClient
+from gg.run.context import RunContext
+from gg.run.setup import AgentSetup
 from gg.run.stream import AgentStream
-from gg.sandbox.execution import Arm
-from gg.sandbox.languages import LANGUAGES, LanguageSpec
-from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import Registry
-from gg.state.library import Minter, ProgramLibrary, cuid2_minter
-from gg.state.views import ViewSet
+from gg.state.holdings import Holdings
+from gg.state.library import Minter, ProgramLibrary
 from gg.state.window import Window
-from gg.state.workspace import Workspace
 
 
-def build_agent(
-    profile: AgentProfile,
-    limits: LimitsConfig,
-    registry: Registry,
-    arm: Arm,
-    client: ModelClient,
-    stream: AgentStream,
-    workspace: Path,
-    spend: Spend,
-    minter: Minter = cuid2_minter,
-) -> Agent:
-    """One agent for `profile`; `spend` is the run's, shared by all its agents."""
-    language = LANGUAGES[profile.language.value]
-    setup = _setup(profile, limits, language, stream.agent_id)
-    settings = profile.program_library
-    library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, minter)
-    surface = build_surface(registry, language, profile.role, setup.capabilities, profile.skills_directory)
+def build_agent(setup: AgentSetup, run: RunContext, client: ModelClient, stream: AgentStream) -> Agent:
+    """An agent of `setup` asking `client`, reporting on `stream`.
+
+    Raises `LookupError` for a language the run has no arm for.
+    """
+    run.leases.arm(setup.language)
+    holdings = open_holdings(setup, run.program_ids)
+    if holdings.library is not None:
+        _log_library(stream, setup, holdings.library)
+    return Agent(setup=setup, holdings=holdings, client=client, stream=stream)
+
+
+def open_holdings(setup: AgentSetup, program_ids: Minter) -> Holdings:
+    """What a new agent of `setup` holds before its first turn."""
+    settings = setup.library
+    library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, program_ids)
+    surface = setup.grant.open()
     skills = surface.skills.skills if surface.skills else ()
     window = Window(
-        system=system_prompt(registry, language, profile.role, setup.capabilities, library, skills)
+        system=system_prompt(
+            setup.registry, setup.language, setup.role, setup.capabilities, library, skills, setup.jail
+        )
     )
-    if profile.task:
-        window.brief(Message(role="user", content=prompts.render("task", task=profile.task)))
-    if library is not None:
-        _log_library(stream, registry, language, library)
-    return Agent(
-        setup=setup,
-        client=client,
-        arm=arm,
-        registry=registry,
-        stream=stream,
-        window=window,
-        views=ViewSet(),
-        workspace=Workspace(workspace),
-        tool=submit_program_tool(language.display_name),
-        library=library,
-        surface=surface,
-        spend=spend,
-    )
+    if setup.task:
+        window.brief(Message(role="user", content=prompts.render("task", task=setup.task)))
+    return Holdings(window=window, surface=surface, library=library)
 
 
-def _setup(profile: AgentProfile, limits: LimitsConfig, language: LanguageSpec, agent_id: str) -> AgentSetup:
-    rate = limits.error_rate
-    return AgentSetup(
-        agent_id=agent_id,
-        role=profile.role,
-        language=language.id,
-        capabilities=frozenset(c.id.value for c in profile.capabilities if c.enabled),
-        ceilings=profile.responses_as_code.ceilings,
-        limits=Limits(
-            max_turns=limits.max_turns,
-            max_runtime_secs=limits.max_runtime_secs,
-            max_consecutive_errors=limits.max_consecutive_errors,
-            max_error_rate=None if rate is None else rate.threshold,
-            error_rate_window=None if rate is None else rate.window,
-            max_cost=limits.max_cost,
-        ),
-        max_output_tokens=profile.model.max_output_tokens,
-        temperature=profile.model.temperature,
-    )
-
-
-def _log_library(
-    stream: AgentStream, registry: Registry, language: LanguageSpec, library: ProgramLibrary
-) -> None:
+def _log_library(stream: AgentStream, setup: AgentSetup, library: ProgramLibrary) -> None:
     """The launch log names each keeping agent, its retention, its id length and its calls."""
-    spell = {op.key: op.qualified(language.id) for op in registry.in_family("programs")}
+    spell = {op.key: op.qualified(setup.language.id) for op in setup.registry.in_family("programs")}
     kept = "every program" if library.keep == 0 else f"its last {library.keep} programs"
     stream.log_info(
         f"{stream.agent_id} keeps {kept} under {library.id_length}-character ids; "

@@ -1,9 +1,10 @@
 """A run: one capability set, its root agent, its telemetry, from first turn to exit code.
 
-The run is the one place that builds the world (provider client, guest, workspace, window) from
-the loaded capability set, and the one place that turns anything gg did not expect into the run's
-own end (`internal_error`, exit 1) rather than a traceback. A model that cannot be reached ends the
-run `model_error` (exit 1); a ceiling ends it with exit 3.
+The run is the one place that builds the world from the loaded capability set (the run's context
+with its clock and guest leases, the root's model client, setup and holdings), and the one place
+that turns anything gg did not expect into the run's own end (`internal_error`, exit 1) rather
+than a traceback. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
+ends it with exit 3.
 """
 
 from __future__ import annotations
@@ -21,18 +22,19 @@ from gg.loop.agent import AgentEnd, run_agent
 from gg.providers.base import ModelClient
 from gg.providers.factory import build_client
 from gg.providers.recording import JournalRecorder
+from gg.providers.tool_choice import ToolChoiceMemory
 from gg.run.build import build_agent
-from gg.run.spend import RunShared
+from gg.run.context import MonotonicClock, RunContext
+from gg.run.leases import GuestLeases
+from gg.run.setup import resolve_setup
+from gg.run.shell import open_shell
 from gg.run.status import RunStatus
 from gg.run.stream import AgentStream
-from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.state.library import Minter, cuid2_minter
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import LogLevel, RunFinished, RunStarted
-
-ROOT_ID = "root"
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,14 @@ class RunOptions:
 class World:
     """What a run may be handed instead of building it itself (tests, embedding gg).
 
-    An `arm` handed in is not closed by the run; its owner closes it.
+    An `arm` handed in serves its own language and is not closed by the run; its owner closes it.
+    `clock` is the run's one monotonic clock: its deadline, its ceilings and its durations.
     """
 
     client: ModelClient | None = None
     arm: Arm | None = None
     minter: Minter = cuid2_minter
+    clock: MonotonicClock = time.monotonic
 
 
 @dataclass(frozen=True)
@@ -79,17 +83,21 @@ def execute_run(
     world: World = World(),
 ) -> RunResult:
     """Run the capability set's root agent to its end. Never raises for anything gg meets."""
-    started = time.monotonic()
-    stream = AgentStream(telemetry.emit, ROOT_ID, telemetry.run_id)
+    run = _context(capability_set, telemetry, world)
+    root = run.tree.open_root(capability_set.root.slug)
+    stream = run.stream(root.id)
     workspace = (options.workspace or capability_set.workspace).resolve()
     stream.emit(_started(capability_set, options, workspace))
-    end = _run_root(capability_set, options, world, stream, workspace, started)
+    try:
+        end = _run_root(capability_set, options, world, run, stream, workspace)
+    finally:
+        run.close()
     stream.emit(
         RunFinished(
             status=end.status.value,
             exit_code=end.status.exit_code,
             turns=stream.turn,
-            duration_ms=round((time.monotonic() - started) * 1000, 1),
+            duration_ms=round(run.elapsed() * 1000, 1),
             final_text=end.final_text,
             message=end.message,
             summary=end.summary,
@@ -98,46 +106,43 @@ def execute_run(
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
 
 
+def _context(capability_set: CapabilitySet, telemetry: Telemetry, world: World) -> RunContext:
+    registry = default_registry()
+    return RunContext(
+        telemetry=telemetry,
+        registry=registry,
+        leases=GuestLeases(registry, world.arm),
+        clock=world.clock,
+        max_runtime_secs=capability_set.limits.max_runtime_secs,
+        program_ids=world.minter,
+    )
+
+
 def _run_root(
     capability_set: CapabilitySet,
     options: RunOptions,
     world: World,
+    run: RunContext,
     stream: AgentStream,
     workspace: Path,
-    started: float,
 ) -> AgentEnd:
     profile = capability_set.root
-    registry = default_registry()
-    owned: Arm | None = None
-    shared = RunShared()
     try:
-        client = world.client or _client(profile, options, stream, shared)
-        arm = world.arm or (owned := build_arm(profile.language.value, registry))
-        agent = build_agent(
-            profile,
-            capability_set.limits,
-            registry,
-            arm,
-            client,
-            stream,
-            workspace,
-            shared.spend,
-            world.minter,
-        )
-        end = run_agent(agent, started)
-        return dataclasses.replace(end, summary=agent.summary())
+        client = world.client or _client(profile, options, stream, run.tool_choice)
+        shell = open_shell(profile, workspace, stream)
+        setup = resolve_setup(profile, capability_set.limits, run.registry, workspace, shell)
+        agent = build_agent(setup, run, client, stream)
+        end = run_agent(agent, run)
+        return dataclasses.replace(end, summary=agent.summary(run.spend))
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
         return AgentEnd(RunStatus.REFUSED, message=str(refusal))
     except Exception as defect:  # gg's own failure: recorded for the operator, never the model
         stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
         return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
-    finally:
-        if owned is not None:
-            owned.close()
 
 
 def _client(
-    profile: AgentProfile, options: RunOptions, stream: AgentStream, shared: RunShared
+    profile: AgentProfile, options: RunOptions, stream: AgentStream, tool_choice: ToolChoiceMemory
 ) -> ModelClient:
     binding = profile.model
     provider = options.provider or binding.provider.value
@@ -145,7 +150,7 @@ def _client(
     client = build_client(
         provider=provider,
         model=options.model if overridden else binding.model,
-        tool_choice_memory=shared.tool_choice,
+        tool_choice_memory=tool_choice,
         log=lambda level, message, fields: stream.log(LogLevel(level), message, **fields),
         base_url=None if overridden else binding.base_url,
         api_key_env=None if overridden else binding.api_key_env,

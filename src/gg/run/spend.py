@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg.providers.base import Usage
-from gg.providers.tool_choice import ToolChoiceMemory
 
 
 @dataclass
@@ -49,11 +48,3 @@ class Spend:
                 "replies": self.replies,
                 "unpricedReplies": self.unpriced_replies,
             }
-
-
-@dataclass
-class RunShared:
-    """What every agent of a run shares: the spend, and which models refused a pinned tool choice."""
-
-    spend: Spend = field(default_factory=Spend)
-    tool_choice: ToolChoiceMemory = field(default_factory=ToolChoiceMemory)

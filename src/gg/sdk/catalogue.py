@@ -8,15 +8,18 @@ from gg.sdk.context import CONTEXT_OPERATIONS
 from gg.sdk.delegation import DELEGATION_OPERATIONS
 from gg.sdk.docs.operations import DOCS_OPERATIONS
 from gg.sdk.files import FILES_OPERATIONS
+from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.programs import PROGRAMS_OPERATIONS
 from gg.sdk.records import SDK_TYPES
 from gg.sdk.registry import Registry
 from gg.sdk.session import SESSION_OPERATIONS
+from gg.sdk.shell import SHELL_OPERATIONS
 from gg.sdk.skills import SKILLS_OPERATIONS
 from gg.sdk.views import VIEWS_OPERATIONS
 
 FAMILY_BRIEFS: dict[str, str] = {
     "files": "read, write, edit and list the files of your workspace.",
+    "shell": "run shell commands in your workspace, inside a jail.",
     "views": "put text, a region of a file or documentation in front of you on your next turn.",
     "docs": "search the documentation of the SDK and of the code modules loaded for you.",
     "skills": "read the skills listed for you and load their code modules.",
@@ -32,6 +35,8 @@ def default_registry() -> Registry:
     return Registry(
         (
             *FILES_OPERATIONS,
+            *LISTING_OPERATIONS,
+            *SHELL_OPERATIONS,
             *BOARD_OPERATIONS,
             *VIEWS_OPERATIONS,
             *DOCS_OPERATIONS,

@@ -1,4 +1,5 @@
-"""The `files` family: read, write, edit and list files in the agent's workspace.
+"""The `files` family: read, write and edit files in the agent's workspace (its listings:
+`gg.sdk.listing`).
 
 Paths are confined by `gg.state.workspace`. The rules added here:
 - Lines end after `\\n` (a last line without one counts). `offset` = lines skipped (0-based; below
@@ -316,16 +317,6 @@ def _edit_too_large(path: str, size: int) -> str:
     return f"the edited {quote_path(path)} would be {size} bytes, over the {MAX_WRITE_BYTES}-byte cap"
 
 
-# --- listing ------------------------------------------------------------------------------------
-
-
-def _list_dir(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, str]]:
-    path: str | None = args.get("path")
-    with refusals_for("list_dir", "." if path is None else path):
-        entries = scope.workspace.list_dir(path)
-    return [{"name": entry.name, "kind": entry.kind.value} for entry in entries]
-
-
 # --- declarations -------------------------------------------------------------------------------
 
 PATH = Param("path", ParamType.STRING, doc="workspace-relative, or absolute inside the workspace")
@@ -372,18 +363,5 @@ FILES_OPERATIONS: tuple[Operation, ...] = (
         summary="Replace the one occurrence of a text in a workspace file.",
         gate=Always(),
         handler=_edit_file,
-    ),
-    Operation(
-        family="files",
-        key="list_dir",
-        params=(
-            Param(
-                "path", ParamType.STRING, required=False, positional=True, doc="omit for the workspace root"
-            ),
-        ),
-        returns="DirEntry[]",
-        summary="List a workspace directory's entries, sorted by name.",
-        gate=Always(),
-        handler=_list_dir,
     ),
 )

@@ -54,6 +54,45 @@ _FILES: tuple[TypeDecl, ...] = (
             Field("kind", "EntryKind", "file, directory or other"),
         ),
     ),
+    Record(
+        "GlobMatch",
+        "files",
+        "One path a glob matched.",
+        (
+            Field("path", "string", "its workspace-relative path"),
+            Field("kind", "EntryKind", "file, directory or other (a link, never followed)"),
+        ),
+    ),
+    Record(
+        "GlobPage",
+        "files",
+        "A page of the paths a glob matched.",
+        (
+            Field("matches", "GlobMatch[]", "the matches on this page, each folder's entries by name"),
+            Field("total", "number", "how many paths matched in all"),
+            Field("more", "boolean", "whether matches remain past this page"),
+        ),
+    ),
+)
+
+_SHELL: tuple[TypeDecl, ...] = (
+    Record(
+        "ShellOutput",
+        "shell",
+        "How a command ended, and the end of what it wrote.",
+        (
+            Field(
+                "exitCode", "number", "the shell's exit status: 0 on success, 128 + n when signal n ended it"
+            ),
+            Field(
+                "output",
+                "string",
+                "stdout and stderr merged in order: the last 16 KiB, without escape sequences",
+            ),
+            Field("truncated", "boolean", "true when output holds only the end of what the command wrote"),
+            Field("droppedBytes", "number", "how many bytes the command wrote before those in output"),
+        ),
+    ),
 )
 
 _DOCS: tuple[TypeDecl, ...] = (
@@ -107,4 +146,4 @@ _DELEGATION: tuple[TypeDecl, ...] = (
     ),
 )
 
-SDK_TYPES: tuple[TypeDecl, ...] = (*_FILES, *_DOCS, *_PROGRAMS, *_DELEGATION)
+SDK_TYPES: tuple[TypeDecl, ...] = (*_FILES, *_SHELL, *_DOCS, *_PROGRAMS, *_DELEGATION)

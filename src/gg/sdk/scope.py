@@ -1,7 +1,8 @@
 """What an operation acts on while one program runs.
 
-A `ProgramScope` is built by the turn for each program: the live agent state the program's calls
-act on (workspace, views, library) and two sets of declarations the loop acts on afterwards:
+A `ProgramScope` is built by the turn for each program: what the program's calls act on (the
+agent's role and capabilities, its workspace, the views, library, surface and skills read set it
+holds, the run's deadline) and two sets of declarations the loop acts on afterwards:
 - `declarations` belong to this one program: its ending (the last call wins) and its hand-over
   (the first stands, a second is refused);
 - `deferred` belong to the whole turn and merge across every program of the reply: the last
@@ -15,9 +16,14 @@ from typing import TYPE_CHECKING
 
 from gg.errors import ApiError, ErrorCode
 from gg.sdk.registry import Role
+from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:
+    from gg.run.context import RunContext
+    from gg.run.setup import AgentSetup
+    from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface
+    from gg.state.holdings import Holdings
     from gg.state.library import ProgramLibrary
     from gg.state.views import ViewSet
     from gg.state.workspace import Workspace
@@ -100,6 +106,8 @@ class DeferredDeclarations:
 
 @dataclass
 class ProgramScope:
+    """Built for each program (`of`) from the agent's setup, what it holds and its run."""
+
     agent_id: str
     role: Role
     capabilities: frozenset[str]
@@ -109,5 +117,34 @@ class ProgramScope:
     library: ProgramLibrary | None = None
     deadline: float | None = None  # the run's wall-clock budget, on the monotonic clock
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
+    skills_read: SkillReads = field(default_factory=SkillReads)  # the skills this window has read
+    shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
+
+    @classmethod
+    def of(
+        cls,
+        setup: AgentSetup,
+        holdings: Holdings,
+        run: RunContext,
+        *,
+        agent_id: str,
+        turn: int,
+        deferred: DeferredDeclarations,
+    ) -> ProgramScope:
+        """The scope of one program of agent `agent_id` in turn `turn`."""
+        return cls(
+            agent_id=agent_id,
+            role=setup.role,
+            capabilities=setup.capabilities,
+            workspace=setup.workspace,
+            views=holdings.views,
+            turn=turn,
+            library=holdings.library,
+            deadline=run.deadline,
+            surface=holdings.surface,
+            skills_read=holdings.skills_read,
+            shell=setup.shell,
+            deferred=deferred,
+        )

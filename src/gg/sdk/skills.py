@@ -8,7 +8,8 @@ Rules kept here:
 - a skill's code module is `skill.<ext>` for the first of the arm's module extensions that exists
   (TypeScript: `ts`, then `js`; JavaScript: `js`);
 - `readSkill(name)` returns the body and loads the code module, if any, for the agent: it is
-  reached as `lib:<key>` from the agent's next program on (`gg.sdk.surface`);
+  reached as `lib:<key>` from the agent's next program on (`gg.sdk.surface`); the skill joins
+  the window's read set (`gg.state.skills`) at its first read;
 - an unknown name is `not-found`, naming the skills there are; a file over 1 MiB is
   `limit-exceeded`; a file that cannot be read is `io-error`.
 """
@@ -140,6 +141,7 @@ def _read_skill(scope: ProgramScope, args: Mapping[str, Any]) -> str:
     if skill is None:
         raise ApiError("read_skill", ErrorCode.NOT_FOUND, _no_such_skill(name, shelf))
     text = shelf.read(skill)
+    scope.skills_read.record(skill.name)
     if text.code is not None:
         source, extension = text.code
         surface.load_module(skill.name, source, extension, skill.description)

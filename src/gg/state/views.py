@@ -12,6 +12,8 @@
 - An empty or whitespace-only label is `invalid-argument`, and so is a label holding a character
   that could end or reorder its heading line (`first_heading_unsafe`). Bodies hold anything; a
   lone surrogate becomes U+FFFD (`well_formed`).
+- A fork copies the set whole (the views open, the budget spent, the docs keys opened) and a
+  successor takes it over on the same terms: the set follows the window it fills.
 - Rendering: `View: <label>`, `File: <path>:<first>-<last> of <N> lines` (the path alone when
   the view shows no lines), `Documentation: <key>` or `View: search results`, a `----` line, then
   the body.
@@ -200,6 +202,18 @@ class ViewSet:
         view = SearchView(self._accept_body(body))
         self._open[_key(view)] = view
         return view
+
+    def fork(self) -> ViewSet:
+        """An independent copy of the set."""
+        copy = ViewSet()
+        copy._open = dict(self._open)
+        copy._spent = self._spent
+        copy._docs_keys = set(self._docs_keys)
+        return copy
+
+    def adopt(self) -> ViewSet:
+        """The set as a successor takes it over with the window: the same as a fork."""
+        return self.fork()
 
     def close_turn(self) -> list[View]:
         """The turn's views in opening order; the set is left empty and the budget unspent."""

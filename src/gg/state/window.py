@@ -4,6 +4,11 @@ The system prompt sits in its own slot and renders first on every request; the t
 task, each reply's assistant message, one receipt per call, the views and the feedback. The window
 also remembers how much of it has already been put on the record, so each `model_request` event
 carries exactly the messages appended since the previous one.
+
+A window is never shared. A fork copies it and a successor takes it over on the same terms (seed
+003, "Transfer"): the whole thread and the task cross, the system-prompt slot crosses empty (a
+system prompt states the toolset of the agent it was rendered for; the new holder renders its own
+before its first turn), and nothing of it is on the new holder's record yet.
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ from gg.providers.base import Message
 
 @dataclass
 class Window:
-    """`task` is the message the agent was briefed with; a compaction keeps it."""
+    """`task` is the message the agent was briefed with; a compaction keeps it. `system` is the
+    system-prompt slot, None while it is empty."""
 
-    system: str
+    system: str | None
     messages: list[Message] = field(default_factory=list[Message])
     task: Message | None = None
     _recorded: int = 0
@@ -33,6 +39,14 @@ class Window:
         """Replace the thread (a compaction); the next request records the whole new thread."""
         self.messages = list(messages)
         self._recorded = 0
+
+    def fork(self) -> Window:
+        """An independent copy for a new holder: the thread and the task, the slot empty."""
+        return Window(system=None, messages=list(self.messages), task=self.task)
+
+    def adopt(self) -> Window:
+        """The window as a successor takes it over: the same as a fork."""
+        return self.fork()
 
     def take_unrecorded(self) -> list[Message]:
         """The messages appended since the last call, marking them recorded."""

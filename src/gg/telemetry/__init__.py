@@ -1,9 +1,9 @@
 """Telemetry: events, the emitter and its sinks (run store, NDJSON file, terminal), and the
 read side (`gg runs`, `gg show`). Only this package emits.
 
-The package exports the standard-library parts; the two rich views are imported from their
-modules (`gg.telemetry.display.LiveDisplay`, `gg.telemetry.show.render_transcript` /
-`render_runs`) so that importing an event does not load the terminal stack.
+Each part is imported from its own module (`gg.telemetry.events.CodeExecution`,
+`gg.telemetry.show.render_transcript`); the package itself imports nothing, so a command loads
+only the parts it uses (`gg show` never loads the emitter, an event never the terminal stack).
 
 | module        | owns                                                                    |
 |---------------|-------------------------------------------------------------------------|
@@ -13,43 +13,12 @@ modules (`gg.telemetry.display.LiveDisplay`, `gg.telemetry.show.render_transcrip
 | `layout`      | where files live under `<base>/.gg/`                                    |
 | `ndjson`      | `NdjsonSink`, `read_events`                                             |
 | `schema`      | the run store's migrations                                              |
-| `store`       | `RunStore` (sink + queries), `RunRow`, `shown_status`                   |
+| `store`       | `RunStore` (sink + queries), `RunRow`, `ListedRun`, `shown_status`      |
 | `records`     | wire records read back into values                                      |
+| `tally`       | a run's tokens, cost and error turns, from its events (pure)            |
 | `transcript`  | `fold_transcript`: events -> `Transcript` (pure)                        |
-| `terminal`    | glyphs, durations, the one program line                                 |
+| `export`      | the JSON documents of `gg runs --json` and `gg show --json` (pure)      |
+| `terminal`    | glyphs, durations, the one program line, the ceiling lines              |
 | `show`        | `render_transcript`, `render_runs`                                      |
 | `display`     | `LiveDisplay`, the live terminal sink                                   |
 """
-
-from gg.telemetry.clock import Clock, format_timestamp, new_run_id, parse_timestamp, utc_now
-from gg.telemetry.emitter import CollectingSink, Sink, SinkFailure, Telemetry
-from gg.telemetry.layout import events_path, run_dir, store_path
-from gg.telemetry.ndjson import NdjsonSink, encode_event, read_events
-from gg.telemetry.store import RunLookupError, RunRow, RunStore, RunStoreError, shown_status
-from gg.telemetry.transcript import Transcript, Turn, fold_transcript
-
-__all__ = [
-    "Clock",
-    "CollectingSink",
-    "NdjsonSink",
-    "RunLookupError",
-    "RunRow",
-    "RunStore",
-    "RunStoreError",
-    "Sink",
-    "SinkFailure",
-    "Telemetry",
-    "Transcript",
-    "Turn",
-    "encode_event",
-    "events_path",
-    "fold_transcript",
-    "format_timestamp",
-    "new_run_id",
-    "parse_timestamp",
-    "read_events",
-    "run_dir",
-    "shown_status",
-    "store_path",
-    "utc_now",
-]

@@ -23,6 +23,7 @@ from gg.telemetry.records import read_limit, read_log, read_outcome, read_progra
 from gg.telemetry.terminal import (
     LOG_STYLES,
     OUTCOME_STYLES,
+    ceiling_line,
     encodable,
     first_line,
     format_duration,
@@ -122,9 +123,7 @@ class LiveDisplay:
         self._operator.print(encodable(text, self._operator), highlight=False, soft_wrap=True)
 
     def _limit(self, record: dict[str, Any]) -> None:
-        limit = read_limit(record)
-        text = f"  {self._marks.warn} limit exceeded: {limit.limit} {limit.observed:g} > {limit.threshold:g}"
-        self._line(Text(f"{text} after {plural(limit.turns, 'turn')}", style="yellow"))
+        self._line(Text(f"  {ceiling_line(read_limit(record), self._marks)}", style="yellow"))
 
     def _finished(self, record: dict[str, Any]) -> None:
         status = str(record.get("status", ""))

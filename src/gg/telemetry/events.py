@@ -45,12 +45,17 @@ class Payload:
     TYPE: ClassVar[EventType]
 
     def to_wire(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is not None:
-                out[camel(f.name)] = value
-        return out
+        return wire_fields(self)
+
+
+def wire_fields(value: Any) -> dict[str, Any]:
+    """A dataclass's fields by their camelCase wire names, those whose value is None left out."""
+    out: dict[str, Any] = {}
+    for f in fields(value):
+        item = getattr(value, f.name)
+        if item is not None:
+            out[camel(f.name)] = item
+    return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,7 +116,25 @@ class ApiResult(Payload):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ChainLink:
+    """One program of a hand-over chain, in `code_execution.links`: its own source and verdict."""
+
+    source: str
+    ok: bool
+    duration_ms: float
+    api_calls: int
+    error_type: str | None = None
+    error: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return wire_fields(self)
+
+
+@dataclass(frozen=True, kw_only=True)
 class CodeExecution(Payload):
+    """One submission's program, or its whole hand-over chain: `source` and the verdict are the
+    last program's; `links` (only when it handed over) holds every program, in the order run."""
+
     TYPE: ClassVar[EventType] = EventType.CODE_EXECUTION
     submission: int
     ok: bool
@@ -127,6 +150,7 @@ class CodeExecution(Payload):
     program_id: str | None = None
     source: str | None = None
     programs: int | None = None
+    links: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,14 +5,17 @@ Rules:
   on a missing or mistyped field: absent numbers read as 0 or None, absent text as "".
 - A reply's call is read in any common spelling (`id`/`callId`, `name`/`tool`/`function.name`,
   `arguments`/`args`/`input`, arguments as an object or a JSON string).
-- `first_error_line` and `error_location` are the one reading of an error text for display.
+- `first_error_line` and `error_location` are the one reading of an error text for display: a
+  Python traceback is located at its innermost frame (`program.py:4:12`), any other error at its
+  first `at …` line (`program.js:5:3`).
+- A hand-over chain's `links` are read into one `LinkRun` each, in the order they ran.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +25,9 @@ PROGRAM_ARGUMENT = "program"
 MAX_LOCATION_CHARS = 60
 _AT_LINE = re.compile(r"^\s*at\s+(?:.*\((?P<inner>[^()]+)\)|(?P<plain>.+?))\s*$", re.MULTILINE)
 _HEADING_RULE = re.compile(r"^-{3,}$")
+_PY_FRAME = re.compile(
+    r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, column (?P<column>\d+))?', re.MULTILINE
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,20 @@ class ApiRecord:
 
 
 @dataclass(frozen=True)
+class LinkRun:
+    """One program of a hand-over chain: its own source and verdict."""
+
+    source: str
+    ok: bool
+    duration_ms: float
+    api_calls: int
+    error_type: str | None = None
+    error: str | None = None
+    error_line: str | None = None
+    location: str | None = None
+
+
+@dataclass(frozen=True)
 class ProgramRun:
     """One submission's program and its verdict (`code_execution`)."""
 
@@ -82,6 +102,7 @@ class ProgramRun:
     finished: str | None = None
     compile_ms: float | None = None
     programs: int = 1  # how many programs the submission's hand-over chain ran
+    links: tuple[LinkRun, ...] = ()  # each program of the chain, when it handed over
     api: tuple[ApiRecord, ...] = ()
 
 
@@ -169,6 +190,23 @@ def read_program(record: Mapping[str, Any]) -> ProgramRun:
         finished=record.get("finished"),
         compile_ms=float_of(record.get("compileMs")),
         programs=int_of(record.get("programs")) or 1,
+        links=tuple(read_link(raw) for raw in list_of(record.get("links"))),
+    )
+
+
+def read_link(raw: Any) -> LinkRun:
+    item = dict_of(raw)
+    error = item.get("error")
+    error = error if isinstance(error, str) else None
+    return LinkRun(
+        source=str(item.get("source", "")),
+        ok=bool(item.get("ok")),
+        duration_ms=float_of(item.get("durationMs")) or 0.0,
+        api_calls=int_of(item.get("apiCalls")),
+        error_type=item.get("errorType"),
+        error=error,
+        error_line=first_error_line(error) if error else None,
+        location=error_location(error) if error else None,
     )
 
 
@@ -210,16 +248,18 @@ def first_error_line(error: str) -> str:
 
 
 def error_location(error: str) -> str | None:
-    """Where an error points (`program.js:5:3`, `line 12, column 5`): its first `at …` line."""
+    """Where an error points: a Python traceback's innermost frame (`program.py:4:12`), else the
+    first `at …` line (`program.js:5:3`, `line 12, column 5`)."""
+    frames = list(_PY_FRAME.finditer(error))
+    if frames:
+        last = frames[-1]
+        column = f":{last['column']}" if last["column"] else ""
+        return f"{last['file']}:{last['line']}{column}"[:MAX_LOCATION_CHARS]
     found = _AT_LINE.search(error)
     if found is None:
         return None
     where = (found.group("inner") or found.group("plain") or "").strip()
     return where[:MAX_LOCATION_CHARS] or None
-
-
-def number_in(usage: Mapping[str, Any], keys: Sequence[str]) -> float | None:
-    return next((float(usage[k]) for k in keys if isinstance(usage.get(k), int | float)), None)
 
 
 def text_of(content: Any) -> str:

@@ -5,17 +5,22 @@ Rules:
   line unless `full`), the reply, its tokens and cost (dim; cache reads and writes when there
   were any; no cost when it is unknown), each call with its receipt, each program's source with
   line numbers and its verdict, the program's own logs, the operator logs (dim), the outcome.
+- A submission that handed over shows every link of its chain in the order run, each with its own
+  source and verdict, so an error's line numbers are read against the program that ran them.
 - Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
 - Feedback the model read is quoted in the turn that read it; feedback that no turn read (the run
   ended) is quoted under the outcome.
 - The end: status, exit code, totals (turns, duration, tokens, cost, how many replies had no
   known cost), the final text.
-- Times in `gg runs` are shown in `tz` (local time by default); text from a run is never markup.
+- `gg runs`: one row a run with its arm, model, turns, tokens in and out, cost (`≥` when some
+  replies had no known cost, `—` when none had), error turns, duration and start, shown in `tz`
+  (local time by default).
+- Text from a run is never read as markup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import tzinfo
 
 from rich.console import Console, Group, RenderableType
@@ -24,20 +29,37 @@ from rich.table import Table
 from rich.text import Text
 
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.records import Call, Message, ProgramRun
-from gg.telemetry.store import RunRow, process_alive, shown_status
+from gg.telemetry.records import Call, LinkRun, Message, ProgramRun
+from gg.telemetry.store import ListedRun, RunRow, elapsed_ms
+from gg.telemetry.tally import Tally, TokenCounts
 from gg.telemetry.terminal import (
     LOG_STYLES,
     OUTCOME_STYLES,
     Glyphs,
+    ceiling_line,
     format_duration,
     glyphs_for,
     plural,
     program_line,
     status_text,
 )
-from gg.telemetry.transcript import TokenCounts, Totals, Transcript, Turn
+from gg.telemetry.transcript import Totals, Transcript, Turn
 
+RUN_COLUMNS = (
+    "run",
+    "name",
+    "status",
+    "arm",
+    "model",
+    "turns",
+    "tokens in/out",
+    "cost",
+    "errors",
+    "duration",
+    "started",
+)
+MAX_TABLE_WIDTH = 1000
+_FIGURES = frozenset({"turns", "tokens in/out", "cost", "errors", "duration"})
 LEXERS = {"javascript": "javascript", "typescript": "typescript", "python": "python"}
 SYNTAX_THEME = "ansi_dark"
 INDENT = "  "
@@ -49,33 +71,50 @@ def render_transcript(transcript: Transcript, console: Console, *, full: bool = 
     _header(transcript, console)
     for index, turn in enumerate(transcript.turns):
         read_later = any(t.agent_id == turn.agent_id for t in transcript.turns[index + 1 :])
-        _turn(turn, transcript.language, console, marks, full=full, read_later=read_later)
+        _turn(turn, _lexer(transcript.language, console), console, marks, full=full, read_later=read_later)
     for log in transcript.logs:
         console.print(Text(f"{log.level} {log.message}", LOG_STYLES.get(log.level, "dim")), highlight=False)
     _end(transcript, console, marks)
 
 
-def render_runs(
-    rows: Sequence[RunRow],
-    console: Console,
-    *,
-    tz: tzinfo | None = None,
-    alive: Callable[[int], bool] = process_alive,
-    host: str | None = None,
-) -> None:
-    """The `gg runs` table: id, config name, status, turns, duration, start time."""
-    if not rows:
+def render_runs(runs: Sequence[ListedRun], console: Console, *, tz: tzinfo | None = None) -> None:
+    """The `gg runs` table: id, config name, status, arm, model, turns, tokens, cost, error turns,
+    duration, start time."""
+    if not runs:
         console.print("no runs yet", style="dim")
         return
+    marks = glyphs_for(console)
     table = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("run", "name", "status", "turns", "duration", "started"):
-        table.add_column(column, justify="right" if column == "turns" else "left", no_wrap=column == "run")
-    for row in rows:
-        status = shown_status(row, host=host, alive=alive)
+    for column in RUN_COLUMNS:
+        table.add_column(column, justify="right" if column in _FIGURES else "left", no_wrap=column == "run")
+    for run in runs:
+        row, spent = run.row, run.tally
         table.add_row(
-            row.id, row.name, status_text(status), str(row.turns), _run_duration(row), _when(row, tz)
+            Text(row.id),
+            Text(row.name),
+            status_text(run.status),
+            Text(row.language),
+            Text(row.model),
+            str(row.turns),
+            f"{_count(spent.tokens.input)}/{_count(spent.tokens.output)}",
+            _table_cost(spent, marks),
+            str(spent.error_turns),
+            format_duration(elapsed_ms(row)),
+            _when(row, tz),
         )
-    console.print(table)
+    _print_uncut(table, console)
+
+
+def _print_uncut(table: Table, console: Console) -> None:
+    """Print `table` at its natural width, however narrow the console: no cell is cut short, and
+    on a narrow terminal a row wraps."""
+    natural = console.measure(table, options=console.options.update_width(MAX_TABLE_WIDTH)).maximum
+    width = console.width
+    console.width = max(width, natural)
+    try:
+        console.print(table)
+    finally:
+        console.width = width
 
 
 def _header(transcript: Transcript, console: Console) -> None:
@@ -87,9 +126,7 @@ def _header(transcript: Transcript, console: Console) -> None:
     console.print(Text(" · ".join(where), style="dim"), highlight=False)
 
 
-def _turn(
-    turn: Turn, language: str, console: Console, marks: Glyphs, *, full: bool, read_later: bool
-) -> None:
+def _turn(turn: Turn, lexer: str, console: Console, marks: Glyphs, *, full: bool, read_later: bool) -> None:
     who = "" if turn.agent_id == "root" else f"{turn.agent_id} · "
     console.print()
     console.rule(Text(f"{who}turn {turn.number}", style="bold"), align="left")
@@ -108,7 +145,7 @@ def _turn(
         call = next((c for c in turn.calls if c.call_id == program.call_id), None)
         if call is not None:
             console.print(_call_line(call, marks), highlight=False)
-        console.print(_program(program, language, marks))
+        console.print(_program(program, lexer, marks))
     for log in turn.logs:
         fields = "".join(f" {k}={v}" for k, v in log.fields.items())
         console.print(
@@ -169,11 +206,13 @@ def _prefixed(text: str, prefix: str, style: str) -> Text:
     return out
 
 
-def _program(program: ProgramRun, language: str, marks: Glyphs) -> RenderableType:
+def _program(program: ProgramRun, lexer: str, marks: Glyphs) -> RenderableType:
     parts: list[RenderableType] = []
-    if program.source is not None:
-        lexer = LEXERS.get(language, "text")
-        parts.append(Syntax(program.source, lexer, line_numbers=True, theme=SYNTAX_THEME, word_wrap=True))
+    if program.links:
+        for number, link in enumerate(program.links, 1):
+            parts.extend(_link(link, number, len(program.links), lexer, marks))
+    elif program.source is not None:
+        parts.append(_source(program.source, lexer))
     parts.append(program_line(program, marks))
     if program.error and not program.ok:
         parts.append(_prefixed(program.error, INDENT, "dim red"))
@@ -185,6 +224,30 @@ def _program(program: ProgramRun, language: str, marks: Glyphs) -> RenderableTyp
     for api in failed:
         parts.append(Text(f"  {marks.failed} {api.operation}: {api.failure or 'failed'}", style="dim red"))
     return Group(*parts)
+
+
+def _lexer(language: str, console: Console) -> str:
+    """The arm's lexer on a console that shows colour; plain text where highlighting shows nothing."""
+    return LEXERS.get(language, "text") if console.color_system is not None else "text"
+
+
+def _source(source: str, lexer: str) -> Syntax:
+    return Syntax(source, lexer, line_numbers=True, theme=SYNTAX_THEME, word_wrap=True)
+
+
+def _link(link: LinkRun, number: int, count: int, lexer: str, marks: Glyphs) -> list[RenderableType]:
+    """One program of a hand-over chain: which link it is, its own source, its own verdict."""
+    role = "the submission" if number == 1 else f"handed over by link {number - 1}"
+    head = Text(f"link {number} of {count} {marks.dot} {role}", style="bold dim")
+    if link.ok:
+        verdict = Text.assemble((f"{marks.ok} ", "green"), f"ran in {format_duration(link.duration_ms)}")
+        verdict.append(f" {marks.dash} {plural(link.api_calls, 'call')}")
+    else:
+        where = f" at {link.location}" if link.location else ""
+        verdict = Text.assemble((f"{marks.failed} ", "red"), (link.error_type or "failed", "red"), where)
+        if link.error_line:
+            verdict.append(f" {marks.dash} {link.error_line}")
+    return [head, _source(link.source, lexer), Text("  ").append_text(verdict)]
 
 
 def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool) -> None:
@@ -201,8 +264,7 @@ def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool) -
     if outcome.report:
         console.print(Text(f"  report: {outcome.report}", style="dim"), highlight=False)
     for limit in turn.limits:
-        breach = f"{limit.limit} {limit.observed:g} > {limit.threshold:g}"
-        console.print(Text(f"{marks.warn} limit exceeded: {breach}", style="yellow"), highlight=False)
+        console.print(Text(ceiling_line(limit, marks), style="yellow"), highlight=False)
     if not read_later:
         for text in outcome.feedback:
             console.print(
@@ -232,13 +294,20 @@ def _end(transcript: Transcript, console: Console, marks: Glyphs) -> None:
         console.print(Group(Text("final text:", style="bold"), _quote(transcript.final_text, marks, "")))
 
 
-def _run_duration(row: RunRow) -> str:
-    if row.duration_ms is not None:
-        return format_duration(row.duration_ms)
-    start, last = parse_timestamp(row.started_at), parse_timestamp(row.updated_at)
-    if start is None or last is None:
-        return format_duration(None)
-    return format_duration((last - start).total_seconds() * 1000)
+def _count(n: int) -> str:
+    """`860`, `14.8k`, `1.2M`."""
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.1f}M"
+
+
+def _table_cost(spent: Tally, marks: Glyphs) -> str:
+    """The run's cost; `≥` when some replies had no known cost, `—` when none had."""
+    if spent.cost_usd is None:
+        return marks.dash
+    return ("" if not spent.unpriced else marks.at_least) + f"${spent.cost_usd:.4f}"
 
 
 def _when(row: RunRow, tz: tzinfo | None) -> str:

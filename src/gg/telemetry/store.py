@@ -10,6 +10,8 @@ Rules:
   `turns`, `run_finished` writes the final status. Until then a run is `running`; `shown_status`
   tells `interrupted` when its process on this host is gone.
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
+- `listed` adds to each row the status to show and its tally (`gg.telemetry.tally`), read from the
+  run's `model_reply` and `turn_outcome` events alone.
 - The schema is migrated on open (`schema.py`); a store newer than this gg is refused.
 """
 
@@ -21,17 +23,18 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from gg.telemetry.clock import RUN_ID_PREFIX
+from gg.telemetry.clock import RUN_ID_PREFIX, parse_timestamp
 from gg.telemetry.events import Event, RunFinished, RunStarted, TurnOutcomeEvent
 from gg.telemetry.layout import store_path
 from gg.telemetry.ndjson import encode_event
 from gg.telemetry.schema import MIGRATIONS, SCHEMA_VERSION
+from gg.telemetry.tally import TALLIED, Tally, tally
 
 RUNNING = "running"
 INTERRUPTED = "interrupted"
@@ -104,6 +107,26 @@ def process_alive(pid: int) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class ListedRun:
+    """A run as `gg runs` lists it: its row, the status shown for it, and its tally."""
+
+    row: RunRow
+    status: str
+    tally: Tally
+
+
+def elapsed_ms(row: RunRow) -> float | None:
+    """How long a run took: its recorded duration, else (a run still going, or killed) the time
+    from its start to its last event."""
+    if row.duration_ms is not None:
+        return row.duration_ms
+    start, last = parse_timestamp(row.started_at), parse_timestamp(row.updated_at)
+    if start is None or last is None:
+        return None
+    return (last - start).total_seconds() * 1000
+
+
 def shown_status(row: RunRow, host: str | None = None, alive: Callable[[int], bool] = process_alive) -> str:
     """The status to show: a `running` row whose process on this host is gone is `interrupted`."""
     if row.status != RUNNING or row.pid is None or row.host != (host or socket.gethostname()):
@@ -162,6 +185,15 @@ class RunStore:
         """The newest runs first."""
         return self._rows(f"SELECT {_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT ?", limit)
 
+    def listed(
+        self, rows: Sequence[RunRow], *, host: str | None = None, alive: Callable[[int], bool] = process_alive
+    ) -> list[ListedRun]:
+        """Each row with the status shown for it and the tally of its replies and outcomes."""
+        return [
+            ListedRun(row, shown_status(row, host, alive), tally(self.events(row.id, TALLIED)))
+            for row in rows
+        ]
+
     def find_run(self, ref: str) -> RunRow:
         """The run a reference names: a whole id, a unique id prefix, or `latest` / `last`."""
         ref = ref.strip()
@@ -175,10 +207,14 @@ class RunStore:
             return exact[0]
         return _one_match(ref, self._prefixed(ref))
 
-    def events(self, run_id: str) -> list[dict[str, Any]]:
-        """A run's events as wire records, in emit order."""
+    def events(self, run_id: str, types: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """A run's events as wire records, in emit order; only those of `types` when given."""
+        sql, params = "SELECT json FROM events WHERE run_id = ?", [run_id]
+        if types is not None:
+            sql += f" AND type IN ({', '.join('?' * len(types))})"
+            params.extend(types)
         with self._lock:
-            cursor = self._db.execute("SELECT json FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
+            cursor = self._db.execute(sql + " ORDER BY seq", params)
             return [json.loads(text) for (text,) in cursor.fetchall()]
 
     def settings(self) -> dict[str, Any]:

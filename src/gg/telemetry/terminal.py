@@ -6,6 +6,10 @@ Rules:
 - Durations read `12 ms`, `3.4 s`, `2m 05s`, `1h 02m`.
 - One line per program: `✓ program k3p9 ran in 12 ms — 4 calls`, or
   `✗ program k3p9: program_throw at program.js:5:3 — <first line of the error>`.
+- One line per ceiling that stopped an agent, stating the rule as the ceiling means it: reached
+  (`3 consecutive errors ≥ maxConsecutiveErrors 3`) for the ceilings that stop on reaching their
+  threshold, exceeded (`error rate 0.6 … > maxErrorRate 0.5`) for the error rate, which stops only
+  above it.
 - Text from a run (errors, replies, logs) is never read as rich markup.
 """
 
@@ -17,7 +21,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from gg.telemetry.records import ProgramRun
+from gg.telemetry.records import LimitRecord, ProgramRun
+from gg.wire import pictured
 
 STATUS_STYLES = {
     "completed": "bold green",
@@ -45,12 +50,42 @@ class Glyphs:
     warn: str
     dot: str
     more: str
+    at_least: str
 
 
-UNICODE = Glyphs(ok="✓", failed="✗", arrow="→", receipt="↳", dash="—", quote="│", warn="!", dot="·", more="…")
-ASCII = Glyphs(
-    ok="+", failed="x", arrow="->", receipt="<-", dash="--", quote="|", warn="!", dot="-", more="..."
+UNICODE = Glyphs(
+    ok="✓", failed="✗", arrow="→", receipt="↳", dash="—", quote="│", warn="!", dot="·", more="…", at_least="≥"
 )
+ASCII = Glyphs(
+    ok="+",
+    failed="x",
+    arrow="->",
+    receipt="<-",
+    dash="--",
+    quote="|",
+    warn="!",
+    dot="-",
+    more="...",
+    at_least=">=",
+)
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """How a ceiling (a `limit_exceeded` record's `limit`) reads: its capability-set key, and
+    whether it stops on exceeding its threshold rather than on reaching it."""
+
+    key: str
+    exceeded: bool = False
+
+
+CEILINGS = {
+    "turns": Ceiling("maxTurns"),
+    "runtime": Ceiling("maxRuntimeSecs"),
+    "consecutive_errors": Ceiling("maxConsecutiveErrors"),
+    "error_rate": Ceiling("maxErrorRate", exceeded=True),
+    "cost": Ceiling("maxCost"),
+}
 
 
 def glyphs_for(console: Console) -> Glyphs:
@@ -58,21 +93,12 @@ def glyphs_for(console: Console) -> Glyphs:
     return UNICODE if console.encoding.lower().startswith("utf") else ASCII
 
 
-# Every control character but newline and tab, shown as its picture (U+2400 + code, U+2421 for
-# DEL) or U+FFFD (C1): one character for one, so no escape sequence from a program or a model
-# reaches the operator's terminal and no text can redraw gg's own lines.
-_PICTURES = {
-    **{code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\t"},
-    0x7F: 0x2421,
-    **{code: 0xFFFD for code in range(0x80, 0xA0)},
-}
-
-
 def terminal_safe(value: Any) -> Any:
     """`value` (a wire record, or any part of one) with every string's control characters shown
-    as pictures; other values as they are."""
+    as pictures (`gg.wire.pictured`), so no escape sequence from a program or a model reaches
+    the operator's terminal and no text can redraw gg's own lines; other values as they are."""
     if isinstance(value, str):
-        return value.translate(_PICTURES)
+        return pictured(value)
     if isinstance(value, list | tuple):
         return [terminal_safe(item) for item in value]
     if isinstance(value, dict):
@@ -141,3 +167,31 @@ def first_line(text: str, limit: int = 100) -> str:
     """The first non-blank line of a text, cut to `limit` characters."""
     line = next((raw.strip() for raw in text.splitlines() if raw.strip()), "")
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def ceiling_line(limit: LimitRecord, marks: Glyphs) -> str:
+    """`! ceiling reached: 3 consecutive errors ≥ maxConsecutiveErrors 3 (after 3 turns)`."""
+    ceiling = CEILINGS.get(limit.limit)
+    after = "" if limit.limit == "turns" else f" (after {plural(limit.turns, 'turn')})"
+    if ceiling is None:
+        return f"{marks.warn} ceiling {limit.limit}: {limit.observed:g}, threshold {limit.threshold:g}{after}"
+    verb, relation = ("exceeded", ">") if ceiling.exceeded else ("reached", marks.at_least)
+    observed = _observed(limit)
+    return f"{marks.warn} ceiling {verb}: {observed} {relation} {ceiling.key} {limit.threshold:g}{after}"
+
+
+def _observed(limit: LimitRecord) -> str:
+    match limit.limit:
+        case "turns":
+            return plural(int(limit.observed), "turn")
+        case "runtime":
+            return f"runtime {limit.observed:g} s"
+        case "consecutive_errors":
+            return plural(int(limit.observed), "consecutive error")
+        case "error_rate":
+            over = f" over the last {plural(limit.window, 'turn')}" if limit.window else ""
+            return f"error rate {limit.observed:.3g}{over}"
+        case "cost":
+            return f"cost ${limit.observed:.4f}"
+        case _:
+            return f"{limit.limit} {limit.observed:g}"

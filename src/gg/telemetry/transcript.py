@@ -10,11 +10,11 @@ Rules:
   receipts, else by its executed `source`, else to the next unmatched call carrying a program. Its
   source is the call's `program` argument, else the executed `source` on the event.
   `api_call`/`api_result` pairs seen before a `code_execution` belong to that program.
-- A turn's tokens are its `model_reply` usage; its cost is the reply's `costUsd`, else a cost
-  inside the usage, else unknown (`None`).
-- Totals: turns and duration from `run_finished` when there is one, else counted from the events;
-  tokens summed over every `model_reply` usage; the cost summed over the replies whose cost is
-  known, `unpriced` counting the replies whose cost is not (a total cost of `None`: none known).
+- A submission that handed over runs a chain: its `links` are each program's own source and
+  verdict, in the order they ran (from `code_execution.links`).
+- A turn's tokens are its `model_reply` usage; its cost and the run's totals of tokens, cost and
+  error turns are read by `gg.telemetry.tally`.
+- Totals: turns and duration from `run_finished` when there is one, else counted from the events.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from gg.telemetry.records import (
     float_of,
     int_of,
     list_of,
-    number_in,
     read_call,
     read_limit,
     read_log,
@@ -45,14 +44,10 @@ from gg.telemetry.records import (
     read_outcome,
     read_program,
 )
+from gg.telemetry.tally import TokenCounts, reply_cost, tally, token_counts
 from gg.telemetry.terminal import terminal_safe
 
 RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})
-_INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
-_OUTPUT_KEYS = ("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
-_CACHE_READ_KEYS = ("cacheReadTokens", "cache_read_tokens")
-_CACHE_WRITE_KEYS = ("cacheWriteTokens", "cache_write_tokens")
-_COST_KEYS = ("cost", "costUsd", "cost_usd")
 
 
 @dataclass(frozen=True)
@@ -76,26 +71,6 @@ class Turn:
     @property
     def tokens(self) -> TokenCounts:
         return token_counts(self.usage)
-
-
-@dataclass(frozen=True)
-class TokenCounts:
-    """Tokens of one reply or a run: `input` counts every prompt token, cache reads and writes
-    included."""
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-
-
-def token_counts(usage: Mapping[str, Any]) -> TokenCounts:
-    return TokenCounts(
-        input=int(number_in(usage, _INPUT_KEYS) or 0),
-        output=int(number_in(usage, _OUTPUT_KEYS) or 0),
-        cache_read=int(number_in(usage, _CACHE_READ_KEYS) or 0),
-        cache_write=int(number_in(usage, _CACHE_WRITE_KEYS) or 0),
-    )
 
 
 @dataclass(frozen=True)
@@ -146,9 +121,10 @@ class _Draft:
     pending_api: list[ApiRecord] = field(default_factory=list[ApiRecord])
 
 
-def fold_transcript(records: Iterable[Mapping[str, Any]]) -> Transcript:
-    """Fold a run's wire records into its transcript, every text safe to print on a terminal."""
-    records = [terminal_safe(record) for record in records]
+def fold_transcript(records: Iterable[Mapping[str, Any]], *, for_terminal: bool = True) -> Transcript:
+    """Fold a run's wire records into its transcript; `for_terminal`, every text made safe to
+    print on a terminal (else kept exactly as recorded)."""
+    records = [terminal_safe(record) if for_terminal else record for record in records]
     drafts: dict[tuple[str, int], _Draft] = {}
     run_logs: list[OperatorLog] = []
     for record in records:
@@ -176,14 +152,12 @@ def _fold_event(draft: _Draft, kind: str, record: Mapping[str, Any]) -> None:
         draft.turn = replace(turn, read=turn.read + read)
     elif kind == EventType.MODEL_REPLY.value:
         draft.calls.extend(read_call(raw) for raw in list_of(record.get("calls")))
-        usage = dict_of(record.get("usage"))
-        cost = number_in(record, ("costUsd",))
         draft.turn = replace(
             turn,
             reply_text=str(record.get("text") or ""),
-            usage=usage,
+            usage=dict_of(record.get("usage")),
             reply_ms=float_of(record.get("durationMs")),
-            cost_usd=cost if cost is not None else number_in(usage, _COST_KEYS),
+            cost_usd=reply_cost(record),
         )
     elif kind == EventType.RECEIPT.value:
         _attach_receipt(draft, record)
@@ -303,22 +277,20 @@ def _transcript(
 
 
 def _totals(records: list[Mapping[str, Any]], turns: tuple[Turn, ...], finished: Mapping[str, Any]) -> Totals:
-    replied = [turn for turn in turns if turn.usage]
-    counts = [turn.tokens for turn in replied]
-    costs = [turn.cost_usd for turn in replied if turn.cost_usd is not None]
+    spent = tally(records)
     programs = [p for turn in turns for p in turn.programs]
     return Totals(
         turns=int_of(finished["turns"]) if "turns" in finished else len(turns),
         duration_ms=float_of(finished.get("durationMs")) or _span_ms(records),
-        input_tokens=sum(c.input for c in counts),
-        output_tokens=sum(c.output for c in counts),
-        cost=sum(costs) if costs else None,
+        input_tokens=spent.tokens.input,
+        output_tokens=spent.tokens.output,
+        cost=spent.cost_usd,
         programs=len(programs),
         failed_programs=sum(1 for p in programs if not p.ok),
-        error_turns=sum(1 for t in turns if t.outcome is not None and t.outcome.outcome == "error"),
-        cache_read_tokens=sum(c.cache_read for c in counts),
-        cache_write_tokens=sum(c.cache_write for c in counts),
-        unpriced=len(replied) - len(costs),
+        error_turns=spent.error_turns,
+        cache_read_tokens=spent.tokens.cache_read,
+        cache_write_tokens=spent.tokens.cache_write,
+        unpriced=spent.unpriced,
     )
 
 

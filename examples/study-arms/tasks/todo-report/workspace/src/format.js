@@ -1,0 +1,3 @@
+export function money(cents) {
+  return `$${(cents / 100).toFixed(2)}`;
+}

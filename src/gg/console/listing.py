@@ -1,0 +1,53 @@
+"""The runs page: every run newest first, with its figures, filtered by status and name. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from gg.console.source import RunFigures
+from gg.telemetry.clock import parse_timestamp
+from gg.telemetry.store import RUNNING, RunRow
+
+ANY_STATUS = ""
+
+
+@dataclass(frozen=True)
+class ListedRun:
+    row: RunRow
+    status: str
+    figures: RunFigures
+
+    @property
+    def live(self) -> bool:
+        return self.status == RUNNING
+
+    @property
+    def duration_ms(self) -> float | None:
+        if self.row.duration_ms is not None:
+            return self.row.duration_ms
+        start, last = parse_timestamp(self.row.started_at), parse_timestamp(self.row.updated_at)
+        if start is None or last is None:
+            return None
+        return (last - start).total_seconds() * 1000
+
+
+def listed_runs(
+    rows: Sequence[RunRow],
+    statuses: Mapping[str, str],
+    figures: Mapping[str, RunFigures],
+    *,
+    status: str = ANY_STATUS,
+    name: str = "",
+) -> list[ListedRun]:
+    """The runs matching `status` (any when empty) whose name or id holds `name` (any case)."""
+    wanted = name.strip().lower()
+    out: list[ListedRun] = []
+    for row in rows:
+        shown = statuses.get(row.id, row.status)
+        if status and shown != status:
+            continue
+        if wanted and wanted not in row.name.lower() and wanted not in row.id.lower():
+            continue
+        out.append(ListedRun(row, shown, figures.get(row.id, RunFigures())))
+    return out

@@ -1,0 +1,17 @@
+"""The console's routes, one module per page or tab."""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute
+
+from gg.console.routes import agents, instances, live, modules, programs, project, runs
+
+ROUTES: list[BaseRoute] = [
+    *runs.ROUTES,
+    *instances.ROUTES,
+    *modules.ROUTES,
+    *agents.ROUTES,
+    *project.ROUTES,
+    *programs.ROUTES,
+    *live.ROUTES,
+]

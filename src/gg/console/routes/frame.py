@@ -1,0 +1,49 @@
+"""What every tab of a run page shares: the run's header, its tabs, its live stream."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from gg.console.index import RunIndex
+from gg.console.site import console_of
+
+
+@dataclass(frozen=True)
+class Tab:
+    name: str
+    label: str
+    path: str
+
+
+def tabs(index: RunIndex) -> list[Tab]:
+    """Instances, Modules (when a profile enables a module-backed capability), Agents, Project
+    (when the run has a board), Programs."""
+    base = f"/runs/{index.run_id}"
+    out = [Tab("instances", "Instances", f"{base}/instances")]
+    if index.has_modules_tab:
+        out.append(Tab("modules", "Modules", f"{base}/modules"))
+    out.append(Tab("agents", "Agents", f"{base}/agents"))
+    if index.has_project_tab:
+        out.append(Tab("project", "Project", f"{base}/project"))
+    out.append(Tab("programs", "Programs", f"{base}/programs"))
+    return out
+
+
+def run_page(request: Request, index: RunIndex, tab: str, template: str, **values: Any) -> HTMLResponse:
+    return console_of(request).page(
+        request,
+        template,
+        index=index,
+        tab=tab,
+        tabs=tabs(index),
+        live_url=f"/runs/{index.run_id}/live?seen={index.events}" if index.live else None,
+        **values,
+    )
+
+
+def run_index(request: Request) -> RunIndex:
+    return console_of(request).index(request.path_params["run_id"])

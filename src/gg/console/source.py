@@ -1,0 +1,193 @@
+"""The console's one way into a run store: read-only, and never a traceback for a bad file.
+
+Rules:
+- The store is opened read-only (`mode=ro`); the console never creates, migrates or writes it.
+  A run being written (WAL) is read at its last commit on every query.
+- A missing store is not an error: the console serves, and says no run has been recorded yet.
+- A file that is not SQLite, is truncated, or holds another schema raises `StoreUnreadable`
+  with the reason in plain words; a run id the store does not hold raises `RunMissing`.
+- Every run's figures the runs page needs (agents, programs, errors, tokens, cost) are summed
+  by SQLite over its events; a run's figures are computed once per event count.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Generator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from gg.telemetry.schema import SCHEMA_VERSION
+from gg.telemetry.store import RunRow
+
+_COLUMNS = ", ".join(f.name for f in fields(RunRow))
+_EXPECTED_TABLES = {"runs", "events"}
+_FIGURES = """
+SELECT run_id,
+       COUNT(DISTINCT agent_id),
+       SUM(type = 'code_execution'),
+       SUM(type = 'turn_outcome' AND json_extract(json, '$.outcome') = 'error'),
+       SUM(CASE WHEN type = 'model_reply' THEN COALESCE(json_extract(json, '$.usage.inputTokens'), 0)
+                + COALESCE(json_extract(json, '$.usage.outputTokens'), 0) END),
+       SUM(CASE WHEN type = 'model_reply' THEN json_extract(json, '$.costUsd') END)
+FROM events WHERE run_id IN ({marks}) AND type IN ({types}) GROUP BY run_id
+"""
+# Only these events carry the figures (and name every agent): read through the (run, type) index.
+_FIGURE_TYPES = ("run_started", "agent_spawned", "model_reply", "code_execution", "turn_outcome")
+_FIGURES_BATCH = 500
+
+
+class StoreUnreadable(Exception):
+    """The file is not a run store this console can read; `reason` says why in plain words."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class RunMissing(LookupError):
+    """The store holds no run with this id."""
+
+
+@dataclass(frozen=True)
+class RunFigures:
+    """What the runs page shows of a run beyond its row."""
+
+    agents: int = 0
+    programs: int = 0
+    errors: int = 0
+    tokens: int = 0
+    cost_usd: float | None = None
+
+
+@dataclass(frozen=True)
+class StoreState:
+    """A token that changes whenever any run changes (runs, newest write, events)."""
+
+    runs: int
+    updated_at: str
+    events: int
+
+    @property
+    def token(self) -> str:
+        return f"{self.runs}:{self.events}:{self.updated_at}"
+
+
+class RunSource:
+    """Read-only queries of one run store file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._figures: dict[str, tuple[int, RunFigures]] = {}
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def list_runs(self) -> list[RunRow]:
+        """Every run, newest first."""
+        with self._db() as db:
+            rows = db.execute(f"SELECT {_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC").fetchall()
+        return [RunRow(*row) for row in rows]
+
+    def run(self, run_id: str) -> RunRow:
+        with self._db() as db:
+            row = db.execute(f"SELECT {_COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise RunMissing(run_id)
+        return RunRow(*row)
+
+    def events(self, run_id: str) -> list[dict[str, Any]]:
+        """A run's events as wire records, in emit order."""
+        with self._db() as db:
+            rows = db.execute("SELECT json FROM events WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
+        return [_record(text) for (text,) in rows]
+
+    def state(self) -> StoreState:
+        with self._db() as db:
+            runs, updated, events = db.execute(
+                "SELECT COUNT(*), COALESCE(MAX(updated_at), ''), COALESCE(SUM(events), 0) FROM runs"
+            ).fetchone()
+        return StoreState(int(runs), str(updated), int(events))
+
+    def figures(self, rows: list[RunRow]) -> dict[str, RunFigures]:
+        """Each run's figures, summed once per event count and kept for the next call."""
+        stale = [row for row in rows if self._figures.get(row.id, (-1, None))[0] != row.events]
+        for start in range(0, len(stale), _FIGURES_BATCH):
+            batch = stale[start : start + _FIGURES_BATCH]
+            fresh = self._sum_figures([row.id for row in batch])
+            for row in batch:
+                self._figures[row.id] = (row.events, fresh.get(row.id, RunFigures()))
+        return {row.id: self._figures[row.id][1] for row in rows}
+
+    def _sum_figures(self, run_ids: list[str]) -> dict[str, RunFigures]:
+        sql = _FIGURES.format(marks=", ".join("?" * len(run_ids)), types=", ".join("?" * len(_FIGURE_TYPES)))
+        with self._db() as db:
+            rows = db.execute(sql, [*run_ids, *_FIGURE_TYPES]).fetchall()
+        return {
+            run_id: RunFigures(
+                int(agents or 0),
+                int(programs or 0),
+                int(errors or 0),
+                int(tokens or 0),
+                float(cost) if cost is not None else None,
+            )
+            for run_id, agents, programs, errors, tokens, cost in rows
+        }
+
+    @contextmanager
+    def _db(self) -> Generator[sqlite3.Connection]:
+        with self._lock:
+            db = _open(self.path)
+            try:
+                yield db
+            except sqlite3.DatabaseError as damaged:
+                raise StoreUnreadable(self.path, _reason(damaged)) from damaged
+            finally:
+                db.close()
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    if not path.is_file():
+        raise StoreUnreadable(path, "there is no run store at this path")
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        _check_schema(path, db)
+    except sqlite3.DatabaseError as damaged:
+        raise StoreUnreadable(path, _reason(damaged)) from damaged
+    return db
+
+
+def _check_schema(path: Path, db: sqlite3.Connection) -> None:
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if version > SCHEMA_VERSION:
+        db.close()
+        raise StoreUnreadable(path, f"its schema ({version}) is newer than this gg reads ({SCHEMA_VERSION})")
+    missing = _EXPECTED_TABLES - tables
+    if missing or version < 1:
+        db.close()
+        names = ", ".join(sorted(missing)) or "a schema version"
+        raise StoreUnreadable(path, f"it is an SQLite file but not a gg run store (it lacks {names})")
+
+
+def _reason(damaged: sqlite3.DatabaseError) -> str:
+    text = str(damaged)
+    if "not a database" in text:
+        return "it is not an SQLite database (or its header is damaged)"
+    if "malformed" in text or "disk image" in text:
+        return "the file is damaged (truncated or overwritten)"
+    return f"SQLite could not read it: {text}"
+
+
+def _record(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return {"type": "unreadable", "raw": text[:200]}
+    return value if isinstance(value, dict) else {"type": "unreadable", "raw": text[:200]}

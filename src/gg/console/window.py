@@ -1,0 +1,134 @@
+"""Each agent's window as every request sent it, rebuilt from `model_request`. Pure.
+
+Rules:
+- A `model_request` carries the messages appended since the agent's previous request; a
+  `system` message among them fills the system-prompt slot, which renders first on every
+  request and is not part of the thread.
+- A `compaction` restarts the thread: the next request records the whole new thread, so the
+  window it sent begins at that request's first message.
+- The views a turn opened are the user messages the next request added that are not the turn's
+  feedback; after a compaction they were replaced by the restarted thread and are not known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gg.telemetry.events import EventType
+from gg.telemetry.records import Message, int_of, list_of, read_message
+
+VIEW_RULE = "----"
+
+
+@dataclass(frozen=True)
+class SentRequest:
+    """One request: the messages it added, and the window it sent as a slice of the log."""
+
+    turn: int
+    index: int
+    added: tuple[Message, ...]
+    start: int  # the window's first message in the agent's log
+    end: int  # one past its last
+    system: int  # which of the agent's system prompts it sent (-1: none recorded)
+    after_compaction: bool = False
+
+
+@dataclass(frozen=True)
+class Compaction:
+    turn: int
+    summary: str
+    files: tuple[str, ...]
+    messages_before: int
+    messages_after: int
+
+
+@dataclass(frozen=True)
+class ViewShown:
+    heading: str
+    body: str
+
+
+@dataclass
+class AgentWindow:
+    agent_id: str
+    log: list[Message] = field(default_factory=list[Message])
+    systems: list[str] = field(default_factory=list[str])
+    requests: list[SentRequest] = field(default_factory=list[SentRequest])
+    compactions: list[Compaction] = field(default_factory=list[Compaction])
+
+    @property
+    def system(self) -> str | None:
+        return self.systems[-1] if self.systems else None
+
+    def window(self, request: SentRequest) -> list[Message]:
+        return self.log[request.start : request.end]
+
+    def request_for(self, turn: int) -> SentRequest | None:
+        return next((r for r in self.requests if r.turn == turn), None)
+
+    def views_of(self, turn: int, feedback: Iterable[str]) -> list[ViewShown] | None:
+        """The views turn `turn` opened, as the model read them; None when that is not known."""
+        following = self.request_for(turn + 1)
+        if following is None or following.after_compaction:
+            return None
+        skip = set(feedback)
+        return [view_shown(m.content) for m in following.added if m.role == "user" and m.content not in skip]
+
+
+def view_shown(content: str) -> ViewShown:
+    heading, _, rest = content.partition("\n")
+    if rest.startswith(VIEW_RULE):
+        rest = rest.partition("\n")[2]
+    return ViewShown(heading, rest)
+
+
+def fold_windows(records: Iterable[Mapping[str, Any]]) -> dict[str, AgentWindow]:
+    windows: dict[str, AgentWindow] = {}
+    thread_start: dict[str, int] = {}
+    compacted: set[str] = set()
+    for record in records:
+        kind = record.get("type")
+        if kind not in (EventType.MODEL_REQUEST, EventType.COMPACTION):
+            continue
+        agent = str(record.get("agentId", ""))
+        window = windows.setdefault(agent, AgentWindow(agent))
+        if kind == EventType.COMPACTION:
+            window.compactions.append(_compaction(record))
+            thread_start[agent] = len(window.log)
+            compacted.add(agent)
+            continue
+        _add_request(window, record, thread_start.get(agent, 0), agent in compacted)
+        compacted.discard(agent)
+    return windows
+
+
+def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, after_compaction: bool) -> None:
+    added = tuple(read_message(raw) for raw in list_of(record.get("messages")))
+    for message in added:
+        if message.role == "system":
+            window.systems.append(message.content)
+        else:
+            window.log.append(message)
+    window.requests.append(
+        SentRequest(
+            turn=int_of(record.get("turn")),
+            index=int_of(record.get("requestIndex")) or len(window.requests) + 1,
+            added=added,
+            start=start,
+            end=len(window.log),
+            system=len(window.systems) - 1,
+            after_compaction=after_compaction,
+        )
+    )
+
+
+def _compaction(record: Mapping[str, Any]) -> Compaction:
+    return Compaction(
+        turn=int_of(record.get("turn")),
+        summary=str(record.get("summary") or ""),
+        files=tuple(str(f) for f in list_of(record.get("files"))),
+        messages_before=int_of(record.get("messagesBefore")),
+        messages_after=int_of(record.get("messagesAfter")),
+    )

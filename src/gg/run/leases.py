@@ -1,0 +1,56 @@
+"""The run's guests, leased by language (`GuestLeases`).
+
+One arm per language serves every agent of the run that writes it: built on the first lease
+asked for it, closed when the run ends. An arm handed to the run (tests, an embedding caller)
+serves its own language and is left to its owner to close. Leasing is safe from several agent
+threads; each arm leases its own guest processes to the programs it runs.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from types import TracebackType
+from typing import Self
+
+from gg.sandbox.arms import build_arm
+from gg.sandbox.execution import Arm
+from gg.sandbox.languages import LanguageSpec
+from gg.sdk.registry import Registry
+
+ArmBuilder = Callable[[str, Registry], Arm]
+
+
+class GuestLeases:
+    def __init__(self, registry: Registry, given: Arm | None = None, build: ArmBuilder = build_arm) -> None:
+        self._registry = registry
+        self._build = build
+        self._arms: dict[str, Arm] = {} if given is None else {given.language: given}
+        self._built: set[str] = set()  # the languages whose arm the run built
+        self._lock = threading.Lock()
+
+    def arm(self, language: LanguageSpec) -> Arm:
+        """The run's arm for `language`. Raises `LookupError` for a language with no arm."""
+        with self._lock:
+            arm = self._arms.get(language.id)
+            if arm is None:
+                arm = self._build(language.id, self._registry)
+                self._arms[language.id] = arm
+                self._built.add(language.id)
+            return arm
+
+    def close(self) -> None:
+        """Close every arm the run built, once; an arm handed in stays open."""
+        with self._lock:
+            built = [self._arms.pop(language) for language in sorted(self._built)]
+            self._built.clear()
+        for arm in built:
+            arm.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()

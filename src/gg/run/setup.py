@@ -1,0 +1,103 @@
+"""A profile, resolved once: everything its agents are given and never change (`AgentSetup`).
+
+An agent instance is its setup, what it holds (`gg.state.holdings`) and the run it belongs to
+(`gg.run.context`). The setup is decided from the profile and the run's capability set before the
+first turn: the arm's language, the capabilities it enables, the per-program ceilings, the run's
+ceilings, the model settings, the one tool, the SDK it is served, what it may read and load (its
+grant), its workspace, its library settings and its task.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gg.config.model import Agent as AgentProfile
+from gg.config.model import Limits as LimitsConfig
+from gg.config.model import ProgramLibrary as LibrarySettings
+from gg.loop.limits import Limits
+from gg.providers.base import ToolSpec, submit_program_tool
+from gg.sandbox.execution import Ceilings
+from gg.sandbox.jail import JailPolicy
+from gg.sandbox.languages import LANGUAGES, LanguageSpec
+from gg.sdk.docs.surface import build_surface
+from gg.sdk.registry import Registry, Role
+from gg.sdk.shell import ShellAccess
+from gg.sdk.surface import Grant
+from gg.state.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """What every request of the agent's model carries beside the window."""
+
+    max_output_tokens: int | None = None
+    temperature: float | None = None
+
+
+@dataclass(frozen=True)
+class AgentSetup:
+    slug: str
+    role: Role
+    language: LanguageSpec
+    capabilities: frozenset[str]
+    ceilings: Ceilings
+    limits: Limits
+    model: ModelSettings
+    tool: ToolSpec
+    registry: Registry
+    grant: Grant
+    workspace: Workspace
+    library: LibrarySettings | None = None
+    task: str | None = None
+    shell: ShellAccess | None = None  # the profile's jail, opened at launch, when it enables a shell
+
+    @property
+    def jail(self) -> JailPolicy | None:
+        return None if self.shell is None else self.shell.jail.policy
+
+
+def resolve_setup(
+    profile: AgentProfile,
+    limits: LimitsConfig,
+    registry: Registry,
+    workspace: Path,
+    shell: ShellAccess | None = None,
+) -> AgentSetup:
+    """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
+    with the shell opened for it at launch (`gg.run.shell.open_shell`), if any.
+
+    Raises `LookupError` for a library that lacks its settings.
+    """
+    language = LANGUAGES[profile.language.value]
+    capabilities = frozenset(c.id.value for c in profile.capabilities if c.enabled)
+    surface = build_surface(registry, language, profile.role, capabilities, profile.skills_directory)
+    return AgentSetup(
+        slug=profile.slug,
+        role=profile.role,
+        language=language,
+        capabilities=capabilities,
+        ceilings=profile.responses_as_code.ceilings,
+        limits=resolve_limits(limits),
+        model=ModelSettings(profile.model.max_output_tokens, profile.model.temperature),
+        tool=submit_program_tool(language.display_name),
+        registry=registry,
+        grant=surface.grant,
+        workspace=Workspace(workspace),
+        library=profile.program_library,
+        task=profile.task,
+        shell=shell,
+    )
+
+
+def resolve_limits(limits: LimitsConfig) -> Limits:
+    """The ceilings as the loop reads them; a ceiling nobody wrote is not armed."""
+    rate = limits.error_rate
+    return Limits(
+        max_turns=limits.max_turns,
+        max_runtime_secs=limits.max_runtime_secs,
+        max_consecutive_errors=limits.max_consecutive_errors,
+        max_error_rate=None if rate is None else rate.threshold,
+        error_rate_window=None if rate is None else rate.window,
+        max_cost=limits.max_cost,
+    )

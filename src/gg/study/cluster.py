@@ -1,0 +1,108 @@
+"""The Ray executor: one Ray task per cell, on a cluster this driver joins or starts.
+
+Rules:
+- `--ray auto` joins the cluster Ray finds (`RAY_ADDRESS`, or one started on this machine with
+  `ray start`); `--ray local` starts a private one for this study and stops it after; any other
+  value is a cluster address (`HOST:PORT`, `ray://HOST:PORT`);
+- the study's folder is shipped to the cluster as the job's working directory (run stores,
+  `.git` and virtual environments left out), and each worker moves the cell's paths to its copy;
+  every worker needs gg installed (`pip install 'gg[ray]'`);
+- a task returns the cell's report to the driver, which alone writes the run store; a worker
+  never opens it;
+- a worker that dies mid-cell costs that cell a retry (Ray's `max_retries`); past them the cell
+  is delivered `Lost`; a task's own exception is never retried (a cell never raises);
+- leaving the iteration cancels what is still running and disconnects.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from gg.study.cell import ArmShelf, CellReport, CellSpec, relocated, run_cell
+from gg.study.delivery import DEFAULT_MAX_RETRIES, Delivered, Delivery, Lost
+
+__all__ = ["LOCAL", "SHIPPING_EXCLUDES", "RayCluster", "RayUnavailable"]
+
+LOCAL = "local"
+SHIPPING_EXCLUDES = [".gg", ".git", ".venv", "venv", "__pycache__", "node_modules"]
+
+
+class RayUnavailable(Exception):
+    """Ray is not installed, or the cluster cannot be joined."""
+
+
+class RayCluster:
+    """Cells as Ray tasks. `cpus` sizes a `local` cluster; a joined cluster brings its own."""
+
+    name = "ray"
+
+    def __init__(self, address: str, root: Path, cpus: int, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+        self.address = address
+        self.root = root
+        self.cpus = cpus
+        self.max_retries = max_retries
+
+    def run(self, specs: Sequence[CellSpec]) -> Iterator[Delivery]:
+        ray = _import_ray()
+        self._connect(ray)
+        pending: dict[Any, CellSpec] = {}
+        try:
+            task = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(run_on_worker)
+            pending = {task.remote(spec): spec for spec in specs}
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                spec = pending.pop(ready[0])
+                yield self._delivery(ray, ready[0], spec)
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            ray.shutdown()
+
+    def _connect(self, ray: Any) -> None:
+        runtime_env = {"working_dir": str(self.root), "excludes": SHIPPING_EXCLUDES}
+        options: dict[str, Any] = {
+            "runtime_env": runtime_env,
+            "log_to_driver": False,
+            "logging_level": "warning",
+        }
+        if self.address == LOCAL:
+            options |= {"num_cpus": self.cpus, "include_dashboard": False}
+        else:
+            options["address"] = self.address
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        try:
+            ray.init(**options)
+        except Exception as failure:  # Ray raises ConnectionError, RuntimeError, ValueError…
+            raise RayUnavailable(f"cannot join the Ray cluster at {self.address}: {failure}") from failure
+
+    def _delivery(self, ray: Any, ref: Any, spec: CellSpec) -> Delivery:
+        try:
+            report: CellReport = ray.get(ref)
+        except ray.exceptions.RayError as failure:
+            return Lost(spec, f"its Ray task failed: {type(failure).__name__}", self.max_retries + 1)
+        return Delivered(report, attempts=None)  # Ray does not say how often it retried a task
+
+
+def run_on_worker(spec: CellSpec) -> CellReport:
+    """The Ray task: the cell, with its paths moved to this worker's copy of the study."""
+    return run_cell(relocated(spec, Path.cwd()), _worker_shelf())
+
+
+@functools.cache
+def _worker_shelf() -> ArmShelf:
+    """A Ray worker process's warm arms, kept between the cells it runs."""
+    return ArmShelf()
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as missing:
+        raise RayUnavailable(
+            "running a study on Ray needs the ray package: pip install 'gg[ray]'"
+        ) from missing
+    return ray

@@ -1,0 +1,212 @@
+"""What each `gg study` command does; `cli.py` declares the command line and loads this module
+only when a study command runs (so `gg --version` and the other commands never import it).
+
+Exit codes of `gg study run`: 0 every cell finished (solved or not); 1 some cells were left
+unfinished (their workers kept dying; resume to run them); 2 a refused study (a defect in the
+study file or a capability set it makes, a resume that does not match, no Ray, a run store that
+cannot be used); 130 interrupted (resume with `--resume ID`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+from rich.console import Console
+
+from gg.errors import ConfigError
+from gg.study.cluster import RayCluster, RayUnavailable
+from gg.study.compare import compare
+from gg.study.delivery import Executor
+from gg.study.display import render_cells, render_comparison, render_results, render_studies, render_study
+from gg.study.ledger import Ledger, StudyLookupError, StudyRow
+from gg.study.load import Study, load_study, study_schema
+from gg.study.local import LocalPool
+from gg.study.progress import TerminalProgress
+from gg.study.results import config_results
+from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInterrupted, run_study
+from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table
+from gg.telemetry.layout import GG_DIR, store_path
+from gg.telemetry.store import RunStoreError
+
+__all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]
+
+REFUSED_EXIT = 2
+INCOMPLETE_EXIT = 1
+INTERRUPTED_EXIT = 130
+PIPE_WIDTH = 160
+
+
+def run(
+    study_path: Path, parallel: int | None, ray_address: str | None, model_ref: str | None, resume: str | None
+) -> None:
+    """`gg study run`: every unfinished cell, then the study's table."""
+    model = _model(model_ref)
+    loaded = _load(study_path)
+    base = Path.cwd()
+    _refuse_a_template_holding_the_store(loaded, base)
+    workers = parallel or os.cpu_count() or 1
+    executor: Executor = (
+        LocalPool(workers) if ray_address is None else RayCluster(ray_address, loaded.root, workers)
+    )
+    console = _console(stderr=True)
+    try:
+        end = run_study(loaded, executor, base, TerminalProgress(console), model, resume)
+    except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
+        _fail(f"gg study run: {refusal}", REFUSED_EXIT)
+    except (RunStoreError, sqlite3.DatabaseError) as unusable:
+        _fail(f"gg study run: the run store {store_path(base)} cannot be used: {unusable}", REFUSED_EXIT)
+    except StudyInterrupted as interrupted:
+        resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
+        _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
+    except KeyboardInterrupt:  # before the study had begun: nothing to resume
+        _fail("\ninterrupted before the study began", INTERRUPTED_EXIT)
+    _report_end(end, study_path)
+
+
+def _report_end(end: StudyEnd, study_path: Path) -> None:
+    console = _console()
+    with Ledger(store_path(Path.cwd())) as ledger:
+        row = ledger.find_study(end.study_id)
+        cells = ledger.cells(end.study_id)
+    render_study(row, len(cells), console)
+    render_results(config_results(cells, row.config_names), console)
+    for line in end.lost:
+        console.print(f"unfinished: {line}")
+    if end.status != FINISHED:
+        console.print(f"resume with: gg study run {study_path} --resume {end.study_id}")
+        sys.exit(INCOMPLETE_EXIT)
+    console.print(f"study {end.study_id}: gg study show {end.study_id}, gg study compare {end.study_id} A B")
+
+
+def list_studies(limit: int) -> None:
+    """`gg study list`."""
+    with _ledger() as ledger:
+        studies = [(row, len(ledger.cells(row.id))) for row in ledger.studies(limit)]
+    render_studies(studies, _console())
+
+
+def show(ref: str, each_cell: bool, as_json: bool, as_csv: bool) -> None:
+    """`gg study show`: the results table, or one row per cell."""
+    with _ledger() as ledger:
+        row = _find(ledger, ref)
+        cells = ledger.cells(row.id)
+    results = config_results(cells, row.config_names)
+    cells = in_study_order(cells, row.config_names, row.task_names)
+    table = cells_table(cells) if each_cell else results_table(results)
+    if _emit(table, as_json, as_csv):
+        return
+    console = _console()
+    render_study(row, len(cells), console)
+    if each_cell:
+        render_cells(cells, console)
+    else:
+        render_results(results, console)
+
+
+def compare_configs(ref: str, a: str, b: str, as_json: bool, as_csv: bool) -> None:
+    """`gg study compare`: configs A and B paired task by task."""
+    with _ledger() as ledger:
+        row = _find(ledger, ref)
+        cells = ledger.cells(row.id)
+    for name in (a, b):
+        if name not in row.config_names:
+            _fail(
+                f"gg study compare: {row.id} has no config `{name}` (configs: {', '.join(row.config_names)})",
+                1,
+            )
+    comparison = compare(cells, a, b, row.task_names)
+    if _emit(comparison_table(comparison), as_json, as_csv):
+        return
+    console = _console()
+    render_study(row, len(cells), console)
+    render_comparison(comparison, console)
+
+
+def check(study_path: Path) -> None:
+    """`gg study check`: the study judged, every defect named, or one line saying what it holds."""
+    loaded = _load(study_path)
+    cells = len(loaded.configs) * len(loaded.tasks) * loaded.repeats
+    click.echo(
+        f'{study_path}: valid study "{loaded.name}": {len(loaded.configs)} configs'
+        f" ({', '.join(loaded.configs)}) × {len(loaded.tasks)} tasks × {loaded.repeats} repeats"
+        f" = {cells} cells"
+    )
+
+
+def schema() -> None:
+    """`gg study schema`."""
+    click.echo(json.dumps(study_schema(), indent=2))
+
+
+def _load(path: Path) -> Study:
+    try:
+        return load_study(path)
+    except ConfigError as refusal:
+        _fail(str(refusal), REFUSED_EXIT)
+
+
+def _refuse_a_template_holding_the_store(loaded: Study, base: Path) -> None:
+    """Every run's workspace is a copy of its template, so no template may hold the run store."""
+    store = (base / GG_DIR).resolve()
+    for task in loaded.tasks:
+        if store.is_relative_to(task.template.resolve()):
+            _fail(
+                f"gg study run: the workspace template of task {task.name} ({task.template}) holds"
+                f" gg's run store ({store}); every run would get a copy of it."
+                " Run gg from a folder outside it.",
+                REFUSED_EXIT,
+            )
+
+
+def _console(stderr: bool = False) -> Console:
+    """The terminal as it is; anything else (a pipe, a log) as wide as the tables need."""
+    console = Console(stderr=stderr, highlight=False)
+    return console if console.is_terminal else Console(stderr=stderr, highlight=False, width=PIPE_WIDTH)
+
+
+def _model(reference: str | None) -> Model:
+    if reference is None:
+        return Model()
+    provider, _, name = reference.partition(":")
+    if provider == "replay":
+        raise click.BadParameter(
+            "a study replays each config's journals without --model", param_hint="--model"
+        )
+    if not provider or not name:
+        raise click.BadParameter(f"expected PROVIDER:MODEL, got {reference!r}", param_hint="--model")
+    return Model(provider, name)
+
+
+def _ledger() -> Ledger:
+    path = store_path(Path.cwd())
+    if not path.exists():
+        _fail("gg study: no studies yet: .gg/runs.db does not exist in this folder", 1)
+    return Ledger(path)
+
+
+def _find(ledger: Ledger, ref: str) -> StudyRow:
+    try:
+        return ledger.find_study(ref)
+    except StudyLookupError as missing:
+        _fail(f"gg study: {missing}", 1)
+
+
+def _emit(table: Table, as_json: bool, as_csv: bool) -> bool:
+    if as_json and as_csv:
+        raise click.UsageError("--json and --csv each print the table; choose one")
+    if as_json:
+        click.echo(table.to_json())
+    elif as_csv:
+        click.echo(table.to_csv(), nl=False)
+    return as_json or as_csv
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    click.echo(message, err=True)
+    sys.exit(code)

@@ -1,0 +1,167 @@
+"""Study tables for people: `gg study show` and `gg study compare` on the terminal.
+
+Rates and intervals are percentages; spreads are `median / p90`; cost is USD (`—` when no reply
+was priced, as a replayed run never is); wall time is seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from gg.study.compare import Comparison, PairTally
+from gg.study.ledger import CellRow, StudyRow
+from gg.study.results import ConfigResult, Spread
+
+__all__ = ["render_cells", "render_comparison", "render_results", "render_studies", "render_study"]
+
+NONE = "—"
+
+
+def render_studies(studies: Sequence[tuple[StudyRow, int]], console: Console) -> None:
+    """One row per study, newest first: its id, name, status and cells finished."""
+    if not studies:
+        console.print("no studies yet")
+        return
+    table = RichTable(show_edge=False, pad_edge=False)
+    for heading in ("study", "name", "status", "cells", "configs", "started"):
+        table.add_column(heading)
+    for row, finished in studies:
+        configs = ", ".join(row.config_names)
+        table.add_row(row.id, row.name, row.shown_status, f"{finished}/{row.cells}", configs, row.created_at)
+    console.print(table)
+
+
+def render_study(study: StudyRow, finished: int, console: Console) -> None:
+    model = study.model or "each config's own"
+    console.print(
+        f"[bold]{study.id}[/bold]  {study.name}  {study.shown_status}  {finished}/{study.cells} cells"
+        f"  ({len(study.config_names)} configs × {len(study.task_names)} tasks × {study.repeats} repeats,"
+        f" seed {study.seed}, model {model}, {study.executor})",
+        highlight=False,
+    )
+
+
+RESULT_HEADINGS = (
+    "config",
+    "solved",
+    "rate (95% CI)",
+    "turns",
+    "programs",
+    "error turns",
+    "tokens",
+    "cost $",
+    "wall s",
+)
+
+
+def render_results(results: Sequence[ConfigResult], console: Console) -> None:
+    table = RichTable(show_edge=False, pad_edge=False)
+    for heading in RESULT_HEADINGS:
+        table.add_column(
+            heading, justify="left" if heading == "config" else "right", no_wrap=heading == "config"
+        )
+    for result in results:
+        table.add_row(
+            result.config,
+            f"{result.solved}/{result.cells}",
+            _rate(result),
+            _spread(result.turns),
+            _spread(result.programs),
+            str(result.error_turns),
+            _spread(result.tokens, "{:,.0f}"),
+            _spread(result.cost, "{:.4f}"),
+            _spread(Spread(_seconds(result.wall_ms.median), _seconds(result.wall_ms.p90)), "{:.2f}"),
+        )
+    console.print(table)
+    by_type = [f"{result.config} {_errors(result)}" for result in results if result.error_turns]
+    if by_type:
+        console.print("error turns by type: " + "; ".join(by_type), highlight=False)
+    console.print(
+        "turns, programs, tokens, cost and wall time: median / p90 over the config's cells", style="dim"
+    )
+
+
+def render_cells(rows: Sequence[CellRow], console: Console) -> None:
+    table = RichTable(show_edge=False, pad_edge=False)
+    for heading in ("config", "task", "repeat", "verdict", "status", "turns", "tokens", "run"):
+        table.add_column(heading)
+    for row in rows:
+        table.add_row(
+            row.config,
+            row.task,
+            str(row.repeat),
+            row.verdict,
+            row.status,
+            str(row.turns),
+            f"{row.tokens:,}",
+            row.run_id,
+        )
+    console.print(table)
+    console.print("each run's transcript: gg show RUN", style="dim")
+
+
+def render_comparison(comparison: Comparison, console: Console) -> None:
+    table = RichTable(show_edge=False, pad_edge=False)
+    for heading in (
+        "task",
+        "pairs",
+        "both",
+        f"only {comparison.a}",
+        f"only {comparison.b}",
+        "neither",
+        "McNemar p",
+        "Δ cost $",
+        "Δ turns",
+    ):
+        table.add_column(heading, justify="left" if heading == "task" else "right")
+    for tally in (*comparison.tasks, comparison.total):
+        table.add_row(*_tally_cells(tally), style="bold" if tally is comparison.total else None)
+    console.print(table)
+    note = f"Δ is {comparison.b} − {comparison.a} per pair (same task, same repeat): median (mean)"
+    if comparison.unpaired:
+        note += f"; {comparison.unpaired} cells without their partner are left out"
+    console.print(note, style="dim")
+
+
+def _tally_cells(tally: PairTally) -> tuple[str, ...]:
+    return (
+        tally.task,
+        str(tally.pairs),
+        str(tally.both),
+        str(tally.only_a),
+        str(tally.only_b),
+        str(tally.neither),
+        f"{tally.p_value:.4g}",
+        _difference(tally.cost.median, tally.cost.mean, "{:+.4f}"),
+        _difference(tally.turns.median, tally.turns.mean, "{:+.1f}"),
+    )
+
+
+def _rate(result: ConfigResult) -> str:
+    if result.rate is None or result.interval is None:
+        return NONE
+    low, high = result.interval
+    return f"{result.rate:.0%} ({low:.0%}–{high:.0%})"
+
+
+def _errors(result: ConfigResult) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in result.errors_by_type.items())
+
+
+def _spread(values: Spread, form: str = "{:g}") -> str:
+    if values.median is None or values.p90 is None:
+        return NONE
+    return f"{form.format(values.median)} / {form.format(values.p90)}"
+
+
+def _seconds(ms: float | None) -> float | None:
+    return None if ms is None else ms / 1000
+
+
+def _difference(middle: float | None, mean: float | None, form: str) -> str:
+    if middle is None or mean is None:
+        return NONE
+    return f"{form.format(middle)} ({form.format(mean)})"

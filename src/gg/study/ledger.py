@@ -1,0 +1,300 @@
+"""The study ledger: studies and their cells, in the run store's own SQLite file.
+
+Rules:
+- three tables beside the run store's (created here, never touching its schema): `studies`, one
+  row per study; `study_attempts`, the run a cell's record is being written under; `study_cells`,
+  one row per finished cell, keyed by (study, config, task, repeat), so a cell is finished at most
+  once whatever delivers it twice;
+- a cell is finished only once its row is committed, and its row is committed only after its run's
+  whole record: an attempt without a cell row is a record cut short (the driver was killed while
+  writing it), which `discard_unfinished` deletes, run and events, so the cell runs again cleanly;
+- a study's `status` is `running` until the driver ends it; a running study whose driver is gone
+  from this host reads as `interrupted`;
+- the driver is the only writer (one connection; WAL and the busy timeout as the run store's).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+from collections.abc import Generator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from gg.study.cell import CellReport
+from gg.study.figures import RunFigures
+from gg.study.plan import CellKey
+from gg.telemetry.store import BUSY_TIMEOUT_MS, INTERRUPTED, NEWEST_ALIASES, RUNNING, process_alive
+
+__all__ = ["CellRow", "Ledger", "StudyLookupError", "StudyRow"]
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS studies (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, file TEXT NOT NULL, fingerprint TEXT NOT NULL,
+        configs TEXT NOT NULL, tasks TEXT NOT NULL, repeats INTEGER NOT NULL, seed INTEGER NOT NULL,
+        cells INTEGER NOT NULL, model TEXT, executor TEXT NOT NULL, created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL, status TEXT NOT NULL, pid INTEGER, host TEXT)""",
+    """CREATE TABLE IF NOT EXISTS study_attempts (
+        run_id TEXT PRIMARY KEY, study_id TEXT NOT NULL REFERENCES studies (id) ON DELETE CASCADE,
+        config TEXT NOT NULL, task TEXT NOT NULL, repeat INTEGER NOT NULL, started_at TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS study_cells (
+        study_id TEXT NOT NULL REFERENCES studies (id) ON DELETE CASCADE, config TEXT NOT NULL,
+        task TEXT NOT NULL, repeat INTEGER NOT NULL, run_id TEXT NOT NULL, status TEXT NOT NULL,
+        exit_code INTEGER, verdict TEXT NOT NULL, solved INTEGER NOT NULL, check_exit INTEGER,
+        check_detail TEXT NOT NULL, check_ms REAL NOT NULL, turns INTEGER NOT NULL,
+        programs INTEGER NOT NULL, error_turns INTEGER NOT NULL, errors_by_type TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, cost_usd REAL,
+        wall_ms REAL NOT NULL, attempts INTEGER, worker TEXT NOT NULL, message TEXT,
+        finished_at TEXT NOT NULL, PRIMARY KEY (study_id, config, task, repeat))""",
+    "CREATE INDEX IF NOT EXISTS studies_by_start ON studies (created_at DESC, id DESC)",
+)
+
+
+class StudyLookupError(LookupError):
+    """No study, or more than one, answers a reference."""
+
+
+@dataclass(frozen=True)
+class StudyRow:
+    id: str
+    name: str
+    file: str
+    fingerprint: str
+    configs: str
+    tasks: str
+    repeats: int
+    seed: int
+    cells: int
+    model: str | None
+    executor: str
+    created_at: str
+    updated_at: str
+    status: str
+    pid: int | None
+    host: str | None
+
+    @property
+    def config_names(self) -> list[str]:
+        return list(json.loads(self.configs))
+
+    @property
+    def task_names(self) -> list[str]:
+        return list(json.loads(self.tasks))
+
+    @property
+    def shown_status(self) -> str:
+        """`running` only while the driver still lives on this host; `interrupted` after."""
+        if self.status != RUNNING or self.pid is None or self.host != socket.gethostname():
+            return self.status
+        return RUNNING if process_alive(self.pid) else INTERRUPTED
+
+
+@dataclass(frozen=True)
+class CellRow:
+    study_id: str
+    config: str
+    task: str
+    repeat: int
+    run_id: str
+    status: str
+    exit_code: int | None
+    verdict: str
+    solved: bool
+    check_exit: int | None
+    check_detail: str
+    check_ms: float
+    turns: int
+    programs: int
+    error_turns: int
+    errors_by_type: str
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+    wall_ms: float
+    attempts: int | None
+    worker: str
+    message: str | None
+    finished_at: str
+
+    @property
+    def key(self) -> CellKey:
+        return CellKey(self.config, self.task, self.repeat)
+
+    @property
+    def error_types(self) -> dict[str, int]:
+        return dict(json.loads(self.errors_by_type))
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+_STUDY_COLUMNS = ", ".join(f.name for f in fields(StudyRow))
+_CELL_COLUMNS = ", ".join(f.name for f in fields(CellRow))
+
+
+class Ledger:
+    """The study tables of the store at `path` (the run store's `runs.db`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        self._db.execute("PRAGMA foreign_keys = ON")
+        with self._transaction():
+            for statement in _SCHEMA:
+                self._db.execute(statement)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def begin_study(self, row: StudyRow) -> None:
+        placeholders = ", ".join("?" for _ in fields(StudyRow))
+        with self._transaction():
+            self._db.execute(f"INSERT INTO studies ({_STUDY_COLUMNS}) VALUES ({placeholders})", _values(row))
+
+    def adopt_study(self, study_id: str, executor: str, at: str) -> None:
+        """A resumed study: running again, under this driver and its executor."""
+        with self._transaction():
+            self._db.execute(
+                "UPDATE studies SET status = ?, pid = ?, host = ?, executor = ?, updated_at = ? WHERE id = ?",
+                (RUNNING, os.getpid(), socket.gethostname(), executor, at, study_id),
+            )
+
+    def end_study(self, study_id: str, status: str, at: str) -> None:
+        with self._transaction():
+            self._db.execute(
+                "UPDATE studies SET status = ?, updated_at = ? WHERE id = ?", (status, at, study_id)
+            )
+
+    def begin_attempt(self, study_id: str, key: CellKey, run_id: str, at: str) -> None:
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO study_attempts (run_id, study_id, config, task, repeat, started_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (run_id, study_id, key.config, key.task, key.repeat, at),
+            )
+
+    def finish_cell(
+        self, study_id: str, report: CellReport, figures: RunFigures, attempts: int | None, at: str
+    ) -> bool:
+        """Commit the cell's result; False when the cell was already finished (nothing written)."""
+        check = report.check
+        row = CellRow(
+            study_id,
+            report.key.config,
+            report.key.task,
+            report.key.repeat,
+            report.run_id,
+            report.status,
+            figures.exit_code,
+            check.verdict.value,
+            check.solved,
+            check.exit_code,
+            check.detail,
+            check.duration_ms,
+            figures.turns,
+            figures.programs,
+            figures.error_turns,
+            json.dumps(dict(figures.errors_by_type), sort_keys=True),
+            figures.input_tokens,
+            figures.output_tokens,
+            figures.cost_usd,
+            figures.wall_ms,
+            attempts,
+            report.worker,
+            report.message,
+            at,
+        )
+        placeholders = ", ".join("?" for _ in fields(CellRow))
+        with self._transaction():
+            cursor = self._db.execute(
+                f"INSERT INTO study_cells ({_CELL_COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING",
+                _values(row),
+            )
+            self._db.execute("UPDATE studies SET updated_at = ? WHERE id = ?", (at, study_id))
+            return cursor.rowcount == 1
+
+    def discard_unfinished(self, study_id: str) -> list[str]:
+        """Delete the runs whose record was cut short before their cell finished; their ids."""
+        with self._transaction():
+            orphans = [
+                run_id
+                for (run_id,) in self._db.execute(
+                    "SELECT run_id FROM study_attempts WHERE study_id = ? AND run_id NOT IN"
+                    " (SELECT run_id FROM study_cells WHERE study_id = ?)",
+                    (study_id, study_id),
+                )
+            ]
+            for run_id in orphans:
+                self._db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+                self._db.execute("DELETE FROM study_attempts WHERE run_id = ?", (run_id,))
+        return orphans
+
+    def run_id_taken(self, run_id: str) -> bool:
+        found = self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return found is not None
+
+    def cells(self, study_id: str) -> list[CellRow]:
+        cursor = self._db.execute(
+            f"SELECT {_CELL_COLUMNS} FROM study_cells WHERE study_id = ? ORDER BY config, task, repeat",
+            (study_id,),
+        )
+        return [_cell(row) for row in cursor.fetchall()]
+
+    def studies(self, limit: int = 20) -> list[StudyRow]:
+        sql = f"SELECT {_STUDY_COLUMNS} FROM studies ORDER BY created_at DESC, id DESC LIMIT ?"
+        return [StudyRow(*row) for row in self._db.execute(sql, (limit,)).fetchall()]
+
+    def find_study(self, ref: str) -> StudyRow:
+        """The study a reference names: its id, a unique prefix of it, or `latest` / `last`."""
+        ref = ref.strip()
+        if ref.lower() in NEWEST_ALIASES:
+            newest = self.studies(1)
+            if not newest:
+                raise StudyLookupError(f"no studies in {self.path}")
+            return newest[0]
+        sql = (
+            f"SELECT {_STUDY_COLUMNS} FROM studies"
+            " WHERE id = ? OR substr(id, 1, ?) = ? OR substr(id, 1, ?) = ?"
+        )
+        spelled = ref if ref.startswith("study-") else "study-" + ref
+        rows = [StudyRow(*row) for row in self._db.execute(sql, (ref, len(ref), ref, len(spelled), spelled))]
+        exact = [row for row in rows if row.id == ref]
+        if exact or len(rows) == 1:
+            return (exact or rows)[0]
+        if not ref or not rows:
+            raise StudyLookupError(f"no study matches `{ref}`")
+        raise StudyLookupError(
+            f"`{ref}` matches {len(rows)} studies: " + ", ".join(f"`{r.id}`" for r in rows[:5])
+        )
+
+    @contextmanager
+    def _transaction(self) -> Generator[None]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+
+def _values(row: Any) -> Sequence[Any]:
+    return tuple(getattr(row, f.name) for f in fields(row))
+
+
+def _cell(row: Sequence[Any]) -> CellRow:
+    values = list(row)
+    solved_at = [f.name for f in fields(CellRow)].index("solved")
+    values[solved_at] = bool(values[solved_at])
+    return CellRow(*values)

@@ -1,0 +1,173 @@
+"""The local executor: a pool of worker processes on this machine, one cell at a time each.
+
+Rules:
+- each worker is its own process (forked from a server that has gg imported, where the platform
+  has one), keeps its guests warm between cells, ignores Ctrl-C (the driver handles it and stops
+  the workers) and dies with the driver, even when the driver is killed with `kill -9`;
+- the driver hands a worker its next cell only when it is idle, so a worker that dies is known to
+  have died in the cell it held: that cell is run again on a fresh worker, at most `max_retries`
+  times, then delivered `Lost`;
+- a worker that reports is handed its next cell before the report is delivered, so the worker
+  runs while the driver records;
+- leaving the iteration (at its end, on Ctrl-C, on any error) stops every worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import signal
+import sys
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import ForkServerContext, SpawnContext
+from multiprocessing.process import BaseProcess
+from typing import cast
+
+from gg.study.cell import ArmShelf, CellReport, CellSpec, run_cell
+from gg.study.delivery import DEFAULT_MAX_RETRIES, Delivered, Delivery, Lost
+
+__all__ = ["LocalPool"]
+
+STOP_GRACE_SECS = 2.0
+_PR_SET_PDEATHSIG = 1
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    held: CellSpec | None = None
+
+
+@dataclass
+class _Ledger:
+    """The cells waiting, and how often each has been started."""
+
+    waiting: deque[CellSpec]
+    attempts: dict[str, int] = field(default_factory=dict[str, int])
+
+
+class LocalPool:
+    """Cells in `workers` local processes."""
+
+    name = "local"
+
+    def __init__(self, workers: int, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+        if workers < 1:
+            raise ValueError("a pool needs at least one worker")
+        self.workers = workers
+        self.max_retries = max_retries
+        self._context = _context()
+
+    def run(self, specs: Sequence[CellSpec]) -> Iterator[Delivery]:
+        ledger = _Ledger(deque(specs))
+        pool: list[_Worker] = []
+        try:
+            pool = [self._start() for _ in range(min(self.workers, len(specs)))]
+            self._fill(pool, ledger)
+            while any(worker.held is not None for worker in pool):
+                deliveries = self._collect(pool, ledger)
+                self._fill(pool, ledger)
+                yield from deliveries
+        finally:
+            _stop(pool)
+
+    def _start(self) -> _Worker:
+        driver_end, worker_end = self._context.Pipe()
+        process = self._context.Process(target=_serve, args=(worker_end,), daemon=True)
+        process.start()
+        worker_end.close()
+        return _Worker(process, driver_end)
+
+    def _fill(self, pool: list[_Worker], ledger: _Ledger) -> None:
+        """Hand every idle worker its next cell."""
+        for worker in pool:
+            if worker.held is None and ledger.waiting:
+                spec = ledger.waiting.popleft()
+                ledger.attempts[spec.run_id] = ledger.attempts.get(spec.run_id, 0) + 1
+                worker.held = spec
+                worker.conn.send(spec)
+
+    def _collect(self, pool: list[_Worker], ledger: _Ledger) -> list[Delivery]:
+        """Wait for a worker to report or die; what finished, and what was lost for good (a cell
+        lost with retries left goes back to the front of the queue)."""
+        holding = [worker for worker in pool if worker.held is not None]
+        ready = set(wait([w.conn for w in holding] + [w.process.sentinel for w in holding]))
+        deliveries: list[Delivery] = []
+        for index, worker in enumerate(pool):
+            spec = worker.held
+            if spec is None or not ({worker.conn, worker.process.sentinel} & ready):
+                continue
+            report = _receive(worker)
+            worker.held = None
+            attempts = ledger.attempts[spec.run_id]
+            if report is not None:
+                deliveries.append(Delivered(cast(CellReport, report), attempts))
+                continue
+            pool[index] = self._replace(worker)
+            if attempts > self.max_retries:
+                deliveries.append(Lost(spec, f"its worker died {attempts} times", attempts))
+            else:
+                ledger.waiting.appendleft(spec)
+        return deliveries
+
+    def _replace(self, worker: _Worker) -> _Worker:
+        _stop([worker])
+        return self._start()
+
+
+def _receive(worker: _Worker) -> object | None:
+    """The report a worker sent, or None when it died without sending one."""
+    with contextlib.suppress(EOFError, OSError):
+        if worker.conn.poll():
+            return worker.conn.recv()
+    return None
+
+
+def _stop(pool: list[_Worker]) -> None:
+    for worker in pool:
+        with contextlib.suppress(OSError, BrokenPipeError):
+            worker.conn.send(None)
+    for worker in pool:
+        worker.process.join(STOP_GRACE_SECS if worker.held is None else 0)
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+        worker.conn.close()
+
+
+def _serve(conn: Connection) -> None:
+    """A worker: run each cell the driver hands over, until it hands over None or goes away."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    shelf = ArmShelf()
+    try:
+        while True:
+            try:
+                spec = conn.recv()
+            except EOFError:
+                return
+            if spec is None:
+                return
+            conn.send(run_cell(spec, shelf))
+    finally:
+        shelf.close()
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies (nothing elsewhere)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _context() -> ForkServerContext | SpawnContext:
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["gg.study.cell"])
+        return context
+    return multiprocessing.get_context("spawn")

@@ -1,0 +1,247 @@
+"""The study driver: deals the cells to an executor and alone writes what comes back.
+
+Rules:
+- a new study gets a fresh id; `resume` names an earlier one, which must have been written from the
+  same study file (same fingerprint) and, when a model is given, with the same model;
+- on resume, records cut short by a killed driver are deleted and their cells run again; every
+  cell already finished is skipped, so nothing finished runs twice and nothing is lost;
+- each cell gets a run id no other run in the store holds, and its run is named for the study and
+  the cell (`study-arms typescript/csv-total/1`); its run's events go to the run store
+  and its NDJSON file, then the cell's result is committed (`ledger.py`); a cell delivered a
+  second time is dropped;
+- a cell whose workers kept dying is left unfinished (a resume runs it again) and the study ends
+  `incomplete`; a study whose every cell finished ends `finished`; Ctrl-C ends it `interrupted`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from gg.study.cell import CellSpec
+from gg.study.delivery import Delivered, Executor, Lost
+from gg.study.figures import RunFigures, figures_of
+from gg.study.ledger import Ledger, StudyRow
+from gg.study.load import Study
+from gg.study.plan import CellKey, plan_cells
+from gg.study.progress import Progress
+from gg.telemetry.clock import Clock, format_timestamp, new_run_id, utc_now
+from gg.telemetry.layout import run_dir
+from gg.telemetry.ndjson import NdjsonSink
+from gg.telemetry.store import RUNNING, RunStore
+
+__all__ = [
+    "FINISHED",
+    "INCOMPLETE",
+    "INTERRUPTED",
+    "Model",
+    "ResumeRefused",
+    "StudyEnd",
+    "StudyInterrupted",
+    "new_study_id",
+    "run_study",
+]
+
+FINISHED = "finished"
+INCOMPLETE = "incomplete"
+INTERRUPTED = "interrupted"
+STUDY_ID_PREFIX = "study-"
+
+
+class ResumeRefused(Exception):
+    """The study named by `--resume` cannot be resumed with this study file or model."""
+
+
+class StudyInterrupted(Exception):
+    """Ctrl-C stopped the study; its finished cells stand and `--resume study_id` runs the rest."""
+
+    def __init__(self, study_id: str) -> None:
+        super().__init__(f"study {study_id} interrupted")
+        self.study_id = study_id
+
+
+@dataclass(frozen=True)
+class StudyEnd:
+    study_id: str
+    status: str
+    cells: int
+    finished: int
+    lost: tuple[str, ...] = ()
+    discarded: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Model:
+    """The `--model` override, applied to every config (None: each config's own)."""
+
+    provider: str | None = None
+    model: str | None = None
+
+    @property
+    def reference(self) -> str | None:
+        if self.provider is None:
+            return None
+        return self.provider if self.model is None else f"{self.provider}:{self.model}"
+
+
+def new_study_id(clock: Clock = utc_now, entropy: Callable[[int], str] = secrets.token_hex) -> str:
+    """`study-20261201-084700-ab12`: sortable by start time, like a run id."""
+    return f"{STUDY_ID_PREFIX}{clock():%Y%m%d-%H%M%S}-{entropy(2)}"
+
+
+def run_study(
+    study: Study,
+    executor: Executor,
+    base: Path,
+    progress: Progress,
+    model: Model = Model(),
+    resume: str | None = None,
+    clock: Clock = utc_now,
+) -> StudyEnd:
+    """Run every unfinished cell of `study`, recording under `base` (`<base>/.gg/runs.db`)."""
+    store = RunStore.at(base)
+    ledger = Ledger(store.path)
+    try:
+        study_id, model, discarded = _open(study, ledger, model, resume, executor.name, clock)
+        for run_id in discarded:
+            shutil.rmtree(run_dir(base, run_id), ignore_errors=True)
+        writer = _Writer(study_id, store, ledger, base, clock)
+        return writer.run(study, executor, progress, model, discarded)
+    finally:
+        ledger.close()
+        store.close()
+
+
+def _open(
+    study: Study, ledger: Ledger, model: Model, resume: str | None, executor: str, clock: Clock
+) -> tuple[str, Model, tuple[str, ...]]:
+    """The study's id and model, created or adopted, and the cut-short runs a resume discarded."""
+    now = format_timestamp(clock())
+    if resume is None:
+        study_id = new_study_id(clock)
+        ledger.begin_study(_row(study, study_id, model, executor, now))
+        return study_id, model, ()
+    row = ledger.find_study(resume)
+    if row.fingerprint != study.fingerprint:
+        raise ResumeRefused(
+            f"{row.id} was run from a different study file than {study.file}; resume it with that one"
+        )
+    if model.reference is not None and model.reference != row.model:
+        if row.model is None:
+            raise ResumeRefused(f"{row.id} ran each config with its own model; resume it without --model")
+        raise ResumeRefused(f"{row.id} ran with --model {row.model}; resume it with that model, or with none")
+    if row.shown_status == RUNNING:
+        raise ResumeRefused(f"{row.id} is still running (process {row.pid})")
+    provider, _, name = (row.model or "").partition(":")
+    adopted = Model(provider or None, name or None)
+    ledger.adopt_study(row.id, executor, now)
+    return row.id, adopted, tuple(ledger.discard_unfinished(row.id))
+
+
+def _row(study: Study, study_id: str, model: Model, executor: str, now: str) -> StudyRow:
+    return StudyRow(
+        id=study_id,
+        name=study.name,
+        file=str(study.file),
+        fingerprint=study.fingerprint,
+        configs=json.dumps(list(study.configs)),
+        tasks=json.dumps([task.name for task in study.tasks]),
+        repeats=study.repeats,
+        seed=study.seed,
+        cells=len(study.configs) * len(study.tasks) * study.repeats,
+        model=model.reference,
+        executor=executor,
+        created_at=now,
+        updated_at=now,
+        status=RUNNING,
+        pid=os.getpid(),
+        host=socket.gethostname(),
+    )
+
+
+class _Writer:
+    """The driver's half of a study: specs out, records in."""
+
+    def __init__(self, study_id: str, store: RunStore, ledger: Ledger, base: Path, clock: Clock) -> None:
+        self.study_id = study_id
+        self.store = store
+        self.ledger = ledger
+        self.base = base
+        self.clock = clock
+        self._minted: set[str] = set()
+
+    def run(
+        self, study: Study, executor: Executor, progress: Progress, model: Model, discarded: tuple[str, ...]
+    ) -> StudyEnd:
+        cells = plan_cells(study.configs, [task.name for task in study.tasks], study.repeats, study.seed)
+        rows = self.ledger.cells(self.study_id)
+        finished = {row.key for row in rows}
+        specs = [self._spec(study, key, model) for key in cells if key not in finished]
+        progress.start(self.study_id, len(cells), rows)
+        lost: list[str] = []
+        try:
+            for delivery in executor.run(specs):
+                if isinstance(delivery, Lost):
+                    lost.append(f"{delivery.spec.key.label}: {delivery.reason}")
+                    progress.lost(delivery.spec.key, delivery.reason)
+                elif delivery.report.key not in finished:
+                    figures = self._record(delivery)
+                    finished.add(delivery.report.key)
+                    if figures is not None:
+                        progress.advance(delivery.report, figures)
+        except KeyboardInterrupt:
+            self.ledger.end_study(self.study_id, INTERRUPTED, self._now())
+            raise StudyInterrupted(self.study_id) from None
+        finally:
+            progress.stop()
+        status = FINISHED if len(finished) == len(cells) else INCOMPLETE
+        self.ledger.end_study(self.study_id, status, self._now())
+        return StudyEnd(self.study_id, status, len(cells), len(finished), tuple(lost), discarded)
+
+    def _spec(self, study: Study, key: CellKey, model: Model) -> CellSpec:
+        task = study.task(key.task)
+        named = study.sets[(key.config, key.task)].model_copy(update={"name": f"{study.name} {key.label}"})
+        return CellSpec(
+            study_id=self.study_id,
+            key=key,
+            run_id=self._mint(),
+            capability_set=named,
+            config_label=study.labels[key.config],
+            template=task.template,
+            check=task.check,
+            root=study.root,
+            provider=model.provider,
+            model=model.model,
+        )
+
+    def _mint(self) -> str:
+        """A run id neither this study nor the store has seen."""
+        while True:
+            run_id = new_run_id(self.clock)
+            if run_id not in self._minted and not self.ledger.run_id_taken(run_id):
+                self._minted.add(run_id)
+                return run_id
+
+    def _record(self, delivery: Delivered) -> RunFigures | None:
+        """The run's whole record, then the cell's result; None when the cell was already finished."""
+        report = delivery.report
+        self.ledger.begin_attempt(self.study_id, report.key, report.run_id, self._now())
+        ndjson = NdjsonSink(self.base, report.run_id)
+        try:
+            for event in report.events:
+                self.store.write(event)
+                ndjson.write(event)
+        finally:
+            ndjson.close()
+        figures = figures_of(report.events)
+        committed = self.ledger.finish_cell(self.study_id, report, figures, delivery.attempts, self._now())
+        return figures if committed else None
+
+    def _now(self) -> str:
+        return format_timestamp(self.clock())

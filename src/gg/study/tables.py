@@ -1,0 +1,189 @@
+"""Every study table as plain values, and their `--json` and `--csv` spellings.
+
+- A `Table` is named columns (camelCase, as JSON keys and CSV headers) and rows of plain values;
+  no value is rounded or formatted here: that is the display's business.
+- `--json` is a list of objects, one per row; `--csv` has a header line, and an absent value is
+  an empty field.
+- The results table has one column per error type any cell met (`errors.<type>`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gg.study.compare import Comparison, PairTally
+from gg.study.ledger import CellRow
+from gg.study.results import ConfigResult
+
+__all__ = ["Table", "cells_table", "comparison_table", "in_study_order", "results_table"]
+
+Value = str | int | float | bool | None
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Value, ...], ...]
+
+    def records(self) -> list[dict[str, Value]]:
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+    def to_json(self) -> str:
+        return json.dumps(self.records(), indent=2, ensure_ascii=False)
+
+    def to_csv(self) -> str:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(self.columns)
+        writer.writerows(["" if value is None else value for value in row] for row in self.rows)
+        return buffer.getvalue()
+
+
+def results_table(results: Sequence[ConfigResult]) -> Table:
+    kinds = sorted({kind for result in results for kind in result.errors_by_type})
+    columns = (
+        "config",
+        "cells",
+        "solved",
+        "rate",
+        "ciLow",
+        "ciHigh",
+        "turnsMedian",
+        "turnsP90",
+        "programsMedian",
+        "programsP90",
+        "errorTurns",
+        "tokensMedian",
+        "tokensP90",
+        "costMedian",
+        "costP90",
+        "costTotal",
+        "wallMsMedian",
+        "wallMsP90",
+        *(f"errors.{kind}" for kind in kinds),
+    )
+    rows = tuple(_result_row(result, kinds) for result in results)
+    return Table(columns, rows)
+
+
+def _result_row(result: ConfigResult, kinds: Sequence[str]) -> tuple[Value, ...]:
+    low, high = result.interval or (None, None)
+    return (
+        result.config,
+        result.cells,
+        result.solved,
+        result.rate,
+        low,
+        high,
+        result.turns.median,
+        result.turns.p90,
+        result.programs.median,
+        result.programs.p90,
+        result.error_turns,
+        result.tokens.median,
+        result.tokens.p90,
+        result.cost.median,
+        result.cost.p90,
+        result.cost_total,
+        result.wall_ms.median,
+        result.wall_ms.p90,
+        *(result.errors_by_type.get(kind, 0) for kind in kinds),
+    )
+
+
+def comparison_table(comparison: Comparison) -> Table:
+    columns = (
+        "a",
+        "b",
+        "task",
+        "pairs",
+        "both",
+        "onlyA",
+        "onlyB",
+        "neither",
+        "mcnemarP",
+        "costDiffMedian",
+        "costDiffMean",
+        "turnsDiffMedian",
+        "turnsDiffMean",
+    )
+    tallies = (*comparison.tasks, comparison.total)
+    return Table(columns, tuple(_tally_row(comparison, tally) for tally in tallies))
+
+
+def _tally_row(comparison: Comparison, tally: PairTally) -> tuple[Value, ...]:
+    return (
+        comparison.a,
+        comparison.b,
+        tally.task,
+        tally.pairs,
+        tally.both,
+        tally.only_a,
+        tally.only_b,
+        tally.neither,
+        tally.p_value,
+        tally.cost.median,
+        tally.cost.mean,
+        tally.turns.median,
+        tally.turns.mean,
+    )
+
+
+def cells_table(rows: Sequence[CellRow]) -> Table:
+    columns = (
+        "config",
+        "task",
+        "repeat",
+        "verdict",
+        "solved",
+        "status",
+        "turns",
+        "programs",
+        "errorTurns",
+        "inputTokens",
+        "outputTokens",
+        "costUsd",
+        "wallMs",
+        "checkExit",
+        "runId",
+    )
+    values: list[tuple[Any, ...]] = [
+        (
+            row.config,
+            row.task,
+            row.repeat,
+            row.verdict,
+            row.solved,
+            row.status,
+            row.turns,
+            row.programs,
+            row.error_turns,
+            row.input_tokens,
+            row.output_tokens,
+            row.cost_usd,
+            row.wall_ms,
+            row.check_exit,
+            row.run_id,
+        )
+        for row in rows
+    ]
+    return Table(columns, tuple(values))
+
+
+def in_study_order(rows: Sequence[CellRow], configs: Sequence[str], tasks: Sequence[str]) -> list[CellRow]:
+    """Cells by config, then task, in the order the study file names them, then by repeat."""
+    config_at = {name: index for index, name in enumerate(configs)}
+    task_at = {name: index for index, name in enumerate(tasks)}
+    return sorted(
+        rows,
+        key=lambda row: (
+            config_at.get(row.config, len(configs)),
+            task_at.get(row.task, len(tasks)),
+            row.repeat,
+        ),
+    )

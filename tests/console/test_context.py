@@ -1,0 +1,68 @@
+"""Reported context breakdowns, read tolerantly, and the pictures drawn from them."""
+
+from __future__ import annotations
+
+from console.scenario import multi_agent_run
+from gg.console.agents import fold_agents
+from gg.console.charts import agent_tree, context_bands, dependency_graph, nice_top, stacked
+from gg.console.context import read_breakdown, reported_breakdowns
+
+
+def test_a_reported_breakdown_is_read_per_agent_and_turn_in_its_own_unit():
+    reported = reported_breakdowns(multi_agent_run())
+    root = reported["root"]
+    assert sorted(root) == [1, 2]
+    assert root[2].measured and root[2].unit == "tokens"
+    assert root[2].band("TaskList") == 150
+    assert root[2].band("Memory") is None  # not reported: absent, not zero
+    assert root[1].band("Skill") == 0  # reported as zero: a measurement
+
+
+def test_a_breakdown_may_state_its_bands_as_a_mapping_and_its_unit_in_characters():
+    turn = read_breakdown(4, {"bands": {"System": 900, "Memory": 20}, "unit": "chars", "windowLimit": 128000})
+    assert (turn.unit, turn.total, turn.limit) == ("chars", 920, 128000)
+
+
+def test_stacked_bars_scale_to_the_tallest_turn():
+    chart = stacked(["1", "2"], [{"a": 10.0, "b": 30.0}, {"a": 20.0}], ("a", "b"), "tokens")
+    assert chart is not None
+    first, second = chart.bars
+    assert [s.series for s in first.segments] == [0, 1]
+    assert sum(s.height for s in first.segments) == chart.baseline - 10  # the tallest fills the plot
+    assert second.segments[0].height == first.segments[0].height * 2
+    assert stacked([], [], ("a",), "tokens") is None
+
+
+def test_the_context_picture_stacks_every_band_a_turn_reported():
+    chart = context_bands(reported_breakdowns(multi_agent_run())["root.1"])
+    assert chart is not None and chart.series == ("System", "Memory", "TaskList", "Skill")
+
+
+def test_the_agent_tree_places_children_a_row_below_their_parent():
+    picture = agent_tree(fold_agents(multi_agent_run(), "completed"))
+    nodes = {n.id: n for n in picture.nodes}
+    assert nodes["root"].y == 0 and all(nodes[a].y > 0 for a in ("root.1", "impl.1", "impl.2", "root.f1"))
+    assert len(picture.edges) == 4
+    assert {e.relation for e in picture.edges} == {"exec", "subagent", "fork"}
+
+
+def test_a_blocked_by_dag_puts_each_item_one_column_after_what_it_waits_on():
+    graph = dependency_graph(
+        [
+            {"id": "a", "title": "first", "status": "done", "blockedBy": []},
+            {"id": "b", "title": "second", "status": "pending", "blockedBy": ["a", "gone"]},
+            {"id": "c", "title": "third", "status": "pending", "blockedBy": ["b", "a"]},
+            {"id": "d", "title": "loop", "status": "pending", "blockedBy": ["e"]},
+            {"id": "e", "title": "loop back", "status": "pending", "blockedBy": ["d"]},
+        ]
+    )
+    assert graph is not None
+    columns = {n.id: n.x for n in graph.nodes}
+    step = columns["b"] - columns["a"]
+    assert step > 0 and columns["c"] == 2 * step  # after the deepest it waits on
+    assert len(graph.arrows) == 5  # the id no item carries draws nothing; the cycle is cut, not followed
+    assert dependency_graph([]) is None
+
+
+def test_an_axis_tops_at_a_round_figure_above_the_tallest_bar():
+    assert [nice_top(v) for v in (5, 40, 1320, 9845, 0.004)] == [8, 40, 1600, 10_000, 0.004]

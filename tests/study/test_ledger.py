@@ -1,0 +1,56 @@
+"""The study ledger: studies found by id, prefix or `latest`; a cell finished at most once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gg.study.cell import CellReport
+from gg.study.check import CheckOutcome, CheckVerdict
+from gg.study.figures import RunFigures
+from gg.study.ledger import Ledger, StudyLookupError, StudyRow
+from gg.study.plan import CellKey
+from gg.telemetry.store import RunStore
+
+
+def _study(study_id: str, created_at: str) -> StudyRow:
+    return StudyRow(
+        id=study_id, name="s", file="study.toml", fingerprint="f", configs='["a"]', tasks='["t"]', repeats=1,
+        seed=0, cells=1, model=None, executor="local", created_at=created_at, updated_at=created_at,
+        status="finished", pid=None, host=None,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> Ledger:
+    store = RunStore.at(tmp_path)
+    store.close()
+    ledger = Ledger(store.path)
+    ledger.begin_study(_study("study-20261201-090000-aaaa", "2026-12-01T09:00:00.000Z"))
+    ledger.begin_study(_study("study-20261201-100000-aaab", "2026-12-01T10:00:00.000Z"))
+    return ledger
+
+
+def test_a_study_is_found_by_its_id_a_unique_prefix_or_latest(ledger: Ledger) -> None:
+    assert ledger.find_study("latest").id == "study-20261201-100000-aaab"
+    assert ledger.find_study("study-20261201-090000-aaaa").id == "study-20261201-090000-aaaa"
+    assert ledger.find_study("20261201-09").id == "study-20261201-090000-aaaa"
+
+
+def test_an_ambiguous_or_unknown_reference_is_refused_by_name(ledger: Ledger) -> None:
+    with pytest.raises(StudyLookupError, match="`study-2026` matches 2 studies"):
+        ledger.find_study("study-2026")
+    with pytest.raises(StudyLookupError, match="no study matches `nothing`"):
+        ledger.find_study("nothing")
+
+
+def test_a_cell_is_finished_at_most_once(ledger: Ledger) -> None:
+    key = CellKey("a", "t", 1)
+    report = CellReport(key, "run-1", (), "completed", CheckOutcome(CheckVerdict.SOLVED, 0), "here:1")
+    study = "study-20261201-090000-aaaa"
+    assert ledger.finish_cell(study, report, RunFigures("completed"), 1, "2026-12-01T09:00:01.000Z")
+    again = CellReport(key, "run-2", (), "completed", CheckOutcome(CheckVerdict.FAILED, 1), "here:2")
+    assert not ledger.finish_cell(study, again, RunFigures("completed"), 1, "2026-12-01T09:00:02.000Z")
+    (row,) = ledger.cells(study)
+    assert (row.run_id, row.verdict, row.solved) == ("run-1", "solved", True)

@@ -1,0 +1,120 @@
+"""`gg runs --json` and `gg show --json`: the documented keys, camelCase, every one always present."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gg.telemetry.export import runs_document, show_document
+from gg.telemetry.store import RunStore
+from gg.telemetry.transcript import fold_transcript
+
+from .sample import RUN_ID, emit_sample_run
+
+RUN_KEYS = [
+    "id",
+    "name",
+    "status",
+    "exitCode",
+    "arm",
+    "model",
+    "turns",
+    "errorTurns",
+    "inputTokens",
+    "outputTokens",
+    "cacheReadTokens",
+    "cacheWriteTokens",
+    "costUsd",
+    "unpricedReplies",
+    "startedAt",
+    "finishedAt",
+    "durationMs",
+    "configPath",
+    "workspace",
+    "message",
+    "finalText",
+]
+TURN_KEYS = [
+    "agentId",
+    "turn",
+    "startedAt",
+    "read",
+    "reply",
+    "calls",
+    "programs",
+    "logs",
+    "outcome",
+    "limits",
+]
+PROGRAM_KEYS = [
+    "submission",
+    "programId",
+    "callId",
+    "ok",
+    "errorType",
+    "error",
+    "location",
+    "durationMs",
+    "apiCalls",
+    "toolCalls",
+    "logs",
+    "logsSuppressed",
+    "finished",
+    "source",
+    "links",
+]
+
+
+def _store(tmp_path: Path, *, finish: bool = True) -> RunStore:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store], finish=finish)
+    return store
+
+
+def test_a_listed_run_carries_every_documented_key_with_its_figures(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    document = runs_document(store.listed(store.list_runs()))
+    assert document["schema"] == 1
+    (run,) = document["runs"]
+    assert list(run) == RUN_KEYS
+    assert (run["id"], run["status"], run["arm"], run["model"], run["turns"]) == (
+        RUN_ID,
+        "completed",
+        "javascript",
+        "gpt-test",
+        3,
+    )
+    assert (run["inputTokens"], run["outputTokens"], run["errorTurns"], run["costUsd"]) == (
+        4100,
+        180,
+        1,
+        None,
+    )
+    assert (run["durationMs"], run["finalText"]) == (4500.0, "Audit done: 2 issues.")
+
+
+def test_an_unfinished_run_keeps_every_key_with_null_for_what_is_not_known(tmp_path: Path) -> None:
+    store = _store(tmp_path, finish=False)
+    (run,) = runs_document(store.listed(store.list_runs()))["runs"]
+    assert list(run) == RUN_KEYS
+    assert run["exitCode"] is None and run["finishedAt"] is None and run["finalText"] is None
+
+
+def test_a_shown_run_has_its_entry_every_turn_and_every_program_with_the_documented_keys(
+    tmp_path: Path,
+) -> None:
+    store = _store(tmp_path)
+    (listed,) = store.listed(store.list_runs())
+    document = show_document(listed, fold_transcript(store.events(RUN_ID), for_terminal=False))
+    assert list(document) == ["schema", "run", "turns", "logs"]
+    assert list(document["run"]) == RUN_KEYS
+    assert [list(turn) for turn in document["turns"]] == [TURN_KEYS] * 3
+    programs = [program for turn in document["turns"] for program in turn["programs"]]
+    assert [list(program) for program in programs] == [PROGRAM_KEYS] * 3
+    failed = programs[1]
+    assert (failed["ok"], failed["errorType"], failed["location"]) == (
+        False,
+        "program_api_error",
+        "program.js:2:7",
+    )
+    assert document["turns"][1]["outcome"]["outcome"] == "error"
+    assert document["turns"][0]["reply"]["inputTokens"] == 1200

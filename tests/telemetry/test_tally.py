@@ -1,0 +1,40 @@
+"""One reading of what a run spent: `gg runs` and `gg show` count the same tokens, cost and errors."""
+
+from __future__ import annotations
+
+from gg.telemetry.emitter import CollectingSink
+from gg.telemetry.tally import TokenCounts, tally
+from gg.telemetry.transcript import fold_transcript
+
+from .sample import emit_sample_run
+
+
+def test_tokens_sum_every_reply_in_any_common_spelling_and_costs_only_the_known_ones() -> None:
+    records = [
+        {"type": "model_reply", "usage": {"inputTokens": 100, "outputTokens": 10, "cacheReadTokens": 40}},
+        {"type": "model_reply", "usage": {"prompt_tokens": 50, "completion_tokens": 5}, "costUsd": 0.25},
+        {"type": "model_reply", "usage": {"inputTokens": True, "cost": 0.5}},
+        {"type": "turn_outcome", "outcome": "error"},
+        {"type": "turn_outcome", "outcome": "progressed"},
+        {"type": "log", "level": "warn"},
+    ]
+    spent = tally(records)
+    assert spent.tokens == TokenCounts(input=150, output=15, cache_read=40)
+    assert (spent.cost_usd, spent.unpriced, spent.error_turns) == (0.75, 1, 1)
+
+
+def test_a_run_whose_replies_have_no_known_cost_has_no_cost() -> None:
+    assert tally([{"type": "model_reply", "usage": {}}]).cost_usd is None
+
+
+def test_the_transcripts_totals_are_the_tally() -> None:
+    sink = CollectingSink()
+    emit_sample_run([sink])
+    totals, spent = fold_transcript(sink.wire()).totals, tally(sink.wire())
+    assert (totals.input_tokens, totals.output_tokens, totals.cost, totals.unpriced, totals.error_turns) == (
+        spent.tokens.input,
+        spent.tokens.output,
+        spent.cost_usd,
+        spent.unpriced,
+        spent.error_turns,
+    )
