@@ -19,9 +19,9 @@ from typing import Any
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.arms.typescript import TypeScriptArm
+from gg.sandbox.deno.declarations import declarations
+from gg.sandbox.deno.tscheck import TypeChecker
 from gg.sandbox.execution import Arm, Ceilings
-from gg.sandbox.tscheck import TypeChecker
-from gg.sandbox.tsdecl import declarations
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 
 RUNS = 60

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from gg.sandbox.execution import Ceilings
 
 CANARY_FILES = {
@@ -22,6 +24,13 @@ CANARY_FILES = {
     "home/.bashrc": "export CANARY_BASHRC=CANARY-HOME-0c61aa\n",
     "ws2/notes.txt": "hello from the workspace\n",
 }
+
+
+def case_number(request: pytest.FixtureRequest) -> str:
+    """The number of the case a test runs: its `number` parameter, else the digits its name opens
+    with (`test_039_...`)."""
+    params = getattr(getattr(request.node, "callspec", None), "params", {})
+    return str(params.get("number", request.node.name[5:8]))
 
 
 def build_canary(root: Path, case: Mapping[str, Any] | None = None) -> None:

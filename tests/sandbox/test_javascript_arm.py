@@ -10,12 +10,14 @@ import re
 from pathlib import Path
 
 import pytest
-from jsworld import Host, arm, failure_text, host, run
+from jsworld import JAVASCRIPT, Host, failure_text, host, run
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 
-__all__ = ["arm", "host"]  # fixtures
+pytestmark = JAVASCRIPT
+
+__all__ = ["host"]  # fixtures
 
 
 # ---- running --------------------------------------------------------------------------------

@@ -21,21 +21,25 @@ from typing import Any
 
 import pytest
 import yaml
-from jsworld import TRIVIAL, Host, registry
+from jsworld import JAVASCRIPT, TRIVIAL, Host
 
-from attack_fixture import build_canary, ceilings_of, markers_in_tmp, outside_snapshot, padded, substitute
+from attack_fixture import (
+    build_canary,
+    case_number,
+    ceilings_of,
+    markers_in_tmp,
+    outside_snapshot,
+    padded,
+    substitute,
+)
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
 
+pytestmark = JAVASCRIPT
+
 CASES = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 PASSWD_LINE = re.compile(r"^root:[^:]*:0:0:", re.M)
-
-
-@pytest.fixture(scope="module")
-def arm() -> Iterator[JavaScriptArm]:
-    with JavaScriptArm(registry()) as arm:
-        yield arm
 
 
 @dataclass
@@ -95,11 +99,7 @@ class World:
 
 @pytest.fixture
 def world(request: pytest.FixtureRequest, tmp_path: Path, arm: JavaScriptArm) -> Iterator[World]:
-    number = (
-        request.node.callspec.params["number"]
-        if hasattr(request.node, "callspec")
-        else request.node.name[5:8]
-    )
+    number = case_number(request)
     case = yaml.safe_load(next(CASES.glob(f"{number}-js-*.yaml")).read_text())
     build_canary(tmp_path, case)
     before = outside_snapshot(tmp_path)

@@ -8,13 +8,15 @@ import signal
 import time
 
 import pytest
-from jsworld import CEILINGS, TRIVIAL, Host, arm, host, registry, run
+from jsworld import CEILINGS, JAVASCRIPT, TRIVIAL, Host, host, registry, run
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule
 
-__all__ = ["arm", "host"]  # fixtures
+pytestmark = JAVASCRIPT
+
+__all__ = ["host"]  # fixtures
 
 
 # ---- ceilings and the engine ------------------------------------------------------------------
@@ -232,7 +234,7 @@ def test_close_kills_the_engine_and_removes_its_directory(host: Host) -> None:
         assert run(arm, host, TRIVIAL).ok
         pid = arm.pool.pid
         assert pid is not None
-        directory = arm.pool._process.directory  # type: ignore[union-attr]
+        directory = arm.pool._leases.latest.process.directory  # type: ignore[union-attr]
         assert os.path.isdir(directory)
     assert arm.pool.pid is None
     assert not os.path.exists(directory)

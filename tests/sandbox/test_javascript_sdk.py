@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from jsworld import Host, arm, failure_text, host, run
+from jsworld import JAVASCRIPT, Host, failure_text, host, run
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import CodeModule
 
-__all__ = ["arm", "host"]  # fixtures
+pytestmark = JAVASCRIPT
+
+__all__ = ["host"]  # fixtures
 
 
 # ---- the SDK in the guest ---------------------------------------------------------------------

@@ -7,7 +7,7 @@ import re
 
 from jsworld import registry
 
-from gg.sandbox.jssdk import aggregate_module, build_bundle, family_module, guest_words
+from gg.sandbox.deno.bundle import aggregate_module, build_bundle, family_module, guest_words
 from gg.sdk.registry import Always, Operation, Param, ParamType
 
 

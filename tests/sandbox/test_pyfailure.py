@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gg.outcome import ErrorType
 from gg.sandbox.execution import Ceilings
-from gg.sandbox.montypool import PyReport, RunStatus
-from gg.sandbox.pyfailure import diagnostics_text, failure_of, program_failure, unknown_gg_name
+from gg.sandbox.job import GuestReport, GuestStatus
+from gg.sandbox.monty.failure import diagnostics_text, failure_of, program_failure, unknown_gg_name
 
 CEILINGS = Ceilings(timeout_secs=2.5, max_memory_bytes=1024)
 DECLARED = {"gg": ["files", "core", "ApiError"], "gg.files": ["read_file"]}
@@ -62,10 +62,10 @@ def test_a_cut_message_says_how_much_was_dropped() -> None:
 
 
 def test_reports_of_the_pool_become_failures_in_ggs_words() -> None:
-    assert failure_of(PyReport(RunStatus.OK, 1.0), CEILINGS, DECLARED) is None
-    trap = failure_of(PyReport(RunStatus.TRAP, 1.0), CEILINGS, DECLARED)
+    assert failure_of(GuestReport(GuestStatus.OK, 1.0), CEILINGS, DECLARED) is None
+    trap = failure_of(GuestReport(GuestStatus.TRAP, 1.0), CEILINGS, DECLARED)
     assert trap is not None and trap.type is ErrorType.SANDBOX_TRAP
-    slow = failure_of(PyReport(RunStatus.CHECK_TIMEOUT, 1.0), CEILINGS, DECLARED)
+    slow = failure_of(GuestReport(GuestStatus.CHECK_TIMEOUT, 1.0), CEILINGS, DECLARED)
     assert (
         slow is not None
         and slow.type is ErrorType.TRANSPILE_COMPILE

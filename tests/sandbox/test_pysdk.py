@@ -9,7 +9,7 @@ from pyworld import registry
 
 from gg.prompts import render
 from gg.sandbox.languages import LANGUAGES
-from gg.sandbox.pysdk import (
+from gg.sandbox.monty.bundle import (
     MAX_HOST_CALLS,
     build_bundle,
     converted,
@@ -17,7 +17,7 @@ from gg.sandbox.pysdk import (
     module_names,
     prelude_source,
 )
-from gg.sandbox.pyspell import field_name, py_name, py_type, signature, stubs, type_shapes
+from gg.sandbox.monty.spelling import field_name, py_name, py_type, signature, stubs, type_shapes
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pyworld import TRIVIAL, Host, arm, failure_text, host, registry, run
+from pyworld import PYTHON, TRIVIAL, Host, failure_text, host, registry, run
 
 from gg.errors import ErrorCode, FatalFault, GgDefect
 from gg.outcome import ErrorType
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import CodeModule
+
+pytestmark = PYTHON
 
 COUNTER = CodeModule(
     "counter",
@@ -19,7 +21,7 @@ COUNTER = CodeModule(
     "def boom():\n    return 1 / 0\n",
 )
 
-__all__ = ["arm", "host"]  # fixtures
+__all__ = ["host"]  # fixtures
 
 
 # ---- the program ---------------------------------------------------------------------------------

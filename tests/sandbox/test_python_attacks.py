@@ -22,30 +22,34 @@ from typing import Any
 import pytest
 import yaml
 
-from attack_fixture import build_canary, ceilings_of, markers_in_tmp, outside_snapshot, padded, substitute
+from attack_fixture import (
+    build_canary,
+    case_number,
+    ceilings_of,
+    markers_in_tmp,
+    outside_snapshot,
+    padded,
+    substitute,
+)
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
 from gg.sandbox.languages import PYTHON
 from gg.sandbox.membrane import Membrane
-from gg.sandbox.surface import build_surface
 from gg.sdk.catalogue import default_registry
+from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import QuietLog
 
+pytestmark = pytest.mark.arms("python")
+
 CASES = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 PASSWD_LINE = re.compile(r"^root:[^:]*:0:0:", re.M)
 TRIVIAL = 'from gg import views\nviews.open_text("alive", "yes")\n'
 HOST_REPR = re.compile(r"<module .* from '/|site-packages|/usr/lib/python")
-
-
-@pytest.fixture(scope="module")
-def arm() -> Iterator[PythonArm]:
-    with PythonArm(default_registry()) as arm:
-        yield arm
 
 
 @dataclass
@@ -123,8 +127,7 @@ class World:
 
 @pytest.fixture
 def world(request: pytest.FixtureRequest, tmp_path: Path, arm: PythonArm) -> Iterator[World]:
-    callspec = getattr(request.node, "callspec", None)
-    number = callspec.params["number"] if callspec is not None else request.node.name[5:8]
+    number = case_number(request)
     case = yaml.safe_load(next(CASES.glob(f"{number}-py-*.yaml")).read_text())
     build_canary(tmp_path, case)
     before = outside_snapshot(tmp_path)

@@ -11,16 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pyworld import TRIVIAL, Host, arm, host, run
+from pyworld import PYTHON, TRIVIAL, Host, host, run
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Ceilings
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 
+pytestmark = PYTHON
+
 SHORT = Ceilings(timeout_secs=0.5, max_memory_bytes=64 * 1024 * 1024)
 
-__all__ = ["arm", "host"]  # fixtures
+__all__ = ["host"]  # fixtures
 
 
 def _timed(arm: PythonArm, host: Host, source: str, ceilings: Ceilings = SHORT) -> tuple[Any, float]:

@@ -4,16 +4,10 @@ a program, and a skill's `skill.py` loaded by one program and used by the next."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from gg.outcome import ErrorType
-from gg.sandbox.arms import build_arm
-from gg.sandbox.execution import Arm
-from gg.sdk.catalogue import default_registry
-from guest_world import GuestAgent, spec_agent
+from guest_world import GuestAgent
 
 # The seed's programs-page program, in Python.
 SEED_PROGRAM = """import gg
@@ -30,23 +24,7 @@ if not missing:
 """
 
 
-@pytest.fixture(scope="module", params=["python", "python-typed"])
-def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
-    made = build_arm(request.param, default_registry())
-    try:
-        yield made
-    finally:
-        made.close()
-
-
-@pytest.fixture
-def agent(arm: Arm, tmp_path: Path) -> GuestAgent:
-    return spec_agent(
-        arm,
-        tmp_path,
-        "skill.py",
-        'def parse(text):\n    return [line.split(",") for line in text.split("\\n")]\n',
-    )
+pytestmark = pytest.mark.arms("python", "python-typed")
 
 
 def test_the_seeds_program_runs_in_python(agent: GuestAgent) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gg.sandbox.pyworker.capture import (
+from gg.sandbox.monty.worker.capture import (
     HEAD_FRAMES,
     MAX_MESSAGE_CHARS,
     LibSource,

@@ -6,17 +6,10 @@ The membrane, workspace, views and surface are gg's own; only the model is absen
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from gg.outcome import ErrorType
-from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.arms.typescript import TypeScriptArm
-from gg.sandbox.execution import Arm
-from gg.sdk.catalogue import default_registry
-from guest_world import GuestAgent, spec_agent
+from guest_world import GuestAgent
 
 # The program of the seed's programs page, byte for byte; it is valid JavaScript as it stands.
 SEED_PROGRAM = """import { files, session, views } from "gg";
@@ -33,25 +26,7 @@ if (missing.length === 0) {
 """
 
 
-@pytest.fixture(scope="module", params=["javascript", "typescript"])
-def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
-    made = (
-        JavaScriptArm(default_registry())
-        if request.param == "javascript"
-        else TypeScriptArm(default_registry())
-    )
-    with made:
-        yield made
-
-
-@pytest.fixture
-def agent(arm: Arm, tmp_path: Path) -> GuestAgent:
-    return spec_agent(
-        arm,
-        tmp_path,
-        "skill.js",
-        '/** Rows of cells. */\nexport const parse = (text) => text.split("\\n").map((l) => l.split(","));\n',
-    )
+pytestmark = pytest.mark.arms("javascript", "typescript")
 
 
 def test_the_seeds_program_runs_unchanged(agent: GuestAgent) -> None:

@@ -32,7 +32,6 @@ import gg
 from attack_fixture import build_canary, ceilings_of, markers_in_tmp, outside_snapshot, substitute
 from gg.outcome import ErrorKind, ErrorType
 from gg.run.shell import hidden_from_jails
-from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm, Ceilings, Execution
 from gg.sandbox.jail import JailPolicy, open_jail
 from gg.sandbox.membrane import Membrane
@@ -43,6 +42,7 @@ from gg.sdk.shell import ShellAccess
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import QuietLog
+from shared_arms import ArmShelf
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 SHELL_CASES = sorted(CASES.glob("*-shell-*.yaml"))
@@ -215,28 +215,18 @@ class World:
         return outcome, probes(outcome.views["probe"])
 
 
-@pytest.fixture(scope="module")
-def arms() -> Iterator[dict[str, Arm]]:
-    opened: dict[str, Arm] = {}
-    yield opened
-    for arm in opened.values():
-        arm.close()
-
-
 @pytest.fixture
 def world(
-    request: pytest.FixtureRequest, tmp_path: Path, arms: dict[str, Arm], monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest, tmp_path: Path, arms: ArmShelf, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[World]:
     case = yaml.safe_load(Path(request.param).read_text())
-    if case["arm"] not in arms:
-        arms[case["arm"]] = build_arm(case["arm"], default_registry())
     build_canary(tmp_path, case)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     for name, value in ENVIRONMENT.items():
         monkeypatch.setenv(name, value)
     listener = Listener()
     before, markers = outside_snapshot(tmp_path), markers_in_tmp()
-    world = World(tmp_path, case, arms[case["arm"]], listener)
+    world = World(tmp_path, case, arms.get(case["arm"]), listener)
     try:
         yield world
         _check_baseline(world, before, markers)

@@ -5,13 +5,11 @@ command takes kept off the program's clock (Deno and Monty alike)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from gg.outcome import ErrorType
-from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm, Ceilings, Execution
 from gg.sandbox.jail import JailPolicy, open_jail
 from gg.sandbox.membrane import Membrane
@@ -60,10 +58,7 @@ PY = {
 ARMS = ["javascript", "typescript", "python", "python-typed"]
 
 
-@pytest.fixture(scope="module", params=ARMS)
-def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
-    with build_arm(request.param, default_registry()) as arm:
-        yield arm
+pytestmark = pytest.mark.arms(*ARMS)
 
 
 def _run(arm: Arm, root: Path, program: str) -> tuple[Execution, dict[str, str], float]:

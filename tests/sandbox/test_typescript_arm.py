@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,17 +16,14 @@ from jsworld import CEILINGS, Host, failure_text, host, registry
 from gg.errors import FatalFault, GgDefect
 from gg.outcome import ErrorType
 from gg.sandbox.arms.typescript import TypeScriptArm
+from gg.sandbox.deno.declarations import declarations
+from gg.sandbox.deno.tscheck import TypeChecker, blank_directives
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
-from gg.sandbox.tscheck import TypeChecker, blank_directives
-from gg.sandbox.tsdecl import declarations
 
 __all__ = ["host"]  # fixtures
 
 
-@pytest.fixture(scope="module")
-def arm() -> Iterator[TypeScriptArm]:
-    with TypeScriptArm(registry()) as arm:
-        yield arm
+pytestmark = pytest.mark.arms("typescript", registry=registry)
 
 
 def run(arm: TypeScriptArm, host: Host, source: str, modules: tuple[CodeModule, ...] = ()) -> Execution:
@@ -248,8 +244,8 @@ def test_a_checker_that_died_between_checks_is_replaced(arm: TypeScriptArm, host
     run(arm, host, "const warm = 1;\n")
     server = arm.checker._server  # pyright: ignore[reportPrivateUsage]
     assert server is not None
-    server._proc.kill()  # pyright: ignore[reportPrivateUsage]
-    server._proc.wait()  # pyright: ignore[reportPrivateUsage]
+    server._process._proc.kill()  # pyright: ignore[reportPrivateUsage]
+    server._process._proc.wait()  # pyright: ignore[reportPrivateUsage]
     start = time.monotonic()
     execution = run(arm, host, 'import { views } from "gg";\nviews.openText("alive", "yes");\n')
     assert execution.ok and host.views == {"alive": "yes"}

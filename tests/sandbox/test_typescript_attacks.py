@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,15 +20,11 @@ from gg.outcome import ErrorKind
 from gg.sandbox.arms.typescript import TypeScriptArm
 from gg.sandbox.execution import Ceilings
 
+pytestmark = pytest.mark.arms("typescript", registry=registry)
+
 CASE = Path(__file__).resolve().parents[1] / "cases" / "attacks" / "005-ts-checker-reads-outside-files.yaml"
 PASSWD_LINE = re.compile(r"^root:[^:]*:0:0:", re.M)
 ABSOLUTE_PATH = re.compile(r"(?:file://)?(/[\w.\-]+)+")
-
-
-@pytest.fixture(scope="module")
-def arm() -> Iterator[TypeScriptArm]:
-    with TypeScriptArm(registry()) as arm:
-        yield arm
 
 
 def _fixture(root: Path, case: dict[str, object]) -> str:

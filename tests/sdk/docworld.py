@@ -10,8 +10,8 @@ from typing import Any
 from gg.errors import ApiError
 from gg.sandbox.languages import JAVASCRIPT, LanguageSpec
 from gg.sandbox.membrane import Membrane
-from gg.sandbox.surface import build_surface
 from gg.sdk.catalogue import default_registry
+from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.surface import Surface

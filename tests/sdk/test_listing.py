@@ -4,13 +4,11 @@ called as the membrane calls them and from a real program on every arm."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from gg.errors import ApiError, ErrorCode
-from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.listing import LISTING_OPERATIONS
@@ -204,13 +202,7 @@ PROGRAMS = {
 }
 
 
-@pytest.fixture(scope="module", params=list(PROGRAMS))
-def arm(request: pytest.FixtureRequest) -> Iterator[Arm]:
-    made = build_arm(request.param, default_registry())
-    try:
-        yield made
-    finally:
-        made.close()
+pytestmark = pytest.mark.arms(*PROGRAMS)
 
 
 def test_a_program_pages_a_listing_and_a_glob_on_every_arm(arm: Arm, tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gg.sandbox.languages import JAVASCRIPT
-from gg.sandbox.surface import build_surface
 from gg.sdk.catalogue import default_registry
+from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
 from gg.sdk.surface import Surface
 

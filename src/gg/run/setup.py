@@ -20,7 +20,7 @@ from gg.providers.base import ToolSpec, submit_program_tool
 from gg.sandbox.execution import Ceilings
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES, LanguageSpec
-from gg.sandbox.surface import build_surface
+from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Registry, Role
 from gg.sdk.shell import ShellAccess
 from gg.sdk.surface import Grant

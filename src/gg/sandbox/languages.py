@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gg.sandbox.modulekeys import camel_key, snake_key
-from gg.sandbox.pyspell import declarations as python_declarations
-from gg.sandbox.pyspell import param_spelling as python_param_spelling
-from gg.sandbox.pyspell import signature as python_signature
-from gg.sandbox.tsdecl import alias_methods, ts_declaration, ts_param_type, ts_signature
+from gg.sandbox.deno.declarations import alias_methods, ts_declaration, ts_param_type, ts_signature
+from gg.sandbox.monty.spelling import declarations as python_declarations
+from gg.sandbox.monty.spelling import param_spelling as python_param_spelling
+from gg.sandbox.monty.spelling import signature as python_signature
+from gg.sdk.docs.modulekeys import camel_key, snake_key
 from gg.sdk.registry import Operation, Param, Registry
 
 

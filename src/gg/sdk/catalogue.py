@@ -6,7 +6,7 @@ from __future__ import annotations
 from gg.sdk.board import BOARD_OPERATIONS
 from gg.sdk.context import CONTEXT_OPERATIONS
 from gg.sdk.delegation import DELEGATION_OPERATIONS
-from gg.sdk.docs import DOCS_OPERATIONS
+from gg.sdk.docs.operations import DOCS_OPERATIONS
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.programs import PROGRAMS_OPERATIONS

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gg.sandbox.execution import CodeModule
-from gg.sandbox.modulekeys import camel_key, unique_key
-from gg.sdk.docindex import DocEntry, DocIndex
+from gg.sdk.docs.index import DocEntry, DocIndex
+from gg.sdk.docs.modulekeys import camel_key, unique_key
 from gg.sdk.skills import SkillShelf
 
 ModuleDocumenter = Callable[[CodeModule, str], list[DocEntry]]  # (module, description) -> pages
@@ -65,7 +65,7 @@ class Grant:
 
 @dataclass
 class Surface:
-    """Built open (`Grant.open`, `gg.sandbox.surface.build_surface`); its grant is what its
+    """Built open (`Grant.open`, `gg.sdk.docs.surface.build_surface`); its grant is what its
     documentation held and its skills shelf when it was built."""
 
     docs: DocIndex

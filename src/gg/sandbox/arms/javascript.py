@@ -2,12 +2,14 @@
 
 Rules kept here:
 - nothing reads or prepares the program on the host: no checker, so `compile_ms` is None;
-- each program runs in a fresh Worker of one long-lived pool, started on the first run and
-  killed by `close()` (the arm is also a context manager);
+- each program runs in a fresh Worker of a long-lived Deno process leased to it for the run
+  (`gg.sandbox.lease`): programs of other agents run beside it on processes of their own; the
+  first process starts on the first run, and `close()` kills them all (the arm is also a context
+  manager);
 - the time ceiling is wall clock from the program's start, fractions honoured; the heap ceiling
   is the Worker's old-generation limit derived from `max_memory_bytes`;
 - a ceiling or a lost engine is a `sandbox_*` failure in gg's words; everything the program did
-  is the engine's own rendering (`gg.sandbox.jsfailure`);
+  is the engine's own rendering (`gg.sandbox.deno.failure`);
 - the guest's log tail is capped again with `keep_log_tail`; every text handed back is
   well-formed Unicode (a lone surrogate a program wrote becomes U+FFFD).
 """
@@ -18,10 +20,11 @@ from collections.abc import Sequence
 
 from gg.outcome import ErrorType
 from gg.prompts import render
-from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, Job, RunReport, RunStatus, SourceLanguage
+from gg.sandbox.deno.bundle import build_bundle
+from gg.sandbox.deno.failure import program_failure
+from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
 from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
-from gg.sandbox.jsfailure import program_failure
-from gg.sandbox.jssdk import build_bundle
+from gg.sandbox.job import GuestReport, GuestStatus, Job
 from gg.sdk.registry import Registry
 
 
@@ -44,41 +47,36 @@ class JavaScriptArm(ClosesOnExit):
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
     ) -> Execution:
-        report = self._pool.run(job_of(source, modules, ceilings, SourceLanguage.JS), host)
+        report = self._pool.run(job_of(source, modules, ceilings), host, SourceLanguage.JS)
         return execution_of(report, ceilings)
 
     def close(self) -> None:
         self._pool.close()
 
 
-def job_of(source: str, modules: Sequence[CodeModule], ceilings: Ceilings, language: SourceLanguage) -> Job:
-    return Job(
-        program=source,
-        modules=tuple(modules),
-        timeout_secs=ceilings.timeout_secs,
-        heap_bytes=ceilings.max_memory_bytes,
-        language=language,
-    )
+def job_of(source: str, modules: Sequence[CodeModule], ceilings: Ceilings) -> Job:
+    return Job(source, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes)
 
 
-def execution_of(report: RunReport, ceilings: Ceilings, compile_ms: float | None = None) -> Execution:
+def execution_of(report: GuestReport, ceilings: Ceilings, compile_ms: float | None = None) -> Execution:
     """The `Execution` a run report stands for."""
     failure = failure_of(report, ceilings)
     return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)
 
 
-def failure_of(report: RunReport, ceilings: Ceilings) -> Failure | None:
+def failure_of(report: GuestReport, ceilings: Ceilings) -> Failure | None:
     """The failure a run report stands for, or None when the program ran to its end."""
     match report.status:
-        case RunStatus.OK:
+        case GuestStatus.OK:
             return None
-        case RunStatus.THREW:
+        case GuestStatus.THREW:
             return program_failure(report.failure or {})
-        case RunStatus.TIMEOUT:
+        case GuestStatus.TIMEOUT:
             seconds = f"{ceilings.timeout_secs:g}"
             return Failure(ErrorType.SANDBOX_TIMEOUT, render("ceiling-timeout", seconds=seconds))
-        case RunStatus.OOM:
+        case GuestStatus.OOM:
             text = render("ceiling-memory", bytes=ceilings.max_memory_bytes)
             return Failure(ErrorType.SANDBOX_OUT_OF_MEMORY, text)
-        case RunStatus.TRAP:
+        case GuestStatus.TRAP | GuestStatus.COMPILE | GuestStatus.CHECK_TIMEOUT:
+            # the Deno guest checks nothing, so a checker's status from it is a trap as well
             return Failure(ErrorType.SANDBOX_TRAP, render("sandbox-trap"))

@@ -1,15 +1,17 @@
 """The Python arm: the reply's bytes run unchanged as `program.py` in Monty, inside a worker
-process of gg's own (`gg.sandbox.montypool`); its checked twin type-checks the program first.
+process of gg's own (`gg.sandbox.monty.pool`); its checked twin type-checks the program first.
 
 Rules kept here:
 - `python` has no checker (`compile_ms` is None); `python-typed` checks every program against the
   SDK's stubs with the engine's bundled `ty` before anything runs, records `compile_ms`, and a
   rejected program is a `Compiler error` (`transpile_compile`) that ran nothing;
-- each program runs in a fresh engine session of one long-lived worker, started on the first run
-  and killed by `close()` (the arm is also a context manager);
+- each program runs in a fresh engine session of a long-lived worker leased to it for the run
+  (`gg.sandbox.lease`): programs of other agents run beside it on workers of their own; the first
+  worker starts on the first run, and `close()` kills them all (the arm is also a context
+  manager);
 - the time ceiling is wall clock from the program's start, the memory ceiling the engine's heap
   limit; a ceiling or a lost engine is a `sandbox_*` failure in gg's words, everything the program
-  did is read by `gg.sandbox.pyfailure`;
+  did is read by `gg.sandbox.monty.failure`;
 - the worker's log tail is capped again with `keep_log_tail`; every text handed back is
   well-formed Unicode.
 """
@@ -19,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
-from gg.sandbox.montypool import MontyPool, PyJob
-from gg.sandbox.pyfailure import failure_of
-from gg.sandbox.pysdk import MAX_HOST_CALLS, build_bundle, module_names
+from gg.sandbox.job import Job
+from gg.sandbox.monty.bundle import MAX_HOST_CALLS, build_bundle, module_names
+from gg.sandbox.monty.failure import failure_of
+from gg.sandbox.monty.pool import MontyPool
 from gg.sdk.registry import Registry
 
 PYTHON = "python"
@@ -52,14 +55,8 @@ class PythonArm(ClosesOnExit):
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
     ) -> Execution:
-        job = PyJob(
-            program=source,
-            libs={module.key: module.source for module in modules},
-            timeout_secs=ceilings.timeout_secs,
-            memory_bytes=ceilings.max_memory_bytes,
-            checked=self._checked,
-        )
-        report = self._pool.run(job, host)
+        job = Job(source, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes)
+        report = self._pool.run(job, host, checked=self._checked)
         failure = failure_of(report, ceilings, self._declared)
         compile_ms = (report.compile_ms or 0.0) if self._checked else None
         return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)

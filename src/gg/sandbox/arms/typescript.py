@@ -2,9 +2,9 @@
 
 Rules kept here:
 - the reply is checked as `program.ts` against the `gg.d.ts` generated from the same registry
-  the guest's SDK comes from (`gg.sandbox.tscheck`), by a checker started on first use;
+  the guest's SDK comes from (`gg.sandbox.deno.tscheck`), by a checker started on first use;
 - a rejected program runs nothing: its failure is `transpile_syntax` or `transpile_compile` with
-  the checker's diagnostics (`gg.sandbox.tsdiag`), its `duration_ms` is 0;
+  the checker's diagnostics (`gg.sandbox.deno.tsdiag`), its `duration_ms` is 0;
 - a checked program runs in the same guest, pool and SDK as JavaScript, with its types stripped
   in place, so run-time frames are located in `program.ts` coordinates; its code modules may be
   `.ts` or `.js`;
@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from gg.outcome import ErrorType
 from gg.prompts import render
 from gg.sandbox.arms.javascript import execution_of, job_of
-from gg.sandbox.deno import DATA_BASE_BYTES, DenoPool, SourceLanguage
+from gg.sandbox.deno.bundle import build_bundle
+from gg.sandbox.deno.declarations import declarations
+from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
+from gg.sandbox.deno.tscheck import CHECK_SECS, CheckOverran, TypeChecker
+from gg.sandbox.deno.tsdiag import compile_failure
 from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
-from gg.sandbox.jssdk import build_bundle
-from gg.sandbox.tscheck import CHECK_SECS, CheckOverran, TypeChecker
-from gg.sandbox.tsdecl import declarations
-from gg.sandbox.tsdiag import compile_failure
 from gg.sdk.registry import Registry
 
 CHECK_GRACE_SECS = 5.0  # a check may take the program's time ceiling plus this before it is refused
@@ -79,7 +79,7 @@ class TypeScriptArm(ClosesOnExit):
         if errors:
             failure = compile_failure(errors, source, self._words, self._checker.scrubbed)
             return Execution(failure=failure, duration_ms=0.0, compile_ms=compile_ms)
-        report = self._pool.run(job_of(source, modules, ceilings, SourceLanguage.TS), host)
+        report = self._pool.run(job_of(source, modules, ceilings), host, SourceLanguage.TS)
         return execution_of(report, ceilings, compile_ms)
 
     def close(self) -> None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from gg.sandbox.docpages import documentation
 from gg.sandbox.languages import LanguageSpec
-from gg.sandbox.moduledocs import module_documentation
-from gg.sandbox.signatures import signature_catalogue
-from gg.sdk.docindex import DocIndex
+from gg.sdk.docs.codemodules import module_documentation
+from gg.sdk.docs.index import DocIndex
+from gg.sdk.docs.pages import documentation
+from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.registry import Registry, Role, is_bound
 from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import LoadedModules, Surface

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 
 from gg.outcome import ErrorType
 from gg.prompts import render
+from gg.sandbox.deno.tscheck import Diagnostic
 from gg.sandbox.execution import Failure
-from gg.sandbox.tscheck import Diagnostic
 
 PROGRAM_NAME = "program.ts"
 MAX_GROUPS = 8
@@ -36,7 +36,7 @@ def compile_failure(
     diagnostics: Sequence[Diagnostic], source: str, words: Mapping[str, str], scrubbed: Sequence[str] = ()
 ) -> Failure:
     """The failure for a non-empty list of errors on `source`; `words` are the guest's sentences
-    (`gg.sandbox.jssdk.guest_words`), `scrubbed` host paths that must not be shown."""
+    (`gg.sandbox.deno.bundle.guest_words`), `scrubbed` host paths that must not be shown."""
     syntax = [d for d in diagnostics if is_syntax(d)]
     shown = sorted(syntax or diagnostics, key=lambda d: (d.line, d.character))
     lines = source.splitlines()

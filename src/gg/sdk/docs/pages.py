@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from gg.prompts import render
-from gg.sandbox.signatures import FunctionEntry, ModuleEntry, SignatureCatalogue, TypeEntry
-from gg.sdk.docindex import DocEntry, DocKind
+from gg.sdk.docs.index import DocEntry, DocKind
+from gg.sdk.docs.signatures import FunctionEntry, ModuleEntry, SignatureCatalogue, TypeEntry
 from gg.sdk.types import names_in
 
 

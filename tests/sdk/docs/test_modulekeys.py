@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gg.sandbox.modulekeys import camel_key, unique_key
+from gg.sdk.docs.modulekeys import camel_key, unique_key
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gg.sandbox.languages import LANGUAGES
-from gg.sandbox.modulekeys import snake_key, unique_key
+from gg.sdk.docs.modulekeys import snake_key, unique_key
 
 
 @pytest.mark.parametrize(

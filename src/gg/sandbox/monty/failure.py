@@ -23,7 +23,8 @@ from typing import Any
 from gg.outcome import ErrorType
 from gg.prompts import render
 from gg.sandbox.execution import Ceilings, Failure
-from gg.sandbox.montypool import CHECK_SECS, PyReport, RunStatus
+from gg.sandbox.job import GuestReport, GuestStatus
+from gg.sandbox.monty.pool import CHECK_SECS
 
 MAX_DIAGNOSTICS = 8
 _NAME_ERRORS = frozenset({"NameError", "UnboundLocalError"})
@@ -39,22 +40,24 @@ _ENGINE_TIME = ("feed time limit exceeded: ", "turn time limit exceeded: ")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def failure_of(report: PyReport, ceilings: Ceilings, declared: Mapping[str, Sequence[str]]) -> Failure | None:
+def failure_of(
+    report: GuestReport, ceilings: Ceilings, declared: Mapping[str, Sequence[str]]
+) -> Failure | None:
     """The failure a run report stands for, or None when the program ran to its end."""
     match report.status:
-        case RunStatus.OK:
+        case GuestStatus.OK:
             return None
-        case RunStatus.THREW:
+        case GuestStatus.THREW:
             return program_failure(report.failure or {}, ceilings, declared)
-        case RunStatus.COMPILE:
+        case GuestStatus.COMPILE:
             return Failure(ErrorType.TRANSPILE_COMPILE, diagnostics_text(report.diagnostics))
-        case RunStatus.CHECK_TIMEOUT:
+        case GuestStatus.CHECK_TIMEOUT:
             return Failure(ErrorType.TRANSPILE_COMPILE, render("py-check-timeout", seconds=f"{CHECK_SECS:g}"))
-        case RunStatus.TIMEOUT:
+        case GuestStatus.TIMEOUT:
             return timeout_failure(ceilings)
-        case RunStatus.OOM:
+        case GuestStatus.OOM:
             return memory_failure(ceilings)
-        case RunStatus.TRAP:
+        case GuestStatus.TRAP:
             return Failure(ErrorType.SANDBOX_TRAP, render("sandbox-trap"))
 
 

@@ -1,4 +1,4 @@
-"""The worker process: `python -I -m gg.sandbox.pyworker <fd>`, where `<fd>` is its end of the
+"""The worker process: `python -I -m gg.sandbox.monty.worker <fd>`, where `<fd>` is its end of the
 socket gg made for it.
 
 Protocol (JSON objects over `channel.Channel`):
@@ -17,8 +17,8 @@ import sys
 
 from pydantic_monty import Monty
 
-from gg.sandbox.pyworker.channel import Channel, ChannelClosed
-from gg.sandbox.pyworker.run import Engine, Job
+from gg.sandbox.monty.worker.channel import Channel, ChannelClosed
+from gg.sandbox.monty.worker.run import Engine, Job
 
 
 def main(argv: list[str]) -> int:

@@ -14,7 +14,7 @@ program's. It builds:
   a string; lists and `null` are followed; anything undeclared comes back as the wire sent it;
 - a parameter taking documentation (`ParamType.DOC_TARGET`) turns an SDK function into its key;
 - `gg` (every family, `core`, and `ApiError`), `gg.core` (`ApiError`), and an empty `lib`;
-- `ApiError` is the engine's `OSError` (`pyspell.API_ERROR_CLASS`).
+- `ApiError` is the engine's `OSError` (`worker.hostcall.API_ERROR_CLASS`).
 
 Every sentence the worker itself raises (argument checks, the host-call cap) is rendered here from
 the prompt templates, with `{name}`-style holes the worker fills in.
@@ -28,7 +28,7 @@ from typing import Any
 
 from gg.prompts import render
 from gg.sandbox.execution import MAX_LOG_LINE_BYTES, MAX_LOG_LINES
-from gg.sandbox.pyspell import (
+from gg.sandbox.monty.spelling import (
     API_ERROR_CLASS,
     LIB_STUB,
     PyAlias,
@@ -39,7 +39,7 @@ from gg.sandbox.pyspell import (
     sdk_families,
     stubs,
 )
-from gg.sandbox.pyworker.capture import function_spans
+from gg.sandbox.monty.worker.capture import function_spans
 from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
 from gg.sdk.types import Record, Union, terms
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from gg.prompts import render
 from gg.sandbox.execution import CodeModule
-from gg.sdk.docindex import DocEntry, DocKind
+from gg.sdk.docs.index import DocEntry, DocKind
 
 MAX_DECLARATION_CHARS = 300
 _FUNCTION = re.compile(r"export\s+(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)")

@@ -1,6 +1,6 @@
 """Reading the SDK's documentation: `docs.search` and `views.openDocsView`, both always bound.
 
-Rules kept here (ranking and name lookup live in `gg.sdk.docindex`):
+Rules kept here (ranking and name lookup live in `gg.sdk.docs.index`):
 - `search({query?, modules?, kind?, offset?, limit?})` needs a query or a filter (a non-empty
   `modules` or a `kind`), else `invalid-argument`; `kind` is `module`, `function` or `type`; every
   module named must be one the agent's documentation holds; `limit` defaults to 20 and is 1..100.
@@ -19,7 +19,7 @@ from typing import Any
 
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.prompts import render
-from gg.sdk.docindex import DocIndex, DocKind
+from gg.sdk.docs.index import DocIndex, DocKind
 from gg.sdk.registry import Always, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
 from gg.state.views import ViewRefusal

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gg.sandbox.pyworker.channel import Channel
+from gg.sandbox.monty.worker.channel import Channel
 
 MAX_PLAIN_DEPTH = 64
 API_ERROR_CLASS = "OSError"

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from gg.errors import ErrorCode
-from gg.sandbox.jssdk import GUEST_DIR, js_identifier
+from gg.sandbox.deno.bundle import GUEST_DIR, js_identifier
 from gg.sdk.registry import Operation, ParamType, Registry
 from gg.sdk.types import Choice, Record, TypeDecl, Union, names_in, referenced
 from gg.wire import camel

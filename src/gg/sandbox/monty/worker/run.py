@@ -38,10 +38,10 @@ from pydantic_monty import (
     ResourceLimits,
 )
 
-from gg.sandbox.pyworker.boot import SCRIPT_NAME, Booted, boot, boot_source
-from gg.sandbox.pyworker.capture import LibSource, Prints, Sources, describe
-from gg.sandbox.pyworker.channel import Channel
-from gg.sandbox.pyworker.hostcall import HostCalls, HostOperation, Words
+from gg.sandbox.monty.worker.boot import SCRIPT_NAME, Booted, boot, boot_source
+from gg.sandbox.monty.worker.capture import LibSource, Prints, Sources, describe
+from gg.sandbox.monty.worker.channel import Channel
+from gg.sandbox.monty.worker.hostcall import HostCalls, HostOperation, Words
 
 CHECK_FEED_SECS = 1e-6
 _MENTIONS_LIB = re.compile(r"\blib\b")

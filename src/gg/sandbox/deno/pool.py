@@ -1,0 +1,218 @@
+"""A pool of long-lived Deno processes, each running one program at a time in a fresh Worker.
+
+Rules kept here:
+- a program runs on a process leased to it for its whole run (`gg.sandbox.lease`): a program
+  running on another thread, or waiting there in a host call, never holds it up; an idle process
+  serves the next program;
+- each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
+  `DENO_DIR`, an empty cwd), a minimal environment, stdin from /dev/null, and permission for its
+  one socket path only;
+- `RLIMIT_DATA` (`data_limit`) is the backstop for memory outside the JS heap (ArrayBuffer, wasm,
+  Blob): a typed array past it is the Worker's own out-of-memory, a Blob past it aborts the
+  process, which is reported as out of memory; a run asking for a larger heap than an idle
+  process was started for gets a new process;
+- the protocol is JSON lines over that socket (`gg.sandbox.deno.wire`); host calls are served on
+  the thread that called `run`, in the order the guest makes them;
+- the time ceiling is kept here, on the wall clock from the moment the program is sent: a run
+  with no `done` by then is stopped by killing its process (Deno's `worker.terminate()` leaves a
+  running Worker spinning). The time a call to an operation that waits on external work spends
+  on the host is added back (`Deadline`);
+- the pool starts its first process on first use; a process that died (EOF), ran a program that
+  was stopped or ran out of memory, or reports Workers that outlived their programs is stopped and
+  never serves again;
+- a host function that raises anything but `ApiError` stops the program the same way, and the
+  exception propagates out of `run`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import socket
+import time
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from deno import find_deno_bin
+
+from gg.errors import FatalFault, GgDefect
+from gg.sandbox.deno.bundle import HOST_SCRIPT, GuestBundle
+from gg.sandbox.deno.wire import DenoProcess, EngineLost, EngineSilent, arguments, encode, run_message
+from gg.sandbox.execution import HostCalls
+from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
+from gg.sandbox.lease import SPARES, Leases
+from gg.sandbox.process import Deadline, GuestProcess, Launch, private_folder
+
+START_SECS = 15.0
+DATA_BASE_BYTES = 1024 * 1024**2
+MAIN_HEAP_MB = 1024
+_MiB = 1024 * 1024
+
+# Statuses after which the next program gets a fresh process: a trap leaves the engine suspect, and
+# an out-of-memory Worker's memory may not be back yet, so the next Worker could not boot in it.
+_FRESH_PROCESS_AFTER = frozenset({GuestStatus.TRAP, GuestStatus.OOM})
+
+
+class SourceLanguage(StrEnum):
+    """How the guest reads a program: as it is, or with its TypeScript types stripped."""
+
+    JS = "js"
+    TS = "ts"
+
+
+def heap_mb(job: Job) -> int:
+    """The Worker heap a job's memory ceiling stands for (16 MB at the least)."""
+    return max(16, job.memory_bytes // _MiB)
+
+
+class DenoPool:
+    """Deno processes leased one per running program; safe to `close()` from any thread."""
+
+    def __init__(
+        self, bundle: GuestBundle, *, data_base_bytes: int = DATA_BASE_BYTES, spares: int = SPARES
+    ) -> None:
+        self._bundle = bundle
+        self._data_base = data_base_bytes
+        self._leases = Leases(self._start, _fits, spares)
+        self._ids = itertools.count(1)
+
+    @property
+    def pid(self) -> int | None:
+        """The id of the process the last program was given, while the pool holds it."""
+        latest = self._leases.latest
+        return latest.pid if latest else None
+
+    @property
+    def started(self) -> int:
+        """How many Deno processes this pool has started."""
+        return self._leases.started
+
+    def run(self, job: Job, host: HostCalls, language: SourceLanguage = SourceLanguage.JS) -> GuestReport:
+        """Run `job` to its end on a process of its own, serving its host calls with `host`."""
+        heap = heap_mb(job)
+        with self._leases.lease(heap) as process:
+            run_id = next(self._ids)
+            process.process.forget_words()
+            started = time.monotonic()
+            deadline = Deadline(job.timeout_secs, self._bundle.external)
+            try:
+                process.send(run_message(run_id, job.program, language.value, job.modules, heap))
+                report = self._serve(process, run_id, deadline, host)
+            except EngineSilent:
+                elapsed_ms = (time.monotonic() - started) * 1000
+                logs, dropped = process.last_logs(run_id)
+                self._leases.discard(process)
+                return GuestReport(GuestStatus.TIMEOUT, elapsed_ms, logs=logs, dropped=dropped)
+            except EngineLost:
+                return self._lost(process, started)
+            if report.status in _FRESH_PROCESS_AFTER or report.crowded:
+                self._leases.discard(process)
+            return report
+
+    def close(self) -> None:
+        """Kill every process and remove its private directory, at once: a run in progress on
+        another thread ends as a lost engine. A later `run` starts a new process."""
+        self._leases.close()
+
+    # ---- one run ---------------------------------------------------------------------------
+
+    def _serve(self, process: DenoProcess, run_id: int, deadline: Deadline, host: HostCalls) -> GuestReport:
+        """Serve host calls until `done`; past `deadline` the guest is silent by definition."""
+        while True:
+            remaining = deadline.remaining()
+            if remaining <= 0:
+                raise EngineSilent("the program ran past its time ceiling")
+            message = process.receive(remaining)
+            if message.get("id") != run_id:
+                continue
+            if message["t"] == "call":
+                with deadline.call(str(message["op"])):
+                    line = _answer(run_id, message, host)
+                if not deadline.passed():
+                    process.send_line(line)
+                continue
+            if message["t"] == "done":
+                return report_of(message)
+
+    def _lost(self, process: DenoProcess, started: float) -> GuestReport:
+        """The process died mid-run: replace it; an allocation abort is an OOM."""
+        self._leases.discard(process)
+        elapsed_ms = (time.monotonic() - started) * 1000
+        tail = process.process.last_words()
+        out_of_memory = "out of memory" in tail.lower() or "memory allocation of" in tail
+        status = GuestStatus.OOM if out_of_memory else GuestStatus.TRAP
+        return GuestReport(status, elapsed_ms, detail=tail[-2000:])
+
+    # ---- the process -----------------------------------------------------------------------
+
+    def data_limit(self, heap_mb: int) -> int:
+        """The process's `RLIMIT_DATA` for Workers of `heap_mb`: the engine's own reservations
+        (about 650 MB with a running and a spare Worker) plus a quarter over the heap."""
+        return self._data_base + heap_mb * _MiB * 5 // 4
+
+    def _start(self, heap_mb: int) -> DenoProcess:
+        try:
+            return start(self._bundle, heap_mb, self.data_limit(heap_mb))
+        except EngineLost as error:
+            raise GgDefect(FatalFault.HOST_FAULT, str(error)) from error
+
+
+def _fits(process: DenoProcess, heap_mb: int) -> bool:
+    return heap_mb <= process.heap_mb
+
+
+def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:
+    """A new Deno pool process whose Workers have `heap_mb`, booted and ready; `EngineLost` when
+    it does not start."""
+    directory = private_folder("gg-deno-", "deno", "cwd")
+    path = os.path.join(directory, "s")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(path)
+        listener.listen(1)
+        listener.settimeout(START_SECS)
+        try:
+            guest = GuestProcess(_launch(directory, path, data_limit))
+        except OSError as error:
+            raise EngineLost(f"the Deno guest did not start: {error}") from error
+        try:
+            process = DenoProcess(guest, listener.accept()[0], heap_mb)
+        except OSError as error:
+            guest.kill()
+            raise EngineLost(f"the Deno guest did not start: {error}") from error
+    try:
+        process.send(bundle.init_message(heap_mb))
+        if process.receive(START_SECS).get("t") != "ready":
+            raise EngineLost("the guest did not report ready")
+    except EngineLost as error:
+        process.kill()
+        raise EngineLost(f"the Deno guest did not start: {error}") from error
+    return process
+
+
+def _launch(directory: str, path: str, data_limit: int) -> Launch:
+    """Deno, allowed its one socket and nothing else, in the private `directory`."""
+    command = [
+        find_deno_bin(),
+        "run",
+        "--quiet",
+        "--no-prompt",
+        "--no-config",
+        "--no-lock",
+        "--no-remote",
+        "--no-npm",
+        f"--allow-read={path}",
+        f"--allow-write={path}",
+        f"--allow-net=unix:{path}",
+        f"--v8-flags=--max-old-space-size={MAIN_HEAP_MB}",
+        str(HOST_SCRIPT),
+        path,
+    ]
+    env = {"DENO_DIR": os.path.join(directory, "deno"), "NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"}
+    return Launch(command, directory, env, cwd=os.path.join(directory, "cwd"), data_limit=data_limit)
+
+
+def _answer(run_id: int, message: Mapping[str, Any], host: HostCalls) -> bytes:
+    """One host call served: the encoded reply; anything but `ApiError` propagates."""
+    operation = str(message["op"])
+    return encode(reply(run_id, lambda: host(operation, arguments(operation, message.get("args")))))

@@ -1,0 +1,115 @@
+"""The channel to one Deno pool process: JSON lines over its private unix socket, never stdio
+(`guest/host.js` is the other end).
+
+Rules kept here:
+- Python sends `init`, `run`, `reply` and `logs`; the guest sends `ready`, `call`, `done` and
+  `logs`, each naming the run it belongs to by `id`;
+- a line too deeply nested for Python's JSON reader is a call whose arguments are refused
+  (`js-args-too-deep`), never a lost channel;
+- a closed or failed socket is `EngineLost`; nothing within a timeout is `EngineSilent`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gg.errors import ApiError, ErrorCode
+from gg.prompts import render
+from gg.sandbox.execution import CodeModule
+from gg.sandbox.process import Guest
+
+LAST_LOGS_SECS = 0.25  # how long a stopped run's log tail is waited for
+RECEIVE_BYTES = 1 << 20
+
+
+class EngineLost(Exception):
+    """The Deno process went away (EOF) or its channel failed."""
+
+
+class EngineSilent(EngineLost):
+    """The Deno process sent nothing before a deadline."""
+
+
+@dataclass(eq=False)
+class DenoProcess(Guest[socket.socket]):
+    """One Deno pool process, its connected socket, and the heap its Workers were started for."""
+
+    heap_mb: int = 0
+    buffer: bytearray = field(default_factory=bytearray)
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.send_line(encode(message))
+
+    def send_line(self, line: bytes) -> None:
+        try:
+            self.channel.sendall(line + b"\n")
+        except OSError as error:
+            raise EngineLost(str(error)) from error
+
+    def receive(self, timeout: float) -> dict[str, Any]:
+        """The next message, waiting at most `timeout` seconds."""
+        buffer = self.buffer
+        start = 0
+        while (cut := buffer.find(b"\n", start)) < 0:
+            start = len(buffer)
+            self.channel.settimeout(timeout)
+            try:
+                chunk = self.channel.recv(RECEIVE_BYTES)
+            except TimeoutError as error:
+                raise EngineSilent("the guest sent nothing in time") from error
+            except OSError as error:
+                raise EngineLost(str(error)) from error
+            if not chunk:
+                raise EngineLost("the guest closed its channel")
+            buffer += chunk
+        line = bytes(buffer[:cut])
+        del buffer[: cut + 1]
+        return _decode(line)
+
+    def last_logs(self, run_id: int) -> tuple[tuple[str, ...], int]:
+        """The log tail of a run stopped at its ceiling, asked of the main thread (which a
+        spinning Worker does not block) before the process is killed; nothing if it does not
+        answer at once."""
+        deadline = time.monotonic() + LAST_LOGS_SECS
+        with contextlib.suppress(EngineLost):
+            self.send({"t": "logs", "id": run_id})
+            while (remaining := deadline - time.monotonic()) > 0:
+                message = self.receive(remaining)
+                if message.get("t") == "logs" and message.get("id") == run_id:
+                    logs = tuple(str(line) for line in message.get("logs", ()))
+                    return logs, int(message.get("dropped", 0))
+        return (), 0
+
+
+def run_message(
+    run_id: int, program: str, language: str, modules: tuple[CodeModule, ...], heap_mb: int
+) -> dict[str, Any]:
+    """The `run` message: the program, how to read it, its `lib:` modules by key, its heap."""
+    libs = {m.key: {"source": m.source, "extension": m.extension} for m in modules}
+    return {"t": "run", "id": run_id, "program": program, "lang": language, "libs": libs, "heapMb": heap_mb}
+
+
+def arguments(operation: str, args: object) -> Mapping[str, Any]:
+    """A call's arguments, or `invalid-argument` when they did not arrive as an object."""
+    if not isinstance(args, dict):
+        key = operation.split(".", 1)[-1]
+        raise ApiError(key, ErrorCode.INVALID_ARGUMENT, render("js-args-too-deep"))
+    return args  # pyright: ignore[reportUnknownVariableType]
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    return json.dumps(message, allow_nan=False, separators=(",", ":")).encode()
+
+
+def _decode(line: bytes) -> dict[str, Any]:
+    try:
+        return json.loads(line)
+    except RecursionError:
+        head = json.loads(line[: line.index(b',"args":')] + b"}")
+        return {**head, "args": None}

@@ -1,0 +1,134 @@
+"""Guest processes handed out by lease: a program that runs holds one process of its own for its
+whole run, so a program waiting in a host call (a parent waiting for its sub-agents) never stops
+another agent's program on the same arm.
+
+Rules kept here:
+- `lease(need)` hands out an idle process that fits `need` (the one given back last first), else
+  starts a new one; when no idle process fits, the last one given back is stopped first, so a
+  larger need replaces a process rather than adding one. A process that died while idle is never
+  handed out;
+- starting happens outside the lock: a slow start holds up no one else;
+- the lease ends with its `with` block: the process goes back to the idle spares, the one idle
+  longest stopped past `spares`; it is stopped instead when the block raised, when its holder
+  `discard`ed it, or when `close()` came in between;
+- `close()` stops every process, idle and leased, at once and from any thread (a program running
+  on another thread ends as a lost engine); a later lease starts a new process;
+- `latest` is the process the last lease was given, while the pool still holds it; `started`
+  counts the processes started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Generator
+from typing import Generic, Protocol, TypeVar
+
+SPARES = 4  # idle processes kept for the next programs: the run's default `maxParallel`
+
+
+class Leasable(Protocol):
+    def alive(self) -> bool: ...
+
+    def kill(self) -> None: ...
+
+
+P = TypeVar("P", bound=Leasable)
+
+
+class Leases(Generic[P]):
+    """The processes of one pool: `start(need)` makes one, `fits(process, need)` says whether an
+    idle one will do."""
+
+    def __init__(
+        self, start: Callable[[int], P], fits: Callable[[P, int], bool], spares: int = SPARES
+    ) -> None:
+        self._start = start
+        self._fits = fits
+        self._spares = spares
+        self._lock = threading.Lock()
+        self._idle: list[P] = []
+        self._leased: list[P] = []
+        self._latest: P | None = None
+        self._started = 0
+
+    @property
+    def latest(self) -> P | None:
+        return self._latest
+
+    @property
+    def started(self) -> int:
+        return self._started
+
+    @contextlib.contextmanager
+    def lease(self, need: int) -> Generator[P]:
+        """A process of the caller's own for the `with` block."""
+        process = self._take(need)
+        try:
+            yield process
+        except BaseException:
+            self.discard(process)
+            raise
+        self._give_back(process)
+
+    def discard(self, process: P) -> None:
+        """Stop a leased process at once; it never goes back to the spares."""
+        with self._lock:
+            self._forget(process)
+        process.kill()
+
+    def close(self) -> None:
+        with self._lock:
+            doomed = [*self._idle, *self._leased]
+            self._idle, self._leased, self._latest = [], [], None
+        for process in doomed:
+            process.kill()
+
+    def _take(self, need: int) -> P:
+        with self._lock:
+            process, doomed = self._pick(need)
+            if process is not None:
+                self._hold(process)
+        for stale in doomed:
+            stale.kill()
+        if process is None:
+            process = self._start(need)
+            with self._lock:
+                self._started += 1
+                self._hold(process)
+        return process
+
+    def _pick(self, need: int) -> tuple[P | None, list[P]]:
+        """An idle process that fits `need`, and the idle ones to stop (dead, or in its way)."""
+        dead = [process for process in self._idle if not process.alive()]
+        self._idle = [process for process in self._idle if process not in dead]
+        for process in reversed(self._idle):
+            if self._fits(process, need):
+                self._idle.remove(process)
+                return process, dead
+        in_the_way, self._idle = self._idle[-1:], self._idle[:-1]
+        return None, dead + in_the_way
+
+    def _hold(self, process: P) -> None:
+        self._leased.append(process)
+        self._latest = process
+
+    def _give_back(self, process: P) -> None:
+        with self._lock:
+            if process not in self._leased:
+                return  # discarded, or closed meanwhile: already stopped
+            self._leased.remove(process)
+            self._idle.append(process)
+            doomed = self._idle[: max(len(self._idle) - self._spares, 0)]
+            for stale in doomed:
+                self._forget(stale)
+        for stale in doomed:
+            stale.kill()
+
+    def _forget(self, process: P) -> None:
+        if process in self._leased:
+            self._leased.remove(process)
+        if process in self._idle:
+            self._idle.remove(process)
+        if self._latest is process:
+            self._latest = None

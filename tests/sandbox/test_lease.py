@@ -1,0 +1,122 @@
+"""The lease rules of a pool, over processes that are plain values: which process a lease gets,
+which ones go back to the spares, and which ones are stopped."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+
+import pytest
+
+from gg.sandbox.lease import Leases
+
+_numbers = itertools.count(1)
+
+
+@dataclass(eq=False)
+class Proc:
+    size: int
+    number: int = field(default_factory=lambda: next(_numbers))
+    dead: bool = False
+    killed: int = 0
+
+    def alive(self) -> bool:
+        return not self.dead
+
+    def kill(self) -> None:
+        self.killed += 1
+        self.dead = True
+
+
+def _leases(spares: int = 4) -> tuple[Leases[Proc], list[Proc]]:
+    made: list[Proc] = []
+
+    def start(size: int) -> Proc:
+        made.append(Proc(size))
+        return made[-1]
+
+    return Leases(start, lambda process, need: need <= process.size, spares), made
+
+
+def test_the_first_lease_starts_a_process_and_the_next_one_reuses_it() -> None:
+    leases, made = _leases()
+    assert leases.latest is None
+    with leases.lease(1) as first:
+        assert leases.latest is first
+    with leases.lease(1) as second:
+        assert second is first
+    assert leases.started == 1 and made == [first] and first.killed == 0
+
+
+def test_leases_held_at_once_get_processes_of_their_own() -> None:
+    leases, made = _leases()
+    with leases.lease(1) as one, leases.lease(1) as two, leases.lease(1) as three:
+        assert len({one.number, two.number, three.number}) == 3
+    assert leases.started == 3 and all(process.killed == 0 for process in made)
+
+
+def test_past_the_spares_the_process_idle_longest_is_stopped() -> None:
+    leases, made = _leases(spares=2)
+    with leases.lease(1), leases.lease(1), leases.lease(1):
+        pass
+    # given back in the order three, two, one: three has been idle longest
+    assert [process.killed for process in made] == [0, 0, 1]
+    with leases.lease(1) as again:
+        assert again is made[0], "the process given back last serves first"
+
+
+def test_a_larger_need_replaces_the_idle_process_rather_than_adding_one() -> None:
+    leases, made = _leases()
+    with leases.lease(1):
+        pass
+    with leases.lease(5) as larger:
+        assert larger.size == 5
+    assert made[0].killed == 1 and leases.started == 2
+    with leases.lease(2) as smaller:
+        assert smaller is larger, "a process started for more serves a smaller need"
+
+
+def test_a_process_that_died_while_idle_is_never_handed_out() -> None:
+    leases, made = _leases()
+    with leases.lease(1):
+        pass
+    made[0].dead = True
+    with leases.lease(1) as fresh:
+        assert fresh is not made[0]
+
+
+def test_a_discarded_process_or_one_whose_block_raised_never_serves_again() -> None:
+    leases, made = _leases()
+    with leases.lease(1) as process:
+        leases.discard(process)
+        assert leases.latest is None
+    with pytest.raises(RuntimeError), leases.lease(1):
+        raise RuntimeError("the host failed")
+    assert [process.killed for process in made] == [1, 1]
+    with leases.lease(1) as third:
+        assert third not in made[:2]
+
+
+def test_close_stops_leased_and_idle_processes_and_a_later_lease_starts_anew() -> None:
+    leases, made = _leases()
+    with leases.lease(1):
+        pass
+    entered, closed = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with leases.lease(1):
+            entered.set()
+            closed.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert entered.wait(10)
+    with leases.lease(1):
+        leases.close()
+    closed.set()
+    holder.join(10)
+    stopped = list(made)
+    assert len(stopped) == 2 and all(process.killed == 1 for process in stopped), "each stopped once"
+    with leases.lease(1) as later:
+        assert later not in stopped and later.alive()
