@@ -15,8 +15,7 @@ from gg.run.context import RunContext
 from gg.run.setup import AgentSetup
 from gg.run.stream import AgentStream
 from gg.state.holdings import Holdings
-from gg.state.library import Minter, ProgramLibrary
-from gg.state.window import Window
+from gg.state.library import ProgramLibrary
 
 
 def build_agent(setup: AgentSetup, run: RunContext, client: ModelClient, stream: AgentStream) -> Agent:
@@ -25,26 +24,26 @@ def build_agent(setup: AgentSetup, run: RunContext, client: ModelClient, stream:
     Raises `LookupError` for a language the run has no arm for.
     """
     run.leases.arm(setup.language)
-    holdings = open_holdings(setup, run.program_ids)
+    holdings = open_holdings(setup, run)
     if holdings.library is not None:
         _log_library(stream, setup, holdings.library)
     return Agent(setup=setup, holdings=holdings, client=client, stream=stream)
 
 
-def open_holdings(setup: AgentSetup, program_ids: Minter) -> Holdings:
+def open_holdings(setup: AgentSetup, run: RunContext) -> Holdings:
     """What a new agent of `setup` holds before its first turn."""
     settings = setup.library
-    library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, program_ids)
+    library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, run.program_ids)
     surface = setup.grant.open()
+    holdings = Holdings.open(setup.holder, surface, library, run.store_ids)
     skills = surface.skills.skills if surface.skills else ()
-    window = Window(
-        system=system_prompt(
-            setup.registry, setup.language, setup.role, setup.capabilities, library, skills, setup.jail
-        )
+    window = holdings.window
+    window.system = system_prompt(
+        setup.registry, setup.language, setup.role, setup.capabilities, library, skills, setup.jail
     )
     if setup.task:
         window.brief(Message(role="user", content=prompts.render("task", task=setup.task)))
-    return Holdings(window=window, surface=surface, library=library)
+    return holdings
 
 
 def _log_library(stream: AgentStream, setup: AgentSetup, library: ProgramLibrary) -> None:

@@ -144,7 +144,7 @@ def _run_root(
 def _client(
     profile: AgentProfile, options: RunOptions, stream: AgentStream, tool_choice: ToolChoiceMemory
 ) -> ModelClient:
-    binding = profile.model
+    binding = profile.binding
     provider = options.provider or binding.provider.value
     overridden = options.provider is not None
     client = build_client(
@@ -164,7 +164,7 @@ def _client(
 
 
 def _started(capability_set: CapabilitySet, options: RunOptions, workspace: Path) -> RunStarted:
-    binding = capability_set.root.model
+    binding = capability_set.root.binding
     provider = options.provider or binding.provider.value
     model = options.model if options.provider else binding.model
     return RunStarted(

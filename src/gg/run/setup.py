@@ -24,6 +24,7 @@ from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Registry, Role
 from gg.sdk.shell import ShellAccess
 from gg.sdk.surface import Grant
+from gg.state.modules import Holder
 from gg.state.workspace import Workspace
 
 
@@ -56,6 +57,11 @@ class AgentSetup:
     def jail(self) -> JailPolicy | None:
         return None if self.shell is None else self.shell.jail.policy
 
+    @property
+    def holder(self) -> Holder:
+        """What its module set is opened for and re-resolved against."""
+        return Holder(self.capabilities, self.grant.skills)
+
 
 def resolve_setup(
     profile: AgentProfile,
@@ -79,7 +85,7 @@ def resolve_setup(
         capabilities=capabilities,
         ceilings=profile.responses_as_code.ceilings,
         limits=resolve_limits(limits),
-        model=ModelSettings(profile.model.max_output_tokens, profile.model.temperature),
+        model=ModelSettings(profile.binding.max_output_tokens, profile.binding.temperature),
         tool=submit_program_tool(language.display_name),
         registry=registry,
         grant=surface.grant,
