@@ -23,7 +23,7 @@ from gg.errors import FatalFault, GgDefect
 from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
-from gg.state.modules import Holder, ModuleClasses, ModuleSet, Row, Transfer
+from gg.state.modules import Holder, ModuleClasses, ModuleSet, Row, Transfer, receiving_kinds
 from gg.state.skills import SkillReads, SkillsModule
 from gg.state.storeids import StoreIds
 from gg.state.views import ViewSet
@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 
 MODULE_CLASSES: ModuleClasses = {ModuleKind.HISTORY: HistoryModule, ModuleKind.SKILLS: SkillsModule}
 """The kinds gg holds so far; memories, tasks, board and archive are absent from every set."""
+
+
+def kinds_held_by(holder: Holder) -> frozenset[ModuleKind]:
+    """The kinds an agent of `holder`'s profile holds."""
+    return receiving_kinds(holder, MODULE_CLASSES)
 
 
 @dataclass

@@ -1,0 +1,437 @@
+"""Whole sessions of many agents, on the JavaScript and the Python arm: subagents spawned and waited
+for, messages, exec, fork, depth, ceilings and stopping (issue 11, "Tests and done"). Each program
+is written in the arm's own idiom; where two agents must be running at once, each waits in its
+program for the other's mark in the workspace, so the test fails unless they truly overlap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from crew import EXEC, FORK, Crew, line, profile, run_crew, subagents
+
+from gg.sandbox.execution import Arm
+
+pytestmark = pytest.mark.arms("javascript", "python")
+
+
+def _await(name: str, language: str, attempts: int = 20000) -> str:
+    """A program fragment that spins until the workspace file `name` exists, failing otherwise."""
+    flag = name.replace("-", "_")
+    if language == "javascript":
+        return (
+            f"let seen_{flag} = false;\n"
+            f"for (let i = 0; i < {attempts} && !seen_{flag}; i++) {{\n"
+            f'  try {{ files.readFile("{name}"); seen_{flag} = true; }} catch (e) {{}}\n'
+            f"}}\n"
+            f'if (!seen_{flag}) throw new Error("no {name}");\n'
+        )
+    return (
+        f"seen_{flag} = False\n"
+        f"tries_{flag} = 0\n"
+        f"while tries_{flag} < {attempts} and not seen_{flag}:\n"
+        f"    try:\n"
+        f'        files.read_file("{name}")\n'
+        f"        seen_{flag} = True\n"
+        f"    except OSError:\n"
+        f"        tries_{flag} += 1\n"
+        f"if not seen_{flag}:\n"
+        f'    raise ValueError("no {name}")\n'
+    )
+
+
+def _spawn_and_wait(language: str, *briefs: tuple[str, str]) -> str:
+    """The root's program: spawn one child per (profile, brief), wait for all, log the results."""
+    if language == "javascript":
+        spawns = "".join(
+            f'handles.push(delegation.spawnSubagent({{ agent: "{p}", prompt: "{b}" }}));\n' for p, b in briefs
+        )
+        return (
+            'import { delegation } from "gg";\nconst handles = [];\n' + spawns + "const results = "
+            "delegation.waitForSubagents(handles.map((h) => h.id));\n"
+            "console.log(JSON.stringify(results.map((r) => [r.id, r.status, r.summary, r.approved ?? null, "
+            "r.changes ?? null])));\n"
+        )
+    spawns = "".join(
+        f'handles.append(delegation.spawn_subagent(agent="{p}", prompt="{b}"))\n' for p, b in briefs
+    )
+    return (
+        "import json\nfrom gg import delegation\nhandles = []\n" + spawns + "results = "
+        "delegation.wait_for_subagents([h.id for h in handles])\n"
+        "print(json.dumps([[r.id, r.status, r.summary, r.approved, r.changes] for r in results]))\n"
+    )
+
+
+def _finish(language: str, text: str) -> str:
+    if language == "javascript":
+        return f'import {{ session }} from "gg";\nsession.finish("{text}");\n'
+    return f'from gg import session\nsession.finish("{text}")\n'
+
+
+def _imports(language: str, *families: str) -> str:
+    if language == "javascript":
+        return f'import {{ {", ".join(families)} }} from "gg";\n'
+    return f"from gg import {', '.join(families)}\n"
+
+
+def test_two_reviewers_run_at_once_and_the_wait_returns_both_verdicts(tmp_path: Path, arm: Arm) -> None:
+    lang = arm.language
+    review = {
+        "left": "session.approve();\n" if lang == "javascript" else "session.approve()\n",
+        "right": 'session.requestChanges(["rename x"]);\n'
+        if lang == "javascript"
+        else 'session.request_changes(["rename x"])\n',
+    }
+    mark = (
+        'files.writeFile("started-{0}", "yes");\n'
+        if lang == "javascript"
+        else 'files.write_file("started-{0}", "yes")\n'
+    )
+
+    def reviewer(me: str, other: str) -> str:
+        return (
+            _imports(lang, "files", "session")
+            + mark.format(me)
+            + _await(f"started-{other}", lang)
+            + review[me]
+        )
+
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", subagents(), language=lang, roster=["reviewer"]),
+            profile("reviewer", language=lang, role="review"),
+        ],
+        [
+            line(
+                _spawn_and_wait(
+                    lang, ("reviewer", "review the left half"), ("reviewer", "review the right half")
+                )
+            ),
+            line(_finish(lang, "reviewed")),
+            line(reviewer("left", "right"), agent="root.1"),
+            line(reviewer("right", "left"), agent="root.2"),
+        ],
+        arm=arm,
+    )
+    assert crew.result.status.value == "completed" and crew.finished["finalText"] == "reviewed"
+    assert crew.logged_json("root") == [
+        [
+            ["root.1", "completed", "Approved.", True, None],
+            ["root.2", "completed", "Changes requested:\n1. rename x", False, ["rename x"]],
+        ]
+    ]
+    # each reviewer's first call came before the other's program ended: they ran at once
+    assert crew.index("api_call", "root.2") < crew.index("code_execution", "root.1")
+    assert crew.index("api_call", "root.1") < crew.index("code_execution", "root.2")
+    spawned = crew.one("agent_spawned", "root.1")
+    assert (spawned["parentAgentId"], spawned["profileId"], spawned["depth"]) == ("root", "reviewer", 1)
+    assert spawned["brief"] == "review the left half"
+    assert crew.one("agent_finished", "root.2")["status"] == "completed"
+    assert all(e.get("parentAgentId") == "root" for e in crew.events if e["agentId"] == "root.1")
+
+
+def test_a_message_reaches_the_childs_next_prompt_and_only_a_running_child_takes_one(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    if lang == "javascript":
+        root = (
+            _imports(lang, "delegation", "files")
+            + 'const child = delegation.spawnSubagent({ agent: "worker", prompt: "wait for word" });\n'
+            + _await("ready", lang)
+            + 'delegation.sendMessage(child.id, "the bolts are 8 mm");\nchild.send("and the washers 2 mm");\n'
+            + 'files.writeFile("sent", "yes");\nlet stranger = "sent";\n'
+            + 'try { delegation.sendMessage("root.9", "hello"); }\n'
+            + "catch (e) { stranger = `${e.code} ${e.operation}`; }\n"
+            + 'const [result] = delegation.waitForSubagents([child.id]);\nlet late = "sent";\n'
+            + 'try { child.send("too late"); } catch (e) { late = `${e.code} ${e.operation}`; }\n'
+            + "console.log(JSON.stringify([stranger, result.summary, late]));\n"
+        )
+        first = _imports(lang, "files") + 'files.writeFile("ready", "yes");\n' + _await("sent", lang)
+    else:
+        root = (
+            "import json\n"
+            + _imports(lang, "core", "delegation", "files")
+            + 'child = delegation.spawn_subagent(agent="worker", prompt="wait for word")\n'
+            + _await("ready", lang)
+            + 'delegation.send_message(child.id, "the bolts are 8 mm")\nchild.send("and the washers 2 mm")\n'
+            + 'files.write_file("sent", "yes")\nstranger = "sent"\n'
+            + 'try:\n    delegation.send_message("root.9", "hello")\nexcept OSError as e:\n'
+            + "    stranger = core.details(e).code + ' ' + core.details(e).operation\n"
+            + "result = delegation.wait_for_subagents([child.id])[0]\nlate = 'sent'\n"
+            + 'try:\n    child.send("too late")\nexcept OSError as e:\n'
+            + "    late = core.details(e).code + ' ' + core.details(e).operation\n"
+            + "print(json.dumps([stranger, result.summary, late]))\n"
+        )
+        first = _imports(lang, "files") + 'files.write_file("ready", "yes")\n' + _await("sent", lang)
+    crew = run_crew(
+        tmp_path,
+        [profile("root", subagents(), language=lang, roster=["worker"]), profile("worker", language=lang)],
+        [
+            line(root),
+            line(_finish(lang, "told")),
+            line(first, profile="worker"),
+            line(_finish(lang, "got word"), profile="worker"),
+        ],
+        arm=arm,
+    )
+    assert crew.logged_json("root") == [["not-found send_message", "got word", "conflict send_message"]]
+    second = crew.prompt("root.1", 1)
+    assert (
+        "Message from `root`" in second
+        and "the bolts are 8 mm" in second
+        and "and the washers 2 mm" in second
+    )
+    assert "the bolts are 8 mm" not in crew.prompt("root.1", 0)
+
+
+def _exec_run(
+    tmp_path: Path, arm: Arm, worker_programs: list[str], limits: dict[str, int] | None = None
+) -> Crew:
+    lang = arm.language
+    plan = (
+        "// root-turn-one: weighing the crates\n"
+        if lang == "javascript"
+        else "# root-turn-one: weighing the crates\n"
+    )
+    if lang == "javascript":
+        hand_on = (
+            _imports(lang, "delegation")
+            + 'delegation.exec("worker", "finish the weighing");\nconsole.log("handed on");\n'
+        )
+    else:
+        hand_on = (
+            _imports(lang, "delegation")
+            + 'delegation.exec("worker", "finish the weighing")\nprint("handed on")\n'
+        )
+    log = 'console.log("planned");\n' if lang == "javascript" else 'print("planned")\n'
+    return run_crew(
+        tmp_path,
+        [
+            profile("root", EXEC, language=lang, roster=["worker"]),
+            profile("worker", language=lang, name="The Worker"),
+        ],
+        [line(plan + log), line(hand_on), *(line(p, profile="worker") for p in worker_programs)],
+        arm=arm,
+        limits=limits,
+    )
+
+
+def test_an_exec_hands_the_window_on_with_an_opening_note_and_the_turn_count(
+    tmp_path: Path, arm: Arm
+) -> None:
+    crew = _exec_run(tmp_path, arm, [_finish(arm.language, "crates weighed")])
+    assert crew.finished["finalText"] == "crates weighed" and crew.logs("root", 1) == ["handed on"]
+    transition = crew.one("agent_transition", "root")
+    assert (transition["kind"], transition["toAgentId"], transition["profileId"]) == (
+        "exec",
+        "root@2",
+        "worker",
+    )
+    assert transition["modules"][0] == {
+        "kind": "history",
+        "disposition": "carried",
+        "from": "history-0",
+        "to": "history-0",
+    }
+    assert [row["disposition"] for row in transition["modules"][1:]] == ["absent"] * 5
+    spawned = crew.one("agent_spawned", "root@2")
+    assert (spawned["parentAgentId"], spawned["depth"], spawned["brief"]) == (
+        "root",
+        0,
+        "finish the weighing",
+    )
+    (outcome,) = crew.of("turn_outcome", "root@2")
+    assert outcome["turn"] == 3 and outcome["turns"] == 3  # the turn count goes on across incarnations
+    first = crew.requests["root@2"][0]
+    text = crew.prompt("root@2", 0)
+    assert "root-turn-one: weighing the crates" in text and "finish the weighing" in text
+    assert "Succession" in text and "`worker` (The Worker)" in text and "`root`" in text
+    assert first.system != crew.requests["root"][0].system  # its own system prompt, not its predecessor's
+    assert first.messages[-1].content.startswith("Succession\n----\n")
+
+
+def test_one_turn_ceiling_is_spent_across_incarnations(tmp_path: Path, arm: Arm) -> None:
+    still = (
+        'console.log("still weighing");\n' if arm.language == "javascript" else 'print("still weighing")\n'
+    )
+    crew = _exec_run(tmp_path, arm, [still, _finish(arm.language, "too late")], limits={"maxTurns": 3})
+    assert crew.result.status.value == "exhausted"
+    assert [o["turn"] for o in crew.of("turn_outcome")] == [1, 2, 3]
+    assert crew.one("limit_exceeded", "root@2")["observed"] == 3
+
+
+def test_a_fork_copy_runs_the_original_goes_on_and_waits_for_it_on_its_next_turn(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    if lang == "javascript":
+        forking = (
+            '// turn-one: counting the bolts\nimport { delegation } from "gg";\n'
+            'const copy = delegation.fork("count the washers");\nconsole.log(copy.id);\n'
+            "console.log(JSON.stringify(delegation.waitForSubagents()));\n"
+        )
+        waiting = (
+            'import { delegation } from "gg";\n'
+            "const results = delegation.waitForSubagents();\n"
+            "console.log(JSON.stringify(results.map((r) => [r.id, r.status, r.summary])));\n"
+        )
+    else:
+        forking = (
+            "# turn-one: counting the bolts\nimport json\nfrom gg import delegation\n"
+            'copy = delegation.fork("count the washers")\nprint(copy.id)\n'
+            "print(json.dumps([r.id for r in delegation.wait_for_subagents()]))\n"
+        )
+        waiting = (
+            "import json\nfrom gg import delegation\n"
+            "print(json.dumps([[r.id, r.status, r.summary] for r in delegation.wait_for_subagents()]))\n"
+        )
+    crew = run_crew(
+        tmp_path,
+        [profile("root", subagents(1), FORK, language=lang)],
+        [
+            line(forking),
+            line(waiting),
+            line(_finish(lang, "bolts and washers")),
+            line(_finish(lang, "41 washers"), agent="root.f1"),
+        ],
+        arm=arm,
+    )
+    assert crew.logs("root", 0) == ["root.f1", "[]"]  # real at once; not a child until the turn ends
+    assert crew.logged_json("root", 1) == [[["root.f1", "completed", "41 washers"]]]
+    transition = crew.one("agent_transition", "root")
+    assert (transition["kind"], transition["toAgentId"]) == ("fork", "root.f1")
+    assert transition["modules"][0] == {
+        "kind": "history",
+        "disposition": "copied",
+        "from": "history-0",
+        "to": "history-1",
+    }
+    spawned = crew.one("agent_spawned", "root.f1")
+    assert (spawned["parentAgentId"], spawned["depth"], spawned["profileId"]) == ("root", 1, "root")
+    assert crew.index("code_execution", "root") < crew.index("agent_spawned", "root.f1")
+    copy = crew.prompt("root.f1", 0)
+    assert "turn-one: counting the bolts" in copy and "count the washers" in copy and "Fork" in copy
+    assert crew.one("turn_outcome", "root.f1")["turn"] == 2  # the copy's window counts on from its forker's
+    assert "count the washers" not in crew.prompt("root", 2).replace('fork("count the washers")', "")
+
+
+def test_no_agent_stands_deeper_than_the_depth_limit(tmp_path: Path, arm: Arm) -> None:
+    lang = arm.language
+    if lang == "javascript":
+        probe = (
+            'import { delegation, session } from "gg";\nconst seen = [];\n'
+            "const attempt = (f) => {\n  try { f(); seen.push('no throw'); }\n"
+            "  catch (e) { seen.push(`${e.code} ${e.operation}`); }\n};\n"
+            'attempt(() => delegation.spawnSubagent({ agent: "worker", prompt: "deeper" }));\n'
+            'attempt(() => delegation.fork("a deeper copy"));\n'
+            'console.log(JSON.stringify(seen));\nsession.finish("refused twice");\n'
+        )
+    else:
+        probe = (
+            "import json\nfrom gg import core, delegation, session\nseen = []\n"
+            'for call in ["spawn", "fork"]:\n    try:\n        if call == "spawn":\n'
+            '            delegation.spawn_subagent(agent="worker", prompt="deeper")\n        else:\n'
+            '            delegation.fork("a deeper copy")\n        seen.append("no throw")\n'
+            "    except OSError as e:\n"
+            "        seen.append(core.details(e).code + ' ' + core.details(e).operation)\n"
+            'print(json.dumps(seen))\nsession.finish("refused twice")\n'
+        )
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", subagents(1), language=lang, roster=["worker"]),
+            profile("worker", subagents(1), FORK, language=lang, roster=["worker"]),
+        ],
+        [
+            line(_spawn_and_wait(lang, ("worker", "see how deep"))),
+            line(_finish(lang, "depth held")),
+            line(probe, profile="worker"),
+        ],
+        arm=arm,
+    )
+    assert crew.logged_json("root.1") == [["limit-exceeded spawn_subagent", "limit-exceeded fork"]]
+    assert [e["depth"] for e in crew.of("agent_spawned")] == [0, 1]
+
+
+def test_a_child_stopped_by_a_ceiling_reports_its_status_to_the_waiting_parent(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    idle = 'console.log("thinking");\n' if lang == "javascript" else 'print("thinking")\n'
+    crew = run_crew(
+        tmp_path,
+        [profile("root", subagents(), language=lang, roster=["worker"]), profile("worker", language=lang)],
+        [
+            line(_spawn_and_wait(lang, ("worker", "never done"))),
+            line(_finish(lang, "noted")),
+            *[line(idle, profile="worker")] * 3,
+        ],
+        arm=arm,
+        limits={"maxTurns": 2},
+    )
+    ((child, status, summary, _, _),) = crew.logged_json("root")[0]
+    assert (child, status) == ("root.1", "exhausted")
+    assert "turns" in summary and "2" in summary and "thinking" in summary  # the ceiling, and its last turn
+    assert crew.one("agent_finished", "root.1")["status"] == "exhausted"
+    assert crew.finished["finalText"] == "noted"
+
+
+def test_a_parent_waiting_on_two_children_needs_no_slot_of_its_own_at_max_parallel_one(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    crew = run_crew(
+        tmp_path,
+        [profile("root", subagents(), language=lang, roster=["worker"]), profile("worker", language=lang)],
+        [
+            line(_spawn_and_wait(lang, ("worker", "first"), ("worker", "second"))),
+            line(_finish(lang, "both done")),
+            line(_finish(lang, "one done"), profile="worker"),
+        ],
+        arm=arm,
+        limits={"maxParallel": 1},
+    )
+    assert crew.finished["finalText"] == "both done"
+    assert [r[1] for r in crew.logged_json("root")[0]] == ["completed", "completed"]
+    # one slot: the second child's turn starts only once the first child's has ended
+    first_end = max(crew.index("turn_outcome", "root.1"), crew.index("turn_outcome", "root.2"))
+    second_start = max(crew.index("model_request", "root.1"), crew.index("model_request", "root.2"))
+    first_done = min(crew.index("turn_outcome", "root.1"), crew.index("turn_outcome", "root.2"))
+    assert second_start > first_done and first_end > second_start
+
+
+def test_children_still_running_when_the_root_ends_are_stopped_and_recorded_so(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    if lang == "javascript":
+        root = (
+            _imports(lang, "delegation", "files", "session")
+            + 'delegation.spawnSubagent({ agent: "worker", prompt: "keep going" });\n'
+            + _await("busy", lang)
+            + 'session.finish("left it running");\n'
+        )
+        busy = _imports(lang, "files") + 'files.writeFile("busy", "yes");\n'
+    else:
+        root = (
+            _imports(lang, "delegation", "files", "session")
+            + 'delegation.spawn_subagent(agent="worker", prompt="keep going")\n'
+            + _await("busy", lang)
+            + 'session.finish("left it running")\n'
+        )
+        busy = _imports(lang, "files") + 'files.write_file("busy", "yes")\n'
+    crew = run_crew(
+        tmp_path,
+        [profile("root", subagents(), language=lang, roster=["worker"]), profile("worker", language=lang)],
+        [line(root), *[line(busy, profile="worker")] * 200],
+        arm=arm,
+    )
+    assert crew.result.status.value == "completed" and crew.finished["finalText"] == "left it running"
+    stopped = crew.one("agent_finished", "root.1")
+    assert stopped["status"] == "stopped"
+    after = [e for e in crew.events[crew.events.index(stopped) + 1 :] if e["agentId"] == "root.1"]
+    assert after == []
+    assert json.dumps(crew.finished["summary"]["agents"][1]["agentId"]) == '"root.1"'
