@@ -23,7 +23,7 @@ from gg.providers.replay import ReplayClient
 from gg.run.context import MonotonicClock
 from gg.run.run import RunOptions, RunResult, World, execute_run
 from gg.sandbox.execution import Arm
-from gg.telemetry.emitter import CollectingSink, Telemetry
+from gg.telemetry.emitter import CollectingSink, Sink, Telemetry
 
 
 def profile(
@@ -130,6 +130,7 @@ def run_crew(
     limits: Mapping[str, Any] | None = None,
     files: Mapping[str, str] | None = None,
     clock: MonotonicClock = time.monotonic,
+    sinks: Sequence[Sink] = (),
 ) -> Crew:
     workspace = tmp_path / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)
@@ -149,7 +150,7 @@ def run_crew(
         return _Seen(ReplayClient(book.script(agent_id, slug)), requests.setdefault(agent_id, []))
 
     sink = CollectingSink()
-    telemetry = Telemetry("run-crew", [sink])
+    telemetry = Telemetry("run-crew", [sink, *sinks])
     result = execute_run(
         capability_set, telemetry, RunOptions(), World(arm=arm, clock=clock, clients=client_for)
     )

@@ -435,3 +435,104 @@ def test_children_still_running_when_the_root_ends_are_stopped_and_recorded_so(
     after = [e for e in crew.events[crew.events.index(stopped) + 1 :] if e["agentId"] == "root.1"]
     assert after == []
     assert json.dumps(crew.finished["summary"]["agents"][1]["agentId"]) == '"root.1"'
+
+
+def _machine(states: list[dict[str, object]]) -> dict[str, object]:
+    return {"slug": "process", "capabilities": [{"id": "fsm", "params": {"states": states}}]}
+
+
+def test_a_machine_moves_explore_build_verify_carrying_exactly_what_each_edge_names(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    (tmp_path / "skills" / "guide").mkdir(parents=True)
+    (tmp_path / "skills" / "guide" / "skill.md").write_text("---\ndescription: how shelves go\n---\nFIT-IT\n")
+    skills = {"id": "skills", "params": {"directory": "skills"}}
+    comment = "//" if lang == "javascript" else "#"
+    head = f"{comment} explore-marker\n" + _imports(lang, "delegation", "skills")
+    if lang == "javascript":
+        explore = head + 'skills.readSkill("guide");\ndelegation.transitionState("build", "plan ready");\n'
+        build = (
+            f"{comment} builder-marker\n"
+            + _imports(lang, "delegation")
+            + 'delegation.transitionState("verify", "built");\n'
+        )
+    else:
+        explore = head + 'skills.read_skill("guide")\ndelegation.transition_state("build", "plan ready")\n'
+        build = (
+            f"{comment} builder-marker\n"
+            + _imports(lang, "delegation")
+            + 'delegation.transition_state("verify", "built")\n'
+        )
+    states = [
+        {
+            "name": "explore",
+            "agent": "explorer",
+            "transitions": [{"to": "build", "transfer": ["skills"], "description": "when planned"}],
+        },
+        {
+            "name": "build",
+            "agent": "builder",
+            "transitions": [{"to": "verify", "transfer": ["history", "skills"]}],
+        },
+        {"name": "verify", "agent": "verifier"},
+    ]
+    crew = run_crew(
+        tmp_path,
+        [
+            _machine(states),
+            profile("explorer", skills, language=lang),
+            profile("builder", skills, language=lang),
+            profile("verifier", language=lang),
+        ],
+        [
+            line(explore, profile="explorer"),
+            line(build, profile="builder"),
+            line(_finish(lang, "verified"), profile="verifier"),
+        ],
+        arm=arm,
+        task="Build the shelf.",
+    )
+    assert crew.finished["finalText"] == "verified" and crew.agents == ["root", "root@2", "root@3"]
+    states_entered = [(e["agentId"], e["state"], e["profileId"], e.get("from")) for e in crew.of("fsm_state")]
+    assert states_entered == [
+        ("root", "explore", "explorer", None),
+        ("root@2", "build", "builder", "explore"),
+        ("root@3", "verify", "verifier", "build"),
+    ]
+    first, second = crew.of("agent_transition")
+    assert (first["kind"], first["toAgentId"], first["state"]) == ("fsm", "root@2", "build")
+    rows = {row["kind"]: row for row in first["modules"]}
+    assert rows["history"] == {
+        "kind": "history",
+        "disposition": "initialized",
+        "from": "history-0",
+        "to": "history-1",
+    }
+    assert rows["skills"] == {
+        "kind": "skills",
+        "disposition": "carried",
+        "from": "skills-0",
+        "to": "skills-0",
+    }
+    rows = {row["kind"]: row for row in second["modules"]}
+    assert rows["history"]["disposition"] == "carried" and rows["skills"] == {
+        "kind": "skills",
+        "disposition": "dropped",
+        "from": "skills-0",
+    }
+    assert [(e["agentId"], e.get("parentAgentId"), e["depth"]) for e in crew.of("agent_spawned")] == [
+        ("root", None, 0),
+        ("root@2", "root", 0),
+        ("root@3", "root@2", 0),
+    ]
+    builder = crew.prompt("root@2", 0)
+    assert "Build the shelf." in builder and "plan ready" in builder and "explore-marker" not in builder
+    assert "moved from `explore` to `build`" in builder
+    carried = crew.of("skills_state", "root@2")[0]["skills"]
+    assert carried == [{"name": "guide", "description": "how shelves go", "read": True}]
+    verifier = crew.prompt("root@3", 0)
+    assert "builder-marker" in verifier and "explore-marker" not in verifier
+    terminal, entry = crew.requests["root@3"][0].system, crew.requests["root"][0].system
+    assert "transitionState" not in terminal and "transition_state" not in terminal  # no edge out
+    assert "`build` (when planned), carrying the skills already read" in entry
