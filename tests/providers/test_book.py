@@ -3,6 +3,7 @@ other instance replays its profile's script from its first line; unnamed lines a
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -45,13 +46,10 @@ def test_unnamed_lines_are_the_owners_script() -> None:
 
 
 def test_receipt_placeholders_count_the_replies_of_their_own_script() -> None:
-    text = "\n".join(
-        [
-            '{"calls": [{"name": "submit_program", "arguments": {"program": "a"}}]}',
-            '{"profile": "worker", "calls": [{"name": "submit_program", "arguments": {"program": "b"}}]}',
-            '{"profile": "worker", "calls": [{"name": "submit_program", "arguments": {"program": "{{receipt 1.1}}"}}]}',
-        ]
-    )
+    def call(program: str, **whose: str) -> str:
+        return json.dumps({**whose, "calls": [{"name": "submit_program", "arguments": {"program": program}}]})
+
+    text = "\n".join([call("a"), call("b", profile="worker"), call("{{receipt 1.1}}", profile="worker")])
     assert len(parse_journal(text, "journal")) == 3
     with pytest.raises(ConfigError) as refused:
         parse_journal(
