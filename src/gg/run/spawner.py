@@ -68,9 +68,9 @@ class Spawner:
         ledger: ErrorLedger | None = None,
         turn: int = 0,
     ) -> Agent:
-        """An instance of `setup` at `node`, holding `holdings` (fresh ones when None), announced."""
+        """An instance of `setup` at `node`, holding `holdings` (fresh ones when None), announced on
+        its stream before its first turn (at turn 0); its turns count on from `turn`."""
         stream = self.run.stream(node.id, node.parent)
-        stream.turn = turn
         client: ModelClient = self.clients.client(node, self.profiles.profile(setup.slug), stream)
         held = holdings or fresh_holdings(setup, self.run, arrival)
         port = AgentDelegation(self, self.run)
@@ -80,6 +80,7 @@ class Spawner:
             self._agents.append(agent)
             self._current[node.lineage] = agent
         announce(agent, arrival)
+        stream.turn = turn
         return agent
 
     def spawn(self, parent: Agent, profile: str, brief: str) -> dict[str, object]:
