@@ -56,7 +56,7 @@ def matches(got: Any, rule: Any, bindings: Bindings) -> bool:
         return (
             isinstance(got, list)
             and len(got) == len(rule)
-            and all(matches(g, r, bindings) for g, r in zip(got, rule))
+            and all(matches(g, r, bindings) for g, r in zip(got, rule, strict=True))
         )
     return got == rule
 
