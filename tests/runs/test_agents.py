@@ -536,3 +536,72 @@ def test_a_machine_moves_explore_build_verify_carrying_exactly_what_each_edge_na
     terminal, entry = crew.requests["root@3"][0].system, crew.requests["root"][0].system
     assert "transitionState" not in terminal and "transition_state" not in terminal  # no edge out
     assert "`build` (when planned), carrying the skills already read" in entry
+
+
+def _spin(language: str, secs: float) -> str:
+    """A child's program that keeps its guest busy for `secs` of wall time, then finishes."""
+    if language == "javascript":
+        return (
+            _imports(language, "session")
+            + f"const until = Date.now() + {secs * 1000:.0f};\nwhile (Date.now() < until) {{}}\n"
+            + 'session.finish("spun");\n'
+        )
+    return (
+        "import time\n"
+        + _imports(language, "session")
+        + f"until = time.time() + {secs}\nwhile time.time() < until:\n    pass\n"
+        + 'session.finish("spun")\n'
+    )
+
+
+def test_a_wait_does_not_run_down_the_waiting_programs_own_time_limit(tmp_path: Path, arm: Arm) -> None:
+    lang = arm.language
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", subagents(), language=lang, roster=["worker"], timeout_secs=1),
+            profile("worker", language=lang, timeout_secs=20),
+        ],
+        [
+            line(_spawn_and_wait(lang, ("worker", "spin a while"))),
+            line(_finish(lang, "waited")),
+            line(_spin(lang, 1.5), profile="worker"),
+        ],
+        arm=arm,
+    )
+    waiting = crew.of("code_execution", "root")[0]
+    assert waiting["ok"] and waiting["durationMs"] > 1000  # longer than its 1 s timeout, not stopped
+    assert crew.logged_json("root")[0][0][1:3] == ["completed", "spun"]
+    assert crew.finished["finalText"] == "waited"
+
+
+def test_the_runs_time_limit_ends_a_wait(tmp_path: Path, arm: Arm) -> None:
+    lang = arm.language
+    if lang == "javascript":
+        root = (
+            _imports(lang, "delegation")
+            + 'const child = delegation.spawnSubagent({ agent: "worker", prompt: "spin" });\n'
+            + "try { delegation.waitForSubagents([child.id]); console.log('ended'); }\n"
+            + "catch (e) { console.log(`${e.code} ${e.operation} ${e.message}`); }\n"
+        )
+    else:
+        root = (
+            _imports(lang, "core", "delegation")
+            + 'child = delegation.spawn_subagent(agent="worker", prompt="spin")\n'
+            + "try:\n    delegation.wait_for_subagents([child.id])\n    print('ended')\nexcept OSError as e:\n"
+            + "    print(core.details(e).code + ' ' + core.details(e).operation + ' ' + core.details(e).message)\n"
+        )
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", subagents(), language=lang, roster=["worker"]),
+            profile("worker", language=lang, timeout_secs=4),
+        ],
+        [line(root), line(_finish(lang, "never")), line(_spin(lang, 8), profile="worker")],
+        arm=arm,
+        limits={"maxRuntimeSecs": 1.5},
+    )
+    (said,) = crew.logs("root")
+    assert said.startswith("limit-exceeded wait_for_subagents") and "`root.1`" in said
+    assert crew.result.status.value == "timed_out"
+    assert crew.one("agent_finished", "root.1")["status"] == "stopped"
