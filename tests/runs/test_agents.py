@@ -588,8 +588,9 @@ def test_the_runs_time_limit_ends_a_wait(tmp_path: Path, arm: Arm) -> None:
         root = (
             _imports(lang, "core", "delegation")
             + 'child = delegation.spawn_subagent(agent="worker", prompt="spin")\n'
-            + "try:\n    delegation.wait_for_subagents([child.id])\n    print('ended')\nexcept OSError as e:\n"
-            + "    print(core.details(e).code + ' ' + core.details(e).operation + ' ' + core.details(e).message)\n"
+            + "try:\n    delegation.wait_for_subagents([child.id])\n    print('ended')\n"
+            + "except OSError as e:\n    d = core.details(e)\n"
+            + "    print(d.code + ' ' + d.operation + ' ' + d.message)\n"
         )
     crew = run_crew(
         tmp_path,
