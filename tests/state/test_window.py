@@ -67,6 +67,9 @@ def test_every_text_entering_the_window_is_made_well_formed_and_the_rest_is_kept
         ToolCall("call \ufffd", "submit_program", {"program": "p \ufffd", "n": [1, "\ufffd"]}),
     )
     assert window.messages[2].tool_call_id == "call \ufffd"
+    successor = window.adopt()
+    successor.system = "successor \udfff"  # a new holder fills its own slot
+    assert successor.system == "successor \ufffd"
 
 
 def test_a_well_formed_message_enters_the_window_as_the_same_object() -> None:

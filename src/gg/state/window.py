@@ -35,8 +35,13 @@ class Window:
     _recorded: int = 0
 
     def __post_init__(self) -> None:
-        self.system = None if self.system is None else well_formed(self.system)
         self.messages = [well_formed_message(m) for m in self.messages]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """The system-prompt slot is a door too, however it is filled."""
+        if name == "system" and isinstance(value, str):
+            value = well_formed(value)
+        super().__setattr__(name, value)
 
     def brief(self, task: Message) -> None:
         self.task = well_formed_message(task)
