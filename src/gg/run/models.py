@@ -22,7 +22,7 @@ from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet
 from gg.providers.base import ModelClient
 from gg.providers.book import JournalBook
-from gg.providers.factory import build_client
+from gg.providers.factory import build_client, endpoint_of
 from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
 from gg.providers.tool_choice import ToolChoiceMemory
@@ -71,25 +71,36 @@ class ModelClients:
         return binding.provider.value, binding.model
 
     def _built(self, node: AgentNode, profile: AgentProfile, stream: AgentStream) -> ModelClient:
+        """A `--model` of the profile's own provider keeps the profile's endpoint, key variable and
+        journal; one of another provider keeps none of them. The agent's launch log names the
+        endpoint a hosted model is asked at, and where that came from."""
         provider, model = self.binding_of(profile)
         binding = profile.binding
-        journal = self._overrides.journal or binding.journal
+        kept = provider == binding.provider.value
+        journal = self._overrides.journal or (binding.journal if kept else None)
         if provider == "replay" and journal is not None:
             return ReplayClient(self._book(journal).script(node.id, profile.slug))
-        overridden = (provider, model) != (binding.provider.value, binding.model)
-        return build_client(
+        client = build_client(
             provider=provider,
             model=model,
             tool_choice_memory=self._tool_choice,
             log=lambda level, message, fields: stream.log(LogLevel(level), message, **fields),
-            base_url=None if overridden else binding.base_url,
-            api_key_env=None if overridden else binding.api_key_env,
+            base_url=binding.base_url if kept else None,
+            api_key_env=binding.api_key_env if kept else None,
             max_output_tokens=binding.max_output_tokens,
             temperature=binding.temperature,
             cache_lifetime=None if binding.cache_lifetime is None else binding.cache_lifetime.value,
             session_id=self._overrides.session_id or stream.run_id,
             journal_path=journal,
         )
+        endpoint = endpoint_of(provider, binding.base_url if kept else None)
+        if endpoint is not None:
+            stream.log_info(
+                f"{client.model_id} is asked at {endpoint.shown} ({endpoint.source})",
+                baseUrl=endpoint.shown,
+                endpointFrom=endpoint.source,
+            )
+        return client
 
     def _book(self, path: Path) -> JournalBook:
         with self._lock:
