@@ -19,7 +19,7 @@ import time
 import traceback
 
 from gg import prompts
-from gg.errors import GgDefect
+from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
 from gg.loop.agent import Agent, AgentEnd, run_agent
 from gg.loop.limits import ErrorLedger
 from gg.providers.base import ModelClient
@@ -84,18 +84,31 @@ class Spawner:
         return agent
 
     def spawn(self, parent: Agent, profile: str, brief: str) -> dict[str, object]:
-        """Start a subagent of `profile` for `parent`, briefed with `brief`; its handle."""
+        """Start a subagent of `profile` for `parent`, briefed with `brief`; its handle. A model that
+        cannot be built for it is `unavailable`; a run that is ending starts no one."""
+        if self.run.stopping:
+            raise ApiError(
+                "spawn_subagent", ErrorCode.LIMIT_EXCEEDED, "the run is ending; no agent starts now"
+            )
         setup = self.profiles.entering(profile)
         node = self.run.tree.spawn(parent.node, setup.slug)
         slot = self.run.lineages.reserve_slot(parent.node.lineage)
         self.run.lineages.open(node.id, parent.node.lineage, slot)
-        child = self.open(setup, node, Arrival("spawn", parent.id, node.depth, brief))
+        try:
+            child = self.open(setup, node, Arrival("spawn", parent.id, node.depth, brief))
+        except ConfigError as refusal:
+            self.run.lineages.finish(node.id, ChildResult(node.id, AgentStatus.MODEL_ERROR, str(refusal)))
+            raise ApiError(
+                "spawn_subagent", ErrorCode.UNAVAILABLE, f"`{profile}`'s model cannot be used: {refusal}"
+            ) from None
         self._start(child)
         return {"id": node.id, "slot": slot, "modelId": child.client.model_id}
 
     def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None:
-        """Start a copy of `agent` for every fork its turn declared."""
+        """Start a copy of `agent` for every fork its turn declared (none once the run is ending)."""
         for fork in forks:
+            if self.run.stopping:
+                return
             self._start(copy_of(agent, fork, self))
 
     def run_lineage(self, agent: Agent) -> AgentEnd:
@@ -146,6 +159,8 @@ class Spawner:
         try:
             end = self.run_lineage(agent)
         except Exception as defect:  # gg's own failure in a child ends the run, as in the root
+            if self.run.stopping:
+                return  # the run has ended and recorded this agent as stopped
             agent.stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
             self.run.stop(fault=f"gg failed: {defect}")
             return
