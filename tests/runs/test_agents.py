@@ -606,3 +606,81 @@ def test_the_runs_time_limit_ends_a_wait(tmp_path: Path, arm: Arm) -> None:
     assert said.startswith("limit-exceeded wait_for_subagents") and "`root.1`" in said
     assert crew.result.status.value == "timed_out"
     assert crew.one("agent_finished", "root.1")["status"] == "stopped"
+
+
+def test_an_exec_into_a_machine_enters_it_at_its_entry_state(tmp_path: Path, arm: Arm) -> None:
+    lang = arm.language
+    if lang == "javascript":
+        hand_on = _imports(lang, "delegation") + 'delegation.exec("process", "run the checks");\n'
+        move = _imports(lang, "delegation") + 'delegation.transitionState("done", "all green");\n'
+    else:
+        hand_on = _imports(lang, "delegation") + 'delegation.exec("process", "run the checks")\n'
+        move = _imports(lang, "delegation") + 'delegation.transition_state("done", "all green")\n'
+    states = [
+        {"name": "check", "agent": "checker", "transitions": [{"to": "done", "transfer": ["history"]}]},
+        {"name": "done", "agent": "closer"},
+    ]
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", EXEC, language=lang, roster=["process"]),
+            _machine(states),
+            profile("checker", language=lang),
+            profile("closer", language=lang),
+        ],
+        [line(hand_on), line(move, profile="checker"), line(_finish(lang, "closed"), profile="closer")],
+        arm=arm,
+    )
+    assert crew.finished["finalText"] == "closed"
+    entered = crew.one("fsm_state", "root@2")
+    assert (entered["fsmId"], entered["state"], entered["profileId"], entered.get("from")) == (
+        "process",
+        "check",
+        "checker",
+        None,
+    )
+    transition = crew.of("agent_transition", "root")[0]
+    assert (transition["kind"], transition["profileId"], transition["state"]) == ("exec", "checker", "check")
+    assert "The machine `process` started in its state `check`" in crew.prompt("root@2", 0)
+    assert crew.one("fsm_state", "root@3")["from"] == "check"
+
+
+def test_the_library_moves_to_a_successor_truncated_to_its_own_keep_and_a_fork_clones_it(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    keep = {"id": "program-library", "params": {"keep": 1, "idLength": 6}}
+    keep_all = {"id": "program-library", "params": {"keep": 0, "idLength": 4}}
+    if lang == "javascript":
+        hand_on = _imports(lang, "delegation") + 'delegation.exec("worker", "carry on");\n'
+        look = (
+            _imports(lang, "programs", "session")
+            + "const held = programs.history();\n"
+            + "console.log(JSON.stringify(held.map((p) => [p.id, p.turn, p.source().includes('exec')])));\n"
+            + 'session.finish("looked");\n'
+        )
+        first = 'console.log("one");\n'
+    else:
+        hand_on = _imports(lang, "delegation") + 'delegation.exec("worker", "carry on")\n'
+        look = (
+            "import json\n"
+            + _imports(lang, "programs", "session")
+            + "held = programs.history()\n"
+            + "print(json.dumps([[p.id, p.turn, 'exec' in p.source()] for p in held]))\n"
+            + 'session.finish("looked")\n'
+        )
+        first = 'print("one")\n'
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", EXEC, keep_all, language=lang, roster=["worker"]),
+            profile("worker", keep, language=lang),
+        ],
+        [line(first), line(hand_on), line(look, profile="worker")],
+        arm=arm,
+    )
+    receipts = [e["body"] for e in crew.of("receipt", "root")]
+    ((held_id, turn, is_exec),) = crew.logged_json("root@2")[0]
+    assert (held_id, turn, is_exec) == (receipts[1], 2, True)  # the newest one, kept under its own id
+    (own,) = [e["body"] for e in crew.of("receipt", "root@2")]
+    assert own not in receipts and len(own) == 6  # the successor's own id length, never a reissued id
