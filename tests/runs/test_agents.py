@@ -645,9 +645,7 @@ def test_an_exec_into_a_machine_enters_it_at_its_entry_state(tmp_path: Path, arm
     assert crew.one("fsm_state", "root@3")["from"] == "check"
 
 
-def test_the_library_moves_to_a_successor_truncated_to_its_own_keep_and_a_fork_clones_it(
-    tmp_path: Path, arm: Arm
-) -> None:
+def test_the_library_moves_to_a_successor_truncated_to_its_own_keep(tmp_path: Path, arm: Arm) -> None:
     lang = arm.language
     keep = {"id": "program-library", "params": {"keep": 1, "idLength": 6}}
     keep_all = {"id": "program-library", "params": {"keep": 0, "idLength": 4}}
