@@ -78,4 +78,5 @@ def test_the_live_display_prefixes_every_line_of_an_agent_other_than_the_root(sh
     assert "root.1 · finished: completed — 41 bolts" in child
     assert not any("41 bolts" in line and not line.startswith("root.1 · ") for line in shown.live)
     assert "exec → root@2 (closer)" in shown.live
+    assert "root@2 · took over from root: closer, depth 0 — wrap it up" in shown.live
     assert "root@2 · turn 2" in shown.live

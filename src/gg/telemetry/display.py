@@ -41,6 +41,7 @@ from gg.telemetry.terminal import (
 _AGENT_EVENTS = frozenset(
     {EventType.AGENT_SPAWNED, EventType.AGENT_TRANSITION, EventType.AGENT_FINISHED, EventType.AGENT_MODULES}
 )
+_MADE = {"exec": "took over from", "fsm": "took over from", "fork": "forked from"}
 SHOW_COMMAND = "gg show"
 MAX_FINAL_LINES = 20
 _QUIET_LEVELS = frozenset({"debug", "info"})
@@ -56,6 +57,7 @@ class LiveDisplay:
         self._marks = glyphs_for(console)
         self._turns: dict[str, int] = {}  # each agent's turn last announced
         self._agent: str = ROOT_AGENT  # whose event is being written
+        self._made: dict[str, str] = {}  # each fork copy's and successor's id: how it was made
 
     def write(self, event: Event) -> None:
         record = terminal_safe(event.to_wire())
@@ -106,9 +108,11 @@ class LiveDisplay:
         if kind is EventType.AGENT_SPAWNED and record.get("parentAgentId"):
             brief = first_line(str(record.get("brief") or ""))
             parent, profile = record["parentAgentId"], record.get("profileId")
-            made = f"started by {parent}: {profile}, depth {record.get('depth')}"
+            verb = _MADE.get(self._made.get(self._agent, ""), "started by")
+            made = f"{verb} {parent}: {profile}, depth {record.get('depth')}"
             self._line(Text(made + (f" {dash} {brief}" if brief else ""), style="cyan"))
         elif kind is EventType.AGENT_TRANSITION:
+            self._made[str(record.get("toAgentId"))] = str(record.get("kind"))
             state = f", state {record['state']}" if record.get("state") else ""
             target = f"{record.get('toAgentId')} ({record.get('profileId')}{state})"
             self._line(Text(f"{record.get('kind')} {self._marks.arrow} {target}", style="cyan"))
