@@ -10,7 +10,7 @@ Rules kept here:
 - starting happens outside the lock: a slow start holds up no one else;
 - the lease ends with its `with` block: the process goes back to the idle spares, the one idle
   longest stopped past `spares`; it is stopped instead when the block raised, when its holder
-  `discard`ed it, or when `close()` came in between;
+  `discard`ed it (at once, or on a thread of its own), or when `close()` came in between;
 - `close()` stops every process, idle and leased, at once and from any thread (a program running
   on another thread ends as a lost engine); a later lease starts a new process;
 - `latest` is the process the last lease was given, while the pool still holds it; `started`
@@ -71,11 +71,16 @@ class Leases(Generic[P]):
             raise
         self._give_back(process)
 
-    def discard(self, process: P) -> None:
-        """Stop a leased process at once; it never goes back to the spares."""
+    def discard(self, process: P, *, later: bool = False) -> None:
+        """Stop a leased process; it never goes back to the spares. `later` leaves its stopping to
+        a thread of its own (the caller stopped what it ran already), so the caller goes on at
+        once."""
         with self._lock:
             self._forget(process)
-        process.kill()
+        if later:
+            threading.Thread(target=process.kill, daemon=True).start()
+        else:
+            process.kill()
 
     def close(self) -> None:
         with self._lock:

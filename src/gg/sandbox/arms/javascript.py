@@ -16,7 +16,8 @@ Rules kept here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from gg.outcome import ErrorType
 from gg.prompts import render
@@ -33,8 +34,14 @@ class JavaScriptArm(ClosesOnExit):
 
     language = "javascript"
 
-    def __init__(self, registry: Registry, *, data_base_bytes: int = DATA_BASE_BYTES) -> None:
-        self._pool = DenoPool(build_bundle(registry), data_base_bytes=data_base_bytes)
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        data_base_bytes: int = DATA_BASE_BYTES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._pool = DenoPool(build_bundle(registry), data_base_bytes=data_base_bytes, clock=clock)
 
     @property
     def pool(self) -> DenoPool:

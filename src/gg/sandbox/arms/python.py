@@ -18,7 +18,8 @@ Rules kept here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
 from gg.sandbox.job import Job
@@ -36,12 +37,17 @@ class PythonArm(ClosesOnExit):
     type-checked twin."""
 
     def __init__(
-        self, registry: Registry, *, checked: bool = False, host_call_cap: int = MAX_HOST_CALLS
+        self,
+        registry: Registry,
+        *,
+        checked: bool = False,
+        host_call_cap: int = MAX_HOST_CALLS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.language = PYTHON_TYPED if checked else PYTHON
         self._checked = checked
         external = [op.wire for op in registry if op.waits_externally]
-        self._pool = MontyPool(build_bundle(registry, self.language, host_call_cap), external)
+        self._pool = MontyPool(build_bundle(registry, self.language, host_call_cap), external, clock=clock)
         self._declared = module_names(registry)
 
     @property

@@ -30,7 +30,7 @@ import itertools
 import os
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -42,11 +42,13 @@ from gg.sandbox.deno.wire import DenoProcess, EngineLost, EngineSilent, argument
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
 from gg.sandbox.lease import SPARES, Leases
-from gg.sandbox.process import Deadline, GuestProcess, Launch, private_folder
+from gg.sandbox.livelogs import StreamedTail
+from gg.sandbox.process import Deadline, GuestProcess, Launch, Overran, Watch, private_folder
 
 START_SECS = 15.0
 DATA_BASE_BYTES = 1024 * 1024**2
 MAIN_HEAP_MB = 1024
+ENGINE_SLACK_BYTES = 32 * 1024**2  # over a run's memory ceiling: the spare Workers booting beside it
 _MiB = 1024 * 1024
 
 # Statuses after which the next program gets a fresh process: a trap leaves the engine suspect, and
@@ -70,10 +72,16 @@ class DenoPool:
     """Deno processes leased one per running program; safe to `close()` from any thread."""
 
     def __init__(
-        self, bundle: GuestBundle, *, data_base_bytes: int = DATA_BASE_BYTES, spares: int = SPARES
+        self,
+        bundle: GuestBundle,
+        *,
+        data_base_bytes: int = DATA_BASE_BYTES,
+        spares: int = SPARES,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._bundle = bundle
         self._data_base = data_base_bytes
+        self._clock = clock
         self._leases = Leases(self._start, _fits, spares)
         self._ids = itertools.count(1)
 
@@ -95,19 +103,23 @@ class DenoPool:
             run_id = next(self._ids)
             process.process.forget_words()
             started = time.monotonic()
-            deadline = Deadline(job.timeout_secs, self._bundle.external)
+            limit = process.process.resident_bytes() + job.memory_bytes + ENGINE_SLACK_BYTES
+            deadline = Deadline(job.timeout_secs, self._bundle.external, self._clock)
+            watch = Watch(deadline, process.process, limit)
+            streamed = StreamedTail(host)
             try:
                 process.send(run_message(run_id, job.program, language.value, job.modules, heap))
-                report = self._serve(process, run_id, deadline, host)
-            except EngineSilent:
-                elapsed_ms = (time.monotonic() - started) * 1000
-                logs, dropped = process.last_logs(run_id)
-                self._leases.discard(process)
-                return GuestReport(GuestStatus.TIMEOUT, elapsed_ms, logs=logs, dropped=dropped)
+                report = self._serve(process, run_id, watch, host, streamed)
+            except Overran as over:
+                process.stop()
+                self._leases.discard(process, later=True)
+                logs, dropped = streamed.tail()
+                status = GuestStatus.OOM if over.memory else GuestStatus.TIMEOUT
+                return GuestReport(status, _ms_since(started), logs=logs, dropped=dropped)
             except EngineLost:
                 return self._lost(process, started)
             if report.status in _FRESH_PROCESS_AFTER or report.crowded:
-                self._leases.discard(process)
+                self._leases.discard(process, later=True)
             return report
 
     def close(self) -> None:
@@ -117,28 +129,32 @@ class DenoPool:
 
     # ---- one run ---------------------------------------------------------------------------
 
-    def _serve(self, process: DenoProcess, run_id: int, deadline: Deadline, host: HostCalls) -> GuestReport:
-        """Serve host calls until `done`; past `deadline` the guest is silent by definition."""
+    def _serve(
+        self, process: DenoProcess, run_id: int, watch: Watch, host: HostCalls, streamed: StreamedTail
+    ) -> GuestReport:
+        """Serve host calls until `done`; `Overran` once the watch says the program is past a
+        ceiling."""
         while True:
-            remaining = deadline.remaining()
-            if remaining <= 0:
-                raise EngineSilent("the program ran past its time ceiling")
-            message = process.receive(remaining)
+            try:
+                message = process.receive(watch.wait_secs())
+            except EngineSilent:
+                continue
             if message.get("id") != run_id:
                 continue
             if message["t"] == "call":
-                with deadline.call(str(message["op"])):
+                with watch.deadline.call(str(message["op"])):
                     line = _answer(run_id, message, host)
-                if not deadline.passed():
+                if not watch.deadline.passed():
                     process.send_line(line)
-                continue
-            if message["t"] == "done":
+            elif message["t"] == "logs":
+                streamed.take(message)
+            elif message["t"] == "done":
                 return report_of(message)
 
     def _lost(self, process: DenoProcess, started: float) -> GuestReport:
         """The process died mid-run: replace it; an allocation abort is an OOM."""
-        self._leases.discard(process)
-        elapsed_ms = (time.monotonic() - started) * 1000
+        self._leases.discard(process, later=True)
+        elapsed_ms = _ms_since(started)
         tail = process.process.last_words()
         out_of_memory = "out of memory" in tail.lower() or "memory allocation of" in tail
         status = GuestStatus.OOM if out_of_memory else GuestStatus.TRAP
@@ -156,6 +172,10 @@ class DenoPool:
             return start(self._bundle, heap_mb, self.data_limit(heap_mb))
         except EngineLost as error:
             raise GgDefect(FatalFault.HOST_FAULT, str(error)) from error
+
+
+def _ms_since(started: float) -> float:
+    return (time.monotonic() - started) * 1000
 
 
 def _fits(process: DenoProcess, heap_mb: int) -> bool:

@@ -2,27 +2,32 @@
 //
 // Rules kept here:
 // - the only channel to Python is the private unix socket named by the one argument; messages
-//   are JSON lines (`init`, `run`, `reply` in; `ready`, `call`, `done` out);
+//   are JSON lines (`init`, `run`, `reply` in; `ready`, `call`, `logs`, `done` out);
 // - a Worker talks to this thread only over the private ports handed to it at creation; its
 //   `parentPort`/`postMessage` traffic is ignored, so a program cannot forge a call or a `done`;
 // - a reply reaches the blocked Worker as a port message plus an Atomics store and notify;
-// - logs are kept here as a capped tail (200 lines) with a count of the lines dropped; Python
-//   asks for them (`logs`) before it kills the process of a run stopped at its ceiling;
-// - one spare Worker is booted after each `done` is written, for the next program; `ready` is
-//   sent once the first spare has booted;
+// - the lines a program logs are kept here as a capped tail (200 lines) with a count of the
+//   lines dropped, which `done` carries; they are also streamed to Python as they come: at once
+//   when the last batch went out `LOG_BATCH_MS` ago or more, else in the next batch (at most 200
+//   lines, the lines left out counted), so a program stopped at its ceiling keeps what it logged;
+// - `SPARE_WORKERS` Workers are kept booted for the next programs; the one a program takes is
+//   replaced at once, while the program runs, so programs run back to back find one ready.
+//   `ready` is sent once the first spare has booted;
 // - the time ceiling is not kept here: Deno's `worker.terminate()` does not stop a Worker that is
 //   still running JavaScript, so Python kills this whole process when a program overruns. A
 //   `done` says `crowded` when Workers that should have ended are still alive.
 import { Worker, MessageChannel } from "node:worker_threads";
 
 const MAX_LOG_LINES = 200;
-const MAX_LIVE_WORKERS = 3;
+const LOG_BATCH_MS = 20;
+const SPARE_WORKERS = 2;
+const MAX_LINGERING_WORKERS = 2; // retired Workers still alive past which a process is crowded
 const CODE_RANGE_MB = 32; // without it each Worker reserves ~530 MB, which RLIMIT_DATA counts
 const encoder = new TextEncoder();
 const conn = await Deno.connect({ transport: "unix", path: Deno.args[0] });
 const writer = conn.writable.getWriter();
 
-const pool = { boot: null, bundle: null, spare: null, current: null, live: new Set() };
+const pool = { boot: null, bundle: null, heapMb: 0, spares: [], current: null, retired: new Set() };
 
 function send(line) {
   writer.write(encoder.encode(line + "\n")).catch(() => Deno.exit(0));
@@ -45,7 +50,6 @@ function bootWorker(heapMb) {
     transferList: [ctl.port2, reply.port2],
   });
   const slot = { worker, ctl: ctl.port1, reply: reply.port1, flag, heapMb, run: null, dead: false, onReady: null };
-  pool.live.add(slot);
   ctl.port1.on("message", (message) => onWorkerMessage(slot, message));
   worker.on("error", (error) => onWorkerError(slot, error));
   worker.on("exit", () => onWorkerExit(slot));
@@ -53,19 +57,22 @@ function bootWorker(heapMb) {
 }
 
 function takeWorker(heapMb) {
-  const spare = pool.spare;
-  pool.spare = null;
-  if (spare && !spare.dead && spare.heapMb === heapMb) return spare;
-  if (spare) retire(spare);
-  return bootWorker(heapMb);
+  if (heapMb !== pool.heapMb) {
+    for (const spare of pool.spares) retire(spare);
+    pool.spares = [];
+    pool.heapMb = heapMb;
+  }
+  pool.spares = pool.spares.filter((spare) => !spare.dead);
+  return pool.spares.shift() ?? bootWorker(heapMb);
 }
 
-function bootSpare(heapMb) {
-  if (pool.spare === null && pool.current === null) pool.spare = bootWorker(heapMb);
+function fillSpares() {
+  while (pool.spares.length < SPARE_WORKERS) pool.spares.push(bootWorker(pool.heapMb));
 }
 
 function retire(slot) {
   slot.dead = true;
+  pool.retired.add(slot);
   slot.worker.terminate().catch(() => {});
   slot.ctl.close();
   slot.reply.close();
@@ -75,31 +82,55 @@ function retire(slot) {
 
 function startRun(message) {
   const slot = takeWorker(message.heapMb);
-  const run = { id: message.id, started: performance.now(), calling: false, logs: [], dropped: 0, over: false };
+  const run = {
+    id: message.id, started: performance.now(), calling: false, logs: [], dropped: 0, over: false,
+    outbox: [], outDropped: 0, lastSent: -Infinity, timer: null,
+  };
   slot.run = run;
   pool.current = slot;
   slot.ctl.postMessage({ t: "run", program: message.program, lang: message.lang, libs: message.libs });
+  fillSpares();
+}
+
+function capped(lines, keep) {
+  const over = lines.length - keep;
+  if (over > 0) lines.splice(0, over);
+  return Math.max(over, 0);
 }
 
 function keepLogs(run, lines) {
-  for (const line of lines) run.logs.push(String(line));
-  const over = run.logs.length - MAX_LOG_LINES;
-  if (over > 0) {
-    run.logs.splice(0, over);
-    run.dropped += over;
+  for (const line of lines) {
+    run.logs.push(String(line));
+    run.outbox.push(String(line));
   }
+  run.dropped += capped(run.logs, MAX_LOG_LINES);
+  run.outDropped += capped(run.outbox, MAX_LOG_LINES);
+  const wait = run.lastSent + LOG_BATCH_MS - performance.now();
+  if (wait <= 0) streamLogs(run);
+  else if (run.timer === null) run.timer = setTimeout(() => streamLogs(run), wait);
+}
+
+function streamLogs(run) {
+  if (run.timer !== null) clearTimeout(run.timer);
+  run.timer = null;
+  if (run.outbox.length === 0 && run.outDropped === 0) return;
+  sendMessage({ t: "logs", id: run.id, lines: run.outbox, dropped: run.outDropped });
+  run.outbox = [];
+  run.outDropped = 0;
+  run.lastSent = performance.now();
 }
 
 function finish(slot, result) {
   const run = slot.run;
   if (run === null || run.over) return;
   run.over = true;
+  streamLogs(run);
+  const lingering = pool.retired.size;
   retire(slot);
   if (pool.current === slot) pool.current = null;
   const ms = performance.now() - run.started;
-  const crowded = pool.live.size > MAX_LIVE_WORKERS;
+  const crowded = lingering > MAX_LINGERING_WORKERS;
   sendMessage({ t: "done", id: run.id, ms, logs: run.logs, dropped: run.dropped, crowded, ...result });
-  setTimeout(() => bootSpare(slot.heapMb), 0);
 }
 
 function onWorkerMessage(slot, message) {
@@ -128,13 +159,8 @@ function onWorkerError(slot, error) {
 
 function onWorkerExit(slot) {
   slot.dead = true;
-  pool.live.delete(slot);
+  pool.retired.delete(slot);
   if (slot.run !== null) finish(slot, { status: "trap", detail: "the worker exited" });
-}
-
-function sendLogs(id) {
-  const run = pool.current?.run;
-  if (run && run.id === id) sendMessage({ t: "logs", id, logs: run.logs, dropped: run.dropped });
 }
 
 function relayReply(line) {
@@ -153,12 +179,12 @@ function onLine(line) {
   if (line.startsWith('{"t":"reply"')) return relayReply(line);
   const message = JSON.parse(line);
   if (message.t === "run") return startRun(message);
-  if (message.t === "logs") return sendLogs(message.id);
   if (message.t === "init") {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
     pool.bundle = { sdk: message.sdk, words: message.words, families: message.families };
-    pool.spare = bootWorker(message.heapMb);
-    pool.spare.onReady = () => sendMessage({ t: "ready" });
+    pool.heapMb = message.heapMb;
+    fillSpares();
+    pool.spares[0].onReady = () => sendMessage({ t: "ready" });
   }
 }
 
