@@ -46,7 +46,7 @@ from gg.sandbox.livelogs import StreamedTail
 from gg.sandbox.process import Deadline, GuestProcess, Launch, Overran, Watch, private_folder
 
 START_SECS = 15.0
-DATA_BASE_BYTES = 1024 * 1024**2
+DATA_BASE_BYTES = 1152 * 1024**2
 MAIN_HEAP_MB = 1024
 ENGINE_SLACK_BYTES = 32 * 1024**2  # over a run's memory ceiling: the spare Workers booting beside it
 _MiB = 1024 * 1024
@@ -164,7 +164,8 @@ class DenoPool:
 
     def data_limit(self, heap_mb: int) -> int:
         """The process's `RLIMIT_DATA` for Workers of `heap_mb`: the engine's own reservations
-        (about 650 MB with a running and a spare Worker) plus a quarter over the heap."""
+        (about 550 MB, and 80 MB for each Worker: the running one, the spares, one being retired)
+        plus a quarter over the heap."""
         return self._data_base + heap_mb * _MiB * 5 // 4
 
     def _start(self, heap_mb: int) -> DenoProcess:

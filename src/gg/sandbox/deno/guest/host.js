@@ -10,24 +10,30 @@
 //   lines dropped, which `done` carries; they are also streamed to Python as they come: at once
 //   when the last batch went out `LOG_BATCH_MS` ago or more, else in the next batch (at most 200
 //   lines, the lines left out counted), so a program stopped at its ceiling keeps what it logged;
-// - `SPARE_WORKERS` Workers are kept booted for the next programs; the one a program takes is
-//   replaced at once, while the program runs, so programs run back to back find one ready.
-//   `ready` is sent once the first spare has booted;
+// - `SPARE_WORKERS` Workers are kept booted for the next programs, so programs that come back
+//   to back (a hand-over chain, several submissions of one reply) each find one ready. Booting
+//   holds this thread up, so spares are booted one at a time and only once it has been idle for
+//   `REFILL_IDLE_MS`; a program that finds none booted starts on the first that is. `ready` is
+//   sent once the first spare has booted;
 // - the time ceiling is not kept here: Deno's `worker.terminate()` does not stop a Worker that is
 //   still running JavaScript, so Python kills this whole process when a program overruns. A
 //   `done` says `crowded` when Workers that should have ended are still alive.
-import { Worker, MessageChannel } from "node:worker_threads";
+import { MessageChannel, Worker } from "node:worker_threads";
 
 const MAX_LOG_LINES = 200;
 const LOG_BATCH_MS = 20;
-const SPARE_WORKERS = 2;
+const SPARE_WORKERS = 4; // a whole hand-over chain runs back to back on Workers booted beforehand
+const REFILL_IDLE_MS = 10; // how long the thread must be idle before it boots the next spare
 const MAX_LINGERING_WORKERS = 2; // retired Workers still alive past which a process is crowded
 const CODE_RANGE_MB = 32; // without it each Worker reserves ~530 MB, which RLIMIT_DATA counts
 const encoder = new TextEncoder();
 const conn = await Deno.connect({ transport: "unix", path: Deno.args[0] });
 const writer = conn.writable.getWriter();
 
-const pool = { boot: null, bundle: null, heapMb: 0, spares: [], current: null, retired: new Set() };
+const pool = {
+  boot: null, bundle: null, heapMb: 0, spares: [], current: null, waiting: null, refill: null,
+  retired: new Set(), announced: false,
+};
 
 function send(line) {
   writer.write(encoder.encode(line + "\n")).catch(() => Deno.exit(0));
@@ -49,25 +55,39 @@ function bootWorker(heapMb) {
     workerData,
     transferList: [ctl.port2, reply.port2],
   });
-  const slot = { worker, ctl: ctl.port1, reply: reply.port1, flag, heapMb, run: null, dead: false, onReady: null };
+  const slot = { worker, ctl: ctl.port1, reply: reply.port1, flag, heapMb, ready: false, run: null, dead: false };
   ctl.port1.on("message", (message) => onWorkerMessage(slot, message));
   worker.on("error", (error) => onWorkerError(slot, error));
   worker.on("exit", () => onWorkerExit(slot));
   return slot;
 }
 
-function takeWorker(heapMb) {
+function scheduleRefill() {
+  if (pool.refill !== null) clearTimeout(pool.refill);
+  pool.refill = setTimeout(refill, REFILL_IDLE_MS);
+}
+
+// Booting a Worker holds this thread up for most of its boot, so spares are booted one at a time
+// and only while no program runs; a program that arrives meanwhile waits for one boot at most.
+function refill() {
+  pool.refill = null;
+  pool.spares = pool.spares.filter((spare) => !spare.dead);
+  if (pool.current !== null || pool.spares.length >= SPARE_WORKERS) return;
+  pool.spares.push(bootWorker(pool.heapMb));
+  scheduleRefill();
+}
+
+function readySpare(heapMb) {
   if (heapMb !== pool.heapMb) {
     for (const spare of pool.spares) retire(spare);
     pool.spares = [];
     pool.heapMb = heapMb;
   }
   pool.spares = pool.spares.filter((spare) => !spare.dead);
-  return pool.spares.shift() ?? bootWorker(heapMb);
-}
-
-function fillSpares() {
-  while (pool.spares.length < SPARE_WORKERS) pool.spares.push(bootWorker(pool.heapMb));
+  const at = pool.spares.findIndex((spare) => spare.ready);
+  if (at >= 0) return pool.spares.splice(at, 1)[0];
+  if (pool.spares.length === 0) pool.spares.push(bootWorker(heapMb));
+  return null;
 }
 
 function retire(slot) {
@@ -81,7 +101,12 @@ function retire(slot) {
 // ---- one run -------------------------------------------------------------------------------
 
 function startRun(message) {
-  const slot = takeWorker(message.heapMb);
+  const slot = readySpare(message.heapMb);
+  if (slot === null) {
+    pool.waiting = message; // started as soon as a spare is ready
+    return;
+  }
+  pool.waiting = null;
   const run = {
     id: message.id, started: performance.now(), calling: false, logs: [], dropped: 0, over: false,
     outbox: [], outDropped: 0, lastSent: -Infinity, timer: null,
@@ -89,7 +114,6 @@ function startRun(message) {
   slot.run = run;
   pool.current = slot;
   slot.ctl.postMessage({ t: "run", program: message.program, lang: message.lang, libs: message.libs });
-  fillSpares();
 }
 
 function capped(lines, keep) {
@@ -131,15 +155,24 @@ function finish(slot, result) {
   const ms = performance.now() - run.started;
   const crowded = lingering > MAX_LINGERING_WORKERS;
   sendMessage({ t: "done", id: run.id, ms, logs: run.logs, dropped: run.dropped, crowded, ...result });
+  scheduleRefill();
+}
+
+function onReady(slot) {
+  slot.ready = true;
+  if (!pool.announced) {
+    pool.announced = true;
+    sendMessage({ t: "ready" });
+  }
+  if (pool.waiting !== null && pool.current === null) startRun(pool.waiting);
+  else scheduleRefill();
 }
 
 function onWorkerMessage(slot, message) {
-  if (message?.t === "ready" && slot.onReady !== null) {
-    slot.onReady();
-    slot.onReady = null;
-  }
+  if (message === null || typeof message !== "object") return;
+  if (message.t === "ready" && !slot.ready && !slot.dead) return onReady(slot);
   const run = slot.run;
-  if (run === null || run.over || message === null || typeof message !== "object") return;
+  if (run === null || run.over) return;
   if (message.t === "call") {
     run.calling = true;
     send(`{"t":"call","id":${run.id},"op":${JSON.stringify(String(message.op))},"args":${String(message.args)}}`);
@@ -183,8 +216,7 @@ function onLine(line) {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
     pool.bundle = { sdk: message.sdk, words: message.words, families: message.families };
     pool.heapMb = message.heapMb;
-    fillSpares();
-    pool.spares[0].onReady = () => sendMessage({ t: "ready" });
+    pool.spares.push(bootWorker(pool.heapMb));
   }
 }
 
