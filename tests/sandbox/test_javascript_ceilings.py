@@ -241,3 +241,17 @@ def test_close_kills_the_engine_and_removes_its_directory(host: Host) -> None:
     assert not os.path.exists(directory)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_memory_outside_the_heap_counts_against_the_memory_ceiling(arm: JavaScriptArm, host: Host) -> None:
+    """Typed arrays live outside the JS heap; the guest process as a whole is held to the ceiling."""
+    ceilings = Ceilings(timeout_secs=30.0, max_memory_bytes=64 * 1024 * 1024)
+    source = (
+        'import { views } from "gg";\nconst kept = [];\n'
+        "for (let i = 0; i < 12; i++) kept.push(new Uint8Array(16 * 1024 * 1024).fill(1));\n"
+        'views.openText("kept", String(kept.length * 16) + " MiB");\n'
+    )
+    execution = run(arm, host, source, ceilings)
+    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_OUT_OF_MEMORY
+    assert "67108864 bytes" in execution.failure.text and "kept" not in host.views
+    assert_next_program_runs(arm, host)

@@ -123,7 +123,7 @@ class GuestProcess:
     def resident_bytes(self) -> int:
         """The resident memory of the process and every process it started, in bytes (0 once
         it is gone)."""
-        return sum(_resident(pid) for pid in _family(self._proc.pid))
+        return resident_bytes(self._proc.pid)
 
     def stop(self) -> None:
         """Kill the whole group at once; reaping comes later (`kill`)."""
@@ -183,6 +183,11 @@ class Guest(Generic[C]):
         """Stop at once; the channel is closed and the process cleaned up on another thread."""
         self.process.stop()
         threading.Thread(target=self.kill, daemon=True).start()
+
+
+def resident_bytes(pid: int) -> int:
+    """The resident memory of process `pid` and every process descending from it, in bytes."""
+    return sum(_resident(member) for member in _family(pid))
 
 
 def _family(pid: int) -> list[int]:
