@@ -171,3 +171,16 @@ def test_past_the_run_deadline_tool_calls_are_refused_but_endings_are_served() -
     assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and membrane.counts.tool_calls == 0
     membrane("session.finish", {"summary": "done in time"})
     assert scope.declarations.ending is not None
+
+
+def test_past_100000_calls_the_membrane_refuses_each_call_and_counts_it_without_recording_it() -> None:
+    membrane, _, log = _membrane()
+    for _ in range(100_000):
+        membrane("files.read_file", {"path": "a.md"})
+    for _ in range(3):
+        with pytest.raises(ApiError) as caught:
+            membrane("files.read_file", {"path": "a.md"})
+        assert caught.value.code is ErrorCode.LIMIT_EXCEEDED and caught.value.operation == "read_file"
+    assert "100,000 SDK calls" in caught.value.message
+    assert len(log.events) == 2 * 100_000
+    assert (membrane.counts.api_calls, membrane.counts.refused) == (100_000, 3)

@@ -9,6 +9,10 @@
 4. record: every call is bracketed `api_call` / `api_result` through the `CallLog`, refused ones
    included, and counted (`api_calls` every call, `tool_calls` those that reached a tool).
 
+Past `MAX_SDK_CALLS` calls (the cap each guest keeps too, so these never come from a guest that
+keeps it) a call is refused `limit-exceeded` before any step, counted in `refused` and not
+recorded, so the record cannot grow with them.
+
 A failure is an `ApiError` raised back into the guest; a `GgDefect` passes through untouched.
 """
 
@@ -20,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gg.errors import ApiError, ErrorCode
+from gg.prompts import render
+from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import U32_MAX, Capability, Ending, Operation, Param, ParamType, Registry, is_bound
 from gg.sdk.scope import ProgramScope
 
@@ -38,6 +44,7 @@ class CallLog(Protocol):
 class CallCounts:
     api_calls: int = 0
     tool_calls: int = 0
+    refused: int = 0
 
 
 class Membrane:
@@ -60,6 +67,10 @@ class Membrane:
 
     def __call__(self, operation: str, args: Mapping[str, Any]) -> Any:
         op = self._registry.get(operation)
+        if self.counts.api_calls >= MAX_SDK_CALLS:
+            self.counts.refused += 1
+            key = op.key if op is not None else operation.rsplit(".", 1)[-1][:MAX_ARGUMENT_PREVIEW]
+            raise ApiError(key, ErrorCode.LIMIT_EXCEEDED, render("sdk-call-cap", cap=f"{MAX_SDK_CALLS:,}"))
         ordinal = self.counts.api_calls
         self.counts.api_calls += 1
         self._log.call_started(operation, ordinal)

@@ -151,6 +151,7 @@ class CodeExecution(Payload):
     source: str | None = None
     programs: int | None = None
     links: list[dict[str, Any]] | None = None
+    calls_refused: int | None = None  # SDK calls refused past the per-program cap, not recorded
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -24,7 +24,15 @@ from gg.prompts import render
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.failure import program_failure
 from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
-from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
+from gg.sandbox.execution import (
+    MAX_SDK_CALLS,
+    Ceilings,
+    ClosesOnExit,
+    CodeModule,
+    Execution,
+    Failure,
+    HostCalls,
+)
 from gg.sandbox.job import GuestReport, GuestStatus, Job
 from gg.sdk.registry import Registry
 
@@ -39,9 +47,11 @@ class JavaScriptArm(ClosesOnExit):
         registry: Registry,
         *,
         data_base_bytes: int = DATA_BASE_BYTES,
+        call_cap: int = MAX_SDK_CALLS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._pool = DenoPool(build_bundle(registry), data_base_bytes=data_base_bytes, clock=clock)
+        bundle = build_bundle(registry, call_cap)
+        self._pool = DenoPool(bundle, data_base_bytes=data_base_bytes, clock=clock)
 
     @property
     def pool(self) -> DenoPool:
@@ -68,7 +78,9 @@ def job_of(source: str, modules: Sequence[CodeModule], ceilings: Ceilings) -> Jo
 def execution_of(report: GuestReport, ceilings: Ceilings, compile_ms: float | None = None) -> Execution:
     """The `Execution` a run report stands for."""
     failure = failure_of(report, ceilings)
-    return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)
+    return Execution.from_guest(
+        failure, report.duration_ms, report.logs, report.dropped, compile_ms, report.refused_calls
+    )
 
 
 def failure_of(report: GuestReport, ceilings: Ceilings) -> Failure | None:

@@ -21,9 +21,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
+from gg.sandbox.execution import MAX_SDK_CALLS, Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
 from gg.sandbox.job import Job
-from gg.sandbox.monty.bundle import MAX_HOST_CALLS, build_bundle, module_names
+from gg.sandbox.monty.bundle import build_bundle, module_names
 from gg.sandbox.monty.failure import failure_of
 from gg.sandbox.monty.pool import MontyPool
 from gg.sdk.registry import Registry
@@ -41,13 +41,13 @@ class PythonArm(ClosesOnExit):
         registry: Registry,
         *,
         checked: bool = False,
-        host_call_cap: int = MAX_HOST_CALLS,
+        call_cap: int = MAX_SDK_CALLS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.language = PYTHON_TYPED if checked else PYTHON
         self._checked = checked
         external = [op.wire for op in registry if op.waits_externally]
-        self._pool = MontyPool(build_bundle(registry, self.language, host_call_cap), external, clock=clock)
+        self._pool = MontyPool(build_bundle(registry, self.language, call_cap), external, clock=clock)
         self._declared = module_names(registry)
 
     @property
@@ -65,7 +65,9 @@ class PythonArm(ClosesOnExit):
         report = self._pool.run(job, host, checked=self._checked)
         failure = failure_of(report, ceilings, self._declared)
         compile_ms = (report.compile_ms or 0.0) if self._checked else None
-        return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)
+        return Execution.from_guest(
+            failure, report.duration_ms, report.logs, report.dropped, compile_ms, report.refused_calls
+        )
 
     def close(self) -> None:
         self._pool.close()

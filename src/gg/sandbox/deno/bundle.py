@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from gg.prompts import render
+from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
 from gg.wire import camel
 
@@ -45,6 +46,7 @@ class GuestBundle:
     words: Mapping[str, str]
     families: tuple[str, ...]
     external: frozenset[str] = frozenset()
+    call_cap: int = MAX_SDK_CALLS
 
     def init_message(self, heap_mb: int) -> dict[str, object]:
         return {
@@ -53,12 +55,14 @@ class GuestBundle:
             "sdk": dict(self.sdk),
             "words": dict(self.words),
             "families": list(self.families),
+            "callCap": self.call_cap,
             "heapMb": heap_mb,
         }
 
 
-def build_bundle(registry: Registry) -> GuestBundle:
-    """Everything the guest needs for `registry`, ready to send."""
+def build_bundle(registry: Registry, call_cap: int = MAX_SDK_CALLS) -> GuestBundle:
+    """Everything the guest needs for `registry`, ready to send; a program may make `call_cap`
+    SDK calls."""
     families = tuple(registry.families())
     sdk = {
         "sdk:/runtime.js": _guest_source("runtime.js"),
@@ -68,7 +72,8 @@ def build_bundle(registry: Registry) -> GuestBundle:
     for family in families:
         sdk[f"sdk:/{family}.js"] = family_module(family, registry.in_family(family))
     external = frozenset(op.wire for op in registry if op.waits_externally)
-    return GuestBundle(_guest_source("boot.js"), sdk, guest_words(families), families, external)
+    words = guest_words(families, call_cap)
+    return GuestBundle(_guest_source("boot.js"), sdk, words, families, external, call_cap)
 
 
 def aggregate_module(families: Iterable[str]) -> str:
@@ -120,7 +125,7 @@ def js_identifier(name: str) -> str:
     return f"{name}_" if name in _RESERVED else name
 
 
-def guest_words(families: Iterable[str]) -> dict[str, str]:
+def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
     """The guest's sentences, rendered once; `{spec}`, `{name}`, `{got}`, `{keys}` stay holes."""
     holes = {"spec": "{spec}", "name": "{name}", "got": "{got}", "keys": "{keys}"}
     return {
@@ -138,6 +143,7 @@ def guest_words(families: Iterable[str]) -> dict[str, str]:
         "importNoLibs": render("js-import-no-libs", **holes),
         "importElsewhere": render("js-import-elsewhere", **holes),
         "unavailable": render("js-unavailable", **holes),
+        "callCap": render("sdk-call-cap", cap=f"{call_cap:,}"),
     }
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.prompts import render
-from gg.sandbox.execution import MAX_LOG_LINE_BYTES, MAX_LOG_LINES
+from gg.sandbox.execution import MAX_LOG_LINE_BYTES, MAX_LOG_LINES, MAX_SDK_CALLS
 from gg.sandbox.monty.spelling import (
     API_ERROR_CLASS,
     LIB_STUB,
@@ -42,8 +42,6 @@ from gg.sandbox.monty.spelling import (
 from gg.sandbox.monty.worker.capture import function_spans
 from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
 from gg.sdk.types import Record, Union, terms
-
-MAX_HOST_CALLS = 100_000  # SDK calls one program may make; the next ones fail `limit-exceeded`
 
 _HEAD = """import gg as _host
 from dataclasses import dataclass
@@ -95,7 +93,7 @@ class PyBundle:
     stubs: dict[str, str]
     words: dict[str, str]
     prelude_spans: list[tuple[str, int, int]]
-    host_call_cap: int = MAX_HOST_CALLS
+    host_call_cap: int = MAX_SDK_CALLS
 
     def init_message(self) -> dict[str, Any]:
         return {
@@ -112,7 +110,7 @@ class PyBundle:
 
 
 def build_bundle(
-    registry: Registry, language: str = "python", host_call_cap: int = MAX_HOST_CALLS
+    registry: Registry, language: str = "python", host_call_cap: int = MAX_SDK_CALLS
 ) -> PyBundle:
     """Everything a worker needs for `registry`, ready to send; documentation keys are spelled
     for `language` (`python` or `python-typed`)."""
@@ -151,7 +149,7 @@ def host_operations(registry: Registry) -> dict[str, dict[str, Any]]:
     }
 
 
-def worker_words(host_call_cap: int = MAX_HOST_CALLS) -> dict[str, str]:
+def worker_words(host_call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
     """The worker's sentences, rendered once; `{name}`, `{got}`, `{function}` stay holes."""
     holes = {"name": "{name}", "got": "{got}", "function": "{function}"}
     return {
@@ -163,7 +161,7 @@ def worker_words(host_call_cap: int = MAX_HOST_CALLS) -> dict[str, str]:
         "argPlainData": render("py-arg-plain-data", **holes),
         "argDocTarget": render("py-arg-doc-target", **holes),
         "argDocForeign": render("py-arg-doc-foreign", **holes),
-        "hostCallCap": render("py-host-call-cap", cap=host_call_cap),
+        "hostCallCap": render("sdk-call-cap", cap=f"{host_call_cap:,}"),
     }
 
 

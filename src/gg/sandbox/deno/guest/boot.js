@@ -16,7 +16,7 @@
 import { registerHooks, stripTypeScriptTypes } from "node:module";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
 
-const { ctl, reply, flag, sdk, words, families } = workerData;
+const { ctl, reply, flag, sdk, words, families, callCap } = workerData;
 const G = globalThis;
 const inspectValue = G.Deno.inspect;
 const queueTask = G.setTimeout;
@@ -200,7 +200,8 @@ function invoke(operation, argsJson) {
   }
 }
 
-G[BRIDGE] = { invoke, words };
+const calls = { cap: callCap, made: 0, refused: 0 };
+G[BRIDGE] = { invoke, words, calls };
 const { ApiError } = await import("gg:core");
 await import("gg");
 delete G[BRIDGE];
@@ -298,7 +299,7 @@ async function runProgram(message) {
     fail(error, false);
   }
   flushLogs();
-  post({ t: "done", failure: outcome.failure });
+  post({ t: "done", failure: outcome.failure, refusedCalls: calls.refused });
 }
 
 ctl.on("message", (message) => {

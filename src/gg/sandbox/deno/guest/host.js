@@ -179,7 +179,8 @@ function onWorkerMessage(slot, message) {
   } else if (message.t === "logs") {
     keepLogs(run, message.lines);
   } else if (message.t === "done") {
-    finish(slot, message.failure ? { status: "threw", failure: message.failure } : { status: "ok" });
+    const refusedCalls = Number(message.refusedCalls) || 0;
+    finish(slot, message.failure ? { status: "threw", failure: message.failure, refusedCalls } : { status: "ok", refusedCalls });
   }
 }
 
@@ -214,7 +215,7 @@ function onLine(line) {
   if (message.t === "run") return startRun(message);
   if (message.t === "init") {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
-    pool.bundle = { sdk: message.sdk, words: message.words, families: message.families };
+    pool.bundle = { sdk: message.sdk, words: message.words, families: message.families, callCap: message.callCap };
     pool.heapMb = message.heapMb;
     pool.spares.push(bootWorker(pool.heapMb));
   }

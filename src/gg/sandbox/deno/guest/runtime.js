@@ -9,9 +9,12 @@
 // - a u32, positive-number, list or options-object mistake is an ApiError raised here, before
 //   the host, on the SDK's camelCase name; a mistyped string is a TypeError;
 // - a host failure comes back as `{operation, code, message}` with gg's key and is thrown as an
-//   ApiError; alias methods are attached, non-enumerable, to each record of a result.
+//   ApiError; alias methods are attached, non-enumerable, to each record of a result;
+// - every call counts against the program's call cap (`calls.cap`), the refused ones too; a call
+//   past it is an ApiError (`limit-exceeded`) raised here, which never reaches the host, and is
+//   counted in `calls.refused`.
 const BRIDGE = Symbol.for("gg.bridge");
-const { invoke, words } = globalThis[BRIDGE];
+const { invoke, words, calls } = globalThis[BRIDGE];
 delete globalThis[BRIDGE];
 
 const parse = JSON.parse;
@@ -129,6 +132,11 @@ function attachAliases(spec, value) {
 
 /** Run one SDK call: check the arguments, cross to the host, and hand back its answer. */
 export function call(spec, required, options) {
+  if (calls.made >= calls.cap) {
+    calls.refused += 1;
+    throw new ApiError(spec.js, "limit-exceeded", words.callCap);
+  }
+  calls.made += 1;
   const args = createRecord();
   for (let i = 0; i < spec.required.length; i++) {
     const [name, type, needed] = spec.required[i];

@@ -10,7 +10,8 @@ Rules kept here (the prelude passes every parameter in declared order, `None` fo
   `MAX_PLAIN_DEPTH` deep; `docTarget`: a documentation name (the prelude turned an SDK function
   into its key), a function of the program's own is refused;
 - a refused argument is `ApiError(<key>, invalid-argument)` raised in the program, before gg sees
-  the call; so is every call past `maxHostCalls` (`limit-exceeded`), which never reaches gg;
+  the call; so is every call past `maxHostCalls` (`limit-exceeded`), which never reaches gg and is
+  counted;
 - an `ApiError` is the engine's `OSError` with the text `<operation>: <code>: <message>`; each one
   raised is remembered, so an uncaught one is told from an `OSError` the program raised itself.
 """
@@ -94,6 +95,7 @@ class HostCalls:
     words: Words
     cap: int
     made: int = 0
+    refused: int = 0
     raised: set[str] = field(default_factory=set[str])
 
     def serve(self, function: str, args: tuple[Any, ...]) -> dict[str, Any]:
@@ -103,6 +105,7 @@ class HostCalls:
         if op is None:
             return {"exc_type": "NameError", "message": f"name '{function}' is not defined"}
         if self.made >= self.cap:
+            self.refused += 1
             return self._api_error(op.key, "limit-exceeded", self.words.say("hostCallCap"))
         self.made += 1
         try:

@@ -225,6 +225,7 @@ class ProgramRun:
             **outcome,
             "logs": logs,
             "dropped": self.prints.dropped,
+            "refusedCalls": self.calls.refused,
             "ms": ms,
         }
 
