@@ -126,10 +126,12 @@ def js_identifier(name: str) -> str:
 
 
 def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
-    """The guest's sentences, rendered once; `{spec}`, `{name}`, `{got}`, `{keys}` stay holes."""
-    holes = {"spec": "{spec}", "name": "{name}", "got": "{got}", "keys": "{keys}"}
+    """The guest's sentences, rendered once; `{spec}`, `{name}`, `{got}`, `{keys}`, `{known}` and
+    `{function}` stay holes."""
+    holes = {"spec": "{spec}", "name": "{name}", "got": "{got}", "keys": "{keys}", "known": "{known}"}
     return {
         "argOptions": render("js-arg-options", **holes),
+        "argUnknownOption": render("unknown-option", function="{function}", **holes),
         "argU32": render("js-arg-u32", max=U32_MAX, **holes),
         "argPositive": render("js-arg-positive", **holes),
         "argString": render("js-arg-string", **holes),

@@ -5,7 +5,8 @@
 //   the intrinsics a call needs are captured at load, so a program that replaces JSON, Atomics
 //   or Function.prototype.call changes nothing a call does;
 // - required arguments are positional, optional ones come in a trailing options object whose
-//   keys are the camelCase wire names; only declared keys cross, in a null-prototype record;
+//   keys are the camelCase wire names; only declared keys cross, in a null-prototype record, and
+//   a key that is not declared is refused, naming it and the declared ones;
 // - a u32, positive-number, list or options-object mistake is an ApiError raised here, before
 //   the host, on the SDK's camelCase name; a mistyped string is a TypeError;
 // - a host failure comes back as `{operation, code, message}` with gg's key and is thrown as an
@@ -28,6 +29,7 @@ const uncurry = (f) => Function.prototype.call.bind(f);
 const replaceText = uncurry(String.prototype.replace);
 const sliceText = uncurry(String.prototype.slice);
 const hasOwn = Object.hasOwn;
+const ownKeys = Object.keys;
 const U32_MAX = 4294967295;
 const byWire = new Map();
 const keyOf = new Map(); // each SDK function -> its documentation key, `gg.<family>.<name>`
@@ -110,11 +112,30 @@ function readOptions(spec, options, args) {
   if (typeof options !== "object" || isArray(options)) {
     throw invalid(spec.js, "argOptions", { got: typeName(options) });
   }
+  const keys = ownKeys(options);
+  for (let i = 0; i < keys.length; i++) {
+    if (!declaresOption(spec, keys[i])) throw invalid(spec.js, "argUnknownOption", { function: spec.js, name: shownKey(keys[i]), known: knownOptions(spec) });
+  }
   for (const [name, type] of spec.optional) {
     const value = options[name];
     if (value === undefined) continue;
     args[name] = value === null ? null : CHECKS[type](spec.js, name, value);
   }
+}
+
+function declaresOption(spec, key) {
+  for (let i = 0; i < spec.optional.length; i++) if (spec.optional[i][0] === key) return true;
+  return false;
+}
+
+function knownOptions(spec) {
+  let known = "";
+  for (let i = 0; i < spec.optional.length; i++) known += (i ? ", " : "") + "`" + spec.optional[i][0] + "`";
+  return known;
+}
+
+function shownKey(key) {
+  return key.length > 60 ? sliceText(key, 0, 60) + "\u2026" : key;
 }
 
 function attachAliases(spec, value) {
