@@ -119,7 +119,7 @@ def render_traceback(described: Mapping[str, Any], exception: str) -> str:
 
 def _message(described: Mapping[str, Any]) -> str:
     text, cut = str(described.get("message", "")), int(described.get("messageCut", 0))
-    return render("py-message-cut", text=text, count=cut) if cut else text
+    return render("message-cut", text=text, count=cut) if cut else text
 
 
 def diagnostics_text(diagnostics: str) -> str:
