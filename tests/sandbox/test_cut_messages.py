@@ -19,7 +19,8 @@ def _unused(operation: str, args: object) -> None:
 
 def test_a_cut_error_message_says_how_much_was_left_out(arm: Arm) -> None:
     if arm.language == "javascript":
-        execution = arm.run('throw new Error("x".repeat(10000) + "\\u{1F600}".repeat(10));', _unused, CEILINGS)
+        source = 'throw new Error("x".repeat(10000) + "\\u{1F600}".repeat(10));'
+        execution = arm.run(source, _unused, CEILINGS)
         expected = "Error: " + "x" * (4096 - len("Error: ")) + "… (5921 more characters left out)"
     else:
         execution = arm.run('raise ValueError("x" * 10000 + "\\U0001F600" * 10)', _unused, CEILINGS)

@@ -63,7 +63,7 @@ class PythonArm(ClosesOnExit):
     ) -> Execution:
         job = Job(source, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes)
         report = self._pool.run(job, host, checked=self._checked)
-        failure = failure_of(report, ceilings, self._declared)
+        failure = failure_of(report, ceilings, self._declared, [module.key for module in modules])
         compile_ms = (report.compile_ms or 0.0) if self._checked else None
         return Execution.from_guest(
             failure, report.duration_ms, report.logs, report.dropped, compile_ms, report.refused_calls

@@ -33,6 +33,7 @@ _RESERVED_WORDS = (
     "protected public await arguments eval options"
 )
 _RESERVED = frozenset(_RESERVED_WORDS.split())
+LOAD_CALL = f'skills.{camel("read_skill")}("{{key}}")'  # how a program loads `lib:<key>`
 
 
 @dataclass(frozen=True)
@@ -126,9 +127,10 @@ def js_identifier(name: str) -> str:
 
 
 def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
-    """The guest's sentences, rendered once; `{spec}`, `{name}`, `{got}`, `{keys}`, `{known}` and
-    `{function}` stay holes."""
+    """The guest's sentences, rendered once; `{spec}`, `{key}`, `{name}`, `{got}`, `{keys}`,
+    `{known}` and `{function}` stay holes."""
     holes = {"spec": "{spec}", "name": "{name}", "got": "{got}", "keys": "{keys}", "known": "{known}"}
+    hint = render("lib-load-hint", load_call=LOAD_CALL)
     return {
         "argOptions": render("js-arg-options", **holes),
         "argUnknownOption": render("unknown-option", function="{function}", **holes),
@@ -141,8 +143,8 @@ def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[
         "argDocForeign": render("js-arg-doc-foreign", **holes),
         "importInternal": render("js-import-internal", **holes),
         "importFamily": render("js-import-family", families=", ".join(families), **holes),
-        "importLib": render("js-import-lib", **holes),
-        "importNoLibs": render("js-import-no-libs", **holes),
+        "importLib": render("js-import-lib", hint=hint, **holes),
+        "importNoLibs": render("js-import-no-libs", hint=hint, **holes),
         "importElsewhere": render("js-import-elsewhere", **holes),
         "unavailable": render("js-unavailable", **holes),
         "callCap": render("sdk-call-cap", cap=f"{call_cap:,}"),

@@ -5,7 +5,9 @@ Rules kept here:
   last line reads `gg.ApiError: <operation>: <code>: <message>`;
 - a `NameError` (or `UnboundLocalError`) is `program_unknown_name`, and so is a name a gg module
   does not declare (`gg.files.nope`, `from gg import nope`, `import gg.nope`), whose last line is
-  rewritten to name the module, the name and everything the module declares;
+  rewritten to name the module, the name and everything the module declares, and a code module
+  that is not loaded (`from lib import x`, `lib.x`, `import lib.x`), whose last line names the
+  modules loaded and the call that loads one;
 - the engine's own memory limit is `sandbox_out_of_memory`, its time limit `sandbox_timeout`;
   anything else (a `SyntaxError` included) is `program_throw`;
 - the text is the traceback of the program's own frames (`program.py` and `lib/<key>.py`, each at
@@ -34,6 +36,13 @@ _UNKNOWN_NAME = (
     ("ImportError", re.compile(r"cannot import name '(\w+)' from '(gg(?:\.\w+)?)'(?: \(.*\))?"), 2),
     ("ModuleNotFoundError", re.compile(r"No module named '(gg)\.(\w+)'"), 1),
 )
+# How the engine says a program reached for a code module that is not loaded: (exception, message)
+_LIB_MISSING = (
+    ("ImportError", re.compile(r"cannot import name '(\w+)' from 'lib'(?: \(.*\))?")),
+    ("AttributeError", re.compile(r"'lib' object has no attribute '(\w+)'")),
+    ("ModuleNotFoundError", re.compile(r"No module named 'lib\.(\w+)'")),
+)
+LOAD_CALL = 'gg.skills.read_skill("{key}")'  # how a program loads `lib.<key>`
 # How the engine says a program ran into the memory ceiling: its own limit, or its worker's.
 _ENGINE_MEMORY = ("memory limit exceeded: ", "the worker exceeded its memory limit")
 _ENGINE_TIME = ("feed time limit exceeded: ", "turn time limit exceeded: ")
@@ -41,14 +50,18 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def failure_of(
-    report: GuestReport, ceilings: Ceilings, declared: Mapping[str, Sequence[str]]
+    report: GuestReport,
+    ceilings: Ceilings,
+    declared: Mapping[str, Sequence[str]],
+    loaded: Sequence[str] = (),
 ) -> Failure | None:
-    """The failure a run report stands for, or None when the program ran to its end."""
+    """The failure a run report stands for, or None when the program ran to its end; `loaded` are
+    the keys of the code modules the program was run with."""
     match report.status:
         case GuestStatus.OK:
             return None
         case GuestStatus.THREW:
-            return program_failure(report.failure or {}, ceilings, declared)
+            return program_failure(report.failure or {}, ceilings, declared, loaded)
         case GuestStatus.COMPILE:
             return Failure(ErrorType.TRANSPILE_COMPILE, diagnostics_text(report.diagnostics))
         case GuestStatus.CHECK_TIMEOUT:
@@ -70,7 +83,10 @@ def memory_failure(ceilings: Ceilings) -> Failure:
 
 
 def program_failure(
-    described: Mapping[str, Any], ceilings: Ceilings, declared: Mapping[str, Sequence[str]]
+    described: Mapping[str, Any],
+    ceilings: Ceilings,
+    declared: Mapping[str, Sequence[str]],
+    loaded: Sequence[str] = (),
 ) -> Failure:
     """The failure for the worker's description of an uncaught exception."""
     kind, message = str(described.get("type", "Exception")), str(described.get("message", ""))
@@ -80,7 +96,11 @@ def program_failure(
         return timeout_failure(ceilings)
     shown = _message(described)
     unknown = unknown_gg_name(kind, message)
-    if described.get("api"):
+    missing = missing_lib(kind, message)
+    if missing is not None and missing not in loaded:
+        error = ErrorType.PROGRAM_UNKNOWN_NAME
+        exception = f"{kind}: " + not_loaded(missing, loaded)
+    elif described.get("api"):
         error, exception = ErrorType.PROGRAM_API_ERROR, render("py-api-error", text=shown)
     elif unknown is not None:
         module, name = unknown
@@ -100,6 +120,21 @@ def unknown_gg_name(kind: str, message: str) -> tuple[str, str] | None:
         if found is not None:
             return found.group(module), found.group(3 - module)
     return None
+
+
+def missing_lib(kind: str, message: str) -> str | None:
+    """The key when the engine's message says a program reached for a code module `lib` lacks."""
+    for error, pattern in _LIB_MISSING:
+        found = pattern.fullmatch(message) if error == kind else None
+        if found is not None:
+            return found.group(1)
+    return None
+
+
+def not_loaded(key: str, loaded: Sequence[str]) -> str:
+    shown = ", ".join(f"`lib.{name}`" for name in loaded)
+    hint = render("lib-load-hint", load_call=LOAD_CALL.format(key=key))
+    return render("py-lib-not-loaded", key=key, loaded=shown, hint=hint)
 
 
 def render_traceback(described: Mapping[str, Any], exception: str) -> str:

@@ -74,8 +74,9 @@ function refuse(spec, sentence) {
 
 function libRefusal(spec) {
   const keys = [...libs.keys()];
-  if (keys.length === 0) return say("importNoLibs", { spec });
-  return say("importLib", { spec, keys: keys.join(", ") });
+  const key = sliceText(spec, 4);
+  if (keys.length === 0) return say("importNoLibs", { spec, key });
+  return say("importLib", { spec, key, keys: keys.join(", ") });
 }
 
 function resolveSpecifier(spec, parentURL) {
