@@ -69,7 +69,11 @@ CSV_SKILLS = {
         "skill.js",
         '/** Rows of cells. */\nexport const parse = (text) => text.split("\\n").map((l) => l.split(","));\n',
     ),
-    "python": ("skill.py", 'def parse(text):\n    return [line.split(",") for line in text.split("\\n")]\n'),
+    "python": (
+        "skill.py",
+        'def parse(text):\n    """Rows of cells."""\n'
+        '    return [line.split(",") for line in text.split("\\n")]\n',
+    ),
 }
 CSV_SKILLS["typescript"] = CSV_SKILLS["javascript"]
 CSV_SKILLS["python-typed"] = CSV_SKILLS["python"]

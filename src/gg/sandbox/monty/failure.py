@@ -98,8 +98,7 @@ def program_failure(
     unknown = unknown_gg_name(kind, message)
     missing = missing_lib(kind, message)
     if missing is not None and missing not in loaded:
-        error = ErrorType.PROGRAM_UNKNOWN_NAME
-        exception = f"{kind}: " + not_loaded(missing, loaded)
+        error, exception = ErrorType.PROGRAM_THROW, f"{kind}: " + not_loaded(missing, loaded)
     elif described.get("api"):
         error, exception = ErrorType.PROGRAM_API_ERROR, render("py-api-error", text=shown)
     elif unknown is not None:
