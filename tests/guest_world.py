@@ -4,6 +4,7 @@ gives it the CSV skill written in the arm's own language)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,9 @@ class QuietLog:
         return None
 
     def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
+        return None
+
+    def program_logged(self, lines: Sequence[str], dropped: int) -> None:
         return None
 
 

@@ -14,12 +14,15 @@ keeps it) a call is refused `limit-exceeded` before any step, counted in `refuse
 recorded, so the record cannot grow with them.
 
 A failure is an `ApiError` raised back into the guest; a `GgDefect` passes through untouched.
+
+The membrane also takes the lines the program logs as it runs (`logged`, the guest streams them)
+and passes the first `LIVE_LOG_LINES` of them on, as they come.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -30,14 +33,18 @@ from gg.sdk.registry import U32_MAX, Capability, Ending, Operation, Param, Param
 from gg.sdk.scope import ProgramScope
 
 MAX_ARGUMENT_PREVIEW = 40
+LIVE_LOG_LINES = 200  # lines of one program passed on live; its record keeps its last lines anyway
 
 
 class CallLog(Protocol):
-    """Where the membrane reports each call (the loop turns these into telemetry)."""
+    """Where the membrane reports each call, and the lines the program logs as it runs (the loop
+    turns these into telemetry)."""
 
     def call_started(self, operation: str, ordinal: int) -> None: ...
 
     def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None: ...
+
+    def program_logged(self, lines: Sequence[str], dropped: int) -> None: ...
 
 
 @dataclass
@@ -63,7 +70,22 @@ class Membrane:
         self._scope = scope
         self._log = log
         self._language = language
+        self._live_lines = LIVE_LOG_LINES
+        self._unshown = 0
         self.counts = CallCounts()
+
+    def logged(self, lines: Sequence[str], dropped: int) -> None:
+        """Lines the program logged while it runs, passed on to the `CallLog` until the program's
+        live budget (`LIVE_LOG_LINES`) is spent; the lines not passed on are counted and said
+        before the next ones passed on."""
+        shown = list(lines[: max(self._live_lines, 0)])
+        self._unshown += dropped
+        if not shown:
+            self._unshown += len(lines)
+            return
+        self._live_lines -= len(shown)
+        self._log.program_logged(shown, self._unshown)
+        self._unshown = len(lines) - len(shown)
 
     def __call__(self, operation: str, args: Mapping[str, Any]) -> Any:
         op = self._registry.get(operation)

@@ -27,6 +27,7 @@ class EventType(StrEnum):
     LOG = "log"
     PROGRAM_KEPT = "program_kept"
     PROGRAM_DROPPED = "program_dropped"
+    PROGRAM_LOG = "program_log"
     COMPACTION = "compaction"
     RUN_FINISHED = "run_finished"
 
@@ -204,6 +205,16 @@ class ProgramDropped(Payload):
 
     TYPE: ClassVar[EventType] = EventType.PROGRAM_DROPPED
     program_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProgramLog(Payload):
+    """Lines a running program logged, as they came (the first of each program, up to a budget);
+    `dropped` lines before them were never streamed. Its `code_execution` keeps the tail."""
+
+    TYPE: ClassVar[EventType] = EventType.PROGRAM_LOG
+    lines: list[str]
+    dropped: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
