@@ -51,31 +51,32 @@ def test_a_loop_of_caught_host_errors_stops_on_the_wall_clock(arm: PythonArm, ho
         "from gg import files\nwhile True:\n    try:\n"
         '        files.read_file("/etc/passwd")\n    except Exception:\n        pass\n'
     )
-    execution, seconds = _timed(arm, host, source)
+    execution, _ = _timed(arm, host, source)
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
-    assert seconds < 1.0 and len(host.calls) > 10
+    assert 0.5 <= execution.duration_ms / 1000 < STOPPED_WITHIN_SECS and len(host.calls) > 10
     _assert_alive(arm, host)
 
 
 def test_a_sleep_waits_and_a_long_one_meets_the_ceiling(arm: PythonArm, host: Host) -> None:
     execution, seconds = _timed(arm, host, "import time\ntime.sleep(0.2)\nprint('woke')\n")
     assert execution.ok and execution.logs == ("woke",) and seconds >= 0.2
-    execution, seconds = _timed(arm, host, "import time\ntime.sleep(3600)\n")
-    assert (
-        execution.failure is not None
-        and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
-        and seconds < 1.0
-    )
+    execution, _ = _timed(arm, host, "import time\ntime.sleep(3600)\n")
+    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
+    assert execution.duration_ms / 1000 < STOPPED_WITHIN_SECS
     _assert_alive(arm, host)
 
 
-def test_memory_past_the_ceiling_is_out_of_memory(arm: PythonArm, host: Host) -> None:
-    execution, seconds = _timed(
+def test_memory_past_the_ceiling_is_out_of_memory_at_the_line_the_engine_names(
+    arm: PythonArm, host: Host
+) -> None:
+    execution, _ = _timed(
         arm, host, 'hoard = []\nwhile True:\n    hoard.append("x" * 1_000_000 + str(len(hoard)))\n'
     )
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_OUT_OF_MEMORY
-    assert execution.failure.text == "The program was stopped: it used up its memory limit of 67108864 bytes."
-    assert seconds < 1.0
+    assert execution.failure.text == (
+        "The program was stopped: it used up its memory limit of 67108864 bytes, "
+        'at line 3 of program.py: `hoard.append("x" * 1_000_000 + str(len(hoard)))`.'
+    )
     _assert_alive(arm, host)
 
 
@@ -84,9 +85,9 @@ def test_a_giant_allocation_ends_the_program_at_once_even_inside_a_try(arm: Pyth
     source = (
         'import gg\ntry:\n    x = [0] * 10**10\nexcept MemoryError:\n    gg.views.open_text("m", "caught")\n'
     )
-    execution, seconds = _timed(arm, host, source)
+    execution, _ = _timed(arm, host, source)
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_OUT_OF_MEMORY
-    assert seconds < 0.5 and host.views == {}
+    assert host.views == {} and "at line 3 of program.py: `x = [0] * 10**10`" in execution.failure.text
 
 
 def test_recursion_is_a_catchable_recursion_error(arm: PythonArm, host: Host) -> None:

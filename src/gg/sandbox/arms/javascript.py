@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 from gg.outcome import ErrorType
 from gg.prompts import render
+from gg.sandbox.ceilings import memory_failure, timeout_failure
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.failure import program_failure
 from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
@@ -91,11 +92,9 @@ def failure_of(report: GuestReport, ceilings: Ceilings) -> Failure | None:
         case GuestStatus.THREW:
             return program_failure(report.failure or {})
         case GuestStatus.TIMEOUT:
-            seconds = f"{ceilings.timeout_secs:g}"
-            return Failure(ErrorType.SANDBOX_TIMEOUT, render("ceiling-timeout", seconds=seconds))
+            return timeout_failure(ceilings)  # the process is killed: V8 gives no stack
         case GuestStatus.OOM:
-            text = render("ceiling-memory", bytes=ceilings.max_memory_bytes)
-            return Failure(ErrorType.SANDBOX_OUT_OF_MEMORY, text)
+            return memory_failure(ceilings)
         case GuestStatus.TRAP | GuestStatus.COMPILE | GuestStatus.CHECK_TIMEOUT:
             # the Deno guest checks nothing, so a checker's status from it is a trap as well
             return Failure(ErrorType.SANDBOX_TRAP, render("sandbox-trap"))

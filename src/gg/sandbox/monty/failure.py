@@ -8,7 +8,8 @@ Rules kept here:
   rewritten to name the module, the name and everything the module declares, and a code module
   that is not loaded (`from lib import x`, `lib.x`, `import lib.x`), whose last line names the
   modules loaded and the call that loads one;
-- the engine's own memory limit is `sandbox_out_of_memory`, its time limit `sandbox_timeout`;
+- the engine's own memory limit is `sandbox_out_of_memory`, naming the line of the program's own
+  code the engine stopped at; its time limit is `sandbox_timeout` (it reports no frames);
   anything else (a `SyntaxError` included) is `program_throw`;
 - the text is the traceback of the program's own frames (`program.py` and `lib/<key>.py`, each at
   line and column, with its source line), a count of struck and elided frames, and the exception;
@@ -24,6 +25,7 @@ from typing import Any
 
 from gg.outcome import ErrorType
 from gg.prompts import render
+from gg.sandbox.ceilings import Where, memory_failure, timeout_failure
 from gg.sandbox.execution import Ceilings, Failure
 from gg.sandbox.job import GuestReport, GuestStatus
 from gg.sandbox.monty.pool import CHECK_SECS
@@ -74,12 +76,13 @@ def failure_of(
             return Failure(ErrorType.SANDBOX_TRAP, render("sandbox-trap"))
 
 
-def timeout_failure(ceilings: Ceilings) -> Failure:
-    return Failure(ErrorType.SANDBOX_TIMEOUT, render("ceiling-timeout", seconds=f"{ceilings.timeout_secs:g}"))
-
-
-def memory_failure(ceilings: Ceilings) -> Failure:
-    return Failure(ErrorType.SANDBOX_OUT_OF_MEMORY, render("ceiling-memory", bytes=ceilings.max_memory_bytes))
+def innermost(described: Mapping[str, Any]) -> Where | None:
+    """Where the program was: the innermost frame of its own code the engine reported."""
+    frames = described.get("frames") or ()
+    if not frames:
+        return None
+    file, line, _column, _function, source = frames[-1][:5]
+    return Where(str(file), int(line), str(source or ""))
 
 
 def program_failure(
@@ -91,7 +94,7 @@ def program_failure(
     """The failure for the worker's description of an uncaught exception."""
     kind, message = str(described.get("type", "Exception")), str(described.get("message", ""))
     if kind == "MemoryError" and message.startswith(_ENGINE_MEMORY):
-        return memory_failure(ceilings)
+        return memory_failure(ceilings, innermost(described))
     if kind == "TimeoutError" and message.startswith(_ENGINE_TIME):
         return timeout_failure(ceilings)
     shown = _message(described)

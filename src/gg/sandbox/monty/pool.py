@@ -12,10 +12,11 @@ Rules kept here:
   than an idle worker was started for gets a new worker;
 - the channel is a socket pair, never stdio; SDK calls are served on the thread that called `run`,
   in the order the program makes them;
-- the time ceiling is the engine's own for a program that computes (it stops it and says where),
-  and kept here, on the wall clock from the moment the program starts to run (for the checked
-  twin: once the type check passed, which has `CHECK_SECS` of its own), `ENGINE_FIRST_SECS` past
-  the ceiling, for one that spends its time in host calls (the engine's clock pauses there);
+- the time ceiling is the engine's own for a program that computes (it stops the program and
+  the worker goes on serving), and kept here, on the wall clock from the moment the program
+  starts to run (for the checked twin: once the type check passed, which has `CHECK_SECS` of its
+  own), `ENGINE_FIRST_SECS` past the ceiling, for one that spends its time in host calls (the
+  engine's clock pauses there);
   time spent in a call that waits on outside work is added back (`Deadline`). A run with no
   `done` by then is stopped at once by killing the worker's process group; the worker never
   serves again and is cleaned up after the report;
@@ -49,7 +50,7 @@ from gg.sandbox.process import Deadline, Guest, GuestProcess, Launch, Overran, W
 
 START_SECS = 30.0
 CHECK_SECS = 10.0
-ENGINE_FIRST_SECS = 0.1  # past the time ceiling, how long the engine has to stop a program itself
+ENGINE_FIRST_SECS = 0.05  # past the time ceiling, how long the engine has to stop a program itself
 DATA_BASE_BYTES = 1024**3
 
 

@@ -3,8 +3,8 @@
 Rules kept here:
 - a session is checked out with the run's limits: the memory ceiling (`max_memory`), a recursion
   depth, the feed time (the time ceiling itself: the engine stops a program that spends its time
-  computing, and its traceback says where; gg's wall clock, a moment later, stops one that spends
-  it in host calls, where the engine's clock pauses) and the suspension count (the host-call cap
+  computing, and the worker lives on; gg's wall clock, a moment later, stops one that spends it
+  in host calls, where the engine's clock pauses) and the suspension count (the host-call cap
   plus `SUSPENSION_MARGIN`);
 - the prelude is fed once, as an expression that runs it in a namespace of its own: it hands back
   the `gg` and `lib` objects and binds nothing in the program's namespace;
