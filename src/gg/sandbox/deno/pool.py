@@ -7,16 +7,20 @@ Rules kept here:
 - each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
   `DENO_DIR`, an empty cwd), a minimal environment, stdin from /dev/null, and permission for its
   one socket path only;
-- `RLIMIT_DATA` (`data_limit`) is the backstop for memory outside the JS heap (ArrayBuffer, wasm,
-  Blob): a typed array past it is the Worker's own out-of-memory, a Blob past it aborts the
-  process, which is reported as out of memory; a run asking for a larger heap than an idle
-  process was started for gets a new process;
+- the memory ceiling holds the whole process, not only the Worker's heap: while a program runs,
+  its process's resident memory is watched (`Watch`), and past what it held idle plus the
+  ceiling plus `ENGINE_SLACK_BYTES` the program is stopped as out of memory, so ArrayBuffers,
+  wasm memory and Blobs count; `RLIMIT_DATA` (`data_limit`) stays the backstop (a typed array
+  past it is the Worker's own out-of-memory, a Blob past it aborts the process, which is reported
+  as out of memory); a run asking for a larger heap than an idle process was started for gets a
+  new process;
 - the protocol is JSON lines over that socket (`gg.sandbox.deno.wire`); host calls are served on
   the thread that called `run`, in the order the guest makes them;
 - the time ceiling is kept here, on the wall clock from the moment the program is sent: a run
-  with no `done` by then is stopped by killing its process (Deno's `worker.terminate()` leaves a
-  running Worker spinning). The time a call to an operation that waits on external work spends
-  on the host is added back (`Deadline`);
+  with no `done` by then is stopped at once by killing its process (Deno's `worker.terminate()`
+  leaves a running Worker spinning), reported with the lines it streamed, and the process is
+  reaped and its directory removed after the report. The time a call to an operation that waits
+  on external work spends on the host is added back (`Deadline`);
 - the pool starts its first process on first use; a process that died (EOF), ran a program that
   was stopped or ran out of memory, or reports Workers that outlived their programs is stopped and
   never serves again;
