@@ -195,6 +195,7 @@ function onWorkerExit(slot) {
   slot.dead = true;
   pool.retired.delete(slot);
   if (slot.run !== null) finish(slot, { status: "trap", detail: "the worker exited" });
+  else if (pool.waiting !== null && pool.current === null) startRun(pool.waiting); // a spare died booting
 }
 
 function relayReply(line) {
