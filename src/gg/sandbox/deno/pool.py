@@ -22,8 +22,8 @@ Rules kept here:
   reaped and its directory removed after the report. The time a call to an operation that waits
   on external work spends on the host is added back (`Deadline`);
 - the pool starts its first process on first use; a process that died (EOF), ran a program that
-  was stopped or ran out of memory, or reports Workers that outlived their programs is stopped and
-  never serves again;
+  was stopped or ran out of memory, or reports Workers that outlived their programs is stopped,
+  never serves again, and is replaced at once in the background;
 - a host function that raises anything but `ApiError` stops the program the same way, and the
   exception propagates out of `run`.
 """
@@ -116,14 +116,14 @@ class DenoPool:
                 report = self._serve(process, run_id, watch, host, streamed)
             except Overran as over:
                 process.stop()
-                self._leases.discard(process, later=True)
+                self._leases.discard(process, later=True, replace=heap)
                 logs, dropped = streamed.tail()
                 status = GuestStatus.OOM if over.memory else GuestStatus.TIMEOUT
                 return GuestReport(status, _ms_since(started), logs=logs, dropped=dropped)
             except EngineLost:
                 return self._lost(process, started)
             if report.status in _FRESH_PROCESS_AFTER or report.crowded:
-                self._leases.discard(process, later=True)
+                self._leases.discard(process, later=True, replace=heap)
             return report
 
     def close(self) -> None:
@@ -157,7 +157,7 @@ class DenoPool:
 
     def _lost(self, process: DenoProcess, started: float) -> GuestReport:
         """The process died mid-run: replace it; an allocation abort is an OOM."""
-        self._leases.discard(process, later=True)
+        self._leases.discard(process, later=True, replace=process.heap_mb)
         elapsed_ms = _ms_since(started)
         tail = process.process.last_words()
         out_of_memory = "out of memory" in tail.lower() or "memory allocation of" in tail

@@ -19,7 +19,7 @@ Rules kept here:
   engine's clock pauses there);
   time spent in a call that waits on outside work is added back (`Deadline`). A run with no
   `done` by then is stopped at once by killing the worker's process group; the worker never
-  serves again and is cleaned up after the report;
+  serves again, is cleaned up after the report and replaced in the background;
 - the lines a program prints are streamed as it runs (`gg.sandbox.livelogs`); a run stopped by
   gg is reported with the streamed tail;
 - a worker that dies mid-run is a trap (out of memory when its last words say so); an engine crash
@@ -103,7 +103,7 @@ class MontyPool:
                 return served.until_done(run_id)
             except Overran:
                 worker.stop()
-                self._leases.discard(worker, later=True)
+                self._leases.discard(worker, later=True, replace=worker.data_limit)
                 elapsed_ms = (time.monotonic() - started) * 1000
                 if served.checking:
                     return GuestReport(GuestStatus.CHECK_TIMEOUT, 0.0, compile_ms=elapsed_ms)
@@ -120,7 +120,7 @@ class MontyPool:
 
     def _lost(self, worker: MontyWorker, started: float) -> GuestReport:
         """The worker died mid-run: replace it; a worker that ran out of memory says so."""
-        self._leases.discard(worker, later=True)
+        self._leases.discard(worker, later=True, replace=worker.data_limit)
         elapsed_ms = (time.monotonic() - started) * 1000
         tail = worker.process.last_words()
         out_of_memory = "MemoryError" in tail or "memory allocation" in tail
