@@ -1,6 +1,7 @@
 """What each language arm contributes to the prompt: its name, its print call, its prompt segment,
-the import line of a module, the spelling of a signature, and how its code modules are named
-(`module_key`) and written (`module_extensions`, preferred first)."""
+the import line of a module, the spelling of a signature and of a type, and how its code modules
+are named (`module_key`), written (`module_extensions`, preferred first) and documented
+(`document_module`)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gg.sandbox.deno.declarations import alias_methods, ts_declaration, ts_param_type, ts_signature
+from gg.sandbox.execution import CodeModule
 from gg.sandbox.monty.spelling import declarations as python_declarations
 from gg.sandbox.monty.spelling import param_spelling as python_param_spelling
+from gg.sandbox.monty.spelling import py_type
 from gg.sandbox.monty.spelling import signature as python_signature
+from gg.sdk.docs.codemodules import module_documentation
+from gg.sdk.docs.index import DocEntry
 from gg.sdk.docs.modulekeys import camel_key, snake_key
+from gg.sdk.docs.pymodules import python_module_documentation
 from gg.sdk.registry import Operation, Param, Registry
 
 
@@ -35,6 +41,11 @@ def ts_declarations(registry: Registry) -> dict[str, str]:
     return {name: ts_declaration(decl, methods.get(name, ())) for name, decl in registry.types.items()}
 
 
+def ts_type(expression: str) -> str:
+    """A registry type expression as the documentation spells it for JavaScript: as it is."""
+    return expression
+
+
 def python_import_line(family: str) -> str:
     """Every module is reached through the one package: `import gg`, then `gg.<family>.<name>`."""
     return "import gg"
@@ -52,6 +63,8 @@ class LanguageSpec:
     signature_of: Callable[[Operation], str] = ts_signature_line
     param_spelling: Callable[[Param], tuple[str, str]] = ts_param_spelling
     declarations_of: Callable[[Registry], dict[str, str]] = ts_declarations
+    type_of: Callable[[str], str] = ts_type
+    document_module: Callable[[CodeModule, str], list[DocEntry]] = module_documentation
 
     def import_line(self, family: str) -> str:
         return self.import_line_of(family)
@@ -86,6 +99,8 @@ PYTHON = LanguageSpec(
     signature_of=python_signature,
     param_spelling=python_param_spelling,
     declarations_of=python_declarations,
+    type_of=py_type,
+    document_module=python_module_documentation,
 )
 
 PYTHON_TYPED = LanguageSpec(
@@ -99,6 +114,8 @@ PYTHON_TYPED = LanguageSpec(
     signature_of=python_signature,
     param_spelling=python_param_spelling,
     declarations_of=python_declarations,
+    type_of=py_type,
+    document_module=python_module_documentation,
 )
 
 LANGUAGES = {spec.id: spec for spec in (JAVASCRIPT, TYPESCRIPT, PYTHON, PYTHON_TYPED)}

@@ -33,6 +33,7 @@ class EventType(StrEnum):
     LOG = "log"
     PROGRAM_KEPT = "program_kept"
     PROGRAM_DROPPED = "program_dropped"
+    PROGRAM_LOG = "program_log"
     COMPACTION = "compaction"
     RUN_FINISHED = "run_finished"
     AGENT_SPAWNED = "agent_spawned"
@@ -172,6 +173,7 @@ class CodeExecution(Payload):
     source: str | None = None
     programs: int | None = None
     links: list[dict[str, Any]] | None = None
+    calls_refused: int | None = None  # SDK calls refused past the per-program cap, not recorded
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -224,6 +226,16 @@ class ProgramDropped(Payload):
 
     TYPE: ClassVar[EventType] = EventType.PROGRAM_DROPPED
     program_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProgramLog(Payload):
+    """Lines a running program logged, as they came (the first of each program, up to a budget);
+    `dropped` lines before them were never streamed. Its `code_execution` keeps the tail."""
+
+    TYPE: ClassVar[EventType] = EventType.PROGRAM_LOG
+    lines: list[str]
+    dropped: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,7 +8,8 @@ program's. It builds:
   function per operation (`read_file(path, *, offset=None, limit=None)`: required parameters and
   positional optional ones in place, the others keyword-only) and the records the family owns;
 - each function calls the host function of the same path (`gg.files.read_file` of the host module)
-  with every parameter in declared order (`None` for one left out) and turns the answer into the
+  with every parameter in declared order (`None` for one left out), then the keywords it does not
+  declare (a dict, refused by the worker unless empty), and turns the answer into the
   declared result: a record becomes a frozen dataclass with snake_case fields (`first_line`) and its
   alias methods (`summary.source()`); a union picks its member by the `kind` field; a choice stays
   a string; lists and `null` are followed; anything undeclared comes back as the wire sent it;
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.prompts import render
-from gg.sandbox.execution import MAX_LOG_LINE_BYTES, MAX_LOG_LINES
+from gg.sandbox.execution import MAX_LOG_LINE_BYTES, MAX_LOG_LINES, MAX_SDK_CALLS
 from gg.sandbox.monty.spelling import (
     API_ERROR_CLASS,
     LIB_STUB,
@@ -43,7 +44,7 @@ from gg.sandbox.monty.worker.capture import function_spans
 from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
 from gg.sdk.types import Record, Union, terms
 
-MAX_HOST_CALLS = 100_000  # SDK calls one program may make; the next ones fail `limit-exceeded`
+UNKNOWN_OPTIONS = "_unknown"  # every keyword a function does not declare, handed on to be refused
 
 _HEAD = """import gg as _host
 from dataclasses import dataclass
@@ -95,7 +96,7 @@ class PyBundle:
     stubs: dict[str, str]
     words: dict[str, str]
     prelude_spans: list[tuple[str, int, int]]
-    host_call_cap: int = MAX_HOST_CALLS
+    host_call_cap: int = MAX_SDK_CALLS
 
     def init_message(self) -> dict[str, Any]:
         return {
@@ -112,7 +113,7 @@ class PyBundle:
 
 
 def build_bundle(
-    registry: Registry, language: str = "python", host_call_cap: int = MAX_HOST_CALLS
+    registry: Registry, language: str = "python", host_call_cap: int = MAX_SDK_CALLS
 ) -> PyBundle:
     """Everything a worker needs for `registry`, ready to send; documentation keys are spelled
     for `language` (`python` or `python-typed`)."""
@@ -151,9 +152,10 @@ def host_operations(registry: Registry) -> dict[str, dict[str, Any]]:
     }
 
 
-def worker_words(host_call_cap: int = MAX_HOST_CALLS) -> dict[str, str]:
+def worker_words(host_call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
     """The worker's sentences, rendered once; `{name}`, `{got}`, `{function}` stay holes."""
     holes = {"name": "{name}", "got": "{got}", "function": "{function}"}
+    unknown = {"function": "{function}", "name": "{name}"}
     return {
         "argString": render("py-arg-string", **holes),
         "argU32": render("py-arg-u32", max=U32_MAX, **holes),
@@ -163,7 +165,9 @@ def worker_words(host_call_cap: int = MAX_HOST_CALLS) -> dict[str, str]:
         "argPlainData": render("py-arg-plain-data", **holes),
         "argDocTarget": render("py-arg-doc-target", **holes),
         "argDocForeign": render("py-arg-doc-foreign", **holes),
-        "hostCallCap": render("py-host-call-cap", cap=host_call_cap),
+        "hostCallCap": render("sdk-call-cap", cap=f"{host_call_cap:,}"),
+        "argUnknownOption": render("unknown-option", known="{known}", **unknown),
+        "argNoOptions": render("unknown-option", known="", **unknown),
     }
 
 
@@ -277,7 +281,7 @@ def _family_factory(registry: Registry, family: str, language: str) -> str:
 
 def _function(registry: Registry, op: Operation, language: str) -> list[str]:
     name = py_name(op.key)
-    arguments = ", ".join(_argument(p) for p in op.params)
+    arguments = ", ".join([*(_argument(p) for p in op.params), UNKNOWN_OPTIONS])
     call = f"_host.{op.family}.{op.key}({arguments})"
     result = converted(registry, op.returns, "v")
     body = (
@@ -302,6 +306,7 @@ def _parameter_list(op: Operation) -> str:
     keyword_only = [f"{py_name(p.name)}=None" for p in op.params if not p.in_place]
     if keyword_only:
         spelled.extend(["*", *keyword_only])
+    spelled.append(f"**{UNKNOWN_OPTIONS}")
     return ", ".join(spelled)
 
 

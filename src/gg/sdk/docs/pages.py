@@ -1,7 +1,8 @@
 """The documentation pages of one agent, built from its arm's signature catalogue.
 
 Rules kept here:
-- a function's page quotes its signature, summary, import line, parameters, result and failures,
+- a function's page quotes its signature, summary, import line, parameters, result (as the arm
+  spells its type) and failures,
   and the declarations of the types its result names, followed one level down (a union's members,
   a record's declared field types), so one page shows the whole shape of what comes back;
 - a type's page quotes its declaration and, one level down, those of the types it names;
@@ -54,7 +55,7 @@ def _function_page(catalogue: SignatureCatalogue, module: ModuleEntry, entry: Fu
         summary=entry.summary,
         import_line=module.import_line,
         params=entry.params,
-        returns=entry.returns,
+        returns=None if entry.returns == "void" else entry.returns_spelled,
         declarations=_declarations(catalogue, _returned(catalogue, entry)),
         errors=entry.errors,
     )

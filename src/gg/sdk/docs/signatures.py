@@ -39,8 +39,9 @@ class FunctionEntry:
     signature: str
     summary: str
     params: tuple[ParamEntry, ...]
-    returns: str
+    returns: str  # the registry's type expression: `DirEntry[] | null`, `void`
     errors: tuple[tuple[str, str], ...]  # (code, when)
+    returns_spelled: str = ""  # as the arm spells it: `list[DirEntry] | None` for Python
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ def _function_entry(op: Operation, language: LanguageSpec) -> FunctionEntry:
         params=params,
         returns=op.returns,
         errors=tuple((error.code.value, error.when) for error in op.errors),
+        returns_spelled=language.type_of(op.returns),
     )
 
 

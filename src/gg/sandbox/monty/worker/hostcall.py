@@ -9,8 +9,10 @@ Rules kept here (the prelude passes every parameter in declared order, `None` fo
   `str`; `any`: plain data (None, bools, numbers, strings, lists, string-keyed dicts) at most
   `MAX_PLAIN_DEPTH` deep; `docTarget`: a documentation name (the prelude turned an SDK function
   into its key), a function of the program's own is refused;
+- a keyword the function does not declare is refused, naming it and the declared parameters;
 - a refused argument is `ApiError(<key>, invalid-argument)` raised in the program, before gg sees
-  the call; so is every call past `maxHostCalls` (`limit-exceeded`), which never reaches gg;
+  the call; so is every call past `maxHostCalls` (`limit-exceeded`), which never reaches gg and is
+  counted;
 - an `ApiError` is the engine's `OSError` with the text `<operation>: <code>: <message>`; each one
   raised is remembered, so an uncaught one is told from an `OSError` the program raised itself.
 """
@@ -94,6 +96,7 @@ class HostCalls:
     words: Words
     cap: int
     made: int = 0
+    refused: int = 0
     raised: set[str] = field(default_factory=set[str])
 
     def serve(self, function: str, args: tuple[Any, ...]) -> dict[str, Any]:
@@ -103,6 +106,7 @@ class HostCalls:
         if op is None:
             return {"exc_type": "NameError", "message": f"name '{function}' is not defined"}
         if self.made >= self.cap:
+            self.refused += 1
             return self._api_error(op.key, "limit-exceeded", self.words.say("hostCallCap"))
         self.made += 1
         try:
@@ -125,6 +129,7 @@ class HostCalls:
 
     def arguments(self, op: HostOperation, args: tuple[Any, ...]) -> dict[str, Any]:
         """The call's wire arguments (camelCase), each checked. Raises `Refusal`."""
+        self._refuse_unknown(op, args[len(op.params) :])
         given = dict(zip((p.name for p in op.params), args, strict=False))
         wire: dict[str, Any] = {}
         for param in op.params:
@@ -133,6 +138,17 @@ class HostCalls:
                 continue
             wire[param.wire] = self._checked(op, param, value)
         return wire
+
+    def _refuse_unknown(self, op: HostOperation, rest: tuple[Any, ...]) -> None:
+        """The keywords the call gave that its function does not declare (the prelude's last
+        argument) are refused, naming the first and the optional ones declared."""
+        unknown = rest[0] if rest and isinstance(rest[0], dict) else {}
+        if not unknown:
+            return
+        name = shown_name(str(next(iter(unknown))))  # pyright: ignore[reportUnknownArgumentType]
+        known = ", ".join(f"`{p.name}`" for p in op.params if not p.required)
+        word = "argUnknownOption" if known else "argNoOptions"
+        raise Refusal(API_ERROR_CLASS, self.words.say(word, function=op.key, name=name, known=known))
 
     def _checked(self, op: HostOperation, param: Param, value: Any) -> Any:
         check = _CHECKS.get(param.type)
@@ -156,6 +172,10 @@ class _Wrong(Exception):
 def shown(value: Any) -> str:
     """A short rendering of a value for a message, however large or deep the value is."""
     return _SHOWN.repr(value)
+
+
+def shown_name(name: str) -> str:
+    return name if len(name) <= _SHOWN.maxstring else name[: _SHOWN.maxstring] + "…"
 
 
 def type_name(value: Any) -> str:
