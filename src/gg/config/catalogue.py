@@ -6,6 +6,7 @@
 - `program-library` has no defaults on purpose: an enabled library must write `keep` and `idLength`.
 - `shell` defaults to a 120 s command timeout, 4 GiB per process, 1 GiB per file written and no
   network.
+- `memories` has no defaults on purpose: an enabled one writes its strategy, scope and six caps.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class CapabilityId(StrEnum):
     PROGRAM_LIBRARY = "program-library"
     SKILLS = "skills"
     SHELL = "shell"
+    MEMORIES = "memories"
 
 
 class Language(StrEnum):

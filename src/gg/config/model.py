@@ -8,7 +8,7 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
 - paths (`workspace`, a replay `journal`, the skills `directory`) resolve against the config file's
   folder and must exist; the workspace defaults to the folder `workspace` beside the config file,
   the skills directory to the folder `skills` beside it.
-Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `agent.shell`,
+Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `agent.shell`, `agent.memories`,
 `limits.error_rate`) give typed values; `None` means "not enabled" or "not armed".
 """
 
@@ -42,8 +42,10 @@ from gg.config.catalogue import (
     Provider,
     Role,
 )
+from gg.config.memories import MemoriesCapability
 from gg.config.values import Choice, Flag, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
+from gg.state.memories import MemoryProfile
 from gg.wire import camel
 
 __all__ = [
@@ -126,9 +128,9 @@ class ResponsesAsCodeParams(_Part):
     """Per-program sandbox ceilings and the agent's language; neither ceiling is clamped."""
 
     language: Annotated[Language, Choice(Language)] = DEFAULT_LANGUAGE
-    timeout_secs: Annotated[
-        float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
-    ] = DEFAULT_TIMEOUT_SECS
+    timeout_secs: Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")] = (
+        DEFAULT_TIMEOUT_SECS
+    )
     max_memory_bytes: Annotated[
         int,
         Whole(
@@ -207,9 +209,9 @@ class ShellParams(_Part):
     one file (the workspace is on the host's disk), and whether it shares the host's network (it
     has none unless `network` is true)."""
 
-    timeout_secs: Annotated[
-        float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
-    ] = DEFAULT_SHELL_TIMEOUT_SECS
+    timeout_secs: Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")] = (
+        DEFAULT_SHELL_TIMEOUT_SECS
+    )
     max_memory_bytes: Annotated[
         int,
         Whole(
@@ -240,7 +242,11 @@ class ShellCapability(_Part):
 
 
 Capability = Annotated[
-    ResponsesAsCodeCapability | ProgramLibraryCapability | SkillsCapability | ShellCapability,
+    ResponsesAsCodeCapability
+    | ProgramLibraryCapability
+    | SkillsCapability
+    | ShellCapability
+    | MemoriesCapability,
     Field(discriminator="id"),
 ]
 
@@ -282,6 +288,14 @@ class Agent(_Part):
         for entry in self.capabilities:
             if isinstance(entry, ShellCapability) and entry.enabled:
                 return entry.params
+        return None
+
+    @property
+    def memories(self) -> MemoryProfile | None:
+        """What its memories resolve to, or None when the profile does not enable them."""
+        for entry in self.capabilities:
+            if isinstance(entry, MemoriesCapability) and entry.enabled:
+                return entry.profile(self.slug)
         return None
 
     @property
