@@ -240,13 +240,44 @@ def test_every_cap_is_limit_exceeded_and_a_refused_call_records_nothing(arm: Arm
         "delete-a ok 1 5",
         "e ok 2 6",
     ]
-    revisions = [e.to_wire() for e in drain(holder) if e.TYPE.value == "memory_revision"]
-    assert [(r["name"], r["change"]) for r in revisions] == [
+    events = [e.to_wire() for e in drain(holder)]
+    assert [(r["name"], r["change"]) for r in events[:-1]] == [
         ("a", "written"),
         ("b", "written"),
         ("a", "deleted"),
         ("e", "written"),
     ]
+    state = events[-1]
+    assert [m["name"] for m in state["memories"]] == ["b", "e"] and state["count"] == 2
+    assert (state["peak"]["count"], state["peak"]["totalLen"]) == (2, 15)
+    assert state["caps"] == {
+        "maxCount": 2,
+        "maxLenPerMemory": 10,
+        "maxTotalLen": 15,
+        "maxLenIndex": None,
+        "maxLenDescription": 20,
+        "maxResults": None,
+    }
+
+
+def test_a_description_over_its_cap_is_named_first_with_both_figures(arm: Arm, tmp_path: Path) -> None:
+    holder = _holder(max_len_per_memory=10, max_len_description=20)
+    program = {
+        "javascript": (
+            'import { memories } from "gg";\n'
+            'try { memories.writeMemory({ name: "f", description: "x".repeat(21), body: "y".repeat(50) }) }\n'
+            "catch (e) { console.log(`${e.code} ${e.message}`); }\n"
+        ),
+        "python": (
+            "import gg\ntry:\n"
+            "    gg.memories.write_memory(name='f', description='x' * 21, body='y' * 50)\n"
+            "except gg.ApiError as e:\n    d = gg.core.details(e)\n    print(d.code + ' ' + d.message)\n"
+        ),
+    }[arm.language]
+    execution = _agent(arm, tmp_path, holder, WITH).run(program)
+    assert execution.ok, execution.failure
+    [line] = execution.logs
+    assert line.startswith("limit-exceeded") and all(fact in line for fact in ("description", "21", "20"))
 
 
 def test_a_read_only_holder_may_not_write_and_a_scratchpad_one_has_no_call_at_all(
