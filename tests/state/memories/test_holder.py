@@ -4,8 +4,9 @@ owes and is owed no backlog; the log forgets what every live holder has read pas
 from __future__ import annotations
 
 import gc
+import threading
 
-from gg.state.memories import Origin, Scope, drain
+from gg.state.memories import MemoryHolder, Origin, Scope, drain
 
 from .world import Run, note, profile
 
@@ -74,3 +75,28 @@ def test_a_holder_dropped_without_release_stops_counting_as_a_holder() -> None:
     del other
     gc.collect()
     assert root.co_holders() == 0
+
+
+def test_holders_writing_from_their_own_threads_each_get_their_own_revisions_and_one_numbering() -> None:
+    run = Run()
+    holders = [run.open(profile(scope=Scope.SHARED, slug="crew"), f"agent-{n}") for n in range(4)]
+    start = threading.Barrier(len(holders))
+
+    def write_many(holder: MemoryHolder) -> None:
+        start.wait()
+        for n in range(50):
+            holder.store.write(holder.agent_id, note(f"{holder.agent_id}-{n}"))
+            if n:
+                holder.store.update(holder.agent_id, note("shared-note", "x"))
+
+    holders[0].store.write("agent-0", note("shared-note"))
+    threads = [threading.Thread(target=write_many, args=(holder,)) for holder in holders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    drained = [e.to_wire() for h in holders for e in drain(h)[:-1]]
+    numbers = [event["revision"] for event in drained if event["name"] == "shared-note"]
+    assert sorted(numbers) == list(range(1, 4 * 49 + 2))
+    assert [len(h.take_revisions().own) for h in holders] == [0, 0, 0, 0]
+    assert len(holders[0].store.memories) == 4 * 50 + 1

@@ -102,4 +102,6 @@ def test_the_guide_names_the_holders_calls_and_caps_or_says_the_memories_are_ano
     assert "`markdown`" in own and "gg.memories.create_memory" in own and "4096" in own
     assert "notice" not in own
     theirs = guide(reader, NAMES)
-    assert "another agent keeps" in theirs and "gg.memories.create_memory" not in theirs and "notice" in theirs
+    assert (
+        "another agent keeps" in theirs and "gg.memories.create_memory" not in theirs and "notice" in theirs
+    )
