@@ -161,3 +161,12 @@ def test_a_read_only_successor_reads_the_carried_store_only() -> None:
     )
     assert isinstance(adoption, Carried)
     assert not adoption.holder.writable and [c.value for c in adoption.holder.offered] == ["read_memory"]
+
+
+def test_the_framework_may_say_whether_the_successor_is_the_sole_holder() -> None:
+    run = Run()
+    root = run.open(profile(max_count=5), "root")
+    told = adopt(root, profile(slug="worker", max_count=1), "worker", run.registry, run.ids, sole=False)
+    assert isinstance(told, Carried) and told.holder.store.caps.max_count == 5
+    again = adopt(told.holder, profile(slug="next", max_count=2), "next", run.registry, run.ids, sole=True)
+    assert isinstance(again, Carried) and again.holder.store.caps.max_count == 2

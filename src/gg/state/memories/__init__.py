@@ -14,12 +14,13 @@ The interface a module framework calls; only `open_holder`, `fork` and `adopt` b
 - `fork(holder, agent_id, ids) -> Forked(holder, linked)` — the copy's holder: linked (disposition
   `linked`, same id) when the forker's scope is not `isolated`, else copied (`copied`, new id);
   re-stamped with the copy's agent id.
-- `adopt(holder, receiving, agent_id, registry, ids) -> Carried(holder) | Dropped | Incompatible
-  (reason)` — a successor's take-over (drain the predecessor first); `Incompatible` means: open a
-  fresh holder and put `reason` in the opening note. `Carried.holder.module_id` differs from the
-  predecessor's only for a `shared` successor re-bound to its own profile's store. The receiving
-  caps are put in force only when the successor is the store's sole holder, which counts the
-  holders still registered: `release()` a holder whose agent has ended.
+- `adopt(holder, receiving, agent_id, registry, ids, sole=None) -> Carried(holder) | Dropped |
+  Incompatible(reason)` — a successor's take-over (drain the predecessor first; it is released);
+  `Incompatible` means: open a fresh holder (`open_holder`, no spawner) and put `reason` in the
+  opening note. `Carried.holder.module_id` differs from the predecessor's only for a `shared`
+  successor re-bound to its own profile's store. The receiving caps are put in force only when the
+  successor is the store's sole holder: `sole`, or, left out, no other holder registered with the
+  store — so `release()` a holder whose agent has ended.
 - `snapshot(holder)` (arrival, and after each drain that moved) and `drain(holder)` (after each
   program, and before a holder is dropped): `memory_state` / `memory_revision` payloads for the
   holder's own stream.

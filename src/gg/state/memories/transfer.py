@@ -69,7 +69,10 @@ def adopt(
     agent_id: str,
     registry: ProfileStores,
     ids: StoreIds,
+    sole: bool | None = None,
 ) -> Adoption:
+    """`sole` says whether the successor will be its store's only holder; left out, it is counted
+    from the holders registered with the store."""
     if receiving is None:
         holder.release()
         return Dropped()
@@ -82,9 +85,10 @@ def adopt(
     else:
         store, module_id, origin = holder.store, holder.module_id, Origin.TRANSFERRED
     with store.lock:
-        others = holder.co_holders() if store is holder.store else store.holders
+        if sole is None:
+            sole = (holder.co_holders() if store is holder.store else store.holders) == 0
         holder.release()
-        if others == 0:
+        if sole:
             store.repoint(receiving.caps)
         successor = MemoryHolder(
             store,
