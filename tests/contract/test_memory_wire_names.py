@@ -7,7 +7,8 @@ from __future__ import annotations
 from gg.console.vocabulary import ModuleEvent
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Record
-from gg.state.memories import CapName, Change, Origin, Scope, Strategy
+from gg.state import kinds, modules
+from gg.state.memories import CapName, Change, Incompatible, Origin, Scope, Strategy
 from gg.state.memories.notices import NoticeChange
 from gg.telemetry.events import EventType, MemoryRevision, MemoryState
 
@@ -55,7 +56,7 @@ def test_the_memories_vocabularies() -> None:
     assert [c.value for c in NoticeChange] == ["added", "updated", "deleted"]
     assert [s.value for s in Strategy] == ["scratchpad", "markdown", "keyword-search"]
     assert [s.value for s in Scope] == ["isolated", "shared", "inherited", "read-only"]
-    assert [o.value for o in Origin] == ["created", "inherited", "profile", "transferred", "forked"]
+    assert Origin is kinds.Origin
     assert [c.value for c in CapName] == [
         "maxCount",
         "maxLenPerMemory",
@@ -64,6 +65,10 @@ def test_the_memories_vocabularies() -> None:
         "maxLenDescription",
         "maxResults",
     ]
+
+
+def test_memories_answers_a_strategy_mismatch_in_the_frameworks_own_value() -> None:
+    assert Incompatible is modules.Incompatible
 
 
 def test_the_memories_records_fields() -> None:

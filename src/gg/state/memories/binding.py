@@ -5,9 +5,9 @@ profile settings every binding is decided from.
   the run), `inherited` (its spawner's store, when the spawner organizes memories the same way;
   its own otherwise), `read-only` (as `inherited`, without writing; a store of its own stays
   writable). Write access belongs to the holder, never to the store.
-- `origin`: `created` (a store of its own), `inherited` (its spawner's), `profile` (its profile's),
-  `transferred` (carried across an exec or a machine's move), `forked` (received by a fork copy).
-  These are the memories rows of the roster's origins, spelled as the roster spells them.
+- `origin` (the roster's `Origin`, `gg.state.kinds`): `created` (a store of its own), `inherited`
+  (its spawner's), `profile` (its profile's), `transferred` (carried across an exec or a machine's
+  move), `forked` (received by a fork copy); a memories holder never has the board's `run`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gg.state.kinds import Origin
 from gg.state.memories.caps import Caps
 from gg.state.memories.strategy import Strategy
 
@@ -31,12 +32,7 @@ class Scope(StrEnum):
         return self in (Scope.INHERITED, Scope.READ_ONLY)
 
 
-class Origin(StrEnum):
-    CREATED = "created"
-    INHERITED = "inherited"
-    PROFILE = "profile"
-    TRANSFERRED = "transferred"
-    FORKED = "forked"
+__all__ = ["MemoryProfile", "Origin", "Scope"]
 
 
 @dataclass(frozen=True)

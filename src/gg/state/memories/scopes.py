@@ -21,13 +21,14 @@ import threading
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gg.state.kinds import ModuleKind
 from gg.state.memories.binding import MemoryProfile, Origin, Scope
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.store import MemoryStore
 from gg.state.memories.strategy import Strategy
 from gg.state.storeids import StoreIds
 
-KIND = "memories"  # the module kind's wire name: the prefix of every store id minted here
+KIND = ModuleKind.MEMORIES.value  # the prefix of every store id minted here
 
 
 class Source(StrEnum):

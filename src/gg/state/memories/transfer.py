@@ -26,6 +26,7 @@ from gg.state.memories.binding import MemoryProfile, Origin, Scope
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.prompt import mismatch_reason
 from gg.state.memories.scopes import KIND, ProfileStores
+from gg.state.modules import Incompatible
 from gg.state.storeids import StoreIds
 
 
@@ -43,11 +44,6 @@ class Carried:
 @dataclass(frozen=True)
 class Dropped:
     pass
-
-
-@dataclass(frozen=True)
-class Incompatible:
-    reason: str
 
 
 Adoption = Carried | Dropped | Incompatible
