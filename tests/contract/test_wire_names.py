@@ -45,6 +45,8 @@ def test_the_event_types_are_spelled_once_in_snake_case() -> None:
         "agent_finished",
         "fsm_state",
         "skills_state",
+        "memory_state",
+        "memory_revision",
     ]
 
 

@@ -8,6 +8,7 @@
   network.
 - `subagents` has no default on purpose: an enabled one must write `maxDepth`. `limits.maxParallel`
   defaults to 4 agents taking turns at once.
+- `memories` has no defaults on purpose: an enabled one writes its strategy, scope and six caps.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class CapabilityId(StrEnum):
     EXEC = "exec"
     FORK = "fork"
     FSM = "fsm"
+    MEMORIES = "memories"
 
 
 class RosterScope(StrEnum):

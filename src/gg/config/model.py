@@ -12,8 +12,8 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
   shell with no model of its own, whose states other profiles run);
 - `limits.maxParallel` (4 unless written) bounds how many agents take turns at once.
 Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `agent.shell`,
-`agent.max_depth`, `agent.machine`, `limits.error_rate`) give typed values; `None` means "not
-enabled" or "not armed".
+`agent.max_depth`, `agent.machine`, `agent.memories`, `limits.error_rate`) give typed values;
+`None` means "not enabled" or "not armed".
 """
 
 from __future__ import annotations
@@ -55,8 +55,10 @@ from gg.config.delegation import (
     Slug,
     SubagentsCapability,
 )
+from gg.config.memories import MemoriesCapability
 from gg.config.values import Choice, Flag, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
+from gg.state.memories import MemoryProfile
 from gg.wire import camel
 
 __all__ = [
@@ -265,7 +267,8 @@ Capability = Annotated[
     | SubagentsCapability
     | ExecCapability
     | ForkCapability
-    | FsmCapability,
+    | FsmCapability
+    | MemoriesCapability,
     Field(discriminator="id"),
 ]
 
@@ -338,6 +341,14 @@ class Agent(_Part):
         for entry in self.capabilities:
             if isinstance(entry, ShellCapability) and entry.enabled:
                 return entry.params
+        return None
+
+    @property
+    def memories(self) -> MemoryProfile | None:
+        """What its memories resolve to, or None when the profile does not enable them."""
+        for entry in self.capabilities:
+            if isinstance(entry, MemoriesCapability) and entry.enabled:
+                return entry.profile(self.slug)
         return None
 
     @property

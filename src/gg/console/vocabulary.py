@@ -44,8 +44,8 @@ class AgentEvent(StrEnum):
 class ModuleEvent(StrEnum):
     """Snapshots and the one delta of the module kinds."""
 
-    MEMORY_STATE = "memory_state"
-    MEMORY_REVISION = "memory_revision"
+    MEMORY_STATE = EventType.MEMORY_STATE.value
+    MEMORY_REVISION = EventType.MEMORY_REVISION.value
     TASKS_STATE = "tasks_state"
     BOARD_STATE = "board_state"
     SKILLS_STATE = EventType.SKILLS_STATE.value

@@ -9,6 +9,7 @@ from gg.sdk.delegation import DELEGATION_OPERATIONS
 from gg.sdk.docs.operations import DOCS_OPERATIONS
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.listing import LISTING_OPERATIONS
+from gg.sdk.memories import MEMORIES_OPERATIONS
 from gg.sdk.programs import PROGRAMS_OPERATIONS
 from gg.sdk.records import SDK_TYPES
 from gg.sdk.registry import Registry
@@ -23,6 +24,7 @@ FAMILY_BRIEFS: dict[str, str] = {
     "views": "put text, a region of a file or documentation in front of you on your next turn.",
     "docs": "search the documentation of the SDK and of the code modules loaded for you.",
     "skills": "read the skills listed for you and load their code modules.",
+    "memories": "keep notes that last the whole session: write, read, revise and find them.",
     "context": "manage your own context window.",
     "board": "the project's board of issues.",
     "delegation": "start, wait for and message other agents; hand the session on; fork copies of yourself.",
@@ -44,6 +46,7 @@ def default_registry() -> Registry:
             *DELEGATION_OPERATIONS,
             *PROGRAMS_OPERATIONS,
             *SKILLS_OPERATIONS,
+            *MEMORIES_OPERATIONS,
             *SESSION_OPERATIONS,
         ),
         types=SDK_TYPES,

@@ -168,4 +168,37 @@ _DELEGATION: tuple[TypeDecl, ...] = (
     ),
 )
 
-SDK_TYPES: tuple[TypeDecl, ...] = (*_FILES, *_SHELL, *_DOCS, *_PROGRAMS, *_DELEGATION)
+_MEMORIES: tuple[TypeDecl, ...] = (
+    Record(
+        "MemoryUsage",
+        "memories",
+        "What your memories hold after a change, beside the caps bounding them.",
+        (
+            Field("count", "number", "how many memories you hold"),
+            Field("maxCount", "number", "the most you may hold, when that cap is in force", optional=True),
+            Field("totalChars", "number", "the characters of every body together"),
+            Field(
+                "maxTotalChars",
+                "number",
+                "the most characters of bodies in all, when in force",
+                optional=True,
+            ),
+            Field("indexChars", "number", "the characters of your index (markdown)", optional=True),
+            Field("maxIndexChars", "number", "the most characters of index, when in force", optional=True),
+        ),
+    ),
+    Record(
+        "MemoryHit",
+        "memories",
+        "A memory a search found.",
+        (
+            Field("name", "string", "its name, to read it by"),
+            Field("description", "string", "its description (empty when it has none)"),
+            Field("matched", "number", "how many of the keywords it matched"),
+            Field("occurrences", "number", "how often those keywords occur in it"),
+            Field("excerpt", "string", "the body around its first match"),
+        ),
+    ),
+)
+
+SDK_TYPES: tuple[TypeDecl, ...] = (*_FILES, *_SHELL, *_DOCS, *_PROGRAMS, *_DELEGATION, *_MEMORIES)

@@ -1,9 +1,9 @@
 """What an operation acts on while one program runs.
 
 A `ProgramScope` is built by the turn for each program: what the program's calls act on (the
-agent's role and capabilities, its workspace, the views, library, surface and skills read set it
-holds, the run's deadline, its port onto the run's other agents) and two sets of declarations the
-loop acts on afterwards:
+agent's role and capabilities, its workspace, the views, library, surface, skills read set and
+memories holder it holds, the run's deadline, its port onto the run's other agents) and two sets
+of declarations the loop acts on afterwards:
 - `declarations` belong to this one program: its ending (the last call wins) and its hand-over
   (the first stands, a second is refused);
 - `deferred` belong to the whole turn and merge across every program of the reply: the last
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from gg.sdk.surface import Surface
     from gg.state.holdings import Holdings
     from gg.state.library import ProgramLibrary
+    from gg.state.memories import MemoryHolder
     from gg.state.views import ViewSet
     from gg.state.workspace import Workspace
 
@@ -131,6 +132,7 @@ class ProgramScope:
     skills_read: SkillReads = field(default_factory=SkillReads)  # the skills this window has read
     shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
     delegation: Delegation | None = None  # the run's answer to the delegation family
+    memories: MemoryHolder | None = None  # its memories holder, when its profile enables memories
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
 

@@ -42,6 +42,8 @@ class EventType(StrEnum):
     AGENT_FINISHED = "agent_finished"
     FSM_STATE = "fsm_state"
     SKILLS_STATE = "skills_state"
+    MEMORY_STATE = "memory_state"
+    MEMORY_REVISION = "memory_revision"
 
 
 class TransitionKind(StrEnum):
@@ -328,6 +330,40 @@ class SkillsState(Payload):
     TYPE: ClassVar[EventType] = EventType.SKILLS_STATE
     module_id: str
     skills: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryState(Payload):
+    """A memory store as one holder sees it: every memory (`{name, description, len, lines}`), the
+    totals, the peaks held at once, the caps in force (`null` where none is), and the holder's
+    declared scope and whether it may write. `moduleId` is the store's, not the holder's."""
+
+    TYPE: ClassVar[EventType] = EventType.MEMORY_STATE
+    module_id: str
+    strategy: str
+    memories: list[dict[str, Any]]
+    count: int
+    total_len: int
+    total_lines: int
+    peak: dict[str, int]
+    caps: dict[str, int | None]
+    scope: str
+    writable: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryRevision(Payload):
+    """One successful mutation of one memory, on the stream of the agent that made it: the text as
+    of this revision (empty for a deletion)."""
+
+    TYPE: ClassVar[EventType] = EventType.MEMORY_REVISION
+    name: str
+    revision: int
+    change: str
+    description: str
+    body: str
+    len: int
+    lines: int
 
 
 @dataclass(frozen=True)
