@@ -45,6 +45,9 @@ class CapabilityId(StrEnum):
     RESPONSES_AS_CODE = "responses-as-code"
     PROGRAM_LIBRARY = "program-library"
     SKILLS = "skills"
+    TASKS = "tasks"
+    PROJECT_MANAGEMENT = "project-management"
+    AGENT_MANAGED_CONTEXT = "agent-managed-context"
     SHELL = "shell"
 
 

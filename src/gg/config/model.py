@@ -42,6 +42,7 @@ from gg.config.catalogue import (
     Provider,
     Role,
 )
+from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.values import Choice, Flag, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
 from gg.wire import camel
@@ -126,9 +127,9 @@ class ResponsesAsCodeParams(_Part):
     """Per-program sandbox ceilings and the agent's language; neither ceiling is clamped."""
 
     language: Annotated[Language, Choice(Language)] = DEFAULT_LANGUAGE
-    timeout_secs: Annotated[
-        float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
-    ] = DEFAULT_TIMEOUT_SECS
+    timeout_secs: Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")] = (
+        DEFAULT_TIMEOUT_SECS
+    )
     max_memory_bytes: Annotated[
         int,
         Whole(
@@ -207,9 +208,9 @@ class ShellParams(_Part):
     one file (the workspace is on the host's disk), and whether it shares the host's network (it
     has none unless `network` is true)."""
 
-    timeout_secs: Annotated[
-        float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
-    ] = DEFAULT_SHELL_TIMEOUT_SECS
+    timeout_secs: Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")] = (
+        DEFAULT_SHELL_TIMEOUT_SECS
+    )
     max_memory_bytes: Annotated[
         int,
         Whole(
@@ -240,7 +241,13 @@ class ShellCapability(_Part):
 
 
 Capability = Annotated[
-    ResponsesAsCodeCapability | ProgramLibraryCapability | SkillsCapability | ShellCapability,
+    ResponsesAsCodeCapability
+    | ProgramLibraryCapability
+    | SkillsCapability
+    | ShellCapability
+    | TasksCapability
+    | ProjectManagementCapability
+    | AgentManagedContextCapability,
     Field(discriminator="id"),
 ]
 

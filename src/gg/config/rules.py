@@ -7,7 +7,9 @@ Each skips what is mis-shaped (pydantic names that) and yields findings at preci
 - every agent lists `responses-as-code`, enabled (code mode is the only mode);
 - no capability is listed twice by one agent;
 - an enabled `program-library` writes both `keep` and `idLength` (`null` counts as unwritten);
-- a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`.
+- a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`;
+- the module capabilities' rules (`tasks`, `project-management`, `agent-managed-context`) are
+  `modules.py`'s.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from gg.config.catalogue import ROOT_SLUG, CapabilityId, Provider
 from gg.config.defects import ABSENT, Finding, Loc, mapping, sequence
 from gg.config.model import ID_LENGTH, KEEP
+from gg.config.modules import module_findings
 
 __all__ = ["cross_field_findings"]
 
@@ -33,6 +36,7 @@ def cross_field_findings(document: Mapping[str, Any]) -> Iterator[Finding]:
     if not agents:
         yield Finding(("agents",), "must list at least one agent")
         return
+    yield from module_findings(agents)
     yield from _slugs(agents)
     for index, agent in enumerate(agents):
         if (profile := mapping(agent)) is not None:
