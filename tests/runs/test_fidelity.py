@@ -16,8 +16,6 @@ from cases import CASES, Acks, files_of, load, profile_of, replies_of
 from gg.sandbox.arms.javascript import JavaScriptArm
 
 WAITING = {
-    "015": "needs views.close, unavailable without agent-managed-context (issue 12); its shell part "
-    "runs in test_shell_sessions.py",
     "030": "needs successions between agents (the modules work)",
     "038": "launch refusals are the config tests' (tests/config); launch-log part below",
     "041": "gg runs no opening program",

@@ -4,13 +4,19 @@ telemetry, and how it is copied and carried (anchor-state §1.3, §2, §3)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gg.errors import ErrorCode
+from gg.loop.compaction import apply_compaction
+from gg.providers.base import Message, ToolCall
+from gg.sdk.scope import Compaction
 from gg.state.refusal import Refusal
 from gg.state.tasks import ScopeEdit, TaskList, TaskMode, TaskPatch, TasksModule, TaskStatus
+from gg.state.window import Band, Window
+from gg.state.workspace import Workspace
 from gg.telemetry.events import TasksState
 
 SCOPE = ScopeEdit("the frame", "the roof", "the frame stands")
@@ -249,3 +255,47 @@ def test_a_fork_is_a_deep_copy_that_diverges_and_takes_no_undrained_snapshot() -
     assert [t.id for t in copy.tasks.tasks] == ["a"] and copy.tasks.tasks[0].status is TaskStatus.DONE
     assert len(copy.drain("tasks-1")) == 1  # its own write only
     assert len(original.drain("tasks-0")) == 2
+
+
+def _reply(window: Window, turn: int) -> None:
+    window.begin_turn(turn)
+    call = ToolCall(f"c{turn}", "submit_program", {"program": "..."})
+    window.push(Message("assistant", "", tool_calls=(call,)))
+    window.push(Message("tool", "ok", tool_call_id=f"c{turn}"))
+
+
+def _sent(window: Window) -> str:
+    return "\n".join(message.content for message in window.messages)
+
+
+def test_the_list_is_its_own_message_rebuilt_at_each_turn_boundary_and_carried_across_a_compaction(
+    tmp_path: Path,
+) -> None:
+    """Fidelity case 090's window, turn by turn; the loop's own compaction applies."""
+    window = Window(system="s")
+    window.brief(Message("user", "Task\n----\nbuild the shed"))
+    module = TasksModule.fresh(10, TaskMode.SIMPLE)
+    assert module.refresh(window) is False  # an empty list, never pinned: nothing
+    _reply(window, 1)
+    module.write(lambda t: t.add("scaffold", "-".join(["raise", "the", "frame"])))
+    module.write(lambda t: t.add("movement", "-".join(["hang", "the", "door"]), blocked_by=["scaffold"]))
+    assert module.refresh(window) is True
+    request_2 = _sent(window)
+    for fact in ("raise-the-frame", "hang-the-door", "`scaffold`", "`movement`", "ready", "blocked by"):
+        assert fact in request_2
+    assert module.refresh(window) is False  # byte-identical: the window is left as it is
+    _reply(window, 2)
+    module.write(lambda t: t.complete("scaffold"))
+    assert module.refresh(window) is True
+    assert window.pinned(Band.TASKS) is not None and "[done] `scaffold`" in window.pinned(Band.TASKS)
+    _reply(window, 3)
+    apply_compaction(window, Compaction("the frame is up; the door is next"), Workspace(tmp_path))
+    module.refresh(window)
+    request_4 = _sent(window)
+    assert request_4.count("hang-the-door") == 1
+    assert "[ready] `movement`: hang-the-door" in request_4
+    [*_, last] = module.drain("tasks-0")
+    assert last.to_wire()["tasks"] == [
+        {"id": "scaffold", "title": "raise-the-frame", "status": "done", "blockedBy": []},
+        {"id": "movement", "title": "hang-the-door", "status": "pending", "blockedBy": ["scaffold"]},
+    ]

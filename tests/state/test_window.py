@@ -186,3 +186,12 @@ def test_view_messages_are_marked_with_what_they_show_and_leave_by_selector() ->
         "View: notes",
         "Documentation: gg.files.readFile",
     ]
+
+
+def test_the_messages_of_turns_a_to_b_are_answered_with_their_marks() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    _turns(window, "first", "second", "third")
+    assert [m.content for _, m in window.in_turns(2, 3)] == ["", "ok", "second", "", "ok", "third"]
+    assert [m.content for _, m in window.in_turns(0, 0)] == [TASK.content]
+    assert window.in_turns(5, 9) == []

@@ -111,11 +111,11 @@ CONTEXT_OPERATIONS: tuple[Operation, ...] = (
             Param(
                 "ranges",
                 ParamType.TURN_SPANS,
-                doc="inclusive spans of turn numbers, e.g. [{ from: 4, to: 19 }]",
+                doc="inclusive spans of turn numbers, each with `from` and `to`",
             ),
         ),
         returns="ReclaimReport",
-        summary="Move whole turns out of your window now; their results stay findable with searchArchive.",
+        summary="Move whole turns out of your window now; their results stay in the archive, to be searched.",
         gate=_MANAGED,
         handler=_archive_thread,
         errors=(

@@ -137,14 +137,18 @@ def archive_turns(archive: Archive, window: Window, spans: Sequence[Span]) -> Ar
 
 
 class ArchiveModule:
-    """The archive module's four answers, for the module framework to plug in:
+    """The `archive` module: one holder's thread archive, with its four answers for the module
+    framework.
 
+    - open: `fresh()`, an empty archive (the framework mints its store id, `archive-<n>`).
     - prompt: nothing, ever; the archive is out of the window by definition.
-    - report: `restate(id)` is its `archive_state` (at open, empty); `drain(id)`, for each
-      reclaim since the last drain in order, its `context_managed` and, when the archive grew,
-      the `archive_state` after it.
-    - copy: `copy()` is a deep copy carrying `next_seq` on, with nothing left to report.
-    - transfer: carried as it is (`adopt`); the capability has nothing to re-point.
+    - report: `restate(id)` is its `archive_state` (at open, empty); `drain(id)` is, for each
+      reclaim since the last drain in order, its `context_managed` and, when the archive grew, the
+      `archive_state` after it.
+    - fork: `copy()` is a deep copy carrying `next_seq` on, with nothing left to report; an archive
+      never links, so a share is a copy too.
+    - transfer: `adopt()` always carries it as it is; the capability has nothing to re-point. It is
+      never incompatible; a receiving profile without `agent-managed-context` drops it.
     The calls: `archive_thread` and `search` (the archive), `evict_file_views` (a reclaim of the
     same capability, which leaves the archive as it is).
     """

@@ -2,15 +2,19 @@
 holds one, with or without the capability (without it, it makes no calls).
 
 The handle's four answers, for the module framework to plug in:
+- open: `BoardHandle(board, policy, assigned_issue)` on the run's one `Board`, which the run makes
+  once (store id `board-0`) from `gg.config.modules.board_caps`; a holder's roster gives `policy`.
 - prompt: nothing; the board is reached through its calls alone.
 - report: `restate(id)` is the board as it stands (`board_state`); `drain(id)` is one snapshot
   per write made through this handle since the last drain, in order, and then, when the board
   has moved since under another holder or gg, one more as it stands: every holder re-emits its
   own snapshot, and reports only its own writes.
-- copy: the board always links (`links_on_fork`); `share` and `copy` are a new handle on the same
-  board, reporting from the board's head, so it is handed no backlog.
-- transfer: `adopt(policy, assigned_issue)` is the successor's handle on the same board; a board
-  never refuses a holder.
+- fork and share: the board always links (`links_on_fork`); `share()` and `copy()` are a new
+  handle on the same board and id, reporting from the board's head, so it is handed no backlog.
+- transfer: `adopt(policy, assigned_issue)` always carries it: the successor's handle on the same
+  board. A board is never dropped or incompatible while the run has one.
+The dispatch hooks are the board's (`gg.state.board.BoardHooks`): an issue filed means "dispatch
+an implementer once its blockers are done", an issue settled "wake its waiters".
 The rules that differ per agent live here, since the store is shared: `create_issue`'s `agent`
 must be an implementer of this agent's roster and each reviewer one of its reviewers, and its
 profile may require reviewers (`invalid-argument` otherwise); waiting on the issue this agent was

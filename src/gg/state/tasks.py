@@ -28,6 +28,7 @@ from gg.errors import ErrorCode
 from gg.state.dag import checked_blockers
 from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
 from gg.state.refusal import Refusal
+from gg.state.window import Band, Window
 from gg.telemetry.events import Payload, TasksState
 
 T = TypeVar("T")
@@ -248,17 +249,22 @@ def _require_sections(given: dict[str, str]) -> None:
 
 
 class TasksModule:
-    """The tasks module's four answers, for the module framework to plug in:
+    """The `tasks` module: one holder's task list, with its four answers for the module framework.
 
-    - prompt: `prompt_block(pinned)` is the list as its own message (template `tasks`), which the
-      holder's loop rebuilds at each turn boundary and pins through `Window.pin` (a block identical
-      to the one pinned pins nothing). A list that never held a task is not pinned; once pinned, an
-      emptied list says it is empty.
+    - open: `fresh(max_tasks, mode)`, an empty list under the profile's settings (the framework
+      mints its store id, `tasks-<n>`).
+    - prompt: `prompt_block(pinned)` is the list as its own message (template `tasks`); the
+      holder's loop calls `refresh(window)` at each turn boundary, which pins it in the window's
+      `tasks` band (a block identical to the one pinned pins nothing). A list that never held a
+      task is not pinned; once pinned, an emptied list says it is empty.
     - report: `restate(id)` is its `tasks_state` snapshot (at open, the empty list); `drain(id)` the
       snapshot after each successful mutation since the last drain, one each, in order.
-    - copy: `copy()` is a deep copy with nothing left to report (a fork); a task list never links.
-    - transfer: `adopt(max_tasks, mode)` keeps every task and always re-points both settings to the
-      receiving profile's; a list over its new cap is kept, and the next `add` is refused.
+    - fork: `copy()` is a deep copy with nothing left to report; a task list never links, so a
+      share is a copy too.
+    - transfer: `adopt(max_tasks, mode)` always carries the list, re-pointing both settings to the
+      receiving profile's (the mode is no barrier: only new tasks follow it); a list over its new
+      cap is kept, and the next `add` is refused. It is never incompatible; a receiving profile
+      without `tasks` drops it (the framework's decision).
     Every write goes through `write`, which records the snapshot only when the mutation succeeds.
     """
 
@@ -296,6 +302,10 @@ class TasksModule:
         if not listed and not pinned:
             return None
         return prompts.render("tasks", tasks=[self._shown(task) for task in listed])
+
+    def refresh(self, window: Window) -> bool:
+        """Rebuild the list's block in `window` (a turn boundary); True when that pushed a message."""
+        return window.pin(Band.TASKS, self.prompt_block(pinned=window.pinned(Band.TASKS) is not None))
 
     def _entries(self) -> list[dict[str, Any]]:
         return [task.to_wire() for task in self.tasks.tasks]

@@ -144,6 +144,10 @@ class Window:
         """Every message with its mark, in order."""
         return list(zip(self._marks, self.messages, strict=True))
 
+    def in_turns(self, first: int, last: int) -> list[Held]:
+        """The messages of turns `first` to `last`, inclusive, with their marks, in order."""
+        return [(mark, message) for mark, message in self.held() if first <= mark.turn <= last]
+
     def remove_turns(self, chosen: Callable[[int], bool]) -> list[Held]:
         """Take the messages of the turns `chosen` picks out of the window, in order, except the
         turn in progress, the brief, the current pins and the documentation views; returns what
