@@ -137,6 +137,8 @@ def test_a_list_carried_over_its_new_cap_is_kept_and_the_next_add_is_refused(
         carried.write(lambda t, n=n: t.add(f"t{n}", f"step {n}", description="note"))
     carried.drain("tasks-0")
     agent = module_agent(arm, tmp_path, tasks=carried.adopt(5, TaskMode.SIMPLE))
+    [arrived] = carried.restate("tasks-0")  # what the successor states as the list arrives
+    assert len(arrived.to_wire()["tasks"]) == 6
     [seen] = agent.logged(CARRIED[arm.language])
     assert seen == [
         "add limit-exceeded add_task",

@@ -151,6 +151,7 @@ class ProgramScope:
             turn=turn,
             library=holdings.library,
             deadline=run.deadline,
+            window=holdings.window,
             surface=holdings.surface,
             skills_read=holdings.skills_read,
             shell=setup.shell,

@@ -61,7 +61,7 @@ def _add_task(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, int]:
 
 def _update_task(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     status = args.get("status")
-    if status is not None and status not in set(TaskStatus):
+    if status is not None and status not in {member.value for member in TaskStatus}:
         choices = ", ".join(member.value for member in TaskStatus)
         raise ApiError("update_task", ErrorCode.INVALID_ARGUMENT, f"`status` must be one of {choices}")
     patch = TaskPatch(

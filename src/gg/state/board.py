@@ -157,8 +157,10 @@ class Written(Generic[T]):
     snapshot: BoardSnapshot
 
 
-@dataclass
+@dataclass(eq=False)
 class Board:
+    """The run's one board; two handles on it hold the same object."""
+
     caps: BoardCaps
     hooks: BoardHooks | None = None
     _epics: dict[str, Epic] = field(default_factory=dict[str, Epic])
