@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, Loc, mapping, sequence
+from gg.config.machines import enabled_capabilities
 from gg.config.values import Choice, Flag, Number, Whole
 from gg.state.board import BoardCaps
 from gg.state.tasks import TaskMode
@@ -181,26 +182,20 @@ def module_findings(agents: Sequence[Any]) -> Iterator[Finding]:
     """Every defect of the module capabilities, judged on the document as written."""
     first: tuple[int, Mapping[str, Any]] | None = None  # the profile the board's caps are read off
     for index, agent in enumerate(agents):
-        for number, capability in _enabled_entries(agent):
+        profile = mapping(agent) or {}
+        listed = sequence(profile.get("capabilities")) or []
+        for kind_id, number in enabled_capabilities(profile).items():
+            if kind_id not in {kind.value for kind in _REQUIRED}:
+                continue
             loc: Loc = ("agents", index, "capabilities", number)
-            kind = CapabilityId(capability["id"])
-            params = mapping(capability.get("params", {})) or {}
+            kind = CapabilityId(kind_id)
+            params = mapping((mapping(listed[number]) or {}).get("params", {})) or {}
             yield from _missing(kind, params, loc)
             if kind is CapabilityId.PROJECT_MANAGEMENT:
                 if first is None:
                     first = (index, params)
                 else:
                     yield from _diverging(first, params, loc)
-
-
-def _enabled_entries(agent: object) -> Iterator[tuple[int, Mapping[str, Any]]]:
-    profile = mapping(agent) or {}
-    for number, entry in enumerate(sequence(profile.get("capabilities")) or []):
-        capability = mapping(entry)
-        if capability is None or capability.get("enabled") is False:
-            continue
-        if capability.get("id") in {kind.value for kind in _REQUIRED}:
-            yield number, capability
 
 
 def _missing(kind: CapabilityId, params: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
