@@ -56,6 +56,7 @@ from gg.config.delegation import (
     SubagentsCapability,
 )
 from gg.config.memories import MemoriesCapability
+from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.values import Choice, Flag, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
 from gg.state.memories import MemoryProfile
@@ -268,7 +269,10 @@ Capability = Annotated[
     | ExecCapability
     | ForkCapability
     | FsmCapability
-    | MemoriesCapability,
+    | MemoriesCapability
+    | TasksCapability
+    | ProjectManagementCapability
+    | AgentManagedContextCapability,
     Field(discriminator="id"),
 ]
 

@@ -11,7 +11,9 @@ Each skips what is mis-shaped (pydantic names that) and yields findings at preci
 - an enabled `memories` writes its `implementation`, `scope` and six caps (`memories.py`);
 - a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`;
 - the agent tree's rules (rosters, `subagents`, `exec`, `fork`) are `roster.py`'s, a machine's
-  `machines.py`'s.
+  `machines.py`'s;
+- the module capabilities' rules (`tasks`, `project-management`, `agent-managed-context`) are
+  `modules.py`'s.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from gg.config.defects import ABSENT, Finding, Loc, mapping, sequence
 from gg.config.machines import is_machine, machine_findings
 from gg.config.memories import memories_findings
 from gg.config.model import ID_LENGTH, KEEP
+from gg.config.modules import module_findings
 from gg.config.roster import roster_findings
 
 __all__ = ["cross_field_findings"]
@@ -40,6 +43,7 @@ def cross_field_findings(document: Mapping[str, Any]) -> Iterator[Finding]:
     if not agents:
         yield Finding(("agents",), "must list at least one agent")
         return
+    yield from module_findings(agents)
     yield from _slugs(agents)
     for index, agent in enumerate(agents):
         if (profile := mapping(agent)) is None:

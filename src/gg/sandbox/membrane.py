@@ -192,6 +192,8 @@ def _violation(kind: ParamType, value: Any) -> str | None:
     match kind:
         case ParamType.STRING:
             return None if isinstance(value, str) else "a string"
+        case ParamType.CLEARABLE_STRING:
+            return None if value is None or isinstance(value, str) else "a string, or null to clear it"
         case ParamType.DOC_TARGET:
             return None if isinstance(value, str) else "a documentation name"
         case ParamType.U32:
@@ -202,8 +204,23 @@ def _violation(kind: ParamType, value: Any) -> str | None:
         case ParamType.STRING_LIST:
             ok = isinstance(value, list) and all(isinstance(item, str) for item in value)
             return None if ok else "a list of strings"
+        case ParamType.TURN_SPANS:
+            return None if _is_span_list(value) else "a list of { from, to } turn spans"
         case ParamType.ANY:
             return None
+
+
+def _is_span_list(value: Any) -> bool:
+    def whole(bound: Any) -> bool:
+        number = isinstance(bound, int | float) and not isinstance(bound, bool)
+        return number and float(bound).is_integer() and 0 <= bound <= U32_MAX
+
+    if not isinstance(value, list):
+        return False
+    return all(
+        isinstance(span, dict) and set(span) == {"from", "to"} and whole(span["from"]) and whole(span["to"])
+        for span in value
+    )
 
 
 def _preview(value: Any) -> str:

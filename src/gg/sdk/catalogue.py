@@ -16,6 +16,7 @@ from gg.sdk.registry import Registry
 from gg.sdk.session import SESSION_OPERATIONS
 from gg.sdk.shell import SHELL_OPERATIONS
 from gg.sdk.skills import SKILLS_OPERATIONS
+from gg.sdk.tasks import TASKS_OPERATIONS
 from gg.sdk.views import VIEWS_OPERATIONS
 
 FAMILY_BRIEFS: dict[str, str] = {
@@ -29,6 +30,7 @@ FAMILY_BRIEFS: dict[str, str] = {
     "board": "the project's board of issues.",
     "delegation": "start, wait for and message other agents; hand the session on; fork copies of yourself.",
     "programs": "fetch the programs you ran by their ids, and hand a patched one over to run.",
+    "tasks": "your own task list, a blocked-by graph of the work you plan, shown to you every turn.",
     "session": "end the session.",
 }
 
@@ -40,6 +42,7 @@ def default_registry() -> Registry:
             *LISTING_OPERATIONS,
             *SHELL_OPERATIONS,
             *BOARD_OPERATIONS,
+            *TASKS_OPERATIONS,
             *VIEWS_OPERATIONS,
             *DOCS_OPERATIONS,
             *CONTEXT_OPERATIONS,

@@ -44,6 +44,10 @@ class EventType(StrEnum):
     SKILLS_STATE = "skills_state"
     MEMORY_STATE = "memory_state"
     MEMORY_REVISION = "memory_revision"
+    TASKS_STATE = "tasks_state"
+    BOARD_STATE = "board_state"
+    ARCHIVE_STATE = "archive_state"
+    CONTEXT_MANAGED = "context_managed"
 
 
 class TransitionKind(StrEnum):
@@ -364,6 +368,58 @@ class MemoryRevision(Payload):
     body: str
     len: int
     lines: int
+
+
+class ContextAction(StrEnum):
+    """What an agent did to its own window (`context_managed.action`)."""
+
+    ARCHIVE_THREAD = "archive_thread"
+    EVICT_FILE_VIEW = "evict_file_view"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TasksState(Payload):
+    """A task list's snapshot: every task in the order added (`{id, title, description?, status,
+    blockedBy, inScope?, outOfScope?, completionCriteria?}`), under the store's id."""
+
+    TYPE: ClassVar[EventType] = EventType.TASKS_STATE
+    module_id: str
+    tasks: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BoardState(Payload):
+    """The run's board: its epics and its issues, in the order created, under the store's id."""
+
+    TYPE: ClassVar[EventType] = EventType.BOARD_STATE
+    module_id: str
+    epics: list[dict[str, Any]]
+    issues: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArchiveState(Payload):
+    """A thread archive's snapshot: each entry's `{seq, source, role, len, preview}` (the first
+    200 characters), how many it holds and their total length in characters."""
+
+    TYPE: ClassVar[EventType] = EventType.ARCHIVE_STATE
+    module_id: str
+    entries: list[dict[str, Any]]
+    count: int
+    total_len: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextManaged(Payload):
+    """An agent moved part of its own window out: what it did, how many messages left the window,
+    the tokens that freed (as `detail` says, measured or estimated) and in words what happened."""
+
+    TYPE: ClassVar[EventType] = EventType.CONTEXT_MANAGED
+    action: str
+    reclaimed_tokens: int
+    items: int
+    detail: str
+    earliest_removed: int | None = None
 
 
 @dataclass(frozen=True)

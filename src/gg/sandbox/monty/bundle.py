@@ -162,6 +162,9 @@ def worker_words(host_call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
         "argPositive": render("py-arg-positive", **holes),
         "argStringList": render("py-arg-string-list", **holes),
         "argListEntry": render("py-arg-list-entry", **holes),
+        "argSpanList": render("py-arg-span-list", **holes),
+        "argSpanEntry": render("py-arg-span-entry", **holes),
+        "argSpanBounds": render("py-arg-span-bounds", **holes),
         "argPlainData": render("py-arg-plain-data", **holes),
         "argDocTarget": render("py-arg-doc-target", **holes),
         "argDocForeign": render("py-arg-doc-foreign", **holes),
@@ -225,7 +228,8 @@ def _converters(registry: Registry) -> Iterator[str]:
             fields = []
             for f in decl.fields:
                 read = f'v.get("{f.name}")' if f.optional else f'v["{f.name}"]'
-                fields.append(f"{field_name(f.name)}={converted(registry, f.type, read)}")
+                kind = f"{f.type} | null" if f.optional else f.type  # an optional field may be absent
+                fields.append(f"{field_name(f.name)}={converted(registry, kind, read)}")
             yield f"def _to_{name}(v):\n    return {name}({', '.join(fields)})"
         elif isinstance(decl, Union):
             lines = [f"def _to_{name}(v):", '    kind = v.get("kind") if type(v) is dict else None']

@@ -7,8 +7,8 @@
 // - required arguments are positional, optional ones come in a trailing options object whose
 //   keys are the camelCase wire names; only declared keys cross, in a null-prototype record, and
 //   a key that is not declared is refused, naming it and the declared ones;
-// - a u32, positive-number, list or options-object mistake is an ApiError raised here, before
-//   the host, on the SDK's camelCase name; a mistyped string is a TypeError;
+// - a u32, positive-number, list, turn-span or options-object mistake is an ApiError raised here,
+//   before the host, on the SDK's camelCase name; a mistyped string is a TypeError;
 // - a host failure comes back as `{operation, code, message}` with gg's key and is thrown as an
 //   ApiError; alias methods are attached, non-enumerable, to each record of a result;
 // - every call counts against the program's call cap (`calls.cap`), the refused ones too; a call
@@ -72,6 +72,12 @@ const CHECKS = {
     if (typeof value !== "string") throw new TypeError(say("argString", { name, got: typeName(value) }));
     return value;
   },
+  "string?"(sdkName, name, value) {
+    if (value !== null && typeof value !== "string") {
+      throw new TypeError(say("argString", { name, got: typeName(value) }));
+    }
+    return value;
+  },
   "string!"(sdkName, name, value) {
     if (typeof value !== "string") throw invalid(sdkName, "argString", { name, got: typeName(value) });
     return value;
@@ -92,6 +98,21 @@ const CHECKS = {
       items[i] = value[i];
     }
     return items;
+  },
+  "turnSpan[]"(sdkName, name, value) {
+    if (!isArray(value)) throw invalid(sdkName, "argSpanList", { name, got: typeName(value) });
+    const spans = [];
+    for (let i = 0; i < value.length; i++) {
+      const span = value[i];
+      if (span === null || typeof span !== "object" || isArray(span)) {
+        throw invalid(sdkName, "argSpanEntry", { name, got: typeName(span) });
+      }
+      const from = span.from;
+      const to = span.to;
+      if (from === undefined || to === undefined) throw invalid(sdkName, "argSpanBounds", { name });
+      spans[i] = { from: CHECKS.u32(sdkName, name + "[].from", from), to: CHECKS.u32(sdkName, name + "[].to", to) };
+    }
+    return spans;
   },
   any(sdkName, name, value) {
     return value;
