@@ -11,7 +11,11 @@ Mapping a case onto gg:
   case keys replies by.
 - Selectors in expectations name instances by creation order (`agent_spawned`): `root`, `P`,
   `P#n`, `*`. Transition rows' `fromModuleId` / `toModuleId` are gg's `from` / `to`.
-A case whose profiles need a capability gg does not offer yet is not run here (`needs_modules`).
+- gg's board has no merge agent and issues dispatch as subagents, so a runner drops
+  `project-management`'s `mergeAgentId` and a `shell` whose `implementation` gg does not have;
+  `compaction: self-compaction` is gg's own `context.compact`, offered to every agent, and dropped.
+A case whose profiles need a capability gg does not offer yet is not run here (`needs_modules`):
+one behind a module kind gg does not hold yet (`MODULE_CLASSES`) or outside gg's catalogue.
 """
 
 from __future__ import annotations
@@ -26,8 +30,12 @@ from crew import Crew
 from matchers import Bindings, matches
 
 from gg.errors import ConfigDefect
+from gg.state.holdings import MODULE_CLASSES
+from gg.state.kinds import KIND_CAPABILITY
 
-OURS = frozenset({"subagents", "exec", "fork", "fsm", "delegation"})
+OURS = frozenset({"subagents", "exec", "fork", "fsm", "delegation"}) | {
+    capability for kind in MODULE_CLASSES if (capability := KIND_CAPABILITY[kind]) is not None
+}
 TASK = "Do the work the script does."
 _RENAMED = {"fromModuleId": "from", "toModuleId": "to"}
 
@@ -38,6 +46,7 @@ def needs_modules(case: Mapping[str, Any]) -> list[str]:
         str(cap.get("id", next(iter(cap)))) if isinstance(cap, Mapping) else str(cap)
         for agent in case["config"].get("agents", [])
         for cap in agent.get("capabilities", [])
+        if not _dropped(cap)
     }
     return sorted(found - OURS)
 
@@ -82,7 +91,7 @@ def document(config: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _profile(agent: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:
-    capabilities = [_capability(c) for c in agent.get("capabilities", [])]
+    capabilities = [_capability(c) for c in agent.get("capabilities", []) if not _dropped(c)]
     if any(c.get("id") == "fsm" for c in capabilities):
         return {"slug": agent["profile"], "capabilities": capabilities}
     sandbox = config.get("sandbox") or {}
@@ -108,10 +117,22 @@ def _profile(agent: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, A
     return profile
 
 
+def _dropped(capability: Any) -> bool:
+    """What the runner leaves out: a shell spelled with an implementation (the original's arms,
+    which gg's one shell is not), and self-compaction (gg offers `context.compact` to every agent)."""
+    if not isinstance(capability, Mapping):
+        return False
+    if capability.get("compaction") == "self-compaction":
+        return True
+    return capability.get("id") == "shell" and "implementation" in capability
+
+
 def _capability(capability: Any) -> dict[str, Any]:
     if capability == "delegation":
         return {"id": "exec"}
     mapped = copy.deepcopy(dict(capability))
+    if mapped.get("id") == "project-management":
+        mapped["params"] = {k: v for k, v in (mapped.get("params") or {}).items() if k != "mergeAgentId"}
     states = (mapped.get("params") or {}).get("states")
     if mapped.get("id") == "fsm" and isinstance(states, list):
         mapped["params"]["states"] = [

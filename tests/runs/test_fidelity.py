@@ -105,7 +105,7 @@ def test_fidelity_case_of_many_agents(
     config, expect = case["config"], case["expect"]
     if variant is not None:
         (spec,) = [v for v in case["variants"] if v["name"] == variant]
-        config, expect = patched(config, spec.get("patch", {})), {**spec["expect"]}
+        config, expect = patched(config, spec.get("patch", {})), {**spec.get("expect", expect)}
     profiles = document(config)
     if expect.get("launch") == "refused":
         _check_refused(tmp_path, config, profiles, expect)

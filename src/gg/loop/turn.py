@@ -1,10 +1,12 @@
 """One turn, walked top to bottom (seed 001, "Turn execution").
 
-1. ask the model: the system prompt, the window, the one tool `submit_program`;
+1. ask the model: the system prompt, the window (each module first puts its part in it: the
+   task list's pinned block), the one tool `submit_program`;
 2. acknowledge: push the assistant message, then one receipt per call (a submission's receipt
    is the library id minted for it), before anything runs;
 3. run each submission in order against the same live window, stopping only after an ending;
-4. decide the turn's one outcome from what happened (a pure decider);
+4. report what the turn's programs wrote to the agent's modules (`drain`), then decide the
+   turn's one outcome from what happened (a pure decider);
 5. apply the turn's deferred declarations (a compaction rewrites the window);
 6. push what the model reads next turn: each view the turn opened, then the feedback.
 
@@ -46,12 +48,15 @@ def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | No
     """One turn; the declarations its programs defer to the turn's close collect in `deferred`."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
     deferred = DeferredDeclarations() if deferred is None else deferred
+    held.modules.refresh(held.window)
     request = _request(setup, held.window)
     _record_request(stream, held.window, opening=agent.requests == 0)
     agent.requests += 1
     reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
     calls = _acknowledge(reply, held.window, held.library, stream)
     runs = _run_submissions(agent, run, calls, deferred)
+    for snapshot in held.modules.drain():
+        stream.emit(snapshot)
     views = held.views.close_turn()
     verdict = decide_turn(_facts(setup, calls, runs, len(views)))
     for warning in verdict.warnings:

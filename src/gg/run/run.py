@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from gg.config.model import CapabilitySet
+from gg.config.modules import board_caps
 from gg.errors import ConfigError
 from gg.loop.agent import AgentEnd
 from gg.loop.limits import ErrorLedger
 from gg.providers.base import ModelClient
 from gg.providers.recording import JournalRecorder
 from gg.run.context import MonotonicClock, RunContext
+from gg.run.issues import IssueDesk
 from gg.run.leases import GuestLeases
 from gg.run.models import ClientFor, ModelClients, Overrides
 from gg.run.profiles import Profiles
@@ -36,7 +38,11 @@ from gg.run.stream import AgentStream
 from gg.run.tree import ROOT_ID
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
+from gg.state.board import Board
+from gg.state.board_module import BoardSeat
+from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, cuid2_minter
+from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import LogLevel, RunFinished, RunStarted
 
@@ -121,6 +127,8 @@ def execute_run(
 
 def _context(capability_set: CapabilitySet, telemetry: Telemetry, world: World) -> RunContext:
     registry = default_registry()
+    ids = StoreIds()
+    caps = board_caps([profile.capabilities for profile in capability_set.agents])
     return RunContext(
         telemetry=telemetry,
         registry=registry,
@@ -129,6 +137,8 @@ def _context(capability_set: CapabilitySet, telemetry: Telemetry, world: World) 
         max_runtime_secs=capability_set.limits.max_runtime_secs,
         program_ids=world.minter,
         scheduler=Scheduler(capability_set.limits.parallel),
+        store_ids=ids,
+        board=None if caps is None else BoardSeat(Board(caps), ids.mint(ModuleKind.BOARD.value)),
     )
 
 
@@ -140,7 +150,9 @@ def _run_tree(
     clients: ModelClients,
 ) -> tuple[AgentEnd, Spawner | None]:
     try:
-        spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream), clients)
+        spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream, run.board), clients)
+        if run.board is not None:
+            run.issues = IssueDesk(spawner, run.board.board)
         root = spawner.open_root()
         run.leases.arm(root.setup.language)
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built

@@ -20,21 +20,30 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gg.errors import FatalFault, GgDefect
+from gg.state.board_module import BoardModule
 from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
 from gg.state.modules import Holder, ModuleClasses, ModuleSet, Row, Transfer, receiving_kinds
 from gg.state.skills import SkillReads, SkillsModule
 from gg.state.storeids import StoreIds
+from gg.state.tasks_module import TaskListModule
 from gg.state.views import ViewSet
 from gg.state.window import Window
 
 if TYPE_CHECKING:
     from gg.config.model import ProgramLibrary as LibrarySettings
     from gg.sdk.surface import Surface
+    from gg.state.board_handle import BoardHandle
+    from gg.state.tasks import TasksModule
 
-MODULE_CLASSES: ModuleClasses = {ModuleKind.HISTORY: HistoryModule, ModuleKind.SKILLS: SkillsModule}
-"""The kinds gg holds so far; memories, tasks, board and archive are absent from every set."""
+MODULE_CLASSES: ModuleClasses = {
+    ModuleKind.HISTORY: HistoryModule,
+    ModuleKind.TASKS: TaskListModule,
+    ModuleKind.BOARD: BoardModule,
+    ModuleKind.SKILLS: SkillsModule,
+}
+"""The kinds gg holds so far; a kind absent here is absent from every set."""
 
 
 def kinds_held_by(holder: Holder) -> frozenset[ModuleKind]:
@@ -76,6 +85,18 @@ class Holdings:
         """The skills this window has read; a holder without skills has an empty set of its own."""
         module = self.modules.get(ModuleKind.SKILLS)
         return module.reads if isinstance(module, SkillsModule) else self._spare_reads
+
+    @property
+    def tasks(self) -> TasksModule | None:
+        """Its task list, when its profile enables `tasks`."""
+        module = self.modules.typed(ModuleKind.TASKS, TaskListModule)
+        return None if module is None else module.held
+
+    @property
+    def board(self) -> BoardHandle | None:
+        """Its handle on the run's board, in a run that has one."""
+        module = self.modules.typed(ModuleKind.BOARD, BoardModule)
+        return None if module is None else module.handle
 
     def fork(self, ids: StoreIds) -> tuple[Holdings, list[Row]]:
         """An independent copy for a copy of the agent, and the fork's rows; the two diverge here."""

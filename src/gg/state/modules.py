@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from gg.errors import FatalFault, GgDefect
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin, held_by_profile
@@ -33,17 +33,32 @@ from gg.state.storeids import StoreIds
 
 if TYPE_CHECKING:
     from gg.sdk.skills import SkillShelf
+    from gg.state.window import Window
     from gg.telemetry.events import Payload
+
+M = TypeVar("M", bound="Module")
 
 
 @dataclass(frozen=True)
 class Holder:
     """The profile a set is opened for or re-resolved against: the capabilities it enables, its
-    skills catalogue, and whether the run has a board (which every agent of such a run holds)."""
+    skills catalogue, whether the run has a board (which every agent of such a run holds), and
+    each kind's settings as that kind's module reads them (`settings[kind]`, resolved once from
+    the profile and the run)."""
 
     capabilities: frozenset[str]
     catalogue: SkillShelf | None = None
     run_has_board: bool = False
+    settings: Mapping[ModuleKind, object] = field(default_factory=dict[ModuleKind, object], hash=False)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A store a new holder binds instead of a fresh one (the run's board): its id and the origin
+    the holder reports."""
+
+    module_id: str
+    origin: Origin
 
 
 @dataclass(frozen=True)
@@ -58,11 +73,18 @@ class Module(ABC):
 
     kind: ClassVar[ModuleKind]
     shared_origin: ClassVar[Origin] = Origin.FORKED  # a fork copy's origin for a linked store
+    carried_origin: ClassVar[Origin] = Origin.TRANSFERRED  # a successor's origin for a carried store
 
     @classmethod
     @abstractmethod
     def fresh(cls, holder: Holder) -> Self:
         """A new, empty store for a holder of `holder`'s profile."""
+
+    @classmethod
+    def bound(cls, holder: Holder) -> Bound | None:
+        """The store a new holder of `holder`'s profile binds instead of a fresh one; None: it
+        gets a fresh one under a newly minted id."""
+        return None
 
     @abstractmethod
     def copy(self) -> Self:
@@ -95,6 +117,10 @@ class Module(ABC):
     def drain(self, module_id: str) -> list[Payload]:
         """What it has to report since it last reported."""
         return []
+
+    def refresh(self, window: Window) -> None:
+        """What it puts in its holder's window, at each turn boundary (before each request)."""
+        return None
 
 
 ModuleClasses = Mapping[ModuleKind, type[Module]]
@@ -209,10 +235,7 @@ class ModuleSet:
     @classmethod
     def open(cls, holder: Holder, ids: StoreIds, classes: ModuleClasses) -> ModuleSet:
         """A new holder's set: a fresh store of every kind it holds."""
-        slots = [
-            Slot(kind, ids.mint(kind.value), Origin.CREATED, classes[kind].fresh(holder))
-            for kind in receiving_kinds(holder, classes)
-        ]
+        slots = [opened(classes[kind], holder, ids) for kind in receiving_kinds(holder, classes)]
         return cls(slots, classes)
 
     def slot(self, kind: ModuleKind) -> Slot:
@@ -220,6 +243,17 @@ class ModuleSet:
 
     def get(self, kind: ModuleKind) -> Module | None:
         return self._slots[kind].module
+
+    def typed(self, kind: ModuleKind, module_class: type[M]) -> M | None:
+        """The module of `kind`, when this set holds one of `module_class`."""
+        module = self._slots[kind].module
+        return module if isinstance(module, module_class) else None
+
+    def refresh(self, window: Window) -> None:
+        """A turn boundary: every module puts its part in `window`."""
+        for slot in self._slots.values():
+            if slot.module is not None:
+                slot.module.refresh(window)
 
     def held(self) -> frozenset[ModuleKind]:
         return frozenset(kind for kind, slot in self._slots.items() if slot.module is not None)
@@ -278,12 +312,21 @@ class ModuleSet:
         if step is Step.CARRY and old.module is not None:
             adopted = old.module.adopt(holder)
             if not isinstance(adopted, Incompatible):
-                return Slot(kind, old.module_id, Origin.TRANSFERRED, adopted), Row(
+                return Slot(kind, old.module_id, adopted.carried_origin, adopted), Row(
                     kind, Disposition.CARRIED, source, old.module_id
                 )
             reasons.append(adopted.reason)
-        fresh = Slot(kind, ids.mint(kind.value), Origin.CREATED, self._classes[kind].fresh(holder))
+        fresh = opened(self._classes[kind], holder, ids)
         return fresh, Row(kind, Disposition.INITIALIZED, source, fresh.module_id)
+
+
+def opened(module_class: type[Module], holder: Holder, ids: StoreIds) -> Slot:
+    """A new holder's slot of `module_class`'s kind: the store it binds, or a fresh one."""
+    bound = module_class.bound(holder)
+    module = module_class.fresh(holder)
+    if bound is not None:
+        return Slot(module_class.kind, bound.module_id, bound.origin, module)
+    return Slot(module_class.kind, ids.mint(module_class.kind.value), Origin.CREATED, module)
 
 
 def receiving_kinds(holder: Holder, classes: ModuleClasses) -> frozenset[ModuleKind]:
