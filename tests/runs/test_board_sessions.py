@@ -1,8 +1,9 @@
 """Whole sessions with a board, on the JavaScript and the Python arm (seed 003, "board"): an issue
 filed with an `agent` is dispatched to an implementer subagent briefed with the issue, reviewed by
 the reviewers it names, reworked when a reviewer asks for changes, retried when its implementer
-ends unfinished, and the filer waiting on it (`waitForIssue`) resumes between turns with what
-became of it. Every agent of the run holds the one board, `board-0`."""
+ends unfinished, dispatched only once the issues it is blocked by are done, and the filer waiting
+on it (`waitForIssue`) resumes between turns with what became of it. Every agent of the run holds
+the one board, `board-0`."""
 
 from __future__ import annotations
 
@@ -157,3 +158,55 @@ def test_an_issue_whose_implementers_end_unfinished_is_retried_then_failed(tmp_p
     (issue,) = crew.of("board_state")[-1]["issues"]
     assert (issue["status"], issue["retries"], issue["assignedAgentId"]) == ("failed", 1, "root.2")
     assert "Issue `ISSUE-1` is failed." in crew.prompt("root", 1)
+
+
+BLOCKED = {
+    "javascript": """import { board } from "gg";
+const first = board.createIssue({ title: "cut the boards", inScope: "cutting", outOfScope: "sanding",
+  completionCriteria: "cut.txt exists", agent: "impl" });
+const second = board.createIssue({ title: "sand the boards", inScope: "sanding", outOfScope: "cutting",
+  completionCriteria: "sanded", agent: "impl", blockedBy: [first.id] });
+board.waitForIssue(second.id);
+console.log(JSON.stringify([first.id, second.id]));
+""",
+    "python": """import json
+from gg import board
+first = board.create_issue(title="cut the boards", in_scope="cutting", out_of_scope="sanding",
+    completion_criteria="cut.txt exists", agent="impl")
+second = board.create_issue(title="sand the boards", in_scope="sanding", out_of_scope="cutting",
+    completion_criteria="sanded", agent="impl", blocked_by=[first.id])
+board.wait_for_issue(second.id)
+print(json.dumps([first.id, second.id]))
+""",
+}
+CUT = {
+    "javascript": 'import { files, session } from "gg";\n'
+    'files.writeFile("cut.txt", "cut");\nsession.finish("cut");\n',
+    "python": 'from gg import files, session\nfiles.write_file("cut.txt", "cut")\nsession.finish("cut")\n',
+}
+SAND = {  # reading cut.txt throws unless the first issue's implementer already wrote it
+    "javascript": 'import { files, session } from "gg";\n'
+    'files.readFile("cut.txt");\nsession.finish("sanded after the cut");\n',
+    "python": "from gg import files, session\n"
+    'files.read_file("cut.txt")\nsession.finish("sanded after the cut")\n',
+}
+
+
+def test_an_issue_blocked_by_another_is_dispatched_once_that_one_is_done(tmp_path: Path, arm: Arm) -> None:
+    lang = arm.language
+    crew = run_crew(
+        tmp_path,
+        _profiles(lang),
+        [
+            line(BLOCKED[lang]),
+            line(_finish(lang, "both done")),
+            line(CUT[lang], agent="root.1"),
+            line(SAND[lang], agent="root.2"),
+        ],
+        arm=arm,
+    )
+    assert crew.finished["finalText"] == "both done"
+    assert crew.logged_json("root") == [["ISSUE-1", "ISSUE-2"]]
+    assert "issue `ISSUE-2`" in crew.one("agent_spawned", "root.2")["brief"]
+    assert crew.index("agent_spawned", "root.2") > crew.index("agent_finished", "root.1")
+    assert "Issue `ISSUE-2` is done. The last word on it: sanded after the cut" in crew.prompt("root", 1)

@@ -192,3 +192,15 @@ def test_a_holder_without_the_settings_its_kind_needs_is_ggs_own_defect() -> Non
         ModuleSet.open(Holder(frozenset({"tasks"})), StoreIds(), MODULE_CLASSES)
     with pytest.raises(GgDefect, match="board"):
         ModuleSet.open(Holder(frozenset(), run_has_board=True), StoreIds(), MODULE_CLASSES)
+
+
+def test_a_machine_edge_that_names_only_the_window_still_carries_the_run_board() -> None:
+    ids = StoreIds()
+    seat = _run_board(ids)
+    root = ModuleSet.open(_holder(seat=seat), ids, MODULE_CLASSES)
+    moved = root.transfer(_holder(seat=seat), frozenset({H}), ids)
+    assert _rows(moved.rows)[2:4] == [
+        ("tasks", "initialized", "tasks-0", "tasks-1"),
+        ("board", "carried", "board-0", "board-0"),
+    ]
+    assert _board(moved.modules).handle.board is seat.board and _row(moved.modules, B)["origin"] == "run"

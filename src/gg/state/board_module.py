@@ -11,8 +11,10 @@ over one `gg.state.board_handle.BoardHandle`.
   as it stands.
 - fork: always linked: the copy's handle is on the same board and id, origin `run`, reporting from
   the board's head.
-- transfer: always carried (origin stays `run`), under the receiving profile's policy; a
-  successor keeps the issue its predecessor was given unless its own seat names one.
+- transfer: always carried, by an exec and by every machine edge whether it names the board or
+  not (the successor holds the run's board either way; origin stays `run`), under the receiving
+  profile's policy; a successor keeps the issue its predecessor was given unless its own seat
+  names one.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class BoardModule(Module):
     kind: ClassVar[ModuleKind] = ModuleKind.BOARD
     shared_origin: ClassVar[Origin] = Origin.RUN
     carried_origin: ClassVar[Origin] = Origin.RUN
+    run_global: ClassVar[bool] = True
     handle: BoardHandle
 
     @classmethod

@@ -1,21 +1,26 @@
 """The module framework (seed 003, "Modules"): everything an agent instance holds is one module per
-kind, each answering four questions: what it puts in its holder's prompt (its holder's loop reads
-it), what it reports (`restate`, `drain`), how it is copied (`copy`, `share`) and what happens to it
-when another profile takes it over (`adopt`).
+kind, each answering four questions: what it puts in its holder's prompt (`refresh`, which its
+holder's loop calls at each turn boundary), what it reports (`restate`, `drain`), how it is copied
+(`copy`, `share`) and what happens to it when another profile takes it over (`adopt`).
 
 - A `ModuleSet` has one slot per kind, always in kind order. A kind its holder does not hold is
   `absent`: the slot holds no module and reports an empty store id. A kind is held when the set
   knows its module class and the holder's profile enables its capability (`gg.state.kinds`).
 - Store ids (`<kind>-<n>`) come from the run's `StoreIds`: a fresh store and a fork's copy mint
-  one; a share and a transfer keep theirs.
+  one; a share and a transfer keep theirs. A new holder binds a store that already exists instead
+  where its module class says so (`bound`: the run's board, under the board's id).
+- What a holder needs beyond its capabilities (a task list's cap and mode, its seat at the board)
+  is resolved once per profile into `Holder.settings`, one entry per kind, read by that kind's
+  module.
 - Deciders (pure, over values): `fork_dispositions` (a fork copies every kind it holds, except a
   kind whose module links on fork), `transfer_steps` (a succession carries the kinds its plan
   names, drops what the receiving profile turns off, starts fresh what only the receiving profile
   has), `exec_carries` (an exec's plan: every kind both sides have; a machine's edge names its own).
 - Acting on a decision: `ModuleSet.fork` and `ModuleSet.transfer` build the new set and the
   `agent_transition` rows; a carried module the receiving profile cannot read (`Incompatible`) is
-  started fresh instead, and the reason joins the successor's opening note. A plan that carries a
-  kind the outgoing set does not hold is gg's own defect.
+  started fresh instead, and the reason joins the successor's opening note. A run-global kind (the
+  board) is carried by every succession, named or not. A plan that carries a kind the outgoing
+  set does not hold is gg's own defect.
 Adding a kind is adding its module class (to the set's classes) and its capability.
 """
 
@@ -74,6 +79,7 @@ class Module(ABC):
     kind: ClassVar[ModuleKind]
     shared_origin: ClassVar[Origin] = Origin.FORKED  # a fork copy's origin for a linked store
     carried_origin: ClassVar[Origin] = Origin.TRANSFERRED  # a successor's origin for a carried store
+    run_global: ClassVar[bool] = False  # the run's one store: every succession carries it
 
     @classmethod
     @abstractmethod
@@ -288,8 +294,10 @@ class ModuleSet:
         return ModuleSet(slots, self._classes), rows
 
     def transfer(self, holder: Holder, carried: frozenset[ModuleKind], ids: StoreIds) -> Transfer:
-        """The successor's set under `holder`'s profile, carrying `carried`."""
-        steps = transfer_steps(self.held(), receiving_kinds(holder, self._classes), carried)
+        """The successor's set under `holder`'s profile, carrying `carried` and every run-global
+        kind it holds."""
+        run_global = {kind for kind in self.held() if self._classes[kind].run_global}
+        steps = transfer_steps(self.held(), receiving_kinds(holder, self._classes), carried | run_global)
         slots: list[Slot] = []
         rows: list[Row] = []
         reasons: list[str] = []
