@@ -210,3 +210,39 @@ def test_an_issue_blocked_by_another_is_dispatched_once_that_one_is_done(tmp_pat
     assert "issue `ISSUE-2`" in crew.one("agent_spawned", "root.2")["brief"]
     assert crew.index("agent_spawned", "root.2") > crew.index("agent_finished", "root.1")
     assert "Issue `ISSUE-2` is done. The last word on it: sanded after the cut" in crew.prompt("root", 1)
+
+
+def _spin(language: str, secs: float) -> str:
+    """An implementer's program that keeps its guest busy for `secs` of wall time, then finishes."""
+    if language == "javascript":
+        return (
+            'import { session } from "gg";\n'
+            f"const until = Date.now() + {secs * 1000:.0f};\nwhile (Date.now() < until) {{}}\n"
+            'session.finish("spun");\n'
+        )
+    return (
+        "import time\nfrom gg import session\n"
+        f"until = time.time() + {secs}\nwhile time.time() < until:\n    pass\n"
+        'session.finish("spun")\n'
+    )
+
+
+def test_a_wait_on_an_issue_ends_at_the_runs_deadline_and_the_run_times_out(tmp_path: Path, arm: Arm) -> None:
+    lang = arm.language
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", BOARD, language=lang, roster=ROSTER[:1]),
+            profile("impl", language=lang, timeout_secs=4),
+        ],
+        [
+            line(FILE[lang].replace("REVIEWERS", "[]")),
+            line(_finish(lang, "never")),
+            line(_spin(lang, 8), profile="impl"),
+        ],
+        arm=arm,
+        limits={"maxRuntimeSecs": 1.5},
+    )
+    assert crew.result.status.value == "timed_out"
+    assert len(crew.requests["root"]) == 1  # the wait ended at the deadline, and no turn followed it
+    assert crew.one("agent_finished", "root.1")["status"] == "stopped"
