@@ -125,9 +125,10 @@ class StudyReads:
         )
         return [_cell(row) for row in cursor.fetchall()]
 
-    def studies(self, limit: int = 20) -> list[StudyRow]:
+    def studies(self, limit: int | None = 20) -> list[StudyRow]:
+        """The newest `limit` studies, newest first; every one when `limit` is None."""
         sql = f"SELECT {STUDY_COLUMNS} FROM studies ORDER BY created_at DESC, id DESC LIMIT ?"
-        return [StudyRow(*row) for row in self._db.execute(sql, (limit,)).fetchall()]
+        return [StudyRow(*row) for row in self._db.execute(sql, (-1 if limit is None else limit,)).fetchall()]
 
     def find_study(self, ref: str) -> StudyRow:
         """The study a reference names: its id, a unique prefix of it, or `latest` / `last`."""
