@@ -1,7 +1,8 @@
 """What one agent instance holds, and how it is copied and handed on (seeds 000 and 003).
 
-The parts: its modules (`ModuleSet`: the window with its views as `history`, the skills read set
-beside its profile's catalogue as `skills`, and the kinds to come), the program library (None for
+The parts: its modules (`ModuleSet`: the window with its views as `history`, its task list as
+`tasks`, its handle on the run's board as `board`, the skills read set beside its profile's
+catalogue as `skills`, and the kinds to come), the program library (None for
 an agent that keeps none; not a module) and the surface (its documentation and the code modules
 loaded for it). A fork and a succession treat each part by its own rule:
 - modules: a fork copies each kind under a new id, or links it (`ModuleSet.fork`); a successor
