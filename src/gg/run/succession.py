@@ -61,7 +61,10 @@ def successor_of(agent: Agent, succession: Succession, spawner: Spawner) -> Agen
     node = run.tree.succeed(agent.node, setup.slug)
     run.lineages.move(node.lineage, node.id)
     holdings, moved = held.transfer(
-        setup.holder, setup.grant.open(), setup.library, Plan(carried, run.store_ids, run.program_ids)
+        setup.holder,
+        setup.grant.open(),
+        setup.library,
+        Plan(carried, run.store_ids, run.program_ids, node.id),
     )
     arrival = Arrival("succession", agent.id, node.depth, succession.note, target.from_state)
     render_system_prompt(holdings, setup, arrival)
