@@ -174,3 +174,46 @@ def test_an_exec_to_another_strategy_starts_a_fresh_store_and_the_note_says_why(
     assert "carry the notes on" in opening
     assert "- `plan` — what we build" not in opening  # the old index leaves with the store it listed
     assert crew.finished["finalText"] == "worker holds 1"
+
+
+PAD = {
+    "javascript": {
+        "write": """import { context, memories } from "gg";
+memories.writeMemory({ name: "gauge", description: "the gauge", body: ["ten", "millimetres"].join(" ") });
+context.compact("noted the gauge");
+""",
+        "fork": """import { delegation, session } from "gg";
+delegation.fork("check the gauge again");
+session.finish("forked");
+""",
+        "copy": """import { session } from "gg";
+session.finish("checked");
+""",
+    },
+    "python": {
+        "write": """from gg import context, memories
+memories.write_memory(name="gauge", description="the gauge", body=" ".join(["ten", "millimetres"]))
+context.compact("noted the gauge")
+""",
+        "fork": """from gg import delegation, session
+delegation.fork("check the gauge again")
+session.finish("forked")
+""",
+        "copy": """from gg import session
+session.finish("checked")
+""",
+    },
+}
+
+
+def test_a_fork_copy_keeps_the_scratchpad_block_its_window_was_copied_with(tmp_path: Path, arm: Arm) -> None:
+    programs = PAD[arm.language]
+    crew = run_crew(
+        tmp_path,
+        [profile("root", _memories("scratchpad"), subagents(1), FORK, language=arm.language)],
+        [line(programs["write"]), line(programs["fork"]), line(programs["copy"], agent="root.f1")],
+        arm=arm,
+    )
+    assert crew.prompt("root", 1).count("ten millimetres") == 1  # the body, pinned at the boundary
+    opening = crew.prompt("root.f1", 0)
+    assert opening.count("ten millimetres") == 1 and "Your memories, as they stood" in opening
