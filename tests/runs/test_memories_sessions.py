@@ -217,3 +217,36 @@ def test_a_fork_copy_keeps_the_scratchpad_block_its_window_was_copied_with(tmp_p
     assert crew.prompt("root", 1).count("ten millimetres") == 1  # the body, pinned at the boundary
     opening = crew.prompt("root.f1", 0)
     assert opening.count("ten millimetres") == 1 and "Your memories, as they stood" in opening
+
+
+def test_an_exec_to_a_profile_without_memories_drops_them_after_their_last_write_is_reported(
+    tmp_path: Path, arm: Arm
+) -> None:
+    if arm.language == "javascript":
+        hand_on = """import { delegation, memories } from "gg";
+memories.writeMemory({ name: "last", description: "the last word", body: "kept nowhere" });
+delegation.exec("worker", "finish without notes");
+"""
+        finish = 'import { session } from "gg";\nsession.finish("no notes");\n'
+    else:
+        hand_on = """from gg import delegation, memories
+memories.write_memory(name="last", description="the last word", body="kept nowhere")
+delegation.exec("worker", "finish without notes")
+"""
+        finish = 'from gg import session\nsession.finish("no notes")\n'
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", _memories("scratchpad"), EXEC, language=arm.language, roster=["worker"]),
+            profile("worker", language=arm.language),
+        ],
+        [line(hand_on), line(finish, profile="worker")],
+        arm=arm,
+    )
+    transition = crew.one("agent_transition", "root")
+    assert _rows(transition)["memories"] == ("dropped", "memories-0", None)
+    assert crew.index("memory_revision", "root") < crew.index("agent_transition", "root")
+    roster = crew.one("agent_modules", "root@2")["modules"][1]
+    assert roster == {"kind": "memories", "moduleId": "", "enabled": False, "writable": False}
+    assert crew.of("memory_state", "root@2") == []
+    assert "the memories" in crew.prompt("root@2", 0).split("Succession")[-1]
