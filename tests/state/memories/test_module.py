@@ -238,3 +238,12 @@ def test_an_agent_that_ends_lets_its_store_go() -> None:
     store = memories(root).holder.store
     root.release()
     assert store.holders == 0
+
+
+def test_a_copy_is_an_independent_store_with_the_same_contents() -> None:
+    run = Run()
+    root = run.open(profile(), "root")
+    memories(root).holder.store.write("root", note("m", "one"))
+    twin = memories(root).copy().holder
+    twin.store.update("root", note("m", "two"))
+    assert memories(root).holder.store.read("m").body == "one" and twin.store.read("m").body == "two"

@@ -60,12 +60,19 @@ class MemoriesModule(Module):
         return Bound(cls(bound), bound.module_id, bound.origin)
 
     def copy(self) -> MemoriesModule:
+        """A copy of the store under the same holder's name (a run's fork goes through `forked`,
+        which mints the copy its id and re-stamps it)."""
         held = self.holder
-        twin = MemoryHolder(
-            held.store.copy(), held.module_id, held.agent_id, scope=held.scope, writable=held.writable,
-            origin=Origin.FORKED,
-        )  # fmt: skip
-        return MemoriesModule(twin)
+        return MemoriesModule(
+            MemoryHolder(
+                held.store.copy(),
+                held.module_id,
+                held.agent_id,
+                scope=held.scope,
+                writable=held.writable,
+                origin=Origin.FORKED,
+            )
+        )
 
     def links_on_fork(self) -> bool:
         return self.holder.scope is not Scope.ISOLATED
