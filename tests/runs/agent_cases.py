@@ -7,15 +7,16 @@ Mapping a case onto gg:
   `limits` and `sandbox` apply to every profile that takes turns. The one legacy case (030) spells
   exec as `capabilities: [delegation]` with `may_exec`.
 - `replies` keyed by a plain profile become that profile's script; `root` and `root#1` name the
-  root instance; `root#n` the root's (n-1)-th fork copy (`root.f<n-1>`), the one other instance a
-  case keys replies by.
+  root instance; `root#n` the root's (n-1)-th fork copy (`root.f<n-1>`); for the root's own
+  profile `P`, `P#1` is the root and `P#n` (n > 1) the script every other instance of `P` replays.
+- A capability written `compaction: self-compaction` is gg's own `context.compact`, which every
+  agent has: it is no entry of gg's capability set.
 - Selectors in expectations name instances by creation order (`agent_spawned`): `root`, `P`,
   `P#n`, `*`. Transition rows' `fromModuleId` / `toModuleId` are gg's `from` / `to`.
 - gg's board has no merge agent and issues dispatch as subagents, so a runner drops
-  `project-management`'s `mergeAgentId` and a `shell` whose `implementation` gg does not have;
-  `compaction: self-compaction` is gg's own `context.compact`, offered to every agent, and dropped.
-A case whose profiles need a capability gg does not offer yet is not run here (`needs_modules`):
-one behind a module kind gg does not hold yet (`MODULE_CLASSES`) or outside gg's catalogue.
+  `project-management`'s `mergeAgentId` and a `shell` whose `implementation` gg does not have.
+A case whose profiles need a capability gg does not offer yet (one whose module kind is not in
+`MODULE_CLASSES`) is not run here (`needs_modules`).
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ from gg.errors import ConfigDefect
 from gg.state.holdings import MODULE_CLASSES
 from gg.state.kinds import KIND_CAPABILITY
 
-OURS = frozenset({"subagents", "exec", "fork", "fsm", "delegation"}) | {
-    capability for kind in MODULE_CLASSES if (capability := KIND_CAPABILITY[kind]) is not None
-}
+CORE = frozenset({"compaction"})  # what every gg agent has, written as a capability by the cases
+HELD = frozenset(c for kind in MODULE_CLASSES if (c := KIND_CAPABILITY[kind]) is not None)
+OURS = frozenset({"subagents", "exec", "fork", "fsm", "delegation"}) | CORE | HELD
 TASK = "Do the work the script does."
 _RENAMED = {"fromModuleId": "from", "toModuleId": "to"}
 
@@ -118,11 +119,11 @@ def _profile(agent: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, A
 
 
 def _dropped(capability: Any) -> bool:
-    """What the runner leaves out: a shell spelled with an implementation (the original's arms,
-    which gg's one shell is not), and self-compaction (gg offers `context.compact` to every agent)."""
+    """What the runner leaves out: what every gg agent has (`CORE`), and a shell spelled with an
+    implementation (the original's arms, which gg's one shell is not)."""
     if not isinstance(capability, Mapping):
         return False
-    if capability.get("compaction") == "self-compaction":
+    if "id" not in capability and next(iter(capability)) in CORE:
         return True
     return capability.get("id") == "shell" and "implementation" in capability
 
@@ -151,8 +152,9 @@ def _renamed(entry: Mapping[str, Any]) -> dict[str, Any]:
 def lines(case: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The journal lines of the case's replies, each naming whose script it is."""
     out: list[dict[str, Any]] = []
+    root_profile = case["config"]["agents"][0]["profile"]
     for key, replies in case["replies"].items():
-        whose = _whose(key)
+        whose = _whose(key, root_profile)
         for reply in replies:
             calls = [
                 {
@@ -165,12 +167,14 @@ def lines(case: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _whose(key: str) -> dict[str, str]:
-    if key in ("root", "root#1"):
+def _whose(key: str, root_profile: str) -> dict[str, str]:
+    if key in ("root", "root#1", f"{root_profile}#1"):
         return {"agent": "root"}
     fork = re.fullmatch(r"root#(\d+)", key)
     if fork:
         return {"agent": f"root.f{int(fork.group(1)) - 1}"}
+    if re.fullmatch(rf"{re.escape(root_profile)}#\d+", key):
+        return {"profile": root_profile}
     if "#" in key:
         raise ValueError(f"replies keyed by {key} name no instance this harness can place")
     return {"profile": key}

@@ -36,6 +36,7 @@ for _number in MANY:
     if needs_modules(load(_number)):
         WAITING[_number] = f"needs {', '.join(needs_modules(load(_number)))}: the modules issue (12)"
 WAITING["093"] = "needs the skills params `dir` and `builtIns` and `<name>.md` skills: the modules issue (12)"
+WAITING["098"] = "needs the skills params `dir` and `builtIns`: the modules issue (12)"
 
 
 def _variant_names(number: str) -> list[str]:

@@ -77,8 +77,7 @@ def test_a_kind_the_profile_does_not_enable_mints_nothing() -> None:
 
 
 def test_a_kind_whose_module_the_set_does_not_know_is_absent_even_when_enabled() -> None:
-    classes = {H: MODULE_CLASSES[H]}
-    modules = ModuleSet.open(Holder(frozenset({"memories", "tasks"})), StoreIds(), classes)
+    modules = ModuleSet.open(Holder(frozenset({"tasks"})), StoreIds(), {H: MODULE_CLASSES[H]})
     assert modules.held() == {H}
 
 

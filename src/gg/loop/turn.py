@@ -5,9 +5,9 @@
 2. acknowledge: push the assistant message, then one receipt per call (a submission's receipt
    is the library id minted for it), before anything runs;
 3. run each submission in order against the same live window, stopping only after an ending;
-4. report what the turn's programs wrote to the agent's modules (`drain`), then decide the
-   turn's one outcome from what happened (a pure decider);
-5. apply the turn's deferred declarations (a compaction rewrites the window);
+4. decide the turn's one outcome from what happened (a pure decider);
+5. apply the turn's deferred declarations (a compaction rewrites the window, and the modules'
+   pinned blocks are rebuilt at that boundary);
 6. push what the model reads next turn: each view the turn opened, then the feedback.
 
 What a turn produced reaches the model whatever the turn declared: a compacting turn's views and
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from gg.errors import FatalFault, GgDefect
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
+from gg.loop.modules import rebuild_blocks, spelling
 from gg.loop.program import run_submission
 from gg.loop.verdict import ProgramRun, TurnFacts, decide_turn
 from gg.outcome import Continue, TurnOutcome
@@ -33,6 +34,7 @@ from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
 from gg.state.library import ProgramLibrary
+from gg.state.modules import Moment
 from gg.state.views import View
 from gg.state.window import Window
 from gg.state.workspace import Workspace
@@ -48,21 +50,20 @@ def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | No
     """One turn; the declarations its programs defer to the turn's close collect in `deferred`."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
     deferred = DeferredDeclarations() if deferred is None else deferred
-    held.modules.refresh(held.window)
     request = _request(setup, held.window)
     _record_request(stream, held.window, opening=agent.requests == 0)
     agent.requests += 1
     reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
     calls = _acknowledge(reply, held.window, held.library, stream)
     runs = _run_submissions(agent, run, calls, deferred)
-    for snapshot in held.modules.drain():
-        stream.emit(snapshot)
     views = held.views.close_turn()
     verdict = decide_turn(_facts(setup, calls, runs, len(views)))
     for warning in verdict.warnings:
         stream.warn(warning)
     if isinstance(verdict.outcome, Continue):
         _apply_deferred(deferred, held.window, setup.workspace, stream)
+        if deferred.compaction is not None:
+            rebuild_blocks(held, Moment.COMPACTION, spelling(setup))
         _push_next_reading(held.window, views, verdict.outcome.feedback)
     return verdict.outcome
 

@@ -5,8 +5,9 @@ An agent instance is its setup, what it holds (`gg.state.holdings`) and the run 
 first turn: the arm's language, the capabilities it enables, the per-program ceilings, the run's
 ceilings, the model settings, the one tool, the SDK it is served, what it may read and load (its
 grant), its workspace, its library settings, its task, the profiles its roster lets it start or
-become, the run's depth limit, and, for a profile a machine runs, the state it stands in (its
-`Seat`: an agent standing in a state with edges out may call `transitionState`).
+become, the run's depth limit, what its memories resolve to (beside the run's one registry of
+`shared` memory stores), and, for a profile a machine runs, the state it stands in (its `Seat`: an
+agent standing in a state with edges out may call `transitionState`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from gg.sdk.surface import Grant
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardSeat
 from gg.state.kinds import ModuleKind
+from gg.state.memories import MemoryProfile, ProfileStores
 from gg.state.modules import Holder
 from gg.state.workspace import Workspace
 
@@ -79,6 +81,8 @@ class AgentSetup:
     max_depth: int | None = None
     seat: Seat | None = None
     modules: Mapping[ModuleKind, object] = field(default_factory=dict[ModuleKind, object], hash=False)
+    memories: MemoryProfile | None = None
+    memory_stores: ProfileStores | None = None  # the run's `shared` memory stores, one per profile
 
     @property
     def jail(self) -> JailPolicy | None:
@@ -87,15 +91,23 @@ class AgentSetup:
     @property
     def holder(self) -> Holder:
         """What its module set is opened for and re-resolved against."""
-        return Holder(self.capabilities, self.grant.skills, ModuleKind.BOARD in self.modules, self.modules)
+        return Holder(
+            self.capabilities,
+            self.grant.skills,
+            ModuleKind.BOARD in self.modules,
+            memories=self.memories,
+            memory_stores=self.memory_stores,
+            settings=self.modules,
+        )
 
     def holder_at(self, issue: str | None) -> Holder:
         """The holder of an agent dispatched to implement or review `issue` (None: any other)."""
         seat = self.modules.get(ModuleKind.BOARD)
         if issue is None or not isinstance(seat, BoardSeat):
             return self.holder
-        settings = {**self.modules, ModuleKind.BOARD: replace(seat, assigned_issue=issue)}
-        return Holder(self.capabilities, self.grant.skills, True, settings)
+        return replace(
+            self.holder, settings={**self.modules, ModuleKind.BOARD: replace(seat, assigned_issue=issue)}
+        )
 
 
 def resolve_setup(
@@ -105,11 +117,13 @@ def resolve_setup(
     workspace: Path,
     shell: ShellAccess | None = None,
     seat: Seat | None = None,
+    memory_stores: ProfileStores | None = None,
     board: BoardSeat | None = None,
 ) -> AgentSetup:
     """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
     with the shell opened for it at launch (`gg.run.shell.open_shell`), if any, standing in `seat`
-    when a machine runs it, in a run whose board is `board` (None: the run has none).
+    when a machine runs it, its memories bound among the run's `memory_stores`, in a run whose
+    board is `board` (None: the run has none).
 
     Raises `LookupError` for a library that lacks its settings.
     """
@@ -138,6 +152,8 @@ def resolve_setup(
         max_depth=profile.max_depth,
         seat=seat,
         modules=module_settings(profile, board),
+        memories=profile.memories,
+        memory_stores=memory_stores if memory_stores is not None else ProfileStores(),
     )
 
 

@@ -171,6 +171,7 @@ class ProgramScope:
             skills_read=holdings.skills_read,
             tasks=holdings.tasks,
             board=holdings.board,
+            memories=holdings.memories,
             shell=setup.shell,
             delegation=delegation,
             deferred=deferred,

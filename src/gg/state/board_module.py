@@ -26,7 +26,8 @@ from gg.errors import FatalFault, GgDefect
 from gg.state.board import Board
 from gg.state.board_handle import BoardHandle, IssuePolicy
 from gg.state.kinds import ModuleKind, Origin
-from gg.state.modules import Bound, Holder, Module
+from gg.state.modules import Bound, Holder, Incompatible, Instance, Module
+from gg.state.storeids import StoreIds
 
 if TYPE_CHECKING:
     from gg.telemetry.events import Payload
@@ -47,7 +48,6 @@ class BoardSeat:
 class BoardModule(Module):
     kind: ClassVar[ModuleKind] = ModuleKind.BOARD
     shared_origin: ClassVar[Origin] = Origin.RUN
-    carried_origin: ClassVar[Origin] = Origin.RUN
     run_global: ClassVar[bool] = True
     handle: BoardHandle
 
@@ -57,8 +57,13 @@ class BoardModule(Module):
         return cls(BoardHandle(seat.board, seat.policy, seat.assigned_issue))
 
     @classmethod
-    def bound(cls, holder: Holder) -> Bound:
-        return Bound(_seat(holder).module_id, Origin.RUN)
+    def bind(cls, holder: Holder, instance: Instance, ids: StoreIds) -> Bound:
+        return Bound(cls.fresh(holder), _seat(holder).module_id, Origin.RUN)
+
+    def adopted(
+        self, holder: Holder, instance: Instance, ids: StoreIds, module_id: str
+    ) -> Bound | Incompatible:
+        return Bound(self.adopt(holder), module_id, Origin.RUN)
 
     def copy(self) -> BoardModule:
         return BoardModule(self.handle.copy())

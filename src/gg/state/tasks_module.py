@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from gg.errors import FatalFault, GgDefect
 from gg.state.kinds import ModuleKind
-from gg.state.modules import Holder, Module
+from gg.state.modules import Holder, Module, Moment, Spelling
 from gg.state.tasks import TaskMode, TasksModule
+from gg.state.window import Band
 
 if TYPE_CHECKING:
     from gg.state.window import Window
@@ -39,6 +40,7 @@ class TaskListSettings:
 @dataclass
 class TaskListModule(Module):
     kind: ClassVar[ModuleKind] = ModuleKind.TASKS
+    band: ClassVar[Band | None] = Band.TASKS
     held: TasksModule
 
     @classmethod
@@ -64,6 +66,9 @@ class TaskListModule(Module):
 
     def refresh(self, window: Window) -> None:
         self.held.refresh(window)
+
+    def block(self, moment: Moment, spell: Spelling) -> str | None:
+        return self.held.prompt_block(pinned=False)
 
 
 def _settings(holder: Holder) -> TaskListSettings:
