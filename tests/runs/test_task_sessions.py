@@ -140,3 +140,36 @@ def test_a_fork_copies_the_list_and_links_the_board_and_an_exec_tightens_the_cap
     ]
     first_request = crew.prompt(worker, 0)
     assert "weigh-the-crates" in first_request and "`t3`: label them" in first_request
+
+
+def test_an_exec_to_a_profile_without_tasks_drops_the_list_and_its_pinned_block(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    if lang == "javascript":
+        add = (
+            'import { tasks } from "gg";\n'
+            'tasks.addTask({ id: "t3", title: "label them" });\nconsole.log("added");\n'
+        )
+        hand = 'import { delegation } from "gg";\ndelegation.exec("worker", "finish the crates");\n'
+        finish = 'import { session } from "gg";\nsession.finish("handed on");\n'
+    else:
+        add = 'from gg import tasks\ntasks.add_task(id="t3", title="label them")\nprint("added")\n'
+        hand = 'from gg import delegation\ndelegation.exec("worker", "finish the crates")\n'
+        finish = 'from gg import session\nsession.finish("handed on")\n'
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", _tasks(10), EXEC, language=lang, roster=["worker"]),
+            profile("worker", language=lang),
+        ],
+        [line(add), line(hand), line(finish, profile="worker")],
+        arm=arm,
+    )
+    assert crew.finished["finalText"] == "handed on"
+    (exec_,) = crew.of("agent_transition", "root")
+    assert {"kind": "tasks", "disposition": "dropped", "from": "tasks-0"} in exec_["modules"]
+    assert "`t3`: label them" in crew.prompt("root", 1)  # pinned at the root's second turn
+    worker = exec_["toAgentId"]
+    assert "`t3`: label them" not in crew.prompt(worker, 0)  # the block left with the store
+    assert crew.of("tasks_state", worker) == []
