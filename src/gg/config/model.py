@@ -29,6 +29,8 @@ from gg.config.catalogue import (
     DEFAULT_SKILLS_DIRECTORY,
     DEFAULT_TIMEOUT_SECS,
     DEFAULT_WORKSPACE,
+    HOST_FAMILY_ENTRY,
+    HOST_FAMILY_GRANT,
     ID_LENGTH_MAX,
     ID_LENGTH_MIN,
     MAX_MAX_MEMORY_BYTES,
@@ -53,6 +55,8 @@ __all__ = [
     "Capability",
     "CapabilitySet",
     "ErrorRateCeiling",
+    "HostFunctionsCapability",
+    "HostFunctionsParams",
     "Limits",
     "ModelBinding",
     "ProgramLibrary",
@@ -239,8 +243,33 @@ class ShellCapability(_Part):
     params: ShellParams = Field(default_factory=ShellParams)
 
 
+FamilyEntry = Annotated[
+    str,
+    Text(HOST_FAMILY_ENTRY, "a host family's name or an importable package.module:attribute", max_chars=300),
+]
+
+
+class HostFunctionsParams(_Part):
+    """The host families the agent's programs may call: each a family handed to the run by name
+    (`gg.run(..., families=[...])`), or an importable `package.module:attribute` naming one."""
+
+    families: tuple[FamilyEntry, ...]
+
+
+class HostFunctionsCapability(_Part):
+    """Host functions (`gg.family`): the families in `params.families`, gated one by one."""
+
+    id: Literal[CapabilityId.HOST_FUNCTIONS]
+    enabled: Enabled = True
+    params: HostFunctionsParams
+
+
 Capability = Annotated[
-    ResponsesAsCodeCapability | ProgramLibraryCapability | SkillsCapability | ShellCapability,
+    ResponsesAsCodeCapability
+    | ProgramLibraryCapability
+    | SkillsCapability
+    | ShellCapability
+    | HostFunctionsCapability,
     Field(discriminator="id"),
 ]
 
@@ -256,6 +285,21 @@ class Agent(_Part):
 
     def enabled(self, capability: CapabilityId) -> bool:
         return any(entry.id == capability and entry.enabled for entry in self.capabilities)
+
+    @property
+    def capability_ids(self) -> frozenset[str]:
+        """What the profile grants its programs: each enabled capability's id, and
+        `host-functions:<family>` for each host family it lists."""
+        ids = {entry.id.value for entry in self.capabilities if entry.enabled}
+        return frozenset(ids | {HOST_FAMILY_GRANT.format(family=family) for family in self.host_families})
+
+    @property
+    def host_families(self) -> tuple[str, ...]:
+        """The host family entries the profile enables, as written (none when it enables none)."""
+        for entry in self.capabilities:
+            if isinstance(entry, HostFunctionsCapability) and entry.enabled:
+                return entry.params.families
+        return ()
 
     @property
     def responses_as_code(self) -> ResponsesAsCodeParams:

@@ -7,6 +7,7 @@ Each skips what is mis-shaped (pydantic names that) and yields findings at preci
 - every agent lists `responses-as-code`, enabled (code mode is the only mode);
 - no capability is listed twice by one agent;
 - an enabled `program-library` writes both `keep` and `idLength` (`null` counts as unwritten);
+- `host-functions` lists at least one family, each once;
 - a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`.
 """
 
@@ -115,6 +116,8 @@ def _entry(capability: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
     enabled = capability.get("enabled") is not False
     if capability.get("id") == CapabilityId.RESPONSES_AS_CODE and not enabled:
         yield Finding((*loc, "enabled"), "must be true: code mode is the only mode")
+    if capability.get("id") == CapabilityId.HOST_FUNCTIONS:
+        yield from _host_families((mapping(capability.get("params")) or {}).get("families"), (*loc, "params"))
     if capability.get("id") == CapabilityId.PROGRAM_LIBRARY and enabled:
         params = mapping(capability.get("params", {}))
         for key, rule in _LIBRARY_PARAMS.items():
@@ -122,3 +125,14 @@ def _entry(capability: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
                 yield Finding(
                     (*loc, "params", key), f"is required when program-library is enabled; it {rule.wanted}"
                 )
+
+
+def _host_families(families: object, loc: Loc) -> Iterator[Finding]:
+    listed = sequence(families)
+    if listed is None:
+        return
+    if not listed:
+        yield Finding((*loc, "families"), "must list at least one host family")
+    for index, entry in enumerate(listed):
+        if isinstance(entry, str) and entry in listed[:index]:
+            yield Finding((*loc, "families", index), f"lists {entry} again; each family is listed once")

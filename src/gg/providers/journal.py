@@ -25,6 +25,10 @@ A line is an object; every key is optional:
   the journal's folder and must stay inside it (a link leading out is refused too); the file is
   UTF-8 text of at most 1 MiB, read when the journal is opened, placeholders allowed.
 
+- A line holding `hostFamily` or `hostAnswer` alone is not a reply: it records a host function's
+  declaration or one of its answers (`gg.sdk.host.recording` reads them), so a replay can answer
+  a program's calls with the function absent. Replies are numbered without them.
+
 Every defect is reported at once, each with its line number, as a `JournalError` (a launch
 refusal: a bad journal fails before the first turn). A line with a defect is judged no further,
 and neither is what depends on it: a placeholder naming a reply whose line was refused.
@@ -47,6 +51,8 @@ from gg.wire import read_json
 _MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
 PLACEHOLDER = re.compile(r"\{\{\s*receipt\s+(\d+)\.(\d+)\s*\}\}")
 _PLACEHOLDER_START = re.compile(r"\{\{\s*receipt\b")
+HOST_KEYS = frozenset({"hostFamily", "hostAnswer"})
+_HOST_LINE_START = re.compile(r'\{\s*"host(Family|Answer)"')
 _LINE_KEYS = frozenset({"text", "calls", "usage", "receipts", "costUsd", "error", "programFile"})
 _CALL_KEYS = frozenset({"name", "arguments", "programFile"})
 MAX_PROGRAM_FILE_BYTES = 1024 * 1024
@@ -136,8 +142,31 @@ def parse_journal(text: str, source: str, *, folder: Path | None = None) -> tupl
 def _reply_lines(text: str) -> Iterator[tuple[int, str]]:
     for number, raw in enumerate(text.splitlines(), 1):
         stripped = raw.strip()
-        if stripped and not stripped.startswith("//"):
+        if stripped and not stripped.startswith("//") and host_line(stripped) is None:
             yield number, stripped
+
+
+def host_lines(text: str) -> Iterator[tuple[int, str, Any]]:
+    """(line number, key, value) of every host line, in file order."""
+    for number, raw in enumerate(text.splitlines(), 1):
+        found = host_line(raw.strip())
+        if found is not None:
+            yield number, *found
+
+
+def host_line(stripped: str) -> tuple[str, Any] | None:
+    """(`hostFamily` or `hostAnswer`, its value) when the line is a host line, else None."""
+    if not _HOST_LINE_START.match(stripped):
+        return None
+    try:
+        value = read_json(stripped)
+    except ValueError:
+        return None
+    if isinstance(value, dict) and len(value) == 1:  # pyright: ignore[reportUnknownArgumentType]
+        ((key, inner),) = value.items()  # pyright: ignore[reportUnknownVariableType]
+        if key in HOST_KEYS:
+            return str(key), inner  # pyright: ignore[reportUnknownArgumentType]
+    return None
 
 
 def _reply(line: int, raw: str, number: int, reading: _Reading) -> JournalReply:

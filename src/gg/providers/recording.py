@@ -8,16 +8,21 @@
   latest reply received, matched by call id in call order (providers may repeat ids), so the
   journal keeps every reply's receipts and a replay can reproduce the ids they named. A call
   with no receipt event keeps `null`.
-- The file is rewritten whole (to a temporary file, then renamed over it) after every model call
-  and at `close`, so a run that dies still leaves a journal of every call it made.
+- Host lines (`record_host`: a host function's declaration, or one of its answers) are kept in
+  the order they came, after the reply they followed, so a replay can answer the programs'
+  calls of host functions with the functions absent (`gg.sdk.host.recording`).
+- The file is rewritten whole (to a temporary file, then renamed over it) after every model call,
+  every host line and at `close`, so a run that dies still leaves a journal of every call it made.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from gg.providers.base import ModelClient, ModelError, Reply, Request, Usage
 from gg.providers.journal import JournalCall, JournalFailure, JournalReply, format_reply
@@ -32,6 +37,7 @@ class JournalRecorder:
         self._entries: list[JournalReply] = []
         self._receipts: list[list[str | None]] = []
         self._awaiting: list[tuple[str, int, int]] = []  # the latest reply's (call id, entry, call)
+        self._host: list[tuple[int, str]] = []  # each host line, after how many replies it came
         self._lock = threading.Lock()
 
     @classmethod
@@ -74,6 +80,13 @@ class JournalRecorder:
             self._awaiting = []
             self._append(entry, [])
 
+    def record_host(self, line: dict[str, Any]) -> None:
+        """Keep a host line (`{"hostFamily": ...}` or `{"hostAnswer": ...}`) where it came."""
+        text = json.dumps(line, ensure_ascii=False, allow_nan=False)
+        with self._lock:
+            self._host.append((len(self._entries), text))
+            self._save()
+
     def write(self, event: Event) -> None:
         """The sink side: a receipt event fills its call's receipt."""
         payload = event.payload
@@ -103,7 +116,13 @@ class JournalRecorder:
     def _save(self) -> None:
         source = f" answered by {self._model_id}" if self._model_id else ""
         lines = [f"// gg recording: {len(self._entries)} model call(s){source}"]
-        lines.extend(format_reply(entry) for entry in self._snapshot())
+        host: dict[int, list[str]] = {}
+        for position, text in self._host:
+            host.setdefault(position, []).append(text)
+        for index, entry in enumerate(self._snapshot()):
+            lines.extend(host.get(index, ()))
+            lines.append(format_reply(entry))
+        lines.extend(host.get(len(self._entries), ()))
         temporary = self.path.with_name(f".{self.path.name}.tmp")
         temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
         os.replace(temporary, self.path)

@@ -4,7 +4,8 @@ The run is the one place that builds the world from the loaded capability set (t
 with its clock and guest leases, the root's model client, setup and holdings), and the one place
 that turns anything gg did not expect into the run's own end (`internal_error`, exit 1) rather
 than a traceback. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
-ends it with exit 3.
+ends it with exit 3. The host families the profiles name are bound before the run starts
+(`gg.sdk.host.binding`): one that cannot be served refuses the run (exit 2), naming it.
 """
 
 from __future__ import annotations
@@ -32,9 +33,12 @@ from gg.run.status import RunStatus
 from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
+from gg.sdk.host.binding import HostBinding, HostServices, bind_host_families
+from gg.sdk.host.family import HostFamily
+from gg.sdk.host.recording import HostRecording, read_host_recording
 from gg.state.library import Minter, cuid2_minter
 from gg.telemetry.emitter import Telemetry
-from gg.telemetry.events import LogLevel, RunFinished, RunStarted
+from gg.telemetry.events import Log, LogLevel, RunFinished, RunStarted
 
 
 @dataclass(frozen=True)
@@ -56,12 +60,14 @@ class World:
 
     An `arm` handed in serves its own language and is not closed by the run; its owner closes it.
     `clock` is the run's one monotonic clock: its deadline, its ceilings and its durations.
+    `families` are the host families profiles may name by name.
     """
 
     client: ModelClient | None = None
     arm: Arm | None = None
     minter: Minter = cuid2_minter
     clock: MonotonicClock = time.monotonic
+    families: tuple[HostFamily, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,15 +89,25 @@ def execute_run(
     world: World = World(),
 ) -> RunResult:
     """Run the capability set's root agent to its end. Never raises for anything gg meets."""
-    run = _context(capability_set, telemetry, world)
+    host, refusal = _bind_host(capability_set, telemetry, options, world)
+    capability_set = host.capability_set or capability_set
+    run = _context(capability_set, telemetry, world, host)
     root = run.tree.open_root(capability_set.root.slug)
     stream = run.stream(root.id)
     workspace = (options.workspace or capability_set.workspace).resolve()
     stream.emit(_started(capability_set, options, workspace))
+    if host.unused:
+        stream.warn(
+            f"no profile lists the host families {', '.join(host.unused)}", families=list(host.unused)
+        )
     try:
-        end = _run_root(capability_set, options, world, run, stream, workspace)
+        if refusal is not None:
+            end = AgentEnd(RunStatus.REFUSED, message=str(refusal))
+        else:
+            end = _run_root(capability_set, options, world, run, stream, workspace)
     finally:
         run.close()
+        host.close()
     stream.emit(
         RunFinished(
             status=end.status.value,
@@ -106,8 +122,37 @@ def execute_run(
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
 
 
-def _context(capability_set: CapabilitySet, telemetry: Telemetry, world: World) -> RunContext:
-    registry = default_registry()
+def _bind_host(
+    capability_set: CapabilitySet, telemetry: Telemetry, options: RunOptions, world: World
+) -> tuple[HostBinding, ConfigError | None]:
+    """The run's host functions, or the refusal naming every family that cannot be served."""
+
+    def report(agent_id: str, turn: int, message: str, trace: str | None) -> None:
+        fields = {} if trace is None else {"traceback": trace}
+        telemetry.emit(agent_id, turn, Log(level=LogLevel.ERROR.value, message=message, fields=fields))
+
+    recorder = options.recorder
+    try:
+        journal = _replayed_journal(capability_set, options)
+        recording = HostRecording() if journal is None else read_host_recording(journal)
+        services = HostServices(report, None if recorder is None else recorder.record_host, recording)
+        return bind_host_families(capability_set, world.families, services), None
+    except ConfigError as refusal:
+        return HostBinding(), refusal
+
+
+def _replayed_journal(capability_set: CapabilitySet, options: RunOptions) -> Path | None:
+    """The journal the root's replies are replayed from, if they are."""
+    binding = capability_set.root.model
+    if (options.provider or binding.provider.value) != "replay":
+        return None
+    return options.journal or (None if options.provider is not None else binding.journal)
+
+
+def _context(
+    capability_set: CapabilitySet, telemetry: Telemetry, world: World, host: HostBinding
+) -> RunContext:
+    registry = default_registry(host.operations, host.types, host.briefs)
     return RunContext(
         telemetry=telemetry,
         registry=registry,

@@ -70,7 +70,7 @@ def resolve_setup(
     Raises `LookupError` for a library that lacks its settings.
     """
     language = LANGUAGES[profile.language.value]
-    capabilities = frozenset(c.id.value for c in profile.capabilities if c.enabled)
+    capabilities = profile.capability_ids
     surface = build_surface(registry, language, profile.role, capabilities, profile.skills_directory)
     return AgentSetup(
         slug=profile.slug,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from gg.sandbox.deno.declarations import alias_methods, ts_declaration, ts_param_type, ts_signature
 from gg.sandbox.monty.spelling import declarations as python_declarations
 from gg.sandbox.monty.spelling import param_spelling as python_param_spelling
+from gg.sandbox.monty.spelling import returns_type as python_returns
 from gg.sandbox.monty.spelling import signature as python_signature
 from gg.sdk.docs.modulekeys import camel_key, snake_key
 from gg.sdk.registry import Operation, Param, Registry
@@ -26,7 +27,12 @@ def ts_signature_line(op: Operation) -> str:
 
 def ts_param_spelling(param: Param) -> tuple[str, str]:
     """`("options.offset", "number")`: a parameter as the documentation names and types it."""
-    return (param.wire if param.in_place else f"options.{param.wire}"), ts_param_type(param.type)
+    return (param.wire if param.in_place else f"options.{param.wire}"), ts_param_type(param)
+
+
+def ts_returns(op: Operation) -> str:
+    """What a call hands back, as TypeScript spells it (`FileRead`, `void`)."""
+    return op.returns
 
 
 def ts_declarations(registry: Registry) -> dict[str, str]:
@@ -52,6 +58,7 @@ class LanguageSpec:
     signature_of: Callable[[Operation], str] = ts_signature_line
     param_spelling: Callable[[Param], tuple[str, str]] = ts_param_spelling
     declarations_of: Callable[[Registry], dict[str, str]] = ts_declarations
+    returns_of: Callable[[Operation], str] = ts_returns
 
     def import_line(self, family: str) -> str:
         return self.import_line_of(family)
@@ -86,6 +93,7 @@ PYTHON = LanguageSpec(
     signature_of=python_signature,
     param_spelling=python_param_spelling,
     declarations_of=python_declarations,
+    returns_of=python_returns,
 )
 
 PYTHON_TYPED = LanguageSpec(
@@ -99,6 +107,7 @@ PYTHON_TYPED = LanguageSpec(
     signature_of=python_signature,
     param_spelling=python_param_spelling,
     declarations_of=python_declarations,
+    returns_of=python_returns,
 )
 
 LANGUAGES = {spec.id: spec for spec in (JAVASCRIPT, TYPESCRIPT, PYTHON, PYTHON_TYPED)}
