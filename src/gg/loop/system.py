@@ -39,7 +39,9 @@ def system_prompt(
     bound = [op for op in registry if is_bound(op.gate, role, capabilities)]
     endings = [f"`{op.qualified(language.id)}`" for op in bound if isinstance(op.gate, Ending)]
     modules = [
-        ModuleLine(path=f"gg.{family}", brief=registry.brief(family), import_line=language.import_line(family))
+        ModuleLine(
+            path=f"gg.{family}", brief=registry.brief(family), import_line=language.import_line(family)
+        )
         for family in registry.families()
         if any(op.family == family for op in bound)
     ]

@@ -20,7 +20,7 @@ from gg.sdk.host.answers import Answer, ReplayedAnswers
 from gg.sdk.host.calling import FunctionLoop, call_function
 from gg.sdk.host.declaration import FunctionDeclaration
 from gg.sdk.host.family import HostFamily, HostFunction
-from gg.sdk.host.operations import family_operations, family_records
+from gg.sdk.host.operations import HandlerOf, host_entries
 from gg.sdk.host.recording import HostRecording, answer_line, family_line
 from gg.sdk.host.sources import SOURCE, Source, Sources, resolve_sources
 from gg.sdk.records import SDK_TYPES
@@ -62,24 +62,26 @@ def bind_host_families(
     """The run's host functions. Raises `ConfigError` naming every entry that cannot be served."""
     sources = resolve_sources(capability_set, given, services.recording)
     _refuse_record_clashes(sources.families)
-    binding = HostBinding(capability_set=_named_by_family(capability_set, sources), unused=sources.unused)
+    loop = FunctionLoop()
     answers = ReplayedAnswers.of(services.recording.answers)
-    operations: list[Operation] = []
-    types: list[TypeDecl] = []
+    served = [(source.declaration, _serving(source, loop, answers, services)) for source in sources.families]
+    entries = host_entries(served)
     for source in sources.families:
-        serve = _serving(source, binding.loop, answers, services)
-        operations.extend(family_operations(source.declaration, serve))
-        types.extend(family_records(source.declaration, [t.name for t in types]))
-        binding.briefs[source.name] = source.declaration.doc
         if services.record is not None:
             services.record(family_line(source.declaration, source.entry))
-    binding.operations, binding.types = tuple(operations), tuple(types)
-    return binding
+    return HostBinding(
+        operations=entries.operations,
+        types=entries.types,
+        briefs=dict(entries.briefs),
+        capability_set=_named_by_family(capability_set, sources),
+        unused=sources.unused,
+        loop=loop,
+    )
 
 
 def _serving(
     source: Source, loop: FunctionLoop, answers: ReplayedAnswers, services: HostServices
-) -> Callable[[FunctionDeclaration], Handler]:
+) -> HandlerOf:
     """How each function of `source` is served: called when live, else from the recording."""
     live = source.live
 

@@ -15,7 +15,8 @@ Rules kept here:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from gg.config.catalogue import HOST_FAMILY_GRANT
 from gg.errors import ErrorCode
@@ -30,9 +31,29 @@ _ALWAYS = (
 )
 
 
-def family_operations(
-    family: FamilyDeclaration, handler_of: Callable[[FunctionDeclaration], Handler]
-) -> list[Operation]:
+HandlerOf = Callable[[FunctionDeclaration], Handler]
+
+
+@dataclass(frozen=True)
+class HostEntries:
+    """What host families add to the registry: operations, records and briefs, in family order."""
+
+    operations: tuple[Operation, ...] = ()
+    types: tuple[Record, ...] = ()
+    briefs: tuple[tuple[str, str], ...] = ()
+
+
+def host_entries(families: Sequence[tuple[FamilyDeclaration, HandlerOf]]) -> HostEntries:
+    """The registry entries of `families`, each function served by its family's `handler_of`."""
+    operations: list[Operation] = []
+    types: list[Record] = []
+    for family, handler_of in families:
+        operations.extend(family_operations(family, handler_of))
+        types.extend(family_records(family, [t.name for t in types]))
+    return HostEntries(tuple(operations), tuple(types), tuple((f.name, f.doc) for f, _ in families))
+
+
+def family_operations(family: FamilyDeclaration, handler_of: HandlerOf) -> list[Operation]:
     """The operations of `family`, each served by `handler_of(its declaration)`."""
     gate = Capability(HOST_FAMILY_GRANT.format(family=family.name))
     return [_operation(family.name, function, gate, handler_of(function)) for function in family.functions]

@@ -98,7 +98,7 @@ def _resolve(entry: str, handed: dict[str, HostFamily], recording: HostRecording
         offered = ", ".join(sorted(handed)) or "none"
         raise LookupError(f"names no host family handed to the run (handed: {offered})")
     try:
-        family = _imported(entry)
+        family = import_family(entry)
     except LookupError:
         recorded = recording.entered_as(entry)
         if recorded is None:
@@ -107,7 +107,8 @@ def _resolve(entry: str, handed: dict[str, HostFamily], recording: HostRecording
     return Source(family.declaration, family, entry)
 
 
-def _imported(entry: str) -> HostFamily:
+def import_family(entry: str) -> HostFamily:
+    """The family `package.module:attribute` names. Raises `LookupError` saying why not."""
     module_name, _, attribute = entry.partition(":")
     try:
         module = importlib.import_module(module_name)
