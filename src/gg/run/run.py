@@ -96,10 +96,7 @@ def execute_run(
     stream = run.stream(root.id)
     workspace = (options.workspace or capability_set.workspace).resolve()
     stream.emit(_started(capability_set, options, workspace))
-    if host.unused:
-        stream.warn(
-            f"no profile lists the host families {', '.join(host.unused)}", families=list(host.unused)
-        )
+    _log_host(stream, host)
     try:
         if refusal is not None:
             end = AgentEnd(RunStatus.REFUSED, message=str(refusal))
@@ -141,6 +138,16 @@ def _bind_host(
         return HostBinding(), refusal
 
 
+def _log_host(stream: AgentStream, host: HostBinding) -> None:
+    if host.unused:
+        stream.warn(
+            f"no profile lists the host families {', '.join(host.unused)}", families=list(host.unused)
+        )
+    if host.replayed:
+        names = ", ".join(host.replayed)
+        stream.log_info(f"host families answered from the recording: {names}", families=list(host.replayed))
+
+
 def _replayed_journal(capability_set: CapabilitySet, options: RunOptions) -> Path | None:
     """The journal the root's replies are replayed from, if they are."""
     binding = capability_set.root.model
@@ -177,13 +184,21 @@ def _run_root(
         shell = open_shell(profile, workspace, stream)
         setup = resolve_setup(profile, capability_set.limits, run.registry, workspace, shell)
         agent = build_agent(setup, run, client, stream)
-        end = run_agent(agent, run)
-        return dataclasses.replace(end, summary=agent.summary(run.spend))
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
         return AgentEnd(RunStatus.REFUSED, message=str(refusal))
-    except Exception as defect:  # gg's own failure: recorded for the operator, never the model
-        stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
-        return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
+    except Exception as defect:
+        return _defect(stream, defect)
+    try:  # once the agent runs, nothing it meets is a refusal of the launch
+        end = run_agent(agent, run)
+    except Exception as defect:
+        return _defect(stream, defect)
+    return dataclasses.replace(end, summary=agent.summary(run.spend))
+
+
+def _defect(stream: AgentStream, defect: Exception) -> AgentEnd:
+    """gg's own failure (or a model object's it was handed): recorded for the operator, never the model."""
+    stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
+    return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
 
 
 def _client(

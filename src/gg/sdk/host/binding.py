@@ -50,6 +50,7 @@ class HostBinding:
     briefs: dict[str, str] = field(default_factory=dict[str, str])
     capability_set: CapabilitySet | None = None
     unused: tuple[str, ...] = ()  # families handed to the run that no profile lists
+    replayed: tuple[str, ...] = ()  # families answered from the recording, their functions absent
     loop: FunctionLoop = field(default_factory=FunctionLoop)
 
     def close(self) -> None:
@@ -75,6 +76,7 @@ def bind_host_families(
         briefs=dict(entries.briefs),
         capability_set=_named_by_family(capability_set, sources),
         unused=sources.unused,
+        replayed=tuple(source.name for source in sources.families if source.live is None),
         loop=loop,
     )
 

@@ -154,7 +154,7 @@ def record_members(cls: type) -> list[tuple[str, Any, bool, str]]:
     if _is_typeddict(cls):
         hints = typing.get_type_hints(cls, include_extras=True)
         required: frozenset[str] = getattr(cls, "__required_keys__", frozenset(hints))
-        return [(name, hint, name in required, "") for name, hint in hints.items()]
+        return [(name, hint, _key_required(hint, name in required), "") for name, hint in hints.items()]
     if dataclasses.is_dataclass(cls):
         hints = typing.get_type_hints(cls, include_extras=True)
         return [
@@ -162,6 +162,21 @@ def record_members(cls: type) -> list[tuple[str, Any, bool, str]]:
             for f in _fields_of(cls)
         ]
     return _pydantic_members(cls)
+
+
+def _key_required(hint: Any, declared: bool) -> bool:
+    """A `TypedDict` key's own `Required[...]` / `NotRequired[...]`, read from its annotation (which
+    a class under `from __future__ import annotations` leaves to be read), else the class's word."""
+    while typing.get_origin(hint) is typing.Annotated:
+        hint = typing.get_args(hint)[0]
+    origin = typing.get_origin(hint)
+    extensions = sys.modules.get("typing_extensions")
+    for module in (typing, extensions):
+        if module is not None and origin is getattr(module, "NotRequired", None):
+            return False
+        if module is not None and origin is getattr(module, "Required", None):
+            return True
+    return declared
 
 
 def _fields_of(cls: type) -> tuple[dataclasses.Field[Any], ...]:
