@@ -174,3 +174,10 @@ def test_a_returned_none_is_declared_void_and_an_any_takes_plain_data() -> None:
     declared = family.declaration.functions[0]
     assert declared.returns_nothing and [p.shape for p in declared.params] == [Scalar(ScalarKind.ANY)] * 2
     assert STRING != INTEGER
+
+
+def test_every_module_of_gg_s_own_sdk_is_a_name_no_host_family_takes() -> None:
+    from gg.sdk.catalogue import FAMILY_BRIEFS, default_registry
+    from gg.sdk.host.family import RESERVED_FAMILIES
+
+    assert set(FAMILY_BRIEFS) | set(default_registry().families()) | {"core", "lib"} <= RESERVED_FAMILIES
