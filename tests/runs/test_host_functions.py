@@ -14,6 +14,7 @@ import pytest
 
 import gg
 import warehouse as shop
+from shared_arms import ArmShelf
 from warehouse import warehouse
 
 JS_CALLS = """import { warehouse, session } from "gg";
@@ -342,3 +343,34 @@ def test_an_importable_entry_serves_its_family_without_handing_it_to_the_run(tmp
         config(tmp_path, "javascript", ["warehouse:warehouse"]), model=Scripted(program), store=tmp_path
     )
     assert (result.status, result.final_text) == ("completed", "3")
+
+
+@pytest.mark.parametrize("language", ["javascript", "python"])
+def test_time_spent_in_a_host_function_is_off_the_programs_clock(tmp_path: Path, language: str) -> None:
+    document = config(tmp_path, language)
+    document["agents"][0]["capabilities"][0]["params"]["timeoutSecs"] = 0.5
+    program = {
+        "javascript": 'import { warehouse, session } from "gg";\n'
+        "session.finish(String(warehouse.countLater('ABC', 1.0) + warehouse.countLater('D', 0.2)));\n",
+        "python": "import gg\nw = gg.warehouse\n"
+        "gg.session.finish(str(w.count_later('ABC', 1.0) + w.count_later('D', 0.2)))\n",
+    }[language]
+    result = gg.run(document, model=Scripted(program), families=[warehouse], store=tmp_path)
+    assert (result.status, result.final_text) == ("completed", "4")
+
+
+def test_a_run_serving_host_families_builds_its_own_arm_beside_one_handed_to_it(
+    tmp_path: Path, arms: ArmShelf
+) -> None:
+    from gg.run.run import RunOptions, World, execute_run
+    from gg.telemetry.emitter import CollectingSink, Telemetry
+
+    handed = arms.get("javascript")  # gg's own SDK only, as a study's warm worker holds
+    program = (
+        'import { warehouse, session } from "gg";\nsession.finish(String(warehouse.countLater("AB", 0)));\n'
+    )
+    world = World(client=Scripted(program), arm=handed, families=(warehouse,))
+    result = execute_run(
+        gg.load(config(tmp_path, "javascript")), Telemetry("run-1", [CollectingSink()]), RunOptions(), world
+    )
+    assert (result.status.value, result.final_text) == ("completed", "2")

@@ -59,6 +59,7 @@ class World:
     """What a run may be handed instead of building it itself (tests, embedding gg).
 
     An `arm` handed in serves its own language and is not closed by the run; its owner closes it.
+    It serves gg's own SDK: a run that serves host families builds its arms from its own registry.
     `clock` is the run's one monotonic clock: its deadline, its ceilings and its durations.
     `families` are the host families profiles may name by name.
     """
@@ -163,7 +164,7 @@ def _context(
     return RunContext(
         telemetry=telemetry,
         registry=registry,
-        leases=GuestLeases(registry, world.arm),
+        leases=GuestLeases(registry, None if host.operations else world.arm),
         clock=world.clock,
         max_runtime_secs=capability_set.limits.max_runtime_secs,
         program_ids=world.minter,
