@@ -1,7 +1,16 @@
 """The `gg` command line: run, replay, check, schema, runs, show, docs, study, console.
 
 Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
-refused capability set; 3 a ceiling stopped the run.
+refused launch; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C), and gg
+says which run was kept and how to read it.
+
+A refused launch is recorded by one rule: it is recorded, as a run whose status is `refused`,
+once it has a run id, and never before. A launch gets its id once gg has read the capability set,
+found every file the command line names (a `--journal`, a `--record` folder) and made sure the
+run store lies outside the workspace; a refusal before that (a defect of the capability set, a
+journal that does not exist, a workspace holding the store) prints its defects and records
+nothing. What refuses the run after that (a key missing from the environment, a journal whose
+lines are bad, a jail that cannot be made) is recorded, as a study's cells are.
 
 Each command imports what it uses when it runs, never at the top of this module: `gg --version`
 loads click alone, `gg runs` and `gg show` the run store and the terminal views, and only a run
@@ -15,7 +24,7 @@ import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -30,6 +39,7 @@ if TYPE_CHECKING:
     from gg.telemetry.store import RunStore
 
 REFUSED_EXIT = 2
+INTERRUPTED_EXIT = 130
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead.")
 T = TypeVar("T")
 
@@ -53,7 +63,9 @@ WORKSPACE_OPTION = click.option(
 @click.option(
     "--model", "model_ref", metavar="PROVIDER:MODEL", help="Answer with this model (e.g. openai:gpt-4o)."
 )
-@click.option("--journal", type=click.Path(path_type=Path, dir_okay=False), help="Replay this journal.")
+@click.option(
+    "--journal", type=click.Path(path_type=Path, exists=True, dir_okay=False), help="Replay this journal."
+)
 @click.option(
     "--record", type=click.Path(path_type=Path, dir_okay=False), help="Record the replies as a journal."
 )
@@ -79,7 +91,7 @@ def run(
 
 
 @main.command()
-@click.argument("journal", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("journal", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.argument("config", type=click.Path(path_type=Path))
 @WORKSPACE_OPTION
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
@@ -111,10 +123,35 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     telemetry = _telemetry(base, run_id, verbose=verbose, recorder=recorder)
     options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
-        result = execute_run(capability_set, telemetry, options)
-    finally:
-        telemetry.close()
+        try:
+            result = execute_run(capability_set, telemetry, options)
+        finally:
+            telemetry.close()
+    except KeyboardInterrupt:
+        _say_what_was_kept(base, run_id)
     sys.exit(result.exit_code)
+
+
+def _say_what_was_kept(base: Path, run_id: str) -> NoReturn:
+    """Ctrl-C: the run is kept as it stood; say where, how far it got and how to read it."""
+    from gg.telemetry.layout import store_path
+    from gg.telemetry.store import RunLookupError
+
+    store = _open_store(base, create=False)
+    try:
+        turns = _read(lambda: store.find_run(run_id).turns)
+    except RunLookupError:
+        click.echo(f"\ngg: interrupted before run {run_id} recorded anything.", err=True)
+        sys.exit(INTERRUPTED_EXIT)
+    finally:
+        store.close()
+    counted = "1 turn" if turns == 1 else f"{turns} turns"
+    click.echo(
+        f"\ngg: interrupted. Run {run_id} is kept in {store_path(base)} as it stood: {counted}, "
+        f"every event up to the interruption. Read it with: gg show {run_id}",
+        err=True,
+    )
+    sys.exit(INTERRUPTED_EXIT)
 
 
 def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None) -> Telemetry:

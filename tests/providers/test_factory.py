@@ -10,7 +10,7 @@ import pytest
 from gg.errors import ConfigError
 from gg.providers.anthropic_client import AnthropicClient
 from gg.providers.base import ModelClient
-from gg.providers.factory import build_client
+from gg.providers.factory import EndpointChoice, build_client, endpoint_of
 from gg.providers.openai_compatible import OpenAIClient
 from gg.providers.replay import ReplayClient
 from gg.providers.tool_choice import ToolChoiceMemory
@@ -103,3 +103,40 @@ def test_the_refusal_of_a_missing_key_names_the_variable_and_what_is_wrong() -> 
         build(provider="anthropic", model="claude-sonnet-5-5", api_key_env="TEAM_CLAUDE_KEY", environ={})
     text = str(caught.value)
     assert "TEAM_CLAUDE_KEY" in text and "not set" in text
+
+
+def test_the_endpoint_is_the_profiles_then_the_sdks_own_variable_then_the_default() -> None:
+    sdk_variables = {
+        "OPENAI_BASE_URL": "http://localhost:8000/v1",
+        "ANTHROPIC_BASE_URL": "http://localhost:9",
+    }
+    assert endpoint_of("openai", "http://mine/v1", sdk_variables) == EndpointChoice(
+        "http://mine/v1", "the profile's baseUrl"
+    )
+    assert endpoint_of("openai", None, sdk_variables) == EndpointChoice(
+        "http://localhost:8000/v1", "OPENAI_BASE_URL"
+    )
+    assert endpoint_of("anthropic", None, sdk_variables) == EndpointChoice(
+        "http://localhost:9", "ANTHROPIC_BASE_URL"
+    )
+    assert endpoint_of("openrouter", None, sdk_variables) == EndpointChoice(
+        "https://openrouter.ai/api/v1", "the provider's default endpoint"
+    )
+    assert endpoint_of("openai", None, {"OPENAI_BASE_URL": ""}) == EndpointChoice(
+        "https://api.openai.com/v1", "the provider's default endpoint"
+    )
+    assert endpoint_of("replay", None, sdk_variables) is None
+
+
+def test_the_endpoint_as_logged_leaves_out_a_user_and_password() -> None:
+    assert EndpointChoice("http://me:secret@host:8000/v1", "OPENAI_BASE_URL").shown == "http://host:8000/v1"
+    assert EndpointChoice("http://host:8000/v1", "OPENAI_BASE_URL").shown == "http://host:8000/v1"
+
+
+def test_the_sdks_own_base_url_variable_is_honoured_and_needs_no_key(chat_server: ChatServer) -> None:
+    chat_server.script(program_completion("1"))
+    client = build(provider="openai", model="m", environ={"OPENAI_BASE_URL": chat_server.base_url})
+    assert isinstance(client, OpenAIClient)
+    client.complete(a_request())
+    client.close()
+    assert len(chat_server.received) == 1

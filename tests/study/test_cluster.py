@@ -5,6 +5,7 @@ costs that cell a retry, never a duplicate result."""
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,8 +21,9 @@ from gg.study.results import config_results
 from gg.study.runner import FINISHED, run_study
 from gg.study.tables import results_table
 
+from .processes import WorkerKiller, released_then
 from .studies import arms_study
-from .test_local import kill_the_first_worker
+from .test_local import REAL_CHECK
 
 GG = str(Path(sys.executable).parent / "gg")
 HEAD = Path(__file__).with_name("ray_head.py")
@@ -113,13 +115,14 @@ def _driver_pids(base: Path) -> list[int]:
 def test_a_ray_worker_runs_on_its_own_copy_of_the_study_and_its_death_costs_a_retry(
     cluster: str, tmp_path: Path
 ) -> None:
-    marker = tmp_path / "killed-once"
-    check = 'echo "$GG_STUDY_DIR"; ' + kill_the_first_worker(marker)
+    marker = f"ray-worker-dies-{secrets.token_hex(4)}"
+    check = 'echo "$GG_STUDY_DIR"; ' + released_then(marker, REAL_CHECK)
     file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",), check=check)
     base = tmp_path / "base"
     base.mkdir()
-    cells = _ray_run(file, base, cluster)
-    assert marker.is_dir()
+    with WorkerKiller(marker, once=True) as killer:
+        cells = _ray_run(file, base, cluster)
+    assert killer.kills == 1
     assert sorted((row.config, row.verdict) for row in cells) == [
         ("javascript", "failed"),
         ("typescript", "solved"),

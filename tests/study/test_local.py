@@ -1,8 +1,10 @@
 """A worker that dies mid-cell costs that cell a retry, never a duplicate result; a cell whose
-workers keep dying is left unfinished, for a resume, and never recorded as a result."""
+workers keep dying is left unfinished, for a resume, and never recorded as a result. (The
+workers are killed from the host while they wait on a jailed check: the check cannot reach them.)"""
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from gg.study.local import LocalPool
 from gg.study.progress import QuietProgress
 from gg.study.runner import FINISHED, INCOMPLETE, run_study
 
+from .processes import WorkerKiller, endless, released_then
 from .studies import arms_study
 
 pytestmark = pytest.mark.timeout(600)  # whole studies of real runs, on a shared machine
@@ -21,18 +24,13 @@ pytestmark = pytest.mark.timeout(600)  # whole studies of real runs, on a shared
 REAL_CHECK = 'python3 "$GG_STUDY_DIR/tasks/csv-total/check.py"'
 
 
-def kill_the_first_worker(marker: Path) -> str:
-    """A check command that kills its worker (the shell's parent) the first time it runs."""
-    return f'if mkdir "{marker}" 2>/dev/null; then kill -9 $PPID; sleep 5; fi; {REAL_CHECK}'
-
-
 def test_a_cell_whose_worker_dies_is_run_again_and_recorded_once(tmp_path: Path) -> None:
-    marker = tmp_path / "killed-once"
-    file = arms_study(
-        tmp_path / "study", repeats=2, tasks=("csv-total",), check=kill_the_first_worker(marker)
-    )
-    end = run_study(load_study(file), LocalPool(2), tmp_path, QuietProgress())
-    assert marker.is_dir()
+    marker = f"worker-dies-{secrets.token_hex(4)}"
+    check = released_then(marker, REAL_CHECK)
+    file = arms_study(tmp_path / "study", repeats=2, tasks=("csv-total",), check=check)
+    with WorkerKiller(marker, once=True) as killer:
+        end = run_study(load_study(file), LocalPool(2), tmp_path, QuietProgress())
+    assert killer.kills == 1
     assert (end.status, end.finished, end.lost) == (FINISHED, 4, ())
     with Ledger(tmp_path / ".gg" / "runs.db") as ledger:
         cells = ledger.cells(end.study_id)
@@ -47,9 +45,12 @@ def test_a_cell_whose_worker_dies_is_run_again_and_recorded_once(tmp_path: Path)
 
 
 def test_a_cell_whose_workers_keep_dying_is_left_unfinished(tmp_path: Path) -> None:
-    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",), check="kill -9 $PPID; sleep 5")
+    marker = f"workers-die-{secrets.token_hex(4)}"
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",), check=endless(marker))
     study = load_study(file)
-    end = run_study(study, LocalPool(1, max_retries=1), tmp_path, QuietProgress())
+    with WorkerKiller(marker, once=False) as killer:
+        end = run_study(study, LocalPool(1, max_retries=1), tmp_path, QuietProgress())
+    assert killer.kills == 4
     assert (end.status, end.finished) == (INCOMPLETE, 0)
     assert sorted(end.lost) == [
         "javascript/csv-total/1: its worker died 2 times",

@@ -198,3 +198,16 @@ def test_two_runs_writing_one_store_at_once_lose_nothing(tmp_path: Path) -> None
         spans.append((events[0]["timestamp"], events[-1]["timestamp"]))
     (a_start, a_end), (b_start, b_end) = spans
     assert a_start < b_end and b_start < a_end, "the two runs wrote at the same time"
+
+
+def test_a_turn_counts_from_its_first_event_whether_or_not_it_reached_its_outcome(store: RunStore) -> None:
+    from gg.telemetry.events import ModelRequest
+
+    telemetry = Telemetry("run-cut", [store])
+    started = RunStarted(
+        name="cut", config_path="gg.json", workspace="ws", model="m", language="javascript", limits={}
+    )
+    telemetry.emit("root", 0, started)
+    telemetry.emit("root", 1, ModelRequest(messages=[], request_index=1))
+    telemetry.emit("root", 2, ModelRequest(messages=[], request_index=2))  # cut before its outcome
+    assert store.find_run("run-cut").turns == 2

@@ -2,7 +2,8 @@
 
 The window restarts from the agent's task and the summary the program declared, then each file
 the program named is re-read into a file view. A file that cannot be re-read is named in a
-Notice with the reason, and the rest still open. The program library is untouched.
+Notice with the reason, and the rest still open. The program library is untouched. What the
+compacting turn itself produced (its views, its feedback) is pushed after the compacted thread.
 """
 
 from __future__ import annotations

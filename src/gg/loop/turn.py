@@ -5,8 +5,12 @@
    is the library id minted for it), before anything runs;
 3. run each submission in order against the same live window, stopping only after an ending;
 4. decide the turn's one outcome from what happened (a pure decider);
-5. push what the model reads next turn: each view the turn opened, then the feedback;
-6. apply the turn's deferred declarations (a compaction rewrites the window).
+5. apply the turn's deferred declarations (a compaction rewrites the window);
+6. push what the model reads next turn: each view the turn opened, then the feedback.
+
+What a turn produced reaches the model whatever the turn declared: a compacting turn's views and
+feedback (its Runtime error included) follow the compacted window (task, summary, re-opened
+files), never vanish under it.
 """
 
 from __future__ import annotations
@@ -50,8 +54,8 @@ def take_turn(agent: Agent, run: RunContext) -> TurnOutcome:
     for warning in verdict.warnings:
         stream.warn(warning)
     if isinstance(verdict.outcome, Continue):
-        _push_next_reading(held.window, views, verdict.outcome.feedback)
         _apply_deferred(deferred, held.window, setup.workspace, stream)
+        _push_next_reading(held.window, views, verdict.outcome.feedback)
     return verdict.outcome
 
 

@@ -7,13 +7,17 @@
 | `openrouter` | `OpenAIClient`    | `https://openrouter.ai/api/v1` | `OPENROUTER_API_KEY` |
 | `anthropic`  | `AnthropicClient` | `https://api.anthropic.com`    | `ANTHROPIC_API_KEY`  |
 
-A self-hosted server (vLLM, Ollama, llama.cpp) is `openai` with its own `base_url`; it may run
-without a key. OpenAI's own endpoint caps output with `max_completion_tokens`, every other one
-with `max_tokens`. `session_id` (the run's id) keys the provider's prompt cache; `cache_lifetime`
-(`5m` or `1h`) is read by the Anthropic client only, the others caching implicitly. A setting
-that cannot work refuses the launch (`ConfigError`) naming the key at fault. A provider's SDK is
-imported when a client for it is built, never before: a command that runs no such model (`gg
---version`, `gg show`, a replay) does not pay for loading it.
+The endpoint is the profile's `base_url` when it names one, else the one the provider's own SDK
+reads from the environment (`OPENAI_BASE_URL` for `openai`, `ANTHROPIC_BASE_URL` for
+`anthropic`; OpenRouter has none), else the default above (`endpoint_of` says which, and why).
+A self-hosted server (vLLM, Ollama, llama.cpp) is `openai` at an endpoint of its own; any
+endpoint but the default may run without a key. OpenAI's own endpoint caps output with
+`max_completion_tokens`, every other one with `max_tokens`. `session_id` (the run's id) keys the
+provider's prompt cache; `cache_lifetime` (`5m` or `1h`) is read by the Anthropic client only,
+the others caching implicitly. A setting that cannot work refuses the launch (`ConfigError`)
+naming the key at fault. A provider's SDK is imported when a client for it is built, never
+before: a command that runs no such model (`gg --version`, `gg show`, a replay) does not pay for
+loading it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit, urlunsplit
 
 from gg.errors import ConfigDefect, ConfigError
 from gg.providers.anthropic_wire import DEFAULT_CACHE_LIFETIME
@@ -51,14 +56,54 @@ def parse_model_reference(reference: str) -> tuple[str, str | None]:
 class _Endpoint:
     base_url: str
     api_key_env: str
+    base_url_env: str | None  # the variable the provider's own SDK reads its endpoint from
 
 
 _ENDPOINTS = {
-    "openai": _Endpoint("https://api.openai.com/v1", "OPENAI_API_KEY"),
-    "openrouter": _Endpoint("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
-    "anthropic": _Endpoint("https://api.anthropic.com", "ANTHROPIC_API_KEY"),
+    "openai": _Endpoint("https://api.openai.com/v1", "OPENAI_API_KEY", "OPENAI_BASE_URL"),
+    "openrouter": _Endpoint("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", None),
+    "anthropic": _Endpoint("https://api.anthropic.com", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
 }
 PROVIDERS = ("replay", *_ENDPOINTS)
+FROM_PROFILE = "the profile's baseUrl"
+FROM_DEFAULT = "the provider's default endpoint"
+
+
+@dataclass(frozen=True)
+class EndpointChoice:
+    """The endpoint a hosted client asks, and where it came from (`FROM_PROFILE`, the name of the
+    SDK's variable, or `FROM_DEFAULT`)."""
+
+    url: str
+    source: str
+
+    @property
+    def shown(self) -> str:
+        """The URL as the launch log prints it: a user and password written into it left out."""
+        parts = urlsplit(self.url)
+        if "@" not in parts.netloc:
+            return self.url
+        return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def endpoint_of(
+    provider: str, base_url: str | None, environ: Mapping[str, str] | None = None
+) -> EndpointChoice | None:
+    """The endpoint of a `provider` client given the profile's `base_url`; None for a provider
+    that asks no endpoint (`replay`) or that gg does not know."""
+    endpoint = _ENDPOINTS.get(provider)
+    return None if endpoint is None else _chosen(endpoint, base_url, environ)
+
+
+def _chosen(endpoint: _Endpoint, base_url: str | None, environ: Mapping[str, str] | None) -> EndpointChoice:
+    if base_url:
+        return EndpointChoice(base_url, FROM_PROFILE)
+    variable = endpoint.base_url_env
+    if variable is not None:
+        named = (os.environ if environ is None else environ).get(variable, "")
+        if named:
+            return EndpointChoice(named, variable)
+    return EndpointChoice(endpoint.base_url, FROM_DEFAULT)
 
 
 @dataclass(frozen=True)
@@ -102,11 +147,12 @@ def build_client(
             raise _refusal("journal", "absent", "the replay provider needs a journal file")
         return ReplayClient.open(journal_path)
     endpoint, model = _endpoint(provider, model)
-    self_hosted = base_url not in (None, endpoint.base_url)
+    url = _chosen(endpoint, base_url, environ)
+    self_hosted = url.url != endpoint.base_url
     settings = _Settings(
         provider=provider,
         model=model,
-        base_url=base_url or endpoint.base_url,
+        base_url=url.url,
         api_key=_api_key(provider, api_key_env or endpoint.api_key_env, self_hosted, environ),
         self_hosted=self_hosted,
         memory=tool_choice_memory,

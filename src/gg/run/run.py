@@ -21,7 +21,7 @@ from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
 from gg.loop.agent import AgentEnd, run_agent
 from gg.providers.base import ModelClient
-from gg.providers.factory import build_client
+from gg.providers.factory import build_client, endpoint_of
 from gg.providers.recording import JournalRecorder
 from gg.providers.tool_choice import ToolChoiceMemory
 from gg.run.build import build_agent
@@ -205,22 +205,32 @@ def _defect(stream: AgentStream, defect: Exception) -> AgentEnd:
 def _client(
     profile: AgentProfile, options: RunOptions, stream: AgentStream, tool_choice: ToolChoiceMemory
 ) -> ModelClient:
+    """The root's client. A `--model` of the profile's own provider keeps the profile's endpoint,
+    key variable and journal; one of another provider keeps none of them. The launch log names
+    the endpoint a hosted model is asked at, and where that came from."""
     binding = profile.model
     provider = options.provider or binding.provider.value
-    overridden = options.provider is not None
+    kept = provider == binding.provider.value
     client = build_client(
         provider=provider,
-        model=options.model if overridden else binding.model,
+        model=options.model if options.provider is not None else binding.model,
         tool_choice_memory=tool_choice,
         log=lambda level, message, fields: stream.log(LogLevel(level), message, **fields),
-        base_url=None if overridden else binding.base_url,
-        api_key_env=None if overridden else binding.api_key_env,
+        base_url=binding.base_url if kept else None,
+        api_key_env=binding.api_key_env if kept else None,
         max_output_tokens=binding.max_output_tokens,
         temperature=binding.temperature,
         cache_lifetime=None if binding.cache_lifetime is None else binding.cache_lifetime.value,
         session_id=options.session_id or stream.run_id,
-        journal_path=options.journal or (None if overridden else binding.journal),
+        journal_path=options.journal or (binding.journal if kept else None),
     )
+    endpoint = endpoint_of(provider, binding.base_url if kept else None)
+    if endpoint is not None:
+        stream.log_info(
+            f"{client.model_id} is asked at {endpoint.shown} ({endpoint.source})",
+            baseUrl=endpoint.shown,
+            endpointFrom=endpoint.source,
+        )
     return client if options.recorder is None else options.recorder.wrap(client)
 
 

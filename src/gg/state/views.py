@@ -8,7 +8,9 @@
   search view (`search results`) is replaced by each search.
 - Caps, each refused with `limit-exceeded` at the call, never truncated: a body (text or file view)
   of at most 65,536 UTF-8 bytes, a label of at most 200 bytes, 8 MiB of bodies per turn. Every
-  accepted body is charged, superseded ones included; a refused one costs nothing.
+  accepted body is charged, superseded ones included; a refused one costs nothing. A text is
+  measured as it will be read (`wire_size`: its UTF-8 bytes once well-formed); a compaction
+  summary, read like a body, has the body's cap (`MAX_SUMMARY_BYTES`).
 - An empty or whitespace-only label is `invalid-argument`, and so is a label holding a character
   that could end or reorder its heading line (`first_heading_unsafe`). Bodies hold anything; a
   lone surrogate becomes U+FFFD (`well_formed`).
@@ -28,6 +30,7 @@ from gg.errors import ErrorCode
 from gg.wire import first_heading_unsafe, well_formed
 
 MAX_VIEW_BODY_BYTES = 65_536
+MAX_SUMMARY_BYTES = MAX_VIEW_BODY_BYTES  # a compaction summary is read like a view body
 MAX_LABEL_BYTES = 200
 MAX_TURN_BODY_BYTES = 8 * 1024 * 1024
 
@@ -224,16 +227,22 @@ class ViewSet:
 
     def _accept_body(self, body: str) -> str:
         """Check `body` against the per-view cap and the turn's budget, then charge it."""
-        if len(body) > MAX_VIEW_BODY_BYTES:  # more characters than bytes allowed: no need to encode
-            raise _body_too_large(len(body.encode("utf-8", "surrogatepass")))
-        body = well_formed(body)
-        size = len(body.encode("utf-8"))
+        size = wire_size(body, MAX_VIEW_BODY_BYTES)
         if size > MAX_VIEW_BODY_BYTES:
             raise _body_too_large(size)
+        body = well_formed(body)
         if self._spent + size > MAX_TURN_BODY_BYTES:
             raise _turn_budget_spent(size, self._spent)
         self._spent += size
         return body
+
+
+def wire_size(text: str, cap: int) -> int:
+    """The UTF-8 size of `text` once well-formed: exact for a text that may fit `cap` bytes; a
+    text of more characters than `cap` is over it whatever its encoding, and is measured unmended."""
+    if len(text) > cap:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(well_formed(text).encode("utf-8"))
 
 
 def _check_label(label: str) -> None:

@@ -1,14 +1,16 @@
 """One cell, run where a worker runs it: a whole run in a fresh copy of the task's workspace.
 
 Rules:
-- the workspace template is copied into a new private folder for the run and removed after the
-  check; nothing of one cell's workspace reaches another's;
+- the run works in a fresh copy of the task's workspace template, made in the worker's workplace
+  (`workplace.py`) and removed after the check; nothing of one cell's workspace reaches another's;
 - the run is gg's own (`execute_run`) under a collecting telemetry sink: the worker writes no
   record, it hands its events back to the driver with the result and the check's verdict;
 - a worker keeps its guests warm between cells (`ArmShelf`, one arm per language): a program
   still runs in a fresh guest scope, as every program of a run does;
-- a run refused before its first turn is not checked (`not-run`); anything else that goes wrong in
-  the worker is reported as the cell's result, never raised;
+- the check runs in the workplace's jail (`check_jail.py`); a run refused before its first turn
+  is not checked (`not-run`), and neither is one whose check this worker cannot jail (`not-run`,
+  naming why); anything else that goes wrong in the worker is reported as the cell's result,
+  never raised;
 - a cell carries the study's folder; a worker that holds the study elsewhere (a Ray worker's copy)
   moves every path under it to its own copy first (`relocated`).
 """
@@ -17,9 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
 import socket
-import tempfile
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -33,15 +33,15 @@ from gg.run.run import RunOptions, World, execute_run
 from gg.run.status import RunStatus
 from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
+from gg.sandbox.jail import JailFailure, JailUnavailable
 from gg.sdk.catalogue import default_registry
 from gg.study.check import Check, CheckOutcome, CheckVerdict, run_check
 from gg.study.plan import CellKey
+from gg.study.workplace import Workplace
 from gg.telemetry.emitter import CollectingSink, Telemetry
 from gg.telemetry.events import Event
 
 __all__ = ["ArmShelf", "CellReport", "CellSpec", "relocated", "run_cell"]
-
-WORKSPACE_DIR = "workspace"
 
 
 @dataclass(frozen=True)
@@ -90,13 +90,11 @@ class ArmShelf:
         self._arms.clear()
 
 
-def run_cell(spec: CellSpec, shelf: ArmShelf) -> CellReport:
+def run_cell(spec: CellSpec, shelf: ArmShelf, workplace: Workplace) -> CellReport:
     """Run the cell's whole run and its check; never raises."""
-    folder = Path(tempfile.mkdtemp(prefix="gg-cell-"))
     try:
-        workspace = folder / WORKSPACE_DIR
-        shutil.copytree(spec.template, workspace, symlinks=True)
-        return _run_in(spec, shelf, workspace)
+        workspace = workplace.fresh_workspace(spec.template)
+        return _run_in(spec, shelf, workplace, workspace)
     except Exception as defect:  # the worker's own failure: the cell's result, not the study's end
         return CellReport(
             spec.key,
@@ -108,10 +106,10 @@ def run_cell(spec: CellSpec, shelf: ArmShelf) -> CellReport:
             message=f"the cell's worker failed: {defect!r}\n{traceback.format_exc()}",
         )
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        workplace.clear()
 
 
-def _run_in(spec: CellSpec, shelf: ArmShelf, workspace: Path) -> CellReport:
+def _run_in(spec: CellSpec, shelf: ArmShelf, workplace: Workplace, workspace: Path) -> CellReport:
     sink = CollectingSink()
     telemetry = Telemetry(spec.run_id, [sink])
     options = RunOptions(
@@ -129,10 +127,19 @@ def _run_in(spec: CellSpec, shelf: ArmShelf, workspace: Path) -> CellReport:
     if result.status is RunStatus.REFUSED:
         check = CheckOutcome(CheckVerdict.NOT_RUN, detail=result.message or "")
     else:
-        check = run_check(spec.check, workspace, spec.root)
+        check = _checked(spec, workplace)
     return CellReport(
         spec.key, spec.run_id, tuple(sink.events), result.status.value, check, worker_name(), result.message
     )
+
+
+def _checked(spec: CellSpec, workplace: Workplace) -> CheckOutcome:
+    """The check's verdict, or `not-run` naming why this worker cannot jail it."""
+    try:
+        return run_check(spec.check, workplace.check_jail(spec.root))
+    except (JailUnavailable, JailFailure) as refusal:
+        reason = f"the check cannot run in a jail on {worker_name()}: {refusal.reason}"
+        return CheckOutcome(CheckVerdict.NOT_RUN, detail=reason)
 
 
 def worker_name() -> str:

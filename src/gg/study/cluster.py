@@ -6,7 +6,8 @@ Rules:
   value is a cluster address (`HOST:PORT`, `ray://HOST:PORT`);
 - the study's folder is shipped to the cluster as the job's working directory (run stores,
   `.git` and virtual environments left out), and each worker moves the cell's paths to its copy;
-  every worker needs gg installed (`pip install 'gg[ray]'`);
+  every worker needs gg installed (`pip install 'gg[ray]'`), and a host that can jail checks: a
+  worker that cannot scores its cells' checks `not-run`, naming why;
 - a task returns the cell's report to the driver, which alone writes the run store; a worker
   never opens it;
 - a worker that dies mid-cell costs that cell a retry (Ray's `max_retries`); past them the cell
@@ -24,6 +25,7 @@ from typing import Any
 
 from gg.study.cell import ArmShelf, CellReport, CellSpec, relocated, run_cell
 from gg.study.delivery import DEFAULT_MAX_RETRIES, Delivered, Delivery, Lost
+from gg.study.workplace import Workplace
 
 __all__ = ["LOCAL", "SHIPPING_EXCLUDES", "RayCluster", "RayUnavailable"]
 
@@ -89,13 +91,19 @@ class RayCluster:
 
 def run_on_worker(spec: CellSpec) -> CellReport:
     """The Ray task: the cell, with its paths moved to this worker's copy of the study."""
-    return run_cell(relocated(spec, Path.cwd()), _worker_shelf())
+    return run_cell(relocated(spec, Path.cwd()), _worker_shelf(), _worker_workplace())
 
 
 @functools.cache
 def _worker_shelf() -> ArmShelf:
     """A Ray worker process's warm arms, kept between the cells it runs."""
     return ArmShelf()
+
+
+@functools.cache
+def _worker_workplace() -> Workplace:
+    """A Ray worker process's workspace path and check jail, kept between the cells it runs."""
+    return Workplace()
 
 
 def _import_ray() -> Any:

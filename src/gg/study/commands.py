@@ -4,7 +4,8 @@ only when a study command runs (so `gg --version` and the other commands never i
 Exit codes of `gg study run`: 0 every cell finished (solved or not); 1 some cells were left
 unfinished (their workers kept dying; resume to run them); 2 a refused study (a defect in the
 study file or a capability set it makes, a resume that does not match, no Ray, a run store that
-cannot be used); 130 interrupted (resume with `--resume ID`).
+cannot be used, a host that cannot jail the study's check commands); 130 interrupted (resume
+with `--resume ID`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import click
 from rich.console import Console
 
 from gg.errors import ConfigError
+from gg.sandbox.jail import JailUnavailable
+from gg.study.check_jail import require_check_jail
 from gg.study.cluster import RayCluster, RayUnavailable
 from gg.study.compare import compare
 from gg.study.delivery import Executor
@@ -50,6 +53,7 @@ def run(
     loaded = _load(study_path)
     base = Path.cwd()
     _refuse_a_template_holding_the_store(loaded, base)
+    _refuse_unjailable_checks(loaded)
     workers = parallel or os.cpu_count() or 1
     executor: Executor = (
         LocalPool(workers) if ray_address is None else RayCluster(ray_address, loaded.root, workers)
@@ -162,6 +166,21 @@ def _refuse_a_template_holding_the_store(loaded: Study, base: Path) -> None:
                 " Run gg from a folder outside it.",
                 REFUSED_EXIT,
             )
+
+
+def _refuse_unjailable_checks(loaded: Study) -> None:
+    """A check command runs only in a jail, so a host that cannot make one refuses the study."""
+    tasks = [task.name for task in loaded.tasks if task.check.command is not None]
+    if not tasks:
+        return
+    try:
+        require_check_jail(loaded.root)
+    except JailUnavailable as refusal:
+        _fail(
+            f"gg study run: the check commands of tasks {', '.join(tasks)} run only in a jail, and this host"
+            f" cannot make one: {refusal.reason}",
+            REFUSED_EXIT,
+        )
 
 
 def _console(stderr: bool = False) -> Console:

@@ -2,8 +2,9 @@
 
 Rules:
 - each worker is its own process (forked from a server that has gg imported, where the platform
-  has one), keeps its guests warm between cells, ignores Ctrl-C (the driver handles it and stops
-  the workers) and dies with the driver, even when the driver is killed with `kill -9`;
+  has one), keeps its guests warm and its check jail open between cells (`workplace.py`),
+  ignores Ctrl-C (the driver handles it and stops the workers) and dies with the driver, even
+  when the driver is killed with `kill -9`;
 - the driver hands a worker its next cell only when it is idle, so a worker that dies is known to
   have died in the cell it held: that cell is run again on a fresh worker, at most `max_retries`
   times, then delivered `Lost`;
@@ -29,6 +30,7 @@ from typing import cast
 
 from gg.study.cell import ArmShelf, CellReport, CellSpec, run_cell
 from gg.study.delivery import DEFAULT_MAX_RETRIES, Delivered, Delivery, Lost
+from gg.study.workplace import Workplace
 
 __all__ = ["LocalPool"]
 
@@ -144,7 +146,7 @@ def _serve(conn: Connection) -> None:
     """A worker: run each cell the driver hands over, until it hands over None or goes away."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    shelf = ArmShelf()
+    shelf, workplace = ArmShelf(), Workplace()
     try:
         while True:
             try:
@@ -153,9 +155,10 @@ def _serve(conn: Connection) -> None:
                 return
             if spec is None:
                 return
-            conn.send(run_cell(spec, shelf))
+            conn.send(run_cell(spec, shelf, workplace))
     finally:
         shelf.close()
+        workplace.close()
 
 
 def _die_with_parent() -> None:

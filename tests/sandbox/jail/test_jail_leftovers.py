@@ -13,6 +13,7 @@ import pytest
 from jailworld import jail_over, workspace_in
 
 from gg.sandbox.jail.arguments import command_arguments, jail_arguments
+from gg.sandbox.jail.claims import CLAIM_GRACE_SECS, claim, is_abandoned
 from gg.sandbox.jail.command import Pipes, spawn
 from gg.sandbox.jail.leftovers import orphaned_jails, sweep
 from gg.sandbox.jail.pids import find_pids_hierarchy
@@ -32,26 +33,71 @@ def _gone(pid: int) -> bool:
         return True
 
 
-def test_the_etc_copies_of_gone_ggs_are_removed_and_live_ones_kept(tmp_path: Path) -> None:
-    gone = tmp_path / f"gg-jail-etc-{_dead_pid()}-abc"
-    alive = tmp_path / f"gg-jail-etc-{os.getpid()}-def"
-    foreign = tmp_path / "gg-jail-etc-notapid"
-    for folder in (gone, alive, foreign):
+def _aged(folder: Path) -> Path:
+    """`folder`, dated past the grace a fresh folder is given before it is judged."""
+    old = time.time() - CLAIM_GRACE_SECS - 1
+    os.utime(folder, (old, old))
+    return folder
+
+
+def test_the_claim_grace_is_a_minute() -> None:
+    assert CLAIM_GRACE_SECS == 60.0
+
+
+def test_an_unclaimed_etc_copy_is_removed_and_a_claimed_or_fresh_one_kept(tmp_path: Path) -> None:
+    folders = {name: tmp_path / f"gg-jail-etc-{os.getpid()}-{name}" for name in ("left", "held", "fresh")}
+    for folder in folders.values():
         (folder / "ssl").mkdir(parents=True)
+    held = claim(_aged(folders["held"]))
+    _aged(folders["left"])
+    try:
+        sweep(None, tmp_path)
+        assert not folders["left"].exists() and folders["held"].exists() and folders["fresh"].exists()
+    finally:
+        os.close(held)
+
+
+def test_a_claim_held_in_another_pid_namespace_keeps_the_folder(tmp_path: Path) -> None:
+    """The pid in a folder's name is not read: a gg whose pid this namespace cannot see still
+    holds its folder."""
+    folder = tmp_path / f"gg-jail-etc-{_dead_pid()}-abc"
+    folder.mkdir()
+    _aged(folder)
+    holder = subprocess.Popen(
+        ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "flock", str(folder), "sleep", "30"]
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not _locked(folder) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert _locked(folder)
+        sweep(None, tmp_path)
+        assert folder.exists()
+    finally:
+        holder.kill()  # and with it (--kill-child) the namespace's flock, soon after
+        holder.wait()
+    deadline = time.monotonic() + 10
+    while _locked(folder) and time.monotonic() < deadline:
+        time.sleep(0.02)
     sweep(None, tmp_path)
-    assert not gone.exists() and alive.exists() and foreign.exists()
+    assert not folder.exists()
+
+
+def _locked(folder: Path) -> bool:
+    return not is_abandoned(folder)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root makes pids cgroups")
-def test_the_pids_groups_of_gone_ggs_are_removed() -> None:
+def test_an_unclaimed_pids_group_is_removed_and_a_claimed_one_kept() -> None:
     hierarchy = find_pids_hierarchy()
-    gone = hierarchy.root / f"gg-shell-{_dead_pid()}-0a0a0a0a"
-    gone.mkdir()
+    left = _aged(hierarchy.group(5).path)
     mine = hierarchy.group(5)
+    held = claim(_aged(mine.path))
     try:
         sweep(hierarchy, Path("/nonexistent"))
-        assert not gone.exists() and mine.path.exists()
+        assert not left.exists() and mine.path.exists()
     finally:
+        os.close(held)
         mine.remove()
 
 

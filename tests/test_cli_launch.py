@@ -1,0 +1,191 @@
+"""How a launch is refused and how a run is interrupted, as `gg run` meets them.
+
+One rule records refused launches: a launch is recorded once it has a run id, never before. It
+gets one after its capability set was read, the files the command line names were found and the
+store was found outside the workspace; what refuses it before (each test below) records nothing,
+and what refuses it after is a run whose status is `refused`.
+
+Ctrl-C keeps the run as it stood and says so: the run id and how to read it, with one turn count
+in `gg runs` and in `gg show`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from gg.cli import main
+from providers.chat_server import Answer, ChatServer, Received, program_completion
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "spec-audit"
+GG = Path(sys.executable).parent / "gg"
+NO_ENDPOINT_VARIABLES = {"OPENAI_BASE_URL": None, "ANTHROPIC_BASE_URL": None}
+
+
+@pytest.fixture
+def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private copy of the spec-audit example, with the working directory set beside it."""
+    copy = tmp_path / "spec-audit"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.md"))
+    monkeypatch.chdir(tmp_path)
+    return copy
+
+
+def _rewrite(example: Path, change: dict[str, Any]) -> None:
+    """Lay `change` over the root profile of the example's capability set."""
+    document = json.loads((example / "gg.json").read_text())
+    document["agents"][0].update(change)
+    (example / "gg.json").write_text(json.dumps(document))
+
+
+def _recorded() -> list[dict[str, Any]]:
+    """Every run the store in the working directory holds, newest first."""
+    listing = CliRunner().invoke(main, ["runs", "--json"])
+    assert listing.exit_code == 0, listing.output
+    return json.loads(listing.output)["runs"]
+
+
+def _refused(*arguments: str, env: dict[str, str | None] | None = None) -> str:
+    result = CliRunner().invoke(main, ["run", *arguments], env=env)
+    assert result.exit_code == 2, result.output
+    return result.output
+
+
+def test_a_defect_of_the_capability_set_is_refused_before_a_run_id_and_records_nothing(
+    example: Path,
+) -> None:
+    document = json.loads((example / "gg.json").read_text())
+    document["limits"]["maxTurns"] = -1
+    (example / "gg.json").write_text(json.dumps(document))
+    assert "maxTurns" in _refused(str(example))
+    assert not (example.parent / ".gg").exists() and _recorded() == []
+
+
+def test_a_journal_flag_naming_no_file_is_refused_before_a_run_id_and_records_nothing(
+    example: Path,
+) -> None:
+    assert "missing.jsonl" in _refused(str(example), "--journal", str(example / "missing.jsonl"))
+    assert _recorded() == []
+
+
+def test_a_replayed_journal_that_does_not_exist_is_refused_before_a_run_id(example: Path) -> None:
+    assert "missing.jsonl" in CliRunner().invoke(main, ["replay", "missing.jsonl", str(example)]).output
+    assert _recorded() == []
+
+
+def test_a_config_journal_naming_no_file_is_refused_before_a_run_id_and_records_nothing(
+    example: Path,
+) -> None:
+    _rewrite(example, {"model": {"provider": "replay", "journal": "missing.jsonl"}})
+    assert "missing.jsonl" in _refused(str(example))
+    assert _recorded() == []
+
+
+def test_a_workspace_holding_the_store_is_refused_before_a_run_id_and_records_nothing(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = example / "workspace"
+    monkeypatch.chdir(workspace)
+    assert "holds gg's run store" in _refused(str(example))
+    assert not (workspace / ".gg").exists()
+
+
+def test_a_missing_key_refuses_a_run_that_has_its_id_and_is_recorded_as_refused(example: Path) -> None:
+    _rewrite(example, {"model": {"provider": "openai", "model": "gpt-5"}})
+    output = _refused(str(example), env={**NO_ENDPOINT_VARIABLES, "OPENAI_API_KEY": None})
+    assert "OPENAI_API_KEY" in output
+    (run,) = _recorded()
+    assert (run["status"], run["exitCode"], run["turns"]) == ("refused", 2, 0)
+    assert "OPENAI_API_KEY" in run["message"]
+    shown = CliRunner().invoke(main, ["show", run["id"]])
+    assert shown.exit_code == 0 and "refused" in shown.output
+
+
+@pytest.mark.parametrize("via", ["flag", "config"])
+def test_a_journal_with_a_bad_line_is_met_by_the_run_and_recorded_whichever_names_it(
+    example: Path, via: str
+) -> None:
+    broken = example / "broken.jsonl"
+    broken.write_text('{"text": "fine"}\nnot json\n')
+    if via == "config":
+        _rewrite(example, {"model": {"provider": "replay", "journal": "broken.jsonl"}})
+        output = _refused(str(example))
+    else:
+        output = _refused(str(example), "--journal", str(broken))
+    assert "line 2" in output
+    (run,) = _recorded()
+    assert run["status"] == "refused" and "line 2" in run["message"]
+
+
+# -- Ctrl-C --------------------------------------------------------------------------------------
+
+
+class HeldAnswer:
+    """A scripted answer that holds the request open until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.asked = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, received: Received) -> Answer:
+        self.asked.set()
+        self.release.wait(timeout=60)
+        return program_completion('import { session } from "gg";\nsession.finish("late");\n')
+
+
+@pytest.fixture
+def held_server() -> Iterator[tuple[ChatServer, HeldAnswer]]:
+    server, held = ChatServer(), HeldAnswer()
+    server.start()
+    yield server, held
+    held.release.set()
+    server.stop()
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["the-process", "its-process-group"])
+def test_ctrl_c_keeps_the_run_says_how_to_read_it_and_both_views_count_the_same_turns(
+    example: Path, held_server: tuple[ChatServer, HeldAnswer], group: bool
+) -> None:
+    """SIGINT to gg alone, and to its whole process group as a terminal's Ctrl-C sends it (the
+    guests it started receive it too), while the model is being asked for turn 2."""
+    server, held = held_server
+    _rewrite(example, {"model": {"provider": "openai", "model": "local", "baseUrl": server.base_url}})
+    server.script(program_completion('import { files } from "gg";\nfiles.listDir("specs");\n'), held)
+    gg = subprocess.Popen(
+        [str(GG), "run", str(example)],
+        cwd=example.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert held.asked.wait(timeout=60), "gg never asked for turn 2"
+        if group:
+            os.killpg(gg.pid, signal.SIGINT)
+        else:
+            gg.send_signal(signal.SIGINT)
+        _, stderr = gg.communicate(timeout=60)
+    finally:
+        if gg.poll() is None:
+            gg.kill()
+    assert gg.returncode == 130, stderr
+    assert "Aborted!" not in stderr and "Traceback" not in stderr
+    (run,) = _recorded()
+    assert f"Run {run['id']} is kept in" in stderr and "2 turns" in stderr
+    assert f"Read it with: gg show {run['id']}" in stderr
+    assert (run["status"], run["turns"]) == ("interrupted", 2)
+    shown = json.loads(CliRunner().invoke(main, ["show", run["id"], "--json"]).output)
+    assert shown["run"]["turns"] == 2 and len(shown["turns"]) == 2
+    assert "2 turns" in CliRunner().invoke(main, ["show", run["id"]]).output
