@@ -138,6 +138,8 @@ def test_the_launch_refusals_are_raised_each_naming_what_to_change(tmp_path: Pat
     with pytest.raises(gg.ConfigError) as both:
         gg.run(document, model=Scripted(), journal=tmp_path / "j.jsonl", store=tmp_path)
     assert [d.path for d in both.value.defects] == ["journal"]
+    with pytest.raises(gg.ConfigError, match="must name an existing file"):
+        gg.run(document, journal=tmp_path / "nowhere.jsonl", store=tmp_path)
     with pytest.raises(gg.ConfigError) as inside:
         gg.run(document, model=Scripted(), store=tmp_path / "ws")
     assert [d.path for d in inside.value.defects] == ["store"] and "run store" in str(inside.value)

@@ -11,9 +11,10 @@
   instead (the two do not combine); `record` writes the root's replies, and the host functions'
   answers, to a new journal file.
 - `families` are the host families (`gg.family`) profiles may name by name.
-- What refuses the launch before a run exists (a capability set with defects, a workspace that is
-  missing or holds the store, a recording file that exists) raises `gg.ConfigError`; whatever
-  the run itself meets ends it with a status, never an exception.
+- What refuses the launch before a run exists (a capability set with defects, a journal that does
+  not exist, a workspace that is missing or holds the store, a recording file that exists) raises
+  `gg.ConfigError` and records nothing, as `gg run` does; whatever the run itself meets (a missing
+  key, a host family that cannot be served) ends it `refused` or otherwise, never an exception.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from gg.config.model import CapabilitySet
     from gg.providers.base import ModelClient
     from gg.providers.recording import JournalRecorder
+    from gg.run.run import RunOptions, World
     from gg.sdk.host.family import HostFamily
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.events import Event, RunFinished
@@ -56,34 +58,22 @@ def run(
     telemetry event as it happens; `families` are the host families profiles may name.
     Raises `gg.ConfigError` when the launch is refused before the run starts.
     """
-    from gg.api.load import load, source_of
+    from gg.api.load import load
     from gg.api.result import result_of
-    from gg.run.run import RunOptions, World, execute_run
+    from gg.run.run import execute_run
     from gg.telemetry.clock import new_run_id
 
     capability_set = load(config)
     base = Path(store) if store is not None else Path.cwd()
     chosen = Path(workspace) if workspace is not None else capability_set.workspace
     _refuse_before_the_run(chosen, base, journal, model)
-    client, provider, model_id = _model(model, journal)
     recorder = None if record is None else _recorder(Path(record), chosen)
     run_id = new_run_id()
+    options, world = _launch(config, chosen, model, journal, recorder, run_id, families)
     ending = _Ending()
     telemetry = _telemetry(base, run_id, ending, on_event, recorder)
-    options = RunOptions(
-        config_path=source_of(config),
-        workspace=chosen,
-        provider=provider,
-        model=model_id,
-        journal=None if journal is None else Path(journal),
-        session_id=run_id,
-        recorder=recorder,
-    )
-    answering = client if recorder is None or client is None else recorder.wrap(client)
     try:
-        execute_run(
-            capability_set, telemetry, options, World(client=answering, families=tuple(families or ()))
-        )
+        execute_run(capability_set, telemetry, options, world)
     finally:
         telemetry.close()
     if ending.finished is None:  # every run ends with this record; its absence is gg's own defect
@@ -91,7 +81,34 @@ def run(
     return result_of(run_id, ending.finished)
 
 
-def _refuse_before_the_run(workspace: Path, base: Path, journal: object, model: object) -> None:
+def _launch(
+    config: object,
+    workspace: Path,
+    model: ModelClient | str | None,
+    journal: str | Path | None,
+    recorder: JournalRecorder | None,
+    run_id: str,
+    families: Sequence[HostFamily] | None,
+) -> tuple[RunOptions, World]:
+    """What the run is told: the command line's overrides, and what it is handed."""
+    from gg.api.load import source_of
+    from gg.run.run import RunOptions, World
+
+    client, provider, model_id = _model(model, journal)
+    options = RunOptions(
+        config_path=source_of(config),
+        workspace=workspace,
+        provider=provider,
+        model=model_id,
+        journal=None if journal is None else Path(journal),
+        session_id=run_id,
+        recorder=recorder,
+    )
+    answering = client if recorder is None or client is None else recorder.wrap(client)
+    return options, World(client=answering, families=tuple(families or ()))
+
+
+def _refuse_before_the_run(workspace: Path, base: Path, journal: str | Path | None, model: object) -> None:
     from gg.telemetry.layout import holds_store
 
     defects: list[ConfigDefect] = []
@@ -99,6 +116,8 @@ def _refuse_before_the_run(workspace: Path, base: Path, journal: object, model: 
         defects.append(
             ConfigDefect("journal", str(journal), "replays a journal; it cannot be combined with model")
         )
+    elif journal is not None and not Path(journal).is_file():
+        defects.append(ConfigDefect("journal", str(journal), "must name an existing file"))
     if not workspace.is_dir():
         defects.append(ConfigDefect("workspace", str(workspace), "must name an existing folder"))
     elif holds_store(workspace, base):

@@ -16,8 +16,9 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
+from gg.config.catalogue import Provider
 from gg.config.model import Agent as AgentProfile
-from gg.config.model import CapabilitySet
+from gg.config.model import CapabilitySet, ModelBinding
 from gg.errors import ConfigError
 from gg.loop.agent import AgentEnd, run_agent
 from gg.providers.base import ModelClient
@@ -26,6 +27,7 @@ from gg.providers.recording import JournalRecorder
 from gg.providers.tool_choice import ToolChoiceMemory
 from gg.run.build import build_agent
 from gg.run.context import MonotonicClock, RunContext
+from gg.run.families import bind_run_families, log_run_families
 from gg.run.leases import GuestLeases
 from gg.run.setup import resolve_setup
 from gg.run.shell import open_shell
@@ -33,12 +35,11 @@ from gg.run.status import RunStatus
 from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
-from gg.sdk.host.binding import HostBinding, HostServices, bind_host_families
+from gg.sdk.host.binding import HostBinding
 from gg.sdk.host.family import HostFamily
-from gg.sdk.host.recording import HostRecording, read_host_recording
 from gg.state.library import Minter, cuid2_minter
 from gg.telemetry.emitter import Telemetry
-from gg.telemetry.events import Log, LogLevel, RunFinished, RunStarted
+from gg.telemetry.events import LogLevel, RunFinished, RunStarted
 
 
 @dataclass(frozen=True)
@@ -90,14 +91,15 @@ def execute_run(
     world: World = World(),
 ) -> RunResult:
     """Run the capability set's root agent to its end. Never raises for anything gg meets."""
-    host, refusal = _bind_host(capability_set, telemetry, options, world)
+    replayed = None if world.client is not None else _replayed(capability_set.root.model, options)
+    host, refusal = bind_run_families(capability_set, telemetry, world.families, options.recorder, replayed)
     capability_set = host.capability_set or capability_set
     run = _context(capability_set, telemetry, world, host)
     root = run.tree.open_root(capability_set.root.slug)
     stream = run.stream(root.id)
     workspace = (options.workspace or capability_set.workspace).resolve()
     stream.emit(_started(capability_set, options, workspace))
-    _log_host(stream, host)
+    log_run_families(stream, host)
     try:
         if refusal is not None:
             end = AgentEnd(RunStatus.REFUSED, message=str(refusal))
@@ -118,43 +120,6 @@ def execute_run(
         )
     )
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
-
-
-def _bind_host(
-    capability_set: CapabilitySet, telemetry: Telemetry, options: RunOptions, world: World
-) -> tuple[HostBinding, ConfigError | None]:
-    """The run's host functions, or the refusal naming every family that cannot be served."""
-
-    def report(agent_id: str, turn: int, message: str, trace: str | None) -> None:
-        fields = {} if trace is None else {"traceback": trace}
-        telemetry.emit(agent_id, turn, Log(level=LogLevel.ERROR.value, message=message, fields=fields))
-
-    recorder = options.recorder
-    try:
-        journal = _replayed_journal(capability_set, options)
-        recording = HostRecording() if journal is None else read_host_recording(journal)
-        services = HostServices(report, None if recorder is None else recorder.record_host, recording)
-        return bind_host_families(capability_set, world.families, services), None
-    except ConfigError as refusal:
-        return HostBinding(), refusal
-
-
-def _log_host(stream: AgentStream, host: HostBinding) -> None:
-    if host.unused:
-        stream.warn(
-            f"no profile lists the host families {', '.join(host.unused)}", families=list(host.unused)
-        )
-    if host.replayed:
-        names = ", ".join(host.replayed)
-        stream.log_info(f"host families answered from the recording: {names}", families=list(host.replayed))
-
-
-def _replayed_journal(capability_set: CapabilitySet, options: RunOptions) -> Path | None:
-    """The journal the root's replies are replayed from, if they are."""
-    binding = capability_set.root.model
-    if (options.provider or binding.provider.value) != "replay":
-        return None
-    return options.journal or (None if options.provider is not None else binding.journal)
 
 
 def _context(
@@ -222,7 +187,7 @@ def _client(
         temperature=binding.temperature,
         cache_lifetime=None if binding.cache_lifetime is None else binding.cache_lifetime.value,
         session_id=options.session_id or stream.run_id,
-        journal_path=options.journal or (binding.journal if kept else None),
+        journal_path=_journal(binding, options),
     )
     endpoint = endpoint_of(provider, binding.base_url if kept else None)
     if endpoint is not None:
@@ -232,6 +197,19 @@ def _client(
             endpointFrom=endpoint.source,
         )
     return client if options.recorder is None else options.recorder.wrap(client)
+
+
+def _journal(binding: ModelBinding, options: RunOptions) -> Path | None:
+    """The journal a profile's model replays: `--journal`, else the profile's own while its
+    provider is kept."""
+    kept = (options.provider or binding.provider.value) == binding.provider.value
+    return options.journal or (binding.journal if kept else None)
+
+
+def _replayed(binding: ModelBinding, options: RunOptions) -> Path | None:
+    """The journal the root's replies are replayed from, when they are."""
+    replays = (options.provider or binding.provider.value) == Provider.REPLAY
+    return _journal(binding, options) if replays else None
 
 
 def _started(capability_set: CapabilitySet, options: RunOptions, workspace: Path) -> RunStarted:
