@@ -67,11 +67,12 @@ def test_a_stored_runs_events_are_the_typed_values_on_event_received(
     assert len(transcript.turns) == 1 and transcript.turns[0].programs[0].ok
 
 
-def test_a_store_opens_from_its_folder_its_gg_folder_or_its_file(
+def test_a_store_opens_from_its_folder_its_gg_folder_or_its_file_as_a_path_or_a_url(
     runs: tuple[Path, list[gg.RunResult], list[gg.Event]],
 ) -> None:
     base, (_, second), _ = runs
-    for location in (base, base / ".gg", base / ".gg" / "runs.db", str(base)):
+    urls = (f"sqlite:///{base / '.gg' / 'runs.db'}", (base / ".gg").as_uri())
+    for location in (base, base / ".gg", base / ".gg" / "runs.db", str(base), *urls):
         with gg.open_store(location) as store:
             assert store.run().id == second.run_id and store.path == base / ".gg" / "runs.db"
 

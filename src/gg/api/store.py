@@ -6,8 +6,9 @@
         events = store.run("latest").events()      # the typed events, as `on_event` received them
         transcript = store.run("latest").transcript()
 
-- a location is a `runs.db` file, a folder holding `.gg/runs.db`, or the `.gg/` folder itself; a
-  location with no store is a `FileNotFoundError`, and opening never creates one;
+- a location is a `runs.db` file, a folder holding `.gg/runs.db`, or the `.gg/` folder itself,
+  given as a path or as a `sqlite:///` or `file://` URL of one; a location with no store is a
+  `FileNotFoundError`, and opening never creates one;
 - `runs()` lists the runs newest first (all of them, or the newest `limit`); `run(ref)` finds one
   by its id, a unique prefix of it, or `latest`, and raises `LookupError` for none or several;
 - a run's `status` is as `gg runs` shows it (`interrupted` for a run whose process is gone);
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
+from urllib.parse import unquote
 
 if TYPE_CHECKING:
     from gg.telemetry.events import Event
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from gg.telemetry.transcript import Transcript
 
 EVERY_RUN = -1  # SQLite's LIMIT for no limit
+URL_SCHEMES = ("sqlite:///", "sqlite://", "file://")  # sqlite:///abs/path, file:///abs/path
 
 
 def open_store(location: str | Path = ".") -> Store:
@@ -36,11 +39,19 @@ def open_store(location: str | Path = ".") -> Store:
     from gg.telemetry.layout import located_store
     from gg.telemetry.store import RunStore, RunStoreError
 
-    path = located_store(Path(location))
+    path = located_store(_path_of(location))
     try:
         return Store(RunStore(path, create=False))
     except RunStoreError as missing:
         raise FileNotFoundError(str(missing)) from None
+
+
+def _path_of(location: str | Path) -> Path:
+    if isinstance(location, str):
+        for scheme in URL_SCHEMES:
+            if location.startswith(scheme):
+                return Path(unquote(location.removeprefix(scheme)))
+    return Path(location)
 
 
 class Store:

@@ -20,7 +20,6 @@ Rules kept here:
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, overload
@@ -55,10 +54,6 @@ RESERVED_FAMILIES = frozenset(
 class HostFunction:
     declaration: FunctionDeclaration
     function: Callable[..., Any]
-
-    @property
-    def is_async(self) -> bool:
-        return inspect.iscoroutinefunction(self.function)
 
 
 class HostFamily:
