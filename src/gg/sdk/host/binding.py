@@ -45,6 +45,9 @@ class HostServices:
 
 @dataclass
 class HostBinding:
+    """What the run serves: the registry entries, the capability set with every entry named by its
+    family (None when nothing was bound), and the launch log's notes."""
+
     operations: tuple[Operation, ...] = ()
     types: tuple[TypeDecl, ...] = ()
     briefs: dict[str, str] = field(default_factory=dict[str, str])
@@ -67,8 +70,8 @@ def bind_host_families(
     answers = ReplayedAnswers.of(services.recording.answers)
     served = [(source.declaration, _serving(source, loop, answers, services)) for source in sources.families]
     entries = host_entries(served)
-    for source in sources.families:
-        if services.record is not None:
+    if services.record is not None:
+        for source in sources.families:
             services.record(family_line(source.declaration, source.entry))
     return HostBinding(
         operations=entries.operations,

@@ -68,11 +68,13 @@ def resolve_sources(
         except LookupError as unresolved:
             defects.append(ConfigDefect(path, entry, str(unresolved)))
             continue
-        clash = _clash(source, found.get(source.name))
+        earlier = found.get(source.name)
+        clash = _clash(source, earlier)
         if clash:
             defects.append(ConfigDefect(path, entry, clash))
             continue
-        found[source.name], names[entry] = source, source.name
+        kept = source if earlier is None or earlier.entry is None else earlier  # the recording keeps an entry
+        found[source.name], names[entry] = kept, source.name
     if defects:
         raise ConfigError(SOURCE, defects)
     unused = tuple(name for name in handed if name not in found)
