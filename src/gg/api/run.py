@@ -67,11 +67,12 @@ def run(
     base = Path(store) if store is not None else Path.cwd()
     chosen = Path(workspace) if workspace is not None else capability_set.workspace
     _refuse_before_the_run(chosen, base, journal, model)
+    kept = _store(base)  # before the recording is made: a store that cannot be used leaves no file
     recorder = None if record is None else _recorder(Path(record), chosen)
     run_id = new_run_id()
     options, world = _launch(config, chosen, model, journal, recorder, run_id, families)
     ending = _Ending()
-    telemetry = _telemetry(base, run_id, ending, on_event, recorder)
+    telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder)
     try:
         execute_run(capability_set, telemetry, options, world)
     finally:
@@ -160,6 +161,7 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
 
 
 def _telemetry(
+    store: Sink,
     base: Path,
     run_id: str,
     ending: _Ending,
@@ -170,7 +172,7 @@ def _telemetry(
     from gg.telemetry.emitter import Telemetry
     from gg.telemetry.ndjson import NdjsonSink
 
-    sinks: list[Sink] = [_store(base), NdjsonSink(base, run_id), ending]
+    sinks: list[Sink] = [store, NdjsonSink(base, run_id), ending]
     if on_event is not None:
         sinks.append(_Callback(on_event))
     if recorder is not None:
