@@ -10,7 +10,7 @@ Run a capability set from Python, exactly as `gg run` does, and read it back:
         events = store.run(result.run_id).events()  # the typed events, in order
 
 `gg.run(config, *, model=None, workspace=None, journal=None, record=None, store=None,
-on_event=None, families=None)` runs the root agent to its end and returns a `gg.RunResult`.
+on_event=None, families=None)` runs its agents to the root's end and returns a `gg.RunResult`.
 `model` is a `gg.ModelClient` (any object with `model_id` and `complete(request) -> gg.Reply`,
 so a test can script a model in Python) or `"PROVIDER:MODEL"`; `on_event` is called with every
 telemetry event (`gg.Event`) as it happens. `gg.load(config)` validates a capability set and

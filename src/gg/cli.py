@@ -247,7 +247,8 @@ def _journals(config: Path) -> list[Path]:
     from gg.config import load_capability_set
 
     capability_set = load_capability_set(config)
-    return [agent.model.journal for agent in capability_set.agents if agent.model.journal is not None]
+    bindings = [agent.model for agent in capability_set.agents if agent.model is not None]
+    return list(dict.fromkeys(binding.journal for binding in bindings if binding.journal is not None))
 
 
 ARMS = ("javascript", "typescript", "python", "python-typed")

@@ -58,9 +58,12 @@ _KIND_BY_PREFIX = {
 
 @dataclass(frozen=True)
 class Finished:
-    """An ending survived: its text is the session's final word."""
+    """An ending survived: its text is the session's final word; `kind` is the ending call made
+    (`finish`, `approve`, `request_changes`) and `items` a change list's items."""
 
     final_text: str
+    kind: str = "finish"
+    items: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ def test_on_event_receives_each_event_before_the_next_one_is_made(tmp_path: Path
         order.append(f"{event.type.value}:{len(model.seen)}")
 
     gg.run(_document(tmp_path), model=model, store=tmp_path, on_event=watch)
-    assert order[:2] == ["run_started:0", "model_request:0"]  # seen before the model was asked
+    assert order[:4] == ["run_started:0", "agent_spawned:0", "agent_modules:0", "model_request:0"]
     assert "model_reply:1" in order and order[-1] == "run_finished:1"
 
 

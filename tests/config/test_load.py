@@ -187,14 +187,15 @@ def test_each_agent_resolves_its_own_settings(folder: Path) -> None:
         loaded.agent("nobody")
 
 
-def test_a_root_need_not_be_listed_first(folder: Path) -> None:
+def test_the_root_is_the_first_agent_listed_whatever_its_slug(folder: Path) -> None:
     document = example()
     helper: dict[str, Any] = {
         "slug": "helper",
+        "name": "The helper",
         "model": {"provider": "anthropic", "model": "claude", "cacheLifetime": "1h"},
     }
     helper["capabilities"] = [{"id": "responses-as-code"}]
     document["agents"].insert(0, helper)
     loaded = load(document, folder)
-    assert loaded.root.slug == "root"
-    assert loaded.agent("helper").model.cache_lifetime == "1h"
+    assert loaded.root.slug == "helper" and loaded.root.name == "The helper"
+    assert loaded.agent("helper").binding.cache_lifetime == "1h"

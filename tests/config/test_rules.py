@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .documents import at, code_mode, example, library, paths, refusal, root
+from .documents import at, code_mode, example, library, load, paths, refusal, root
 
 
 def agent(slug: str, **model: Any) -> dict[str, Any]:
@@ -18,12 +18,10 @@ def agent(slug: str, **model: Any) -> dict[str, Any]:
     }
 
 
-def test_a_set_without_a_root_agent_is_refused(folder: Path) -> None:
+def test_any_slug_may_be_the_root(folder: Path) -> None:
     document = example()
     root(document)["slug"] = "main"
-    defect = at(refusal(document, folder), "agents")
-    assert defect.reason == "has no agent with slug root, where every run starts"
-    assert defect.found == '["main"]'
+    assert load(document, folder).root.slug == "main"
 
 
 def test_slugs_must_be_unique(folder: Path) -> None:
@@ -40,7 +38,9 @@ def test_an_empty_agent_list_is_refused(folder: Path) -> None:
     assert (defect.path, defect.reason, defect.found) == ("agents", "must list at least one agent", "[]")
 
 
-@pytest.mark.parametrize("slug", ["Root", "with space", "under_score", "", 7])
+@pytest.mark.parametrize(
+    "slug", ["Root", "with space", "under_score", "", 7, "-lead", "trail-", "two--hyphens"]
+)
 def test_slugs_are_lowercase_letters_digits_and_hyphens(folder: Path, slug: object) -> None:
     document = example()
     document["agents"].append({**agent("x"), "slug": slug})

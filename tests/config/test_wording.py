@@ -45,9 +45,10 @@ def test_five_independent_mistakes_yield_five_defects_at_their_paths(folder: Pat
 
 def test_shape_defects_and_cross_field_defects_are_refused_together(folder: Path) -> None:
     document = five_mistakes()
-    root(document)["slug"] = "main"
+    document["agents"].append({**root(document), "role": "standard"})
     document["limits"]["maxErrorRate"] = 0.3
-    assert {"agents", "limits.errorRateWindow", "agents[0].role"} <= set(paths(refusal(document, folder)))
+    wanted = {"agents[1].slug", "limits.errorRateWindow", "agents[0].role"}
+    assert wanted <= set(paths(refusal(document, folder)))
 
 
 def test_no_pydantic_jargon_reaches_a_refusal(folder: Path) -> None:

@@ -22,11 +22,13 @@ from gg.sandbox.languages import JAVASCRIPT, LANGUAGES, TYPESCRIPT
 from gg.sdk.catalogue import FAMILY_BRIEFS, default_registry
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import Capability, Ending, Registry, Role
+from gg.sdk.registry import STANDS_IN_A_STATE, Capability, Ending, Registry, Role
 from gg.sdk.types import PRIMITIVES, Term, names_in, referenced, terms
 
 REGISTRY = default_registry()
-EVERY_CAPABILITY = frozenset(op.gate.id for op in REGISTRY if isinstance(op.gate, Capability))
+EVERY_CAPABILITY = frozenset(op.gate.id for op in REGISTRY if isinstance(op.gate, Capability)) | {
+    STANDS_IN_A_STATE
+}
 
 
 def _functions_in_sdk(registry: Registry) -> dict[str, list[tuple[str, list[str]]]]:

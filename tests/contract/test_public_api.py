@@ -75,7 +75,7 @@ FIELDS = {
         "final_text",
         "message",
     ],
-    "Event": ["run_id", "agent_id", "turn", "timestamp", "payload"],
+    "Event": ["run_id", "agent_id", "turn", "timestamp", "payload", "parent_agent_id"],
     "Request": ["system", "messages", "tool", "max_output_tokens", "temperature", "volatile_tail"],
     "Reply": ["text", "calls", "usage", "model", "receipts_hint", "cost_usd"],
     "ToolCall": ["id", "name", "arguments"],

@@ -17,11 +17,15 @@ import pytest
 from jinja2 import meta
 
 from gg import prompts
-from gg.loop.system import system_prompt
+from gg.config.catalogue import RosterScope
+from gg.config.delegation import FsmState, FsmTransition, RosterEntry
+from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
+from gg.run.setup import Seat
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
+from gg.sdk.registry import STANDS_IN_A_STATE, Role
+from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary
 
 TEMPLATES = Path(prompts.__file__).parent / "templates"
@@ -66,6 +70,43 @@ def _system_prompts() -> dict[str, str]:
         jail = JailPolicy(Path("/work/ws"), 1 << 32, network=network)
         prompt = system_prompt(registry, language, Role.STANDARD, frozenset({"shell"}), jail=jail)
         renders[f"system {language.id} standard shell{' network' if network else ''}"] = prompt
+    return {**renders, **_delegating_prompts()}
+
+
+def _delegating_prompts() -> dict[str, str]:
+    """The system prompts of agents that start, hand on to and copy agents, or stand in a machine."""
+    registry = default_registry()
+    roster = (
+        RosterEntry(agent="reviewer", description="reads a change", scopes=(RosterScope.SUBAGENT,)),
+        RosterEntry(agent="worker", scopes=(RosterScope.SUBAGENT,)),
+    )
+    edge = FsmTransition(
+        to="verify", transfer=(ModuleKind.HISTORY, ModuleKind.SKILLS), description="once built"
+    )
+    seat = Seat("process", FsmState(name="build", agent="builder", transitions=(edge,)))
+    renders: dict[str, str] = {}
+    for language in (LANGUAGES["javascript"], LANGUAGES["python"]):
+        capabilities = frozenset({"subagents", "exec", "fork"})
+        facts = Delegating(roster, max_depth=2, depth=1)
+        prompt = system_prompt(
+            registry,
+            language,
+            Role.STANDARD,
+            capabilities,
+            delegation=delegation_segment(registry, language, capabilities, facts),
+            arrival=arrival_segment("spawn", "root"),
+        )
+        renders[f"system {language.id} standard delegation"] = prompt
+    in_state = frozenset({STANDS_IN_A_STATE})
+    machine = Delegating(seat=seat)
+    renders["system javascript standard machine state"] = system_prompt(
+        registry,
+        LANGUAGES["javascript"],
+        Role.STANDARD,
+        in_state,
+        delegation=delegation_segment(registry, LANGUAGES["javascript"], in_state, machine),
+        arrival=arrival_segment("succession", "root"),
+    )
     return renders
 
 

@@ -71,7 +71,7 @@ def test_the_recorder_keeps_calls_as_received_usage_cost_receipts_and_failures(t
         ModelError(ErrorType.MODEL_LENGTH_CAPPED, "cut off", usage=Usage(7, 100), cost_usd=0.25),
         Reply("", (ToolCall("c2", "submit_program", '{"program": "b('),), Usage(3, 4, 1, 2, 1), "m"),
     ]
-    client = recorder.wrap(ScriptedClient(script, model_id="openai:m"))
+    client = recorder.wrap(ScriptedClient(script, model_id="openai:m"), "root")
     client.complete(_request())
     recorder.write(_receipt_event("elsewhere", "zzzz"))
     recorder.write(_receipt_event("c1", "k3p9"))
@@ -96,12 +96,28 @@ def test_the_recorder_keeps_calls_as_received_usage_cost_receipts_and_failures(t
     assert third.calls[0].arguments == '{"program": "b('  # kept raw, as received
     assert (third.usage, third.cost_usd, third.receipts) == (Usage(3, 4, 1, 2, 1), None, None)
     assert path.read_text().startswith("// gg recording: 3 model call(s) answered by openai:m\n")
+    assert {line.agent for line in (first, failed, third)} == {"root"}  # each line names its agent
+
+
+def test_receipts_go_to_the_reply_of_the_agent_that_received_them(tmp_path: Path) -> None:
+    recorder = JournalRecorder.create(tmp_path / "j.jsonl")
+    calls = (ToolCall("call_1_1", "submit_program", {"program": "x"}),)
+    root = recorder.wrap(ScriptedClient([Reply("", calls, Usage(1, 1), "m")]), "root")
+    child = recorder.wrap(ScriptedClient([Reply("", calls, Usage(1, 1), "m")]), "root.1")
+    root.complete(_request())
+    child.complete(_request())
+    recorder.write(_receipt_event("call_1_1", "from-root"))
+    recorder.write(_receipt_event("call_1_1", "from-child", agent="root.1"))
+    assert [(r.agent, r.receipts) for r in recorder.replies] == [
+        ("root", ("from-root",)),
+        ("root.1", ("from-child",)),
+    ]
 
 
 def test_receipts_go_to_the_latest_reply_even_when_a_provider_repeats_call_ids(tmp_path: Path) -> None:
     recorder = JournalRecorder.create(tmp_path / "j.jsonl")
     same = ToolCall("call_a", "submit_program", {"program": "x"})
-    client = recorder.wrap(ScriptedClient([Reply("", (same, same), Usage(1, 1), "m")] * 2))
+    client = recorder.wrap(ScriptedClient([Reply("", (same, same), Usage(1, 1), "m")] * 2), "root")
     for turn in (1, 2):
         client.complete(_request())
         recorder.write(_receipt_event("call_a", f"t{turn}a"))
@@ -234,9 +250,9 @@ def _request() -> Any:
     return a_request()
 
 
-def _receipt_event(call_id: str, body: str) -> Any:
+def _receipt_event(call_id: str, body: str, agent: str = "root") -> Any:
     from gg.telemetry.events import Event
 
     return Event(
-        "run", "root", 1, "2026-01-01T00:00:00Z", Receipt(call_id=call_id, tool="submit_program", body=body)
+        "run", agent, 1, "2026-01-01T00:00:00Z", Receipt(call_id=call_id, tool="submit_program", body=body)
     )

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from gg.errors import ApiError, ErrorCode
-from gg.sdk.scope import Compaction, Declarations, DeclaredEnding, DeferredDeclarations, Succession
+from gg.sdk.scope import (
+    Compaction,
+    Declarations,
+    DeclaredEnding,
+    DeferredDeclarations,
+    ForkDeclaration,
+    Succession,
+)
 
 
 def test_the_last_compaction_stands() -> None:
@@ -27,10 +34,12 @@ def test_the_first_succession_stands_and_a_second_is_refused() -> None:
 
 def test_forks_accumulate_and_waits_accumulate_once_each() -> None:
     deferred = DeferredDeclarations()
-    assert [deferred.fork("a"), deferred.fork("b")] == [0, 1]
+    forks = [ForkDeclaration("root.f1", "a", 1), ForkDeclaration("root.f2", "b", 2)]
+    for fork in forks:
+        deferred.fork(fork)
     for issue in ("ABC-1", "ABC-2", "ABC-1"):
         deferred.wait_for(issue)
-    assert deferred.forks == ["a", "b"] and deferred.waits == ["ABC-1", "ABC-2"]
+    assert deferred.forks == forks and deferred.waits == ["ABC-1", "ABC-2"]
 
 
 def test_the_first_hand_over_of_a_program_stands() -> None:
@@ -49,7 +58,7 @@ def test_the_last_ending_wins_and_replacements_are_counted() -> None:
     assert declarations.ending == DeclaredEnding("finish", "c") and declarations.endings_replaced == 2
 
 
-def test_waits_and_successions_answer_unavailable_until_a_profile_can_enable_them() -> None:
+def test_waits_and_delegation_calls_answer_unavailable_without_their_capability() -> None:
     from gg.sandbox.membrane import Membrane
     from gg.sdk.catalogue import default_registry
     from gg.sdk.registry import Role
@@ -67,6 +76,10 @@ def test_waits_and_successions_answer_unavailable_until_a_profile_can_enable_the
         ("board.wait_for_issue", {"id": "ABC-1"}),
         ("delegation.exec", {"agent": "worker"}),
         ("delegation.fork", {"prompt": "copy"}),
+        ("delegation.spawn_subagent", {"agent": "worker", "prompt": "go"}),
+        ("delegation.wait_for_subagents", {}),
+        ("delegation.send_message", {"agentId": "root.1", "message": "hi"}),
+        ("delegation.transition_state", {"state": "build"}),
     ]:
         with pytest.raises(ApiError) as refused:
             Membrane(default_registry(), closed, Quiet(), "javascript")(operation, args)

@@ -10,9 +10,10 @@ from gg.config import parse_capability_set
 from gg.providers.base import Message
 from gg.run.setup import AgentSetup, resolve_setup
 from gg.sdk.catalogue import default_registry
-from gg.state.holdings import Holdings, adopt_library
+from gg.state.holdings import Holdings, Plan, adopt_library
+from gg.state.kinds import ModuleKind
 from gg.state.library import LibraryEntry, ProgramLibrary
-from gg.state.window import Window
+from gg.state.storeids import StoreIds
 
 CSV = "export function parse(text) { return []; }\n"
 
@@ -42,23 +43,29 @@ def _ids() -> Any:
     return lambda length: next(counter)
 
 
-def _holdings(setup: AgentSetup, programs: int = 0) -> Holdings:
+def _holdings(setup: AgentSetup, programs: int = 0, ids: StoreIds | None = None) -> Holdings:
     library = None
     if setup.library is not None:
         library = ProgramLibrary(setup.library.keep, setup.library.id_length, _ids())
         for turn in range(1, programs + 1):
             library.record(LibraryEntry(library.mint(), turn, f"program {turn}", True))
-    window = Window(system="the root's own prompt")
-    window.brief(Message("user", "Task\n----\ncount"))
-    holdings = Holdings(window=window, surface=setup.grant.open(), library=library)
+    holdings = Holdings.open(setup.holder, setup.grant.open(), library, ids or StoreIds())
+    holdings.window.system = "the root's own prompt"
+    holdings.window.brief(Message("user", "Task\n----\ncount"))
     holdings.views.open_text("notes", "abc")
     holdings.skills_read.record("csv-tools")
     return holdings
 
 
+def _succeed(predecessor: Holdings, setup: AgentSetup, *kinds: ModuleKind) -> Holdings:
+    plan = Plan(frozenset(kinds) or frozenset({ModuleKind.HISTORY}), StoreIds(), _ids())
+    successor, _ = predecessor.transfer(setup.holder, setup.grant.open(), setup.library, plan)
+    return successor
+
+
 def test_a_fork_copies_every_part_and_the_copy_diverges(tmp_path: Path) -> None:
-    original = _holdings(_setup(tmp_path, library={"keep": 20, "idLength": 4}), programs=2)
-    copy = original.fork()
+    original = _holdings(_setup(tmp_path, library={"keep": 20, "idLength": 4}, skills=True), programs=2)
+    copy, _ = original.fork(StoreIds())
     assert copy.window.system is None and copy.window.messages == original.window.messages
     assert [v.selector for v in copy.views.current()] == ["notes"]
     assert copy.skills_read.names == ("csv-tools",)
@@ -74,7 +81,7 @@ def test_a_fork_copies_every_part_and_the_copy_diverges(tmp_path: Path) -> None:
 def test_a_fork_starts_with_nothing_loaded(tmp_path: Path) -> None:
     original = _holdings(_setup(tmp_path, skills=True))
     original.surface.load_module("csv-tools", CSV, "js", "CSV helpers.")
-    copy = original.fork()
+    copy, _ = original.fork(StoreIds())
     assert copy.surface.modules.current() == ()
     assert "lib:csvTools" not in [entry.key for entry in copy.surface.docs]
     assert copy.surface.skills is original.surface.skills
@@ -82,7 +89,7 @@ def test_a_fork_starts_with_nothing_loaded(tmp_path: Path) -> None:
 
 def test_a_successor_adopts_the_library_truncated_to_its_own_keep(tmp_path: Path) -> None:
     predecessor = _holdings(_setup(tmp_path / "a", library={"keep": 0, "idLength": 4}), programs=3)
-    successor = predecessor.adopt(_setup(tmp_path / "b", library={"keep": 2, "idLength": 6}), _ids())
+    successor = _succeed(predecessor, _setup(tmp_path / "b", library={"keep": 2, "idLength": 6}))
     assert successor.library is not None
     assert [e.id for e in successor.library.entries] == ["p001", "p002"]
     assert successor.library.issued == {"p000", "p001", "p002"}  # never re-issued
@@ -91,12 +98,12 @@ def test_a_successor_adopts_the_library_truncated_to_its_own_keep(tmp_path: Path
 
 def test_a_successor_that_keeps_no_library_keeps_nothing(tmp_path: Path) -> None:
     predecessor = _holdings(_setup(tmp_path / "a", library={"keep": 20, "idLength": 4}), programs=2)
-    assert predecessor.adopt(_setup(tmp_path / "b"), _ids()).library is None
+    assert _succeed(predecessor, _setup(tmp_path / "b")).library is None
 
 
 def test_a_successor_keeping_a_library_its_predecessor_lacked_starts_one_empty(tmp_path: Path) -> None:
-    successor = _holdings(_setup(tmp_path / "a")).adopt(
-        _setup(tmp_path / "b", library={"keep": 5, "idLength": 4}), _ids()
+    successor = _succeed(
+        _holdings(_setup(tmp_path / "a")), _setup(tmp_path / "b", library={"keep": 5, "idLength": 4})
     )
     assert successor.library is not None and successor.library.entries == []
     assert (successor.library.keep, successor.library.id_length) == (5, 4)
@@ -105,7 +112,7 @@ def test_a_successor_keeping_a_library_its_predecessor_lacked_starts_one_empty(t
 
 def test_a_successor_takes_the_window_with_its_system_prompt_slot_empty(tmp_path: Path) -> None:
     predecessor = _holdings(_setup(tmp_path / "a"))
-    successor = predecessor.adopt(_setup(tmp_path / "b"), _ids())
+    successor = _succeed(predecessor, _setup(tmp_path / "b"))
     assert successor.window.system is None
     assert successor.window.messages == predecessor.window.messages
     assert successor.window.task == predecessor.window.task
@@ -114,12 +121,18 @@ def test_a_successor_takes_the_window_with_its_system_prompt_slot_empty(tmp_path
 def test_a_successor_reads_its_own_grant_with_nothing_loaded_and_keeps_the_read_set(tmp_path: Path) -> None:
     predecessor = _holdings(_setup(tmp_path / "a", skills=True))
     predecessor.surface.load_module("csv-tools", CSV, "js", "CSV helpers.")
-    receiving = _setup(tmp_path / "b")
-    successor = predecessor.adopt(receiving, _ids())
-    assert successor.surface.modules.current() == () and successor.surface.skills is None
+    receiving = _setup(tmp_path / "b", skills=True)
+    successor = _succeed(predecessor, receiving, ModuleKind.HISTORY, ModuleKind.SKILLS)
+    assert successor.surface.modules.current() == () and successor.surface.skills is receiving.grant.skills
     assert [e.key for e in successor.surface.docs] == [e.key for e in receiving.grant.pages]
-    assert "gg.skills.readSkill" in [e.key for e in predecessor.surface.docs]
     assert successor.skills_read.names == ("csv-tools",)
+
+
+def test_a_successor_without_skills_has_an_empty_read_set_of_its_own(tmp_path: Path) -> None:
+    predecessor = _holdings(_setup(tmp_path / "a", skills=True))
+    successor = _succeed(predecessor, _setup(tmp_path / "b"), ModuleKind.HISTORY, ModuleKind.SKILLS)
+    assert successor.modules.get(ModuleKind.SKILLS) is None and successor.skills_read.names == ()
+    assert "gg.skills.readSkill" not in [e.key for e in successor.surface.docs]
 
 
 def test_adopting_no_library_into_a_profile_that_keeps_none_is_none() -> None:

@@ -10,6 +10,18 @@ from gg.telemetry.transcript import fold_transcript
 
 from .sample import RUN_ID, emit_sample_run
 
+AGENT_KEYS = [
+    "id",
+    "parentAgentId",
+    "relation",
+    "profileId",
+    "modelId",
+    "depth",
+    "state",
+    "brief",
+    "status",
+    "summary",
+]
 RUN_KEYS = [
     "id",
     "name",
@@ -105,8 +117,10 @@ def test_a_shown_run_has_its_entry_every_turn_and_every_program_with_the_documen
     store = _store(tmp_path)
     (listed,) = store.listed(store.list_runs())
     document = show_document(listed, fold_transcript(store.events(RUN_ID), for_terminal=False))
-    assert list(document) == ["schema", "run", "turns", "logs"]
+    assert list(document) == ["schema", "run", "agents", "turns", "logs"]
     assert list(document["run"]) == RUN_KEYS
+    (root,) = document["agents"]  # a run of one agent: its root, which is all the events name
+    assert list(root) == AGENT_KEYS and (root["id"], root["relation"], root["depth"]) == ("root", "root", 0)
     assert [list(turn) for turn in document["turns"]] == [TURN_KEYS] * 3
     programs = [program for turn in document["turns"] for program in turn["programs"]]
     assert [list(program) for program in programs] == [PROGRAM_KEYS] * 3

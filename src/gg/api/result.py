@@ -1,8 +1,9 @@
 """What `gg.run` hands back: how the run ended, its final word, and what each agent did.
 
-Read from the run's `run_finished` event, the record every run ends with. Its `summary` holds one
-entry per agent under `agents` when the run reports them; otherwise it is the root's own summary,
-and the result holds the root alone. Spend (`cost_usd`, tokens) is the whole run's.
+Read from the run's `run_finished` event, the record every run ends with: its `summary` holds one
+entry under `agents` for every agent instance the run opened (each incarnation of a succession
+its own), in the order they opened; a run refused before any agent opened has none. `cost_usd`
+and `turns` are the whole run's: every agent's spend, every agent's turns.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class AgentSummary:
-    """One agent of the run: its turns, the programs it ran, its error turns, and its tokens."""
+    """One agent instance of the run (`root`, `root.1`, `root@2`): its turns, the programs it ran,
+    its error turns, and its own tokens and cost."""
 
     agent_id: str
     turns: int
@@ -52,41 +54,28 @@ class RunResult:
 
 
 def result_of(run_id: str, finished: RunFinished) -> RunResult:
-    summary = finished.summary or {}
-    listed = summary.get("agents")
-    if finished.summary is None:
-        entries = []  # refused before any agent started
-    else:
-        entries = _entries(listed) if listed is not None else [{"agentId": "root", **summary}]
+    summary = finished.summary or {}  # none when the run was refused before any agent opened
     usage = _object(summary.get("usage"))
     cost = usage.get("costUsd")
+    listed = summary.get("agents")
+    entries = cast(list[Any], listed) if isinstance(listed, list) else []
     return RunResult(
         run_id=run_id,
         status=finished.status,
         exit_code=finished.exit_code,
         final_text=finished.final_text,
         message=finished.message,
-        agents=tuple(_agent(entry) for entry in entries),
+        agents=tuple(_agent(_object(entry)) for entry in entries),
         cost_usd=float(cost) if isinstance(cost, int | float) else None,
         turns=finished.turns,
     )
-
-
-def _entries(listed: Any) -> list[dict[str, Any]]:
-    if isinstance(listed, Mapping):
-        return [
-            {"agentId": str(key), **_object(value)} for key, value in cast(Mapping[Any, Any], listed).items()
-        ]
-    if isinstance(listed, list):
-        return [_object(entry) for entry in cast(list[Any], listed)]
-    return []
 
 
 def _agent(entry: Mapping[str, Any]) -> AgentSummary:
     errors, usage = _object(entry.get("errors")), _object(entry.get("usage"))
     cost = usage.get("costUsd")
     return AgentSummary(
-        agent_id=str(entry.get("agentId", "root")),
+        agent_id=str(entry.get("agentId", "")),
         turns=_count(entry.get("turns")),
         programs=_count(entry.get("codeExecutions")),
         error_turns=_count(errors.get("errors")),

@@ -8,8 +8,8 @@
   is dropped for the rest of the run, said once on stderr, and the run goes on.
 - `model` answers the root agent: a `ModelClient` (any object with `model_id` and
   `complete(request)`), or `"PROVIDER:MODEL"` as `--model` takes it; `journal` replays a journal
-  instead (the two do not combine); `record` writes the root's replies, and the host functions'
-  answers, to a new journal file.
+  instead (the two do not combine); `record` writes every agent's replies, and the host
+  functions' answers, to a new journal file.
 - `families` are the host families (`gg.family`) profiles may name by name.
 - What refuses the launch before a run exists (a capability set with defects, a journal that does
   not exist, a workspace that is missing or holds the store, a recording file that exists) raises
@@ -105,8 +105,7 @@ def _launch(
         session_id=run_id,
         recorder=recorder,
     )
-    answering = client if recorder is None or client is None else recorder.wrap(client)
-    return options, World(client=answering, families=tuple(families or ()))
+    return options, World(client=client, families=tuple(families or ()))
 
 
 def _refuse_before_the_run(workspace: Path, base: Path, journal: str | Path | None, model: object) -> None:

@@ -6,6 +6,8 @@
 - `program-library` has no defaults on purpose: an enabled library must write `keep` and `idLength`.
 - `shell` defaults to a 120 s command timeout, 4 GiB per process, 1 GiB per file written and no
   network.
+- `subagents` has no default on purpose: an enabled one must write `maxDepth`. `limits.maxParallel`
+  defaults to 4 agents taking turns at once.
 - `host-functions` names its families (`HOST_FAMILY_ENTRY`): a family handed to the run by name,
   or an importable `package.module:attribute`; each grants `host-functions:<family>`.
 """
@@ -20,6 +22,7 @@ __all__ = [
     "CONFIG_FILE_NAMES",
     "DEFAULT_LANGUAGE",
     "DEFAULT_MAX_MEMORY_BYTES",
+    "DEFAULT_MAX_PARALLEL",
     "DEFAULT_SHELL_MAX_FILE_BYTES",
     "DEFAULT_SHELL_MAX_MEMORY_BYTES",
     "DEFAULT_SHELL_TIMEOUT_SECS",
@@ -40,6 +43,7 @@ __all__ = [
     "Language",
     "Provider",
     "Role",
+    "RosterScope",
 ]
 
 
@@ -50,7 +54,20 @@ class CapabilityId(StrEnum):
     PROGRAM_LIBRARY = "program-library"
     SKILLS = "skills"
     SHELL = "shell"
+    SUBAGENTS = "subagents"
+    EXEC = "exec"
+    FORK = "fork"
+    FSM = "fsm"
     HOST_FUNCTIONS = "host-functions"
+
+
+class RosterScope(StrEnum):
+    """What a roster entry lets its profile be: spawned or exec'd into (`subagent`), a board
+    issue's agent (`implementer`), a reviewer of one (`reviewer`)."""
+
+    SUBAGENT = "subagent"
+    IMPLEMENTER = "implementer"
+    REVIEWER = "reviewer"
 
 
 class Language(StrEnum):
@@ -79,7 +96,8 @@ class CacheLifetime(StrEnum):
 
 
 CONFIG_FILE_NAMES = ("gg.json", "gg.toml")  # what a folder given as the config must hold (one)
-ROOT_SLUG = "root"  # the agent a run starts with
+ROOT_SLUG = "root"  # the root agent's id (the root is agents[0], whatever its slug)
+DEFAULT_MAX_PARALLEL = 4  # agents taking turns at once; more queue
 DEFAULT_WORKSPACE = "workspace"  # beside the config file
 DEFAULT_SKILLS_DIRECTORY = "skills"  # beside the config file
 DEFAULT_LANGUAGE = Language.JAVASCRIPT

@@ -7,9 +7,13 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
   written, even when the capability is switched off;
 - paths (`workspace`, a replay `journal`, the skills `directory`) resolve against the config file's
   folder and must exist; the workspace defaults to the folder `workspace` beside the config file,
-  the skills directory to the folder `skills` beside it.
+  the skills directory to the folder `skills` beside it;
+- `agents[0]` is the root, where the run starts; a profile with `fsm` enabled is a machine (a
+  shell with no model of its own, whose states other profiles run);
+- `limits.maxParallel` (4 unless written) bounds how many agents take turns at once.
 Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `agent.shell`,
-`limits.error_rate`) give typed values; `None` means "not enabled" or "not armed".
+`agent.max_depth`, `agent.machine`, `limits.error_rate`) give typed values; `None` means "not
+enabled" or "not armed".
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gg.config.catalogue import (
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
+    DEFAULT_MAX_PARALLEL,
     DEFAULT_SHELL_MAX_FILE_BYTES,
     DEFAULT_SHELL_MAX_MEMORY_BYTES,
     DEFAULT_SHELL_TIMEOUT_SECS,
@@ -37,12 +42,20 @@ from gg.config.catalogue import (
     MAX_TIMEOUT_SECS,
     MIN_MAX_MEMORY_BYTES,
     MIN_SHELL_MAX_FILE_BYTES,
-    ROOT_SLUG,
     CacheLifetime,
     CapabilityId,
     Language,
     Provider,
     Role,
+)
+from gg.config.delegation import (
+    ExecCapability,
+    ForkCapability,
+    FsmCapability,
+    FsmParams,
+    RosterEntry,
+    Slug,
+    SubagentsCapability,
 )
 from gg.config.values import Choice, Flag, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
@@ -81,7 +94,6 @@ class _Part(BaseModel):
 
 KEEP = Whole(0, note="0 keeps every program")
 ID_LENGTH = Whole(ID_LENGTH_MIN, ID_LENGTH_MAX)
-Slug = Annotated[str, Text(r"[a-z0-9-]+", "lowercase letters, digits and hyphens", max_chars=64)]
 Enabled = Annotated[bool, Flag()]
 
 
@@ -94,7 +106,7 @@ class ErrorRateCeiling:
 
 
 class Limits(_Part):
-    """Run ceilings; each is armed only when written."""
+    """Run ceilings, each armed only when written; and how many agents take turns at once."""
 
     max_turns: Annotated[int, Whole(1)] | None = None
     max_runtime_secs: Annotated[float, Number(above=0, what="a number of seconds")] | None = None
@@ -102,6 +114,12 @@ class Limits(_Part):
     max_error_rate: Annotated[float, Number(above=0, most=1, what="a fraction")] | None = None
     error_rate_window: Annotated[int, Whole(1, what="a whole number of turns")] | None = None
     max_cost: Annotated[float, Number(above=0, what="an amount in USD")] | None = None
+    max_parallel: Annotated[int, Whole(1, what="a whole number of agents")] | None = None
+
+    @property
+    def parallel(self) -> int:
+        """How many agents take turns at once (`maxParallel`, 4 unless written); more queue."""
+        return DEFAULT_MAX_PARALLEL if self.max_parallel is None else self.max_parallel
 
     @property
     def error_rate(self) -> ErrorRateCeiling | None:
@@ -130,9 +148,9 @@ class ResponsesAsCodeParams(_Part):
     """Per-program sandbox ceilings and the agent's language; neither ceiling is clamped."""
 
     language: Annotated[Language, Choice(Language)] = DEFAULT_LANGUAGE
-    timeout_secs: Annotated[
-        float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
-    ] = DEFAULT_TIMEOUT_SECS
+    timeout_secs: Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")] = (
+        DEFAULT_TIMEOUT_SECS
+    )
     max_memory_bytes: Annotated[
         int,
         Whole(
@@ -211,9 +229,9 @@ class ShellParams(_Part):
     one file (the workspace is on the host's disk), and whether it shares the host's network (it
     has none unless `network` is true)."""
 
-    timeout_secs: Annotated[
-        float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")
-    ] = DEFAULT_SHELL_TIMEOUT_SECS
+    timeout_secs: Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")] = (
+        DEFAULT_SHELL_TIMEOUT_SECS
+    )
     max_memory_bytes: Annotated[
         int,
         Whole(
@@ -269,22 +287,57 @@ Capability = Annotated[
     | ProgramLibraryCapability
     | SkillsCapability
     | ShellCapability
+    | SubagentsCapability
+    | ExecCapability
+    | ForkCapability
+    | FsmCapability
     | HostFunctionsCapability,
     Field(discriminator="id"),
 ]
 
 
 class Agent(_Part):
-    """One agent profile: its slug, role, task, model and capabilities."""
+    """One agent profile: its slug, display name, role, task, model, capabilities and roster.
+
+    The root's `task` is the run's; another profile's is its default brief, when a spawn gives
+    none. A machine (`fsm`) has no model; every other profile has one (checked in `rules.py`)."""
 
     slug: Slug
+    name: Annotated[str, Text(described="the name the profile is shown under")] | None = None
     role: Annotated[Role, Choice(Role)] = Role.STANDARD
     task: Annotated[str, Text(described="the task the agent is given", max_chars=100_000)] | None = None
-    model: ModelBinding
+    model: ModelBinding | None = None
     capabilities: tuple[Capability, ...] = ()
+    subagents: tuple[RosterEntry, ...] = ()
 
     def enabled(self, capability: CapabilityId) -> bool:
         return any(entry.id == capability and entry.enabled for entry in self.capabilities)
+
+    @property
+    def binding(self) -> ModelBinding:
+        """The profile's model; a machine has none (`LookupError`)."""
+        if self.model is None:
+            raise LookupError(f"agent `{self.slug}` names no model")
+        return self.model
+
+    @property
+    def max_depth(self) -> int | None:
+        """The depth limit `subagents` sets, or None when the profile does not enable it."""
+        for entry in self.capabilities:
+            if isinstance(entry, SubagentsCapability) and entry.enabled:
+                return entry.params.max_depth
+        return None
+
+    @property
+    def machine(self) -> FsmParams | None:
+        """The state table, when the profile is a machine."""
+        for entry in self.capabilities:
+            if isinstance(entry, FsmCapability) and entry.enabled:
+                return entry.params
+        return None
+
+    def roster_entry(self, slug: str) -> RosterEntry | None:
+        return next((entry for entry in self.subagents if entry.agent == slug), None)
 
     @property
     def capability_ids(self) -> frozenset[str]:
@@ -352,7 +405,13 @@ class CapabilitySet(_Part):
 
     @property
     def root(self) -> Agent:
-        return self.agent(ROOT_SLUG)
+        """`agents[0]`, where the run starts."""
+        return self.agents[0]
+
+    def entry(self, profile: Agent) -> Agent:
+        """The profile an agent of `profile` takes its turns under: a machine's entry state's."""
+        machine = profile.machine
+        return profile if machine is None else self.agent(machine.entry.agent)
 
     def agent(self, slug: str) -> Agent:
         for agent in self.agents:

@@ -37,7 +37,10 @@ def summarize(capability_set: CapabilitySet) -> str:
 
 
 def _agent(agent: Agent) -> str:
-    binding = agent.model
+    machine, binding = agent.machine, agent.model
+    if machine is not None or binding is None:
+        states = " → ".join(state.name for state in machine.states) if machine else ""
+        return f"{agent.slug} (machine: {states})"
     if binding.provider == Provider.REPLAY and binding.journal is not None:
         model = f"replay {binding.journal.name}"
     else:

@@ -2,13 +2,16 @@
 
 They run beside pydantic's shape checks, on the raw document, so one refusal holds both kinds.
 Each skips what is mis-shaped (pydantic names that) and yields findings at precise key paths:
-- `agents` lists at least one agent; slugs are unique; one agent is `root`, where a run starts;
+- `agents` lists at least one agent (the first is the root); slugs are unique;
 - `maxErrorRate` and `errorRateWindow` are written together or not at all;
-- every agent lists `responses-as-code`, enabled (code mode is the only mode);
+- every agent but a machine (`fsm`) names its `model` and lists `responses-as-code`, enabled
+  (code mode is the only mode);
 - no capability is listed twice by one agent;
 - an enabled `program-library` writes both `keep` and `idLength` (`null` counts as unwritten);
 - `host-functions` lists at least one family, each once;
-- a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`.
+- a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`;
+- the agent tree's rules (rosters, `subagents`, `exec`, `fork`) are `roster.py`'s, a machine's
+  `machines.py`'s.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from gg.config.catalogue import ROOT_SLUG, CapabilityId, Provider
+from gg.config.catalogue import CapabilityId, Provider
 from gg.config.defects import ABSENT, Finding, Loc, mapping, sequence
+from gg.config.machines import is_machine, machine_findings
 from gg.config.model import ID_LENGTH, KEEP
+from gg.config.roster import roster_findings
 
 __all__ = ["cross_field_findings"]
 
@@ -36,9 +41,16 @@ def cross_field_findings(document: Mapping[str, Any]) -> Iterator[Finding]:
         return
     yield from _slugs(agents)
     for index, agent in enumerate(agents):
-        if (profile := mapping(agent)) is not None:
-            yield from _model_binding(mapping(profile.get("model")), ("agents", index, "model"))
-            yield from _capabilities(profile.get("capabilities", ABSENT), ("agents", index, "capabilities"))
+        if (profile := mapping(agent)) is None:
+            continue
+        worker = not is_machine(profile)
+        if worker and "model" not in profile:
+            yield Finding(("agents", index, "model"), "is required")
+        yield from _model_binding(mapping(profile.get("model")), ("agents", index, "model"))
+        capabilities = profile.get("capabilities", ABSENT)
+        yield from _capabilities(capabilities, ("agents", index, "capabilities"), code_mode=worker)
+    yield from roster_findings(agents)
+    yield from machine_findings(agents)
 
 
 def _error_rate_pair(limits: Mapping[str, Any]) -> Iterator[Finding]:
@@ -67,10 +79,6 @@ def _slugs(agents: Sequence[Any]) -> Iterator[Finding]:
             )
         else:
             first_at[slug] = index
-    if ROOT_SLUG not in first_at:
-        yield Finding(
-            ("agents",), f"has no agent with slug {ROOT_SLUG}, where every run starts", found=list(first_at)
-        )
 
 
 def _model_binding(model: Mapping[str, Any] | None, loc: Loc) -> Iterator[Finding]:
@@ -88,7 +96,7 @@ def _model_binding(model: Mapping[str, Any] | None, loc: Loc) -> Iterator[Findin
             yield Finding((*loc, "journal"), "is read only by the replay provider")
 
 
-def _capabilities(entries: object, loc: Loc) -> Iterator[Finding]:
+def _capabilities(entries: object, loc: Loc, *, code_mode: bool) -> Iterator[Finding]:
     listed = [] if entries is ABSENT or entries is None else sequence(entries)
     if listed is None:
         return
@@ -106,7 +114,7 @@ def _capabilities(entries: object, loc: Loc) -> Iterator[Finding]:
             continue
         first_at[capability_id] = index
         yield from _entry(capability, (*loc, index))
-    if CapabilityId.RESPONSES_AS_CODE not in first_at:
+    if code_mode and CapabilityId.RESPONSES_AS_CODE not in first_at:
         ids = [(mapping(entry) or {}).get("id") for entry in listed]
         found = ids if entries is not ABSENT else ABSENT
         yield Finding(loc, "must list responses-as-code, enabled: code mode is the only mode", found=found)

@@ -1,24 +1,43 @@
-"""The wire names the console reads beyond those telemetry emits today: the agents and modules
-events (seed 003; `anchor-state.md` §0, §5), their kinds, origins and dispositions.
+"""The wire names the console reads: the agents and modules events (seed 003; `anchor-state.md`
+§0, §5), their kinds, origins and dispositions.
 
-Telemetry declares an event type in `EventType` when it starts emitting it; until then the
-console reads it under the spelling declared here, so each name has one home on this side.
+Every name gg emits has its one declaration where it is emitted (`gg.telemetry.events` for event
+types and transition kinds, `gg.state.kinds` for module kinds, origins and dispositions) and is
+read here under that spelling. The few events no part of gg emits yet (`agent_surface`,
+`context_breakdown`, the snapshots of the kinds to come) are declared here until one does.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
+from gg.run.tree import ROOT_ID
+from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
+from gg.telemetry.events import EventType, TransitionKind
+
+__all__ = [
+    "KIND_BAND",
+    "KIND_ORDER",
+    "ROOT_AGENT",
+    "SNAPSHOT_KIND",
+    "AgentEvent",
+    "Disposition",
+    "ModuleEvent",
+    "ModuleKind",
+    "Origin",
+    "TransitionKind",
+]
+
 
 class AgentEvent(StrEnum):
     """Events of a run of many agents."""
 
-    AGENT_SPAWNED = "agent_spawned"
-    AGENT_TRANSITION = "agent_transition"
-    AGENT_FINISHED = "agent_finished"
-    AGENT_MODULES = "agent_modules"
+    AGENT_SPAWNED = EventType.AGENT_SPAWNED.value
+    AGENT_TRANSITION = EventType.AGENT_TRANSITION.value
+    AGENT_FINISHED = EventType.AGENT_FINISHED.value
+    AGENT_MODULES = EventType.AGENT_MODULES.value
     AGENT_SURFACE = "agent_surface"
-    FSM_STATE = "fsm_state"
+    FSM_STATE = EventType.FSM_STATE.value
     CONTEXT_BREAKDOWN = "context_breakdown"
 
 
@@ -29,22 +48,9 @@ class ModuleEvent(StrEnum):
     MEMORY_REVISION = "memory_revision"
     TASKS_STATE = "tasks_state"
     BOARD_STATE = "board_state"
-    SKILLS_STATE = "skills_state"
+    SKILLS_STATE = EventType.SKILLS_STATE.value
     ARCHIVE_STATE = "archive_state"
 
-
-class ModuleKind(StrEnum):
-    """The six kinds, a closed list, in the order every surface shows them."""
-
-    HISTORY = "history"
-    MEMORIES = "memories"
-    TASKS = "tasks"
-    BOARD = "board"
-    SKILLS = "skills"
-    ARCHIVE = "archive"
-
-
-KIND_ORDER: tuple[ModuleKind, ...] = tuple(ModuleKind)
 
 SNAPSHOT_KIND: dict[str, ModuleKind] = {
     ModuleEvent.MEMORY_STATE: ModuleKind.MEMORIES,
@@ -65,33 +71,4 @@ KIND_BAND: dict[ModuleKind, str | None] = {
     ModuleKind.ARCHIVE: None,
 }
 
-
-class Origin(StrEnum):
-    """How a holder came by its store (a roster row's `origin`)."""
-
-    CREATED = "created"
-    INHERITED = "inherited"
-    PROFILE = "profile"
-    RUN = "run"
-    TRANSFERRED = "transferred"
-    FORKED = "forked"
-
-
-class Disposition(StrEnum):
-    """What a succession or a fork did to one kind (an `agent_transition.modules` row)."""
-
-    CARRIED = "carried"
-    COPIED = "copied"
-    LINKED = "linked"
-    DROPPED = "dropped"
-    INITIALIZED = "initialized"
-    ABSENT = "absent"
-
-
-class TransitionKind(StrEnum):
-    EXEC = "exec"
-    FORK = "fork"
-    FSM = "fsm"
-
-
-ROOT_AGENT = "root"
+ROOT_AGENT = ROOT_ID

@@ -1,25 +1,38 @@
-"""One agent's turns, until an ending, a ceiling or a fault stops it.
+"""One agent incarnation's turns, until an ending, a ceiling, a fault, a succession or the run
+stopping ends them.
 
-An agent instance is its profile's setup (decided once), what it holds (its window, views,
-library, surface), the model it asks, its own telemetry stream and the record of its turns; the
-run it belongs to (`RunContext`) is shared with every other agent. Nothing ends implicitly.
+An agent instance is its profile's setup (decided once), what it holds (its modules, library,
+surface), the model it asks, its own telemetry stream, its place in the agent tree, its port onto
+the run's other agents and the record of its turns; the run it belongs to (`RunContext`) is
+shared with every other agent. Nothing ends implicitly.
+
+Each turn holds one of the run's `maxParallel` slots from its start to its end. A turn opens by
+putting the messages sent to the agent since its last turn in its window, and closes by
+dispatching every fork it declared; a succession it declared ends the incarnation there
+(`Succession`), unless the turn ended the agent. The ceilings read the lineage's record
+(`ledger`, carried across incarnations, so one turn ceiling is spent across them); the summary is
+the incarnation's own (`tally`, `spend`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from gg import prompts
 from gg.errors import GgDefect
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.turn import take_turn
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
-from gg.providers.base import ModelClient, ModelError
+from gg.providers.base import Message, ModelClient, ModelError
 from gg.run.context import RunContext
 from gg.run.setup import AgentSetup
 from gg.run.spend import Spend
 from gg.run.status import RunStatus, status_of_breach
 from gg.run.stream import AgentStream
+from gg.run.tree import AgentNode
+from gg.sdk.delegation import Delegation
+from gg.sdk.scope import DeferredDeclarations, ForkDeclaration, Succession
 from gg.state.holdings import Holdings
 from gg.telemetry.events import LimitExceeded, LogLevel, TurnOutcomeEvent
 
@@ -34,20 +47,28 @@ class Agent:
     holdings: Holdings
     client: ModelClient
     stream: AgentStream
-    ledger: ErrorLedger = field(default_factory=ErrorLedger)
+    node: AgentNode
+    delegation: Delegation | None = None
+    ledger: ErrorLedger = field(default_factory=ErrorLedger)  # the lineage's, for the ceilings
+    tally: ErrorLedger = field(default_factory=ErrorLedger)  # this incarnation's own
+    spend: Spend = field(default_factory=Spend)  # what this incarnation's replies cost
     executions: int = 0
+    requests: int = 0
+    last_report: str | None = None  # what its last turn produced, for whoever waits on it
 
     @property
     def id(self) -> str:
         return self.stream.agent_id
 
-    def summary(self, spend: Spend) -> dict[str, Any]:
-        """The agent's session rollup: turns, programs run, errors, and `spend` so far."""
+    def summary(self) -> dict[str, Any]:
+        """The incarnation's rollup: turns, programs run, errors, and what its replies cost."""
         return {
-            "turns": self.ledger.turns,
+            "agentId": self.id,
+            "profileId": self.setup.slug,
+            "turns": self.tally.turns,
             "codeExecutions": self.executions,
-            "errors": self.ledger.to_wire(),
-            "usage": spend.to_wire(),
+            "errors": self.tally.to_wire(),
+            "usage": self.spend.to_wire(),
         }
 
 
@@ -58,19 +79,54 @@ class AgentEnd:
     message: str | None = None
     breach: Breach | None = None
     summary: dict[str, Any] | None = None
+    ending: Finished | None = None  # the ending that finished it, when one did
+    stopped: bool = False  # the run stopped it; the run records its end
 
 
-def run_agent(agent: Agent, run: RunContext) -> AgentEnd:
-    """Take turns until something ends the agent."""
+class ForkDispatch(Protocol):
+    """Who starts a turn's fork copies once the turn closes."""
+
+    def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None: ...
+
+
+def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | Succession:
+    """Take turns until something ends the incarnation."""
     while True:
         breach = _breach_before_turn(agent.setup.limits, run, agent.ledger.turns)
         if breach is not None:
             return _stop_at(agent.stream, breach)
-        agent.stream.turn += 1
-        turn = _turn(agent, run)
-        end = turn if isinstance(turn, AgentEnd) else _close_turn(agent, turn)
+        if not run.scheduler.acquire():
+            return _stopped(run)
+        deferred = DeferredDeclarations()
+        try:
+            _deliver_messages(agent)
+            agent.stream.turn += 1
+            turn = _turn(agent, run, deferred)
+            end = turn if isinstance(turn, AgentEnd) else _close_turn(agent, turn)
+        finally:
+            run.scheduler.release()
+        if end is None or end.status is not RunStatus.INTERNAL_ERROR:
+            forks.dispatch(agent, deferred.forks)
         if end is not None:
             return end
+        if deferred.succession is not None:
+            return deferred.succession
+
+
+def _stopped(run: RunContext) -> AgentEnd:
+    if run.fault is not None:
+        return AgentEnd(RunStatus.INTERNAL_ERROR, message=run.fault)
+    return AgentEnd(RunStatus.COMPLETED, stopped=True)
+
+
+def _deliver_messages(agent: Agent) -> None:
+    """What was sent to the agent since its last turn reaches its window before its next request."""
+    if agent.delegation is None:
+        return
+    for sender, text in agent.delegation.take_messages():
+        agent.holdings.window.push(
+            Message(role="user", content=prompts.render("message", sender=sender, message=text))
+        )
 
 
 def _breach_before_turn(limits: Limits, run: RunContext, turns: int) -> Breach | None:
@@ -79,11 +135,11 @@ def _breach_before_turn(limits: Limits, run: RunContext, turns: int) -> Breach |
     return runtime or breach_of_cost(limits, run.spend.cost_usd, turns)
 
 
-def _turn(agent: Agent, run: RunContext) -> TurnOutcome | AgentEnd:
+def _turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations) -> TurnOutcome | AgentEnd:
     """One turn's outcome, still to close; a model failure that ends the agent closes its turn
     and ends the agent here."""
     try:
-        return take_turn(agent, run)
+        return take_turn(agent, run, deferred)
     except ModelError as failure:
         outcome = Continue(error=failure.type, report=failure.message)
         if failure.type not in _ENDS_THE_AGENT:
@@ -100,10 +156,13 @@ def _turn(agent: Agent, run: RunContext) -> TurnOutcome | AgentEnd:
 def _close_turn(agent: Agent, outcome: TurnOutcome) -> AgentEnd | None:
     limits = agent.setup.limits
     agent.ledger.record(outcome, limits.error_rate_window)
+    agent.tally.record(outcome, limits.error_rate_window)
+    if isinstance(outcome, Continue):
+        agent.last_report = outcome.report
     _emit_outcome(agent.stream, agent.ledger, outcome)
     match outcome:
         case Finished(final_text=text):
-            return AgentEnd(RunStatus.COMPLETED, final_text=text)
+            return AgentEnd(RunStatus.COMPLETED, final_text=text, ending=outcome)
         case Fatal(fault=fault, message=message):
             return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"{fault.value}: {message}")
         case Continue():

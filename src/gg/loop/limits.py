@@ -76,6 +76,17 @@ class ErrorLedger:
             while len(self.recent) > window:
                 self.recent.popleft()
 
+    @classmethod
+    def merged(cls, ledgers: list[ErrorLedger]) -> ErrorLedger:
+        """One record of several agents' turns: counts summed, the longest streak of any."""
+        merged = cls()
+        for ledger in ledgers:
+            merged.turns += ledger.turns
+            merged.errors += ledger.errors
+            merged.max_consecutive = max(merged.max_consecutive, ledger.max_consecutive)
+            merged.by_type.update(ledger.by_type)
+        return merged
+
     def to_wire(self) -> dict[str, Any]:
         """The session rollup of errors: totals, the longest streak, per kind and per type."""
         kinds = Counter[ErrorKind]()

@@ -52,7 +52,9 @@ def run_submission(
 def _run_link(agent: Agent, run: RunContext, source: str, deferred: DeferredDeclarations) -> Link:
     """One program of the chain, in the run's arm for the agent's language, behind the membrane."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
-    scope = ProgramScope.of(setup, held, run, agent_id=agent.id, turn=stream.turn, deferred=deferred)
+    scope = ProgramScope.of(
+        setup, held, run, agent_id=agent.id, turn=stream.turn, deferred=deferred, delegation=agent.delegation
+    )
     membrane = Membrane(setup.registry, scope, stream, setup.language.id, run.clock)
     arm = run.leases.arm(setup.language)
     execution = arm.run(source, membrane, setup.ceilings, held.surface.modules.current())

@@ -2,19 +2,29 @@
 
 The module list names no function: each module it may call gets one line (path, brief, import
 line), and the prompt points at the documentation calls, where functions and types are found.
+An agent that may start or hand on to other agents is told how (`delegation_segment`): whom its
+roster lets it start, how deep it may go, that a wait is off its program's clock but not the
+run's, and the edges out of the machine state it stands in; an agent another one made is told
+how it came to be (`arrival_segment`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gg import prompts
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LanguageSpec
 from gg.sdk.registry import Ending, Operation, Registry, Role, is_bound
 from gg.sdk.skills import Skill
+from gg.state.kinds import KIND_ORDER, ModuleKind
 from gg.state.library import ProgramLibrary
+
+if TYPE_CHECKING:
+    from gg.config.delegation import RosterEntry
+    from gg.run.setup import Seat
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,9 @@ def system_prompt(
     library: ProgramLibrary | None = None,
     skills: Sequence[Skill] = (),
     jail: JailPolicy | None = None,
+    *,
+    delegation: str = "",
+    arrival: str = "",
 ) -> str:
     """The prompt for one agent: only the modules it may call, its own endings, the library's
     rules when it keeps one, the skills it may read when its profile enables them, and what its
@@ -55,6 +68,80 @@ def system_prompt(
         library=_library_segment(registry, language, library),
         skills=prompts.render("skills", skills=skills) if skills else "",
         shell=_shell_segment(bound, jail),
+        delegation=delegation,
+        arrival=arrival,
+    )
+
+
+@dataclass(frozen=True)
+class Delegating:
+    """What an agent's delegation segment states: its roster's startable entries, the run's depth
+    limit, how deep it stands, and the machine state it stands in."""
+
+    roster: Sequence[RosterEntry] = ()
+    max_depth: int | None = None
+    depth: int = 0
+    seat: Seat | None = None
+
+
+def delegation_segment(
+    registry: Registry, language: LanguageSpec, capabilities: frozenset[str], facts: Delegating
+) -> str:
+    """The segment for an agent that may start, hand on to or copy agents; "" for one that may not."""
+    spell = {
+        op.key: op
+        for op in registry.in_family("delegation")
+        if is_bound(op.gate, Role.STANDARD, capabilities)
+    }
+    if not spell:
+        return ""
+    python = language.id in ("python", "python-typed")
+    call = {key: op.qualified(language.id) + _CALLS[key][python] for key, op in spell.items()}
+    seat = facts.seat
+    edges = [] if seat is None else seat.state.transitions
+    return prompts.render(
+        "delegation",
+        module="gg.delegation",
+        spawn=call.get("spawn_subagent", ""),
+        wait=call.get("wait_for_subagents", ""),
+        send=call.get("send_message", ""),
+        send_method="send",
+        exec=call.get("exec", ""),
+        fork=call.get("fork", ""),
+        transition=call.get("transition_state", ""),
+        roster=facts.roster,
+        max_depth=facts.max_depth or 0,
+        depth=facts.depth,
+        state=None if seat is None else seat.state.name,
+        machine=None if seat is None else seat.machine,
+        edges=[{"to": e.to, "description": e.description, "carried": kinds_phrase(e.carried)} for e in edges],
+    )
+
+
+def kinds_phrase(kinds: Collection[ModuleKind]) -> str:
+    """`the conversation and the task list`: the kinds, in kind order, as the model reads them."""
+    return prompts.render("kinds", kinds=[kind.value for kind in KIND_ORDER if kind in kinds])
+
+
+_CALLS = {  # each call's arguments, as the JavaScript and the Python arm spell them
+    "spawn_subagent": ("({ agent, prompt })", "(agent=..., prompt=...)"),
+    "wait_for_subagents": ("(ids?)", "(ids=None)"),
+    "send_message": ("(agentId, message)", "(agent_id, message)"),
+    "exec": ("(agent, prompt?)", "(agent, prompt=None)"),
+    "fork": ("(prompt)", "(prompt)"),
+    "transition_state": ("(state, note?)", "(state, note=None)"),
+}
+
+
+def arrival_segment(how: str | None, parent: str | None) -> str:
+    """The segment for an agent another one made: `how` is `spawn`, `fork` or `succession`."""
+    if how is None:
+        return ""
+    return prompts.render(
+        "arrival",
+        parent=parent if how in ("spawn", "fork") else None,
+        successor=how == "succession",
+        copy=how == "fork",
     )
 
 

@@ -27,6 +27,7 @@ from gg.outcome import Continue, TurnOutcome
 from gg.providers.base import Message, ModelClient, ModelError, Reply, Request, Usage
 from gg.run.context import RunContext
 from gg.run.setup import AgentSetup
+from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
 from gg.state.library import ProgramLibrary
@@ -41,13 +42,15 @@ if TYPE_CHECKING:
 RECEIPT_OK = "ok"
 
 
-def take_turn(agent: Agent, run: RunContext) -> TurnOutcome:
+def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | None = None) -> TurnOutcome:
+    """One turn; the declarations its programs defer to the turn's close collect in `deferred`."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
+    deferred = DeferredDeclarations() if deferred is None else deferred
     request = _request(setup, held.window)
-    _record_request(stream, held.window, opening=agent.ledger.turns == 0)
-    reply = _ask_model(agent.client, request, stream, run)
+    _record_request(stream, held.window, opening=agent.requests == 0)
+    agent.requests += 1
+    reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
     calls = _acknowledge(reply, held.window, held.library, stream)
-    deferred = DeferredDeclarations()
     runs = _run_submissions(agent, run, calls, deferred)
     views = held.views.close_turn()
     verdict = decide_turn(_facts(setup, calls, runs, len(views)))
@@ -85,15 +88,20 @@ def _record_request(stream: AgentStream, window: Window, *, opening: bool) -> No
     stream.emit(ModelRequest(messages=recorded, request_index=stream.turn))
 
 
-def _ask_model(client: ModelClient, request: Request, stream: AgentStream, run: RunContext) -> Reply:
+def _ask_model(
+    client: ModelClient, request: Request, stream: AgentStream, spends: tuple[Spend, ...], run: RunContext
+) -> Reply:
+    """The model's reply, its cost added to every spend in `spends` (the run's, the agent's)."""
     started = run.clock()
     try:
         reply = client.complete(request)
     except ModelError as failure:
         if failure.usage is not None:  # an answer gg cannot use is still paid for
-            run.spend.add(failure.usage, failure.cost_usd)
+            for spend in spends:
+                spend.add(failure.usage, failure.cost_usd)
         raise
-    run.spend.add(reply.usage, reply.cost_usd)
+    for spend in spends:
+        spend.add(reply.usage, reply.cost_usd)
     stream.emit(
         ModelReply(
             text=reply.text,

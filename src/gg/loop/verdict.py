@@ -70,7 +70,7 @@ def decide_turn(facts: TurnFacts) -> Verdict:
     warnings = tuple(_warnings(facts))
     ended = facts.runs[-1].surviving_ending if facts.runs else None
     if ended is not None:
-        return Verdict(Finished(ended.final_text), warnings)
+        return Verdict(Finished(ended.final_text, ended.kind, ended.items), warnings)
     error = first_error(facts)
     feedback = (*_notices(facts, error), *_failure_messages(facts.runs))
     return Verdict(Continue(feedback=feedback, error=error, report=_report(facts)), warnings)

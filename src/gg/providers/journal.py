@@ -15,19 +15,22 @@ A line is an object; every key is optional:
 - A line may instead record a failed model call, `{"error": {"type": "model_length_capped",
   "message": "..."}, "usage": {...}}`: replayed, it raises that `ModelError`. Its type must be a
   model error type; it carries no text, calls or receipts.
+- A line may name whose it is: `"agent": "root.1"` (that agent instance's), `"profile":
+  "reviewer"` (that profile's script), or neither (the journal's owner's script; see `book.py`).
+  Each script's replies are numbered from 1 in file order, comments and blanks not counted.
 - Blank lines and lines starting with `//` are ignored, so a hand-written journal can be
-  commented. Replies are numbered from 1 in file order, comments and blanks not counted.
-- A string inside `arguments` may hold `{{receipt R.C}}`: the receipt that call C of reply R
-  received (both from 1). R must be an earlier reply and C one of its calls.
+  commented.
+- A string inside `arguments` may hold `{{receipt R.C}}`: the receipt that call C of reply R of
+  the same script received (both from 1). R must be an earlier reply and C one of its calls.
 - A program may be kept in a file of its own instead of a JSON string: `"programFile":
   "turn2.js"` on a line stands for `"calls": [{"name": "submit_program", "arguments":
   {"program": <the file's text>}}]`, and on a call for its `"arguments"`. The path is relative to
   the journal's folder and must stay inside it (a link leading out is refused too); the file is
   UTF-8 text of at most 1 MiB, read when the journal is opened, placeholders allowed.
-
 - A line holding `hostFamily` or `hostAnswer` alone is not a reply: it records a host function's
-  declaration or one of its answers (`gg.sdk.host.recording` reads them), so a replay can answer
-  a program's calls with the function absent. Replies are numbered without them.
+  declaration or one of its answers, each answer naming the agent it was given to
+  (`gg.sdk.host.recording` reads them), so a replay can answer a program's calls with the
+  function absent. No script's replies are numbered with them.
 
 Every defect is reported at once, each with its line number, as a `JournalError` (a launch
 refusal: a bad journal fails before the first turn). A line with a defect is judged no further,
@@ -46,14 +49,15 @@ from typing import Any
 from gg.errors import ConfigDefect, ConfigError
 from gg.outcome import ErrorKind, ErrorType
 from gg.providers.base import SUBMIT_PROGRAM, Usage
+from gg.providers.host_lines import host_line
 from gg.wire import read_json
 
 _MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
 PLACEHOLDER = re.compile(r"\{\{\s*receipt\s+(\d+)\.(\d+)\s*\}\}")
 _PLACEHOLDER_START = re.compile(r"\{\{\s*receipt\b")
-HOST_KEYS = frozenset({"hostFamily", "hostAnswer"})
-_HOST_LINE_START = re.compile(r'\{\s*"host(Family|Answer)"')
-_LINE_KEYS = frozenset({"text", "calls", "usage", "receipts", "costUsd", "error", "programFile"})
+_LINE_KEYS = frozenset(
+    {"text", "calls", "usage", "receipts", "costUsd", "error", "programFile", "agent", "profile"}
+)
 _CALL_KEYS = frozenset({"name", "arguments", "programFile"})
 MAX_PROGRAM_FILE_BYTES = 1024 * 1024
 _ERROR_KEYS = frozenset({"type", "message"})
@@ -80,7 +84,8 @@ class JournalFailure:
 
 @dataclass(frozen=True)
 class JournalReply:
-    """One line. `line` is its line number in the file it was read from (0 when not read)."""
+    """One line. `line` is its line number in the file it was read from (0 when not read);
+    `agent` and `profile` say whose script it belongs to (neither: the journal owner's)."""
 
     line: int
     text: str
@@ -89,6 +94,15 @@ class JournalReply:
     receipts: tuple[str | None, ...] | None
     cost_usd: float | None = None
     error: JournalFailure | None = None
+    agent: str | None = None
+    profile: str | None = None
+
+    @property
+    def script(self) -> tuple[str, str]:
+        """Which script the line is in: `("agent", id)`, `("profile", slug)` or `("owner", "")`."""
+        if self.agent is not None:
+            return ("agent", self.agent)
+        return ("owner", "") if self.profile is None else ("profile", self.profile)
 
 
 class JournalError(ConfigError):
@@ -104,11 +118,14 @@ class _Defect(Exception):
 
 @dataclass
 class _Reading:
-    """A journal while its lines are read: the replies so far, and which of them were refused."""
+    """A journal while its lines are read: each script's replies so far, and which were refused."""
 
     folder: Path | None
-    replies: list[JournalReply]
-    refused: set[int]
+    scripts: dict[tuple[str, str], list[JournalReply]]
+    refused: dict[tuple[str, str], set[int]]
+
+    def script(self, key: tuple[str, str]) -> list[JournalReply]:
+        return self.scripts.setdefault(key, [])
 
 
 def load_journal(path: Path) -> tuple[JournalReply, ...]:
@@ -123,15 +140,18 @@ def load_journal(path: Path) -> tuple[JournalReply, ...]:
 
 def parse_journal(text: str, source: str, *, folder: Path | None = None) -> tuple[JournalReply, ...]:
     """The journal's replies; `folder` is where its `programFile`s are read from (none without)."""
-    reading = _Reading(folder, [], set())
-    replies, defects = reading.replies, list[ConfigDefect]()
+    reading = _Reading(folder, {}, {})
+    replies, defects = list[JournalReply](), list[ConfigDefect]()
     for line, raw in _reply_lines(text):
+        key = _script_of(raw)
+        script = reading.script(key)
         try:
-            replies.append(_reply(line, raw, len(replies) + 1, reading))
+            replies.append(_reply(line, raw, key, reading))
         except _Defect as d:
             defects.append(ConfigDefect(f"line {line}", _shown(d.found), d.reason))
             replies.append(JournalReply(line, "", (), Usage(0, 0), None))  # keeps the numbering
-            reading.refused.add(len(replies))
+            reading.refused.setdefault(key, set()).add(len(script) + 1)
+        script.append(replies[-1])
     if not replies and not defects:
         defects.append(ConfigDefect("journal", "no replies", "a replay journal needs at least one reply"))
     if defects:
@@ -146,30 +166,21 @@ def _reply_lines(text: str) -> Iterator[tuple[int, str]]:
             yield number, stripped
 
 
-def host_lines(text: str) -> Iterator[tuple[int, str, Any]]:
-    """(line number, key, value) of every host line, in file order."""
-    for number, raw in enumerate(text.splitlines(), 1):
-        found = host_line(raw.strip())
-        if found is not None:
-            yield number, *found
-
-
-def host_line(stripped: str) -> tuple[str, Any] | None:
-    """(`hostFamily` or `hostAnswer`, its value) when the line is a host line, else None."""
-    if not _HOST_LINE_START.match(stripped):
-        return None
+def _script_of(raw: str) -> tuple[str, str]:
+    """The script a line names, read leniently: its own judging reports a bad name."""
     try:
-        value = read_json(stripped)
+        value = read_json(raw)
     except ValueError:
-        return None
-    if isinstance(value, dict) and len(value) == 1:  # pyright: ignore[reportUnknownArgumentType]
-        ((key, inner),) = value.items()  # pyright: ignore[reportUnknownVariableType]
-        if key in HOST_KEYS:
-            return str(key), inner  # pyright: ignore[reportUnknownArgumentType]
-    return None
+        return ("owner", "")
+    if not isinstance(value, dict):
+        return ("owner", "")
+    agent, profile = value.get("agent"), value.get("profile")
+    if isinstance(agent, str):
+        return ("agent", agent)
+    return ("profile", profile) if isinstance(profile, str) else ("owner", "")
 
 
-def _reply(line: int, raw: str, number: int, reading: _Reading) -> JournalReply:
+def _reply(line: int, raw: str, key: tuple[str, str], reading: _Reading) -> JournalReply:
     try:
         value = read_json(raw)
     except ValueError as exc:
@@ -177,7 +188,7 @@ def _reply(line: int, raw: str, number: int, reading: _Reading) -> JournalReply:
     entry = _object(value, "the line", _LINE_KEYS)
     calls = _calls(entry, reading.folder)
     for call in calls:
-        _check_placeholders(call.arguments, number, reading)
+        _check_placeholders(call.arguments, key, reading)
     error = None if entry.get("error") is None else _error(entry)
     return JournalReply(
         line=line,
@@ -187,7 +198,20 @@ def _reply(line: int, raw: str, number: int, reading: _Reading) -> JournalReply:
         receipts=_receipts(entry.get("receipts"), len(calls)),
         cost_usd=_cost(entry.get("costUsd")),
         error=error,
+        agent=_name(entry, "agent"),
+        profile=_name(entry, "profile"),
     )
+
+
+def _name(entry: dict[str, Any], key: str) -> str | None:
+    value = entry.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _Defect(f"`{key}` must name an agent's {'id' if key == 'agent' else 'profile'}", value)
+    if key == "profile" and "agent" in entry:
+        raise _Defect("a line names its `agent` or its `profile`, not both", entry)
+    return value
 
 
 def _calls(entry: dict[str, Any], folder: Path | None) -> tuple[JournalCall, ...]:
@@ -278,9 +302,11 @@ def _receipts(value: Any, calls: int) -> tuple[str | None, ...] | None:
     return tuple(receipts)
 
 
-def _check_placeholders(arguments: Any, number: int, reading: _Reading) -> None:
-    """Each placeholder names a call of an earlier reply; one naming a refused reply is not judged
-    (that line's own defect is reported)."""
+def _check_placeholders(arguments: Any, key: tuple[str, str], reading: _Reading) -> None:
+    """Each placeholder names a call of an earlier reply of the same script; one naming a refused
+    reply is not judged (that line's own defect is reported)."""
+    script = reading.script(key)
+    number = len(script) + 1
     for text in strings_in(arguments):
         if len(_PLACEHOLDER_START.findall(text)) != len(PLACEHOLDER.findall(text)):
             raise _Defect("a receipt placeholder must read `{{receipt R.C}}`", text)
@@ -288,9 +314,9 @@ def _check_placeholders(arguments: Any, number: int, reading: _Reading) -> None:
             r, c = int(match[1]), int(match[2])
             if not 1 <= r < number:
                 raise _Defect(_not_earlier(match[0], number), match[0])
-            if r in reading.refused:
+            if r in reading.refused.get(key, set()):
                 continue
-            calls = len(reading.replies[r - 1].calls)
+            calls = len(script[r - 1].calls)
             if not 1 <= c <= calls:
                 raise _Defect(f"`{match[0]}`: reply {r} has {calls} call(s)", match[0])
 
@@ -345,6 +371,10 @@ def format_reply(reply: JournalReply) -> str:
     """One journal line for `reply` (the inverse of reading it); zero counts and absent fields
     are left out."""
     entry: dict[str, Any] = {}
+    if reply.agent is not None:
+        entry["agent"] = reply.agent
+    elif reply.profile is not None:
+        entry["profile"] = reply.profile
     if reply.error is not None:
         entry["error"] = {"type": reply.error.type.value, "message": reply.error.message}
     if reply.text:

@@ -1,16 +1,19 @@
 """Recording a session as a replay journal (the format of `journal.py`), while it runs.
 
-- `JournalRecorder.wrap(client)` is a `ModelClient` that answers with `client` and records, in
-  call order, each reply (text, calls exactly as received, usage, cost) and each failed call
-  (its `ModelError`'s type, message, usage and cost). A `ReplayError` is not a model's answer
-  and is not recorded.
+- `JournalRecorder.wrap(client, agent_id)` is a `ModelClient` that answers with `client` and
+  records, in call order, each reply (text, calls exactly as received, usage, cost) and each
+  failed call (its `ModelError`'s type, message, usage and cost), each line naming the agent it
+  answered (`"agent": "root.1"`), so a run of many agents replays as a whole. A `ReplayError` is
+  not a model's answer and is not recorded.
 - The recorder is also a telemetry sink: each `receipt` event gives the receipt one call of the
-  latest reply received, matched by call id in call order (providers may repeat ids), so the
-  journal keeps every reply's receipts and a replay can reproduce the ids they named. A call
-  with no receipt event keeps `null`.
+  latest reply its agent received, matched by call id in call order (providers may repeat ids),
+  so the journal keeps every reply's receipts and a replay can reproduce the ids they named. A
+  call with no receipt event keeps `null`.
 - Host lines (`record_host`: a host function's declaration, or one of its answers) are kept in
-  the order they came, after the reply they followed, so a replay can answer the programs'
-  calls of host functions with the functions absent (`gg.sdk.host.recording`).
+  the order they came; an answer stands after the latest reply of the agent it was given to
+  (whose program made the call), a declaration after the run's latest reply, so a replay can
+  answer each agent's calls of host functions, in order, with the functions absent
+  (`gg.sdk.host.recording`).
 - The file is rewritten whole (to a temporary file, then renamed over it) after every model call,
   every host line and at `close`, so a run that dies still leaves a journal of every call it made.
 """
@@ -36,8 +39,9 @@ class JournalRecorder:
         self._model_id = ""
         self._entries: list[JournalReply] = []
         self._receipts: list[list[str | None]] = []
-        self._awaiting: list[tuple[str, int, int]] = []  # the latest reply's (call id, entry, call)
-        self._host: list[tuple[int, str]] = []  # each host line, after how many replies it came
+        self._awaiting: dict[str, list[tuple[str, int, int]]] = {}  # per agent: its latest reply's calls
+        self._latest: dict[str, int] = {}  # per agent: the entry of its latest reply
+        self._host: list[tuple[int, str]] = []  # each host line, after how many entries it stands
         self._lock = threading.Lock()
 
     @classmethod
@@ -54,9 +58,9 @@ class JournalRecorder:
         recorder.close()
         return recorder
 
-    def wrap(self, client: ModelClient) -> ModelClient:
-        self._model_id = client.model_id
-        return _RecordingClient(client, self)
+    def wrap(self, client: ModelClient, agent_id: str) -> ModelClient:
+        self._model_id = self._model_id or client.model_id
+        return _RecordingClient(client, self, agent_id)
 
     @property
     def replies(self) -> tuple[JournalReply, ...]:
@@ -64,27 +68,29 @@ class JournalRecorder:
         with self._lock:
             return self._snapshot()
 
-    def record_reply(self, reply: Reply) -> None:
+    def record_reply(self, reply: Reply, agent_id: str) -> None:
         calls = tuple(JournalCall(c.name, c.arguments) for c in reply.calls)
-        entry = JournalReply(0, reply.text, calls, reply.usage, None, cost_usd=reply.cost_usd)
+        entry = JournalReply(0, reply.text, calls, reply.usage, None, cost_usd=reply.cost_usd, agent=agent_id)
         with self._lock:
             index = len(self._entries)
-            self._awaiting = [(call.id, index, number) for number, call in enumerate(reply.calls)]
+            self._awaiting[agent_id] = [(call.id, index, number) for number, call in enumerate(reply.calls)]
             self._append(entry, [None] * len(calls))
 
-    def record_error(self, error: ModelError) -> None:
+    def record_error(self, error: ModelError, agent_id: str) -> None:
         usage = error.usage or Usage(0, 0)
         failure = JournalFailure(error.type, error.message)
-        entry = JournalReply(0, "", (), usage, None, cost_usd=error.cost_usd, error=failure)
+        entry = JournalReply(0, "", (), usage, None, cost_usd=error.cost_usd, error=failure, agent=agent_id)
         with self._lock:
-            self._awaiting = []
+            self._awaiting[agent_id] = []
             self._append(entry, [])
 
-    def record_host(self, line: dict[str, Any]) -> None:
-        """Keep a host line (`{"hostFamily": ...}` or `{"hostAnswer": ...}`) where it came."""
+    def record_host(self, line: dict[str, Any], agent_id: str | None = None) -> None:
+        """Keep a host line (`{"hostFamily": ...}` or `{"hostAnswer": ...}`) after the latest reply
+        of `agent_id` (of the run, when None or when that agent has none yet)."""
         text = json.dumps(line, ensure_ascii=False, allow_nan=False)
         with self._lock:
-            self._host.append((len(self._entries), text))
+            latest = None if agent_id is None else self._latest.get(agent_id)
+            self._host.append((len(self._entries) if latest is None else latest + 1, text))
             self._save()
 
     def write(self, event: Event) -> None:
@@ -93,9 +99,10 @@ class JournalRecorder:
         if not isinstance(payload, Receipt):
             return
         with self._lock:
-            slot = next((s for s in self._awaiting if s[0] == payload.call_id), None)
+            awaiting = self._awaiting.get(event.agent_id, [])
+            slot = next((s for s in awaiting if s[0] == payload.call_id), None)
             if slot is not None:
-                self._awaiting.remove(slot)
+                awaiting.remove(slot)
                 self._receipts[slot[1]][slot[2]] = payload.body
 
     def close(self) -> None:
@@ -103,6 +110,8 @@ class JournalRecorder:
             self._save()
 
     def _append(self, entry: JournalReply, receipts: list[str | None]) -> None:
+        if entry.agent is not None:
+            self._latest[entry.agent] = len(self._entries)
         self._entries.append(entry)
         self._receipts.append(receipts)
         self._save()
@@ -129,9 +138,10 @@ class JournalRecorder:
 
 
 class _RecordingClient:
-    def __init__(self, client: ModelClient, recorder: JournalRecorder) -> None:
+    def __init__(self, client: ModelClient, recorder: JournalRecorder, agent_id: str) -> None:
         self._client = client
         self._recorder = recorder
+        self._agent_id = agent_id
 
     @property
     def model_id(self) -> str:
@@ -143,9 +153,9 @@ class _RecordingClient:
         except ReplayError:
             raise
         except ModelError as error:
-            self._recorder.record_error(error)
+            self._recorder.record_error(error, self._agent_id)
             raise
-        self._recorder.record_reply(reply)
+        self._recorder.record_reply(reply, self._agent_id)
         return reply
 
 

@@ -1,54 +1,100 @@
-"""Building one agent inside a run: its setup's arm leased, its holdings opened, its launch line.
+"""Building agent instances: what a new one holds, the system prompt it renders for itself, and
+how it announces itself as it opens.
 
-An agent opens holding a window whose system prompt is rendered for its own setup (and briefed
-with the profile's task, when it has one), an empty view set, a surface opened from its grant,
-an empty skills read set, and an empty library when its profile keeps one.
+- A new agent (the root, a subagent) opens holding a fresh store of every kind it holds: a
+  window whose system prompt is rendered for its own setup and briefed with its brief, an empty
+  view set, a surface opened from its grant, an empty skills read set, and an empty library when
+  its profile keeps one.
+- A fork copy and a successor hold what they were handed; each renders its own system prompt into
+  the window's empty slot before its first turn (`render_system_prompt`).
+- Every instance opens on its own stream with `agent_spawned`, then `fsm_state` when a machine
+  runs it, then its roster (`agent_modules`), then each module's snapshot as it arrives.
+- The launch log names each agent that keeps programs, its retention, its id length and its calls.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gg import prompts
 from gg.loop.agent import Agent
-from gg.loop.system import system_prompt
-from gg.providers.base import Message, ModelClient
+from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
+from gg.providers.base import Message
 from gg.run.context import RunContext
 from gg.run.setup import AgentSetup
 from gg.run.stream import AgentStream
 from gg.state.holdings import Holdings
-from gg.state.library import Minter, ProgramLibrary
-from gg.state.window import Window
+from gg.state.library import ProgramLibrary
+from gg.telemetry.events import AgentModules, AgentSpawned, FsmStateEntered
 
 
-def build_agent(setup: AgentSetup, run: RunContext, client: ModelClient, stream: AgentStream) -> Agent:
-    """An agent of `setup` asking `client`, reporting on `stream`.
+@dataclass(frozen=True)
+class Arrival:
+    """How an instance came to be: `spawn`, `fork` or `succession` (None for the root), who made
+    it, how deep it stands, its brief, and the machine state it moved from."""
 
-    Raises `LookupError` for a language the run has no arm for.
-    """
-    run.leases.arm(setup.language)
-    holdings = open_holdings(setup, run.program_ids)
-    if holdings.library is not None:
-        _log_library(stream, setup, holdings.library)
-    return Agent(setup=setup, holdings=holdings, client=client, stream=stream)
+    how: str | None = None
+    parent: str | None = None
+    depth: int = 0
+    brief: str | None = None
+    from_state: str | None = None
 
 
-def open_holdings(setup: AgentSetup, program_ids: Minter) -> Holdings:
-    """What a new agent of `setup` holds before its first turn."""
+def fresh_holdings(setup: AgentSetup, run: RunContext, arrival: Arrival) -> Holdings:
+    """What a new agent of `setup` holds before its first turn: its window briefed with
+    `arrival.brief` (none: an unbriefed window)."""
     settings = setup.library
-    library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, program_ids)
-    surface = setup.grant.open()
-    skills = surface.skills.skills if surface.skills else ()
-    window = Window(
-        system=system_prompt(
-            setup.registry, setup.language, setup.role, setup.capabilities, library, skills, setup.jail
+    library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, run.program_ids)
+    holdings = Holdings.open(setup.holder, setup.grant.open(), library, run.store_ids)
+    render_system_prompt(holdings, setup, arrival)
+    if arrival.brief:
+        holdings.window.brief(Message(role="user", content=prompts.render("task", task=arrival.brief)))
+    return holdings
+
+
+def render_system_prompt(holdings: Holdings, setup: AgentSetup, arrival: Arrival) -> None:
+    """Fill the window's system-prompt slot with the prompt rendered for `setup`."""
+    shelf = holdings.surface.skills
+    facts = Delegating(setup.roster, setup.max_depth, arrival.depth, setup.seat)
+    holdings.window.system = system_prompt(
+        setup.registry,
+        setup.language,
+        setup.role,
+        setup.capabilities,
+        holdings.library,
+        shelf.skills if shelf else (),
+        setup.jail,
+        delegation=delegation_segment(setup.registry, setup.language, setup.capabilities, facts),
+        arrival=arrival_segment(arrival.how, arrival.parent),
+    )
+
+
+def announce(agent: Agent, arrival: Arrival) -> None:
+    """The instance's opening events, on its own stream (see the module rules)."""
+    stream, setup = agent.stream, agent.setup
+    stream.emit(
+        AgentSpawned(
+            profile_id=setup.slug, model_id=agent.client.model_id, depth=agent.node.depth, brief=arrival.brief
         )
     )
-    if setup.task:
-        window.brief(Message(role="user", content=prompts.render("task", task=setup.task)))
-    return Holdings(window=window, surface=surface, library=library)
+    if setup.seat is not None:
+        seat = setup.seat
+        stream.emit(
+            FsmStateEntered(
+                fsm_id=seat.machine,
+                state=seat.state.name,
+                profile_id=setup.slug,
+                from_state=arrival.from_state,
+            )
+        )
+    stream.emit(AgentModules(modules=agent.holdings.modules.roster()))
+    for snapshot in agent.holdings.modules.restate():
+        stream.emit(snapshot)
+    if agent.holdings.library is not None:
+        _log_library(stream, setup, agent.holdings.library)
 
 
 def _log_library(stream: AgentStream, setup: AgentSetup, library: ProgramLibrary) -> None:
-    """The launch log names each keeping agent, its retention, its id length and its calls."""
     spell = {op.key: op.qualified(setup.language.id) for op in setup.registry.in_family("programs")}
     kept = "every program" if library.keep == 0 else f"its last {library.keep} programs"
     stream.log_info(

@@ -6,18 +6,24 @@
   duration the loop reports (`time.monotonic` in production; a test injects its own);
 - the id mints: agent ids (the agent tree), program ids (each library's minter) and store ids;
 - the guest leases: one arm per language, closed when the run ends (`close`);
-- the agent tree: who spawned whom.
+- the agent tree (who made whom, and every agent's id), the agents as their parents see them
+  (`lineages`: results, inboxes, waits), and the scheduler bounding how many take turns at once;
+- whether the run is stopping, and the fault that stopped it, when one did (`stop`).
 Everything here is safe to use from several agent threads.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.providers.tool_choice import ToolChoiceMemory
 from gg.run.leases import GuestLeases
+from gg.run.lineages import Lineages
+from gg.run.scheduler import Scheduler
 from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.run.tree import AgentTree
@@ -44,10 +50,26 @@ class RunContext:
     tool_choice: ToolChoiceMemory = field(default_factory=ToolChoiceMemory)
     store_ids: StoreIds = field(default_factory=StoreIds)
     tree: AgentTree = field(default_factory=AgentTree)
+    lineages: Lineages = field(default_factory=Lineages)
+    scheduler: Scheduler = field(default_factory=lambda: Scheduler(DEFAULT_MAX_PARALLEL))
     started: float = field(init=False)
+    fault: str | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.started = self.clock()
+        self._stop_lock = threading.Lock()
+
+    @property
+    def stopping(self) -> bool:
+        return self.scheduler.stopped
+
+    def stop(self, fault: str | None = None) -> None:
+        """Stop every agent: no turn starts, every wait ends. The first fault given is the run's."""
+        with self._stop_lock:
+            if fault is not None and self.fault is None:
+                self.fault = fault
+        self.scheduler.stop()
+        self.lineages.halt()
 
     @property
     def deadline(self) -> float | None:
@@ -58,9 +80,9 @@ class RunContext:
         """Seconds since the run started."""
         return self.clock() - self.started
 
-    def stream(self, agent_id: str) -> AgentStream:
-        """The telemetry stream of agent `agent_id`."""
-        return AgentStream(self.telemetry.emit, agent_id, self.telemetry.run_id)
+    def stream(self, agent_id: str, parent_id: str | None = None) -> AgentStream:
+        """The telemetry stream of agent `agent_id`, made by `parent_id`."""
+        return AgentStream(self.telemetry.emit, agent_id, self.telemetry.run_id, parent_id)
 
     def close(self) -> None:
         """End the run's shared resources: every arm the run built is closed."""

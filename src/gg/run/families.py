@@ -1,11 +1,11 @@
 """The host families a run serves (`gg.sdk.host`): bound before its first turn, and named in its
 launch log.
 
-Binding reads the replayed journal's host lines (when the root's replies are replayed), so a
-family only the recording holds is answered from it; it records each family's declaration and
-every answer into the journal being written (`--record`), and tells the operator, with its
-traceback, of every host function that failed. A family that cannot be served is the run's
-refusal, naming every entry at fault.
+Binding reads the host lines of every journal the run's agents replay, so a family only the
+recording holds is answered from it, each agent's calls from its own recorded answers; it records
+each family's declaration and every answer into the journal being written (`--record`), and
+tells the operator, with its traceback, of every host function that failed. A family that cannot
+be served is the run's refusal, naming every entry at fault.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from gg.providers.recording import JournalRecorder
 from gg.run.stream import AgentStream
 from gg.sdk.host.binding import HostBinding, HostServices, bind_host_families
 from gg.sdk.host.family import HostFamily
-from gg.sdk.host.recording import HostRecording, read_host_recording
+from gg.sdk.host.recording import read_host_recordings
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import Log, LogLevel
 
@@ -29,7 +29,7 @@ def bind_run_families(
     telemetry: Telemetry,
     given: Sequence[HostFamily],
     recorder: JournalRecorder | None,
-    replayed: Path | None,
+    replayed: Sequence[Path],
 ) -> tuple[HostBinding, ConfigError | None]:
     """The run's host functions, or the refusal naming every family that cannot be served."""
 
@@ -38,7 +38,7 @@ def bind_run_families(
         telemetry.emit(agent_id, turn, Log(level=LogLevel.ERROR.value, message=message, fields=fields))
 
     try:
-        recording = HostRecording() if replayed is None else read_host_recording(replayed)
+        recording = read_host_recordings(replayed)
         services = HostServices(report, None if recorder is None else recorder.record_host, recording)
         return bind_host_families(capability_set, given, services), None
     except ConfigError as refusal:

@@ -1,38 +1,43 @@
-"""A run: one capability set, its root agent, its telemetry, from first turn to exit code.
+"""A run: one capability set, its tree of agents, its telemetry, from first turn to exit code.
 
 The run is the one place that builds the world from the loaded capability set (the run's context
-with its clock and guest leases, the root's model client, setup and holdings), and the one place
-that turns anything gg did not expect into the run's own end (`internal_error`, exit 1) rather
-than a traceback. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
-ends it with exit 3. The host families the profiles name are bound before the run starts
-(`gg.sdk.host.binding`): one that cannot be served refuses the run (exit 2), naming it.
+with its clock, its scheduler and its guest leases, every profile's setup, the model clients, the
+root agent), and the one place that turns anything gg did not expect into the run's own end
+(`internal_error`, exit 1) rather than a traceback. The run ends when the root's last incarnation
+ends; its ending is the run's (a machine's terminal state's ending included), and every agent
+still running then is stopped and recorded as stopped. gg's own defect in any agent ends the run
+`internal_error`. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
+ends it with exit 3. `run_finished` sums every agent's turns, programs, errors and spend, and
+lists each agent's own. The host families the profiles name are bound before any agent opens
+(`gg.sdk.host.binding`) and serve every agent whose profile lists them: one that cannot be served
+refuses the run (exit 2), naming it. Only the launch refuses a run (the families, the profiles'
+setups, the root's model and arm); once the root runs, nothing any agent meets is a refusal.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from gg.config.catalogue import Provider
-from gg.config.model import Agent as AgentProfile
-from gg.config.model import CapabilitySet, ModelBinding
+from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
-from gg.loop.agent import AgentEnd, run_agent
+from gg.loop.agent import AgentEnd
+from gg.loop.limits import ErrorLedger
 from gg.providers.base import ModelClient
-from gg.providers.factory import build_client, endpoint_of
 from gg.providers.recording import JournalRecorder
-from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.build import build_agent
 from gg.run.context import MonotonicClock, RunContext
 from gg.run.families import bind_run_families, log_run_families
 from gg.run.leases import GuestLeases
-from gg.run.setup import resolve_setup
-from gg.run.shell import open_shell
+from gg.run.models import ClientFor, ModelClients, Overrides, replayed_journals
+from gg.run.profiles import Profiles
+from gg.run.scheduler import Scheduler
+from gg.run.spawner import Spawner
 from gg.run.status import RunStatus
 from gg.run.stream import AgentStream
+from gg.run.tree import ROOT_ID
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.host.binding import HostBinding
@@ -52,7 +57,11 @@ class RunOptions:
     model: str | None = None
     journal: Path | None = None
     session_id: str | None = None  # keys the provider's prompt cache; the run id
-    recorder: JournalRecorder | None = None  # records the root's model calls (`--record`)
+    recorder: JournalRecorder | None = None  # records every agent's model calls (`--record`)
+
+    @property
+    def overrides(self) -> Overrides:
+        return Overrides(self.provider, self.model, self.journal, self.session_id, self.recorder)
 
 
 @dataclass(frozen=True)
@@ -62,13 +71,15 @@ class World:
     An `arm` handed in serves its own language and is not closed by the run; its owner closes it.
     It serves gg's own SDK: a run that serves host families builds its arms from its own registry.
     `clock` is the run's one monotonic clock: its deadline, its ceilings and its durations.
-    `families` are the host families profiles may name by name.
+    `client` answers the root (every incarnation of it); `clients` answers every agent, given the
+    agent's id and profile. `families` are the host families profiles may name by name.
     """
 
     client: ModelClient | None = None
     arm: Arm | None = None
     minter: Minter = cuid2_minter
     clock: MonotonicClock = time.monotonic
+    clients: ClientFor | None = None
     families: tuple[HostFamily, ...] = ()
 
 
@@ -90,33 +101,36 @@ def execute_run(
     options: RunOptions = RunOptions(),
     world: World = World(),
 ) -> RunResult:
-    """Run the capability set's root agent to its end. Never raises for anything gg meets."""
-    replayed = None if world.client is not None else _replayed(capability_set.root.model, options)
+    """Run the capability set's agents to the root's end. Never raises for anything gg meets."""
+    given = (world.client, world.clients)
+    replayed = replayed_journals(capability_set, options.overrides, given)
     host, refusal = bind_run_families(capability_set, telemetry, world.families, options.recorder, replayed)
     capability_set = host.capability_set or capability_set
     run = _context(capability_set, telemetry, world, host)
-    root = run.tree.open_root(capability_set.root.slug)
-    stream = run.stream(root.id)
+    stream = run.stream(ROOT_ID)
     workspace = (options.workspace or capability_set.workspace).resolve()
-    stream.emit(_started(capability_set, options, workspace))
+    clients = ModelClients(capability_set, options.overrides, run.tool_choice, given)
+    stream.emit(_started(capability_set, options, workspace, clients))
     log_run_families(stream, host)
+    spawner: Spawner | None = None
     try:
         if refusal is not None:
             end = AgentEnd(RunStatus.REFUSED, message=str(refusal))
         else:
-            end = _run_root(capability_set, options, world, run, stream, workspace)
+            end, spawner = _run_tree(capability_set, run, stream, workspace, clients)
     finally:
         run.close()
         host.close()
+    summary = None if spawner is None else _summary(spawner, run)
     stream.emit(
         RunFinished(
             status=end.status.value,
             exit_code=end.status.exit_code,
-            turns=stream.turn,
+            turns=0 if summary is None else summary["turns"],
             duration_ms=round(run.elapsed() * 1000, 1),
             final_text=end.final_text,
             message=end.message,
-            summary=end.summary,
+            summary=summary,
         )
     )
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
@@ -133,94 +147,65 @@ def _context(
         clock=world.clock,
         max_runtime_secs=capability_set.limits.max_runtime_secs,
         program_ids=world.minter,
+        scheduler=Scheduler(capability_set.limits.parallel),
     )
 
 
-def _run_root(
+def _run_tree(
     capability_set: CapabilitySet,
-    options: RunOptions,
-    world: World,
     run: RunContext,
     stream: AgentStream,
     workspace: Path,
-) -> AgentEnd:
-    profile = capability_set.root
+    clients: ModelClients,
+) -> tuple[AgentEnd, Spawner | None]:
     try:
-        client = world.client or _client(profile, options, stream, run.tool_choice)
-        shell = open_shell(profile, workspace, stream)
-        setup = resolve_setup(profile, capability_set.limits, run.registry, workspace, shell)
-        agent = build_agent(setup, run, client, stream)
+        spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream), clients)
+        root = spawner.open_root()
+        run.leases.arm(root.setup.language)
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
-        return AgentEnd(RunStatus.REFUSED, message=str(refusal))
+        return AgentEnd(RunStatus.REFUSED, message=str(refusal)), None
+    except Exception as defect:  # gg's own failure: recorded for the operator, never the model
+        return _defect(stream, defect), None
+    try:
+        end = spawner.run_lineage(root)
     except Exception as defect:
-        return _defect(stream, defect)
-    try:  # once the agent runs, nothing it meets is a refusal of the launch
-        end = run_agent(agent, run)
-    except Exception as defect:
-        return _defect(stream, defect)
-    return dataclasses.replace(end, summary=agent.summary(run.spend))
+        end = _defect(stream, defect)
+    finally:
+        spawner.stop_all()
+    if run.fault is not None and end.status is not RunStatus.INTERNAL_ERROR:
+        end = AgentEnd(RunStatus.INTERNAL_ERROR, message=run.fault)
+    stream.turn = root.stream.turn
+    return end, spawner
 
 
 def _defect(stream: AgentStream, defect: Exception) -> AgentEnd:
-    """gg's own failure (or a model object's it was handed): recorded for the operator, never the model."""
     stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
     return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
 
 
-def _client(
-    profile: AgentProfile, options: RunOptions, stream: AgentStream, tool_choice: ToolChoiceMemory
-) -> ModelClient:
-    """The root's client. A `--model` of the profile's own provider keeps the profile's endpoint,
-    key variable and journal; one of another provider keeps none of them. The launch log names
-    the endpoint a hosted model is asked at, and where that came from."""
-    binding = profile.model
-    provider = options.provider or binding.provider.value
-    kept = provider == binding.provider.value
-    client = build_client(
-        provider=provider,
-        model=options.model if options.provider is not None else binding.model,
-        tool_choice_memory=tool_choice,
-        log=lambda level, message, fields: stream.log(LogLevel(level), message, **fields),
-        base_url=binding.base_url if kept else None,
-        api_key_env=binding.api_key_env if kept else None,
-        max_output_tokens=binding.max_output_tokens,
-        temperature=binding.temperature,
-        cache_lifetime=None if binding.cache_lifetime is None else binding.cache_lifetime.value,
-        session_id=options.session_id or stream.run_id,
-        journal_path=_journal(binding, options),
-    )
-    endpoint = endpoint_of(provider, binding.base_url if kept else None)
-    if endpoint is not None:
-        stream.log_info(
-            f"{client.model_id} is asked at {endpoint.shown} ({endpoint.source})",
-            baseUrl=endpoint.shown,
-            endpointFrom=endpoint.source,
-        )
-    return client if options.recorder is None else options.recorder.wrap(client)
+def _summary(spawner: Spawner, run: RunContext) -> dict[str, Any]:
+    """The run's rollup: every agent's turns, programs and errors summed, the run's spend, and each
+    agent's own summary."""
+    agents = spawner.incarnations()
+    return {
+        "turns": sum(agent.tally.turns for agent in agents),
+        "codeExecutions": sum(agent.executions for agent in agents),
+        "errors": ErrorLedger.merged([agent.tally for agent in agents]).to_wire(),
+        "usage": run.spend.to_wire(),
+        "agents": [agent.summary() for agent in agents],
+    }
 
 
-def _journal(binding: ModelBinding, options: RunOptions) -> Path | None:
-    """The journal a profile's model replays: `--journal`, else the profile's own while its
-    provider is kept."""
-    kept = (options.provider or binding.provider.value) == binding.provider.value
-    return options.journal or (binding.journal if kept else None)
-
-
-def _replayed(binding: ModelBinding, options: RunOptions) -> Path | None:
-    """The journal the root's replies are replayed from, when they are."""
-    replays = (options.provider or binding.provider.value) == Provider.REPLAY
-    return _journal(binding, options) if replays else None
-
-
-def _started(capability_set: CapabilitySet, options: RunOptions, workspace: Path) -> RunStarted:
-    binding = capability_set.root.model
-    provider = options.provider or binding.provider.value
-    model = options.model if options.provider else binding.model
+def _started(
+    capability_set: CapabilitySet, options: RunOptions, workspace: Path, clients: ModelClients
+) -> RunStarted:
+    entry = capability_set.entry(capability_set.root)
+    provider, model = clients.binding_of(entry)
     return RunStarted(
         name=capability_set.name,
         config_path=str(options.config_path),
         workspace=str(workspace),
         model=provider if model is None else f"{provider}:{model}",
-        language=capability_set.root.language.value,
+        language=entry.language.value,
         limits=capability_set.limits.model_dump(by_alias=True, exclude_none=True),
     )

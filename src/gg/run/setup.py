@@ -4,7 +4,9 @@ An agent instance is its setup, what it holds (`gg.state.holdings`) and the run 
 (`gg.run.context`). The setup is decided from the profile and the run's capability set before the
 first turn: the arm's language, the capabilities it enables, the per-program ceilings, the run's
 ceilings, the model settings, the one tool, the SDK it is served, what it may read and load (its
-grant), its workspace, its library settings and its task.
+grant), its workspace, its library settings, its task, the profiles its roster lets it start or
+become, the run's depth limit, and, for a profile a machine runs, the state it stands in (its
+`Seat`: an agent standing in a state with edges out may call `transitionState`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from gg.config.catalogue import RosterScope
+from gg.config.delegation import FsmState, RosterEntry
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import Limits as LimitsConfig
 from gg.config.model import ProgramLibrary as LibrarySettings
@@ -21,9 +25,10 @@ from gg.sandbox.execution import Ceilings
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import Registry, Role
+from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
 from gg.sdk.shell import ShellAccess
 from gg.sdk.surface import Grant
+from gg.state.modules import Holder
 from gg.state.workspace import Workspace
 
 
@@ -33,6 +38,19 @@ class ModelSettings:
 
     max_output_tokens: int | None = None
     temperature: float | None = None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a machine runs an agent: the machine (its profile's slug) and the state."""
+
+    machine: str
+    state: FsmState
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """The states its edges lead to."""
+        return tuple(edge.to for edge in self.state.transitions)
 
 
 @dataclass(frozen=True)
@@ -51,10 +69,19 @@ class AgentSetup:
     library: LibrarySettings | None = None
     task: str | None = None
     shell: ShellAccess | None = None  # the profile's jail, opened at launch, when it enables a shell
+    name: str | None = None
+    roster: tuple[RosterEntry, ...] = ()  # the entries it may start or exec into (`subagent`-scoped)
+    max_depth: int | None = None
+    seat: Seat | None = None
 
     @property
     def jail(self) -> JailPolicy | None:
         return None if self.shell is None else self.shell.jail.policy
+
+    @property
+    def holder(self) -> Holder:
+        """What its module set is opened for and re-resolved against."""
+        return Holder(self.capabilities, self.grant.skills)
 
 
 def resolve_setup(
@@ -63,14 +90,18 @@ def resolve_setup(
     registry: Registry,
     workspace: Path,
     shell: ShellAccess | None = None,
+    seat: Seat | None = None,
 ) -> AgentSetup:
     """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
-    with the shell opened for it at launch (`gg.run.shell.open_shell`), if any.
+    with the shell opened for it at launch (`gg.run.shell.open_shell`), if any, standing in `seat`
+    when a machine runs it.
 
     Raises `LookupError` for a library that lacks its settings.
     """
     language = LANGUAGES[profile.language.value]
     capabilities = profile.capability_ids
+    if seat is not None and seat.targets:
+        capabilities |= {STANDS_IN_A_STATE}
     surface = build_surface(registry, language, profile.role, capabilities, profile.skills_directory)
     return AgentSetup(
         slug=profile.slug,
@@ -79,7 +110,7 @@ def resolve_setup(
         capabilities=capabilities,
         ceilings=profile.responses_as_code.ceilings,
         limits=resolve_limits(limits),
-        model=ModelSettings(profile.model.max_output_tokens, profile.model.temperature),
+        model=ModelSettings(profile.binding.max_output_tokens, profile.binding.temperature),
         tool=submit_program_tool(language.display_name),
         registry=registry,
         grant=surface.grant,
@@ -87,6 +118,10 @@ def resolve_setup(
         library=profile.program_library,
         task=profile.task,
         shell=shell,
+        name=profile.name,
+        roster=tuple(entry for entry in profile.subagents if RosterScope.SUBAGENT in entry.scopes),
+        max_depth=profile.max_depth,
+        seat=seat,
     )
 
 

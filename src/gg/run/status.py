@@ -44,3 +44,21 @@ def status_of_breach(limit: LimitName) -> RunStatus:
             return RunStatus.TIMED_OUT
         case LimitName.CONSECUTIVE_ERRORS | LimitName.ERROR_RATE | LimitName.COST:
             return RunStatus.LIMIT_EXCEEDED
+
+
+class AgentStatus(StrEnum):
+    """How one agent ended (`agent_finished.status`; a `SubagentResult`'s, for the five a parent can
+    read): its own ending, a ceiling, its model, gg's own defect, or the run stopping it."""
+
+    COMPLETED = "completed"
+    EXHAUSTED = "exhausted"
+    TIMED_OUT = "timed_out"
+    MODEL_ERROR = "model_error"
+    LIMIT_EXCEEDED = "limit_exceeded"
+    INTERNAL_ERROR = "internal_error"
+    STOPPED = "stopped"
+
+
+def agent_status(status: RunStatus) -> AgentStatus:
+    """The agent's status for the run status its end maps to (a refusal never ends an agent)."""
+    return AgentStatus.INTERNAL_ERROR if status is RunStatus.REFUSED else AgentStatus(status.value)

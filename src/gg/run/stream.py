@@ -1,7 +1,9 @@
-"""One agent's view of the run's telemetry: events stamped with its id and current turn."""
+"""One agent's view of the run's telemetry: events stamped with its id, its parent's and its current
+turn. A stream the run has sealed (an agent it recorded as stopped) emits nothing more."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Protocol
 
 from gg.errors import ApiError
@@ -9,20 +11,37 @@ from gg.telemetry.events import ApiCall, ApiResult, Log, LogLevel, Payload
 
 
 class Emit(Protocol):
-    def __call__(self, agent_id: str, turn: int, payload: Payload) -> Any: ...
+    def __call__(
+        self, agent_id: str, turn: int, payload: Payload, parent_agent_id: str | None = None
+    ) -> Any: ...
 
 
 class AgentStream:
     """Emits for one agent; also the membrane's `CallLog` (api_call / api_result)."""
 
-    def __init__(self, emit: Emit, agent_id: str, run_id: str) -> None:
+    def __init__(self, emit: Emit, agent_id: str, run_id: str, parent_id: str | None = None) -> None:
         self._emit = emit
         self.agent_id = agent_id
+        self.parent_id = parent_id
         self.run_id = run_id
         self.turn = 0
+        self._sealed = False
+        self._lock = threading.Lock()
 
     def emit(self, payload: Payload) -> None:
-        self._emit(self.agent_id, self.turn, payload)
+        with self._lock:
+            if not self._sealed:
+                self._emit(self.agent_id, self.turn, payload, self.parent_id)
+
+    def seal_with(self, last: Payload) -> bool:
+        """Emit `last`, then nothing more (the run recording an agent's end itself); False when
+        the stream was already sealed."""
+        with self._lock:
+            if self._sealed:
+                return False
+            self._emit(self.agent_id, self.turn, last, self.parent_id)
+            self._sealed = True
+            return True
 
     def log(self, level: LogLevel, message: str, **fields: Any) -> None:
         self.emit(Log(level=level.value, message=message, fields=fields))

@@ -21,7 +21,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gg.errors import ApiError, ErrorCode
-from gg.sdk.registry import U32_MAX, Capability, Ending, Operation, Param, ParamType, Registry, is_bound
+from gg.sdk.registry import (
+    U32_MAX,
+    Capability,
+    Ending,
+    Machine,
+    Operation,
+    Param,
+    ParamType,
+    Registry,
+    is_bound,
+)
 from gg.sdk.scope import ProgramScope
 from gg.sdk.shape_check import violation
 
@@ -86,6 +96,13 @@ class Membrane:
             return
         if isinstance(op.gate, Ending):
             raise ApiError(op.key, ErrorCode.UNAVAILABLE, self._not_an_ending_of_this_role(op))
+        if isinstance(op.gate, Machine):
+            raise ApiError(
+                op.key,
+                ErrorCode.UNAVAILABLE,
+                f"`{op.qualified(self._language)}` is not available: this agent stands in no state of a "
+                "machine with edges out",
+            )
         capability = op.gate.id if isinstance(op.gate, Capability) else "?"
         raise ApiError(
             op.key,

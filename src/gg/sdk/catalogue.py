@@ -29,7 +29,7 @@ FAMILY_BRIEFS: dict[str, str] = {
     "skills": "read the skills listed for you and load their code modules.",
     "context": "manage your own context window.",
     "board": "the project's board of issues.",
-    "delegation": "hand the session on to another agent.",
+    "delegation": "start, wait for and message other agents; hand the session on; fork copies of yourself.",
     "programs": "fetch the programs you ran by their ids, and hand a patched one over to run.",
     "session": "end the session.",
 }

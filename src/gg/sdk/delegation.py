@@ -1,31 +1,133 @@
-"""Successions and forks, as deferred declarations (seed 001): `exec` and `transitionState` share
-one slot per turn (the first stands, a second is refused), forks accumulate. The successions
-themselves come with the modules work; until an agent's profile can enable `delegation`, the
-membrane's gate answers these calls `unavailable`."""
+"""The delegation family (seed 001; anchor-arms §5): start, wait for and message subagents, hand the
+session on (`exec`, a machine's `transitionState`), and fork a copy.
+
+Rules kept here:
+- `spawnSubagent({agent, prompt})` starts a child at once, on its own thread, and returns its
+  handle `{id, slot, modelId, send(message)}`. `agent` must be a `subagent`-scoped entry of the
+  roster (`invalid-argument` naming them otherwise); a child deeper than the run's `maxDepth` is
+  `limit-exceeded`; `prompt` is the child's brief, its profile's task when left out;
+- `waitForSubagents(ids?)` blocks until the named children (every child not yet collected, when
+  none are named) have ended, and returns one `SubagentResult` each, in the order named (or
+  started). The wait is off the program's clock (`waits_externally`); the run's wall-clock budget
+  ends it (`limit-exceeded`). A fork declared this turn is not a child until the turn ends;
+- `sendMessage(agentId, message)` puts the message in that child's next prompt: `not-found` for
+  an agent that is not this one's child, `conflict` once the child has ended;
+- `exec(agent, prompt?)`, `transitionState(state, note?)` and `fork(prompt)` are declarations the
+  loop applies when the turn closes (`DeferredDeclarations`): the first succession stands and a
+  second is `refused`, a succession after this program's ending is `refused` (the ending wins),
+  and every fork is dispatched. An unknown target is `invalid-argument` listing the legal ones. A
+  fork's id is real at once; its depth is checked at the call;
+- `transitionState` is bound only for an agent standing in a machine's state with edges out.
+The run answers the calls that reach other agents through the program's `Delegation` port.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
-from gg.errors import ApiError, ErrorCode
-from gg.sdk.registry import Capability, Operation, Param, ParamType
-from gg.sdk.scope import ProgramScope, Succession
+from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.sdk.registry import Alias, Capability, ErrorDoc, Machine, Operation, Param, ParamType
+from gg.sdk.scope import ForkDeclaration, ProgramScope, Succession
 
-CAPABILITY = "delegation"
+SUBAGENTS, EXEC, FORK = "subagents", "exec", "fork"
+
+
+class Delegation(Protocol):
+    """What the run answers for one agent's programs."""
+
+    @property
+    def depth(self) -> int: ...
+
+    @property
+    def max_depth(self) -> int | None: ...
+
+    def spawnable(self) -> Sequence[str]:
+        """The profiles this agent may start or exec into: its roster's `subagent` entries."""
+        ...
+
+    def transitions(self) -> Sequence[str]:
+        """The states its machine's edges lead to from where it stands (none outside a machine)."""
+        ...
+
+    def spawn(self, profile: str, prompt: str | None) -> dict[str, Any]: ...
+
+    def wait(self, ids: Sequence[str] | None, pending: Sequence[str]) -> list[dict[str, Any]]: ...
+
+    def send(self, agent_id: str, message: str) -> None: ...
+
+    def reserve_fork(self) -> dict[str, Any]: ...
+
+    def take_messages(self) -> list[tuple[str, str]]:
+        """What was sent to this agent since its last turn: (sender, message), oldest first."""
+        ...
+
+
+def _port(scope: ProgramScope, operation: str) -> Delegation:
+    if scope.delegation is None:  # the gates admit only agents the run gave a port
+        raise GgDefect(FatalFault.HOST_FAULT, f"delegation.{operation} reached an agent without a port")
+    return scope.delegation
+
+
+def _listed(names: Sequence[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names) or "none"
+
+
+def _checked_target(operation: str, name: str, legal: Sequence[str], what: str) -> str:
+    if name.strip() and name in legal:
+        return name
+    shown = f"`{name[:60]}` is not one" if name.strip() else "none was named"
+    raise ApiError(operation, ErrorCode.INVALID_ARGUMENT, f"{what} must be one of {_listed(legal)}; {shown}")
+
+
+def _check_depth(operation: str, port: Delegation) -> None:
+    if port.max_depth is not None and port.depth + 1 > port.max_depth:
+        raise ApiError(
+            operation,
+            ErrorCode.LIMIT_EXCEEDED,
+            f"this agent stands at depth {port.depth}, and the run lets no agent stand deeper than "
+            f"{port.max_depth}: it may start no child",
+        )
+
+
+def _refuse_after_an_ending(scope: ProgramScope, operation: str) -> None:
+    if scope.declarations.ending is not None:
+        raise ApiError(
+            operation,
+            ErrorCode.REFUSED,
+            "this program already ended the session; an ending outranks a succession",
+        )
+
+
+def _spawn(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
+    port = _port(scope, "spawn_subagent")
+    agent = _checked_target("spawn_subagent", args.get("agent", ""), port.spawnable(), "`agent`")
+    _check_depth("spawn_subagent", port)
+    return port.spawn(agent, args.get("prompt"))
+
+
+def _wait(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, Any]]:
+    pending = [fork.id for fork in scope.deferred.forks]
+    return _port(scope, "wait_for_subagents").wait(args.get("ids"), pending)
+
+
+def _send(scope: ProgramScope, args: Mapping[str, Any]) -> None:
+    message: str = args["message"]
+    if not message.strip():
+        raise ApiError("send_message", ErrorCode.INVALID_ARGUMENT, "`message` must not be blank")
+    _port(scope, "send_message").send(args["agentId"], message)
 
 
 def _exec(scope: ProgramScope, args: Mapping[str, Any]) -> None:
-    agent: str = args["agent"]
-    if not agent.strip():
-        raise ApiError("exec", ErrorCode.INVALID_ARGUMENT, "`agent` must name a profile")
+    _refuse_after_an_ending(scope, "exec")
+    agent = _checked_target("exec", args["agent"], _port(scope, "exec").spawnable(), "`agent`")
     scope.deferred.succeed(Succession("exec", agent, args.get("prompt")), "exec")
 
 
 def _transition_state(scope: ProgramScope, args: Mapping[str, Any]) -> None:
-    state: str = args["state"]
-    if not state.strip():
-        raise ApiError("transition_state", ErrorCode.INVALID_ARGUMENT, "`state` must name a state")
+    _refuse_after_an_ending(scope, "transition_state")
+    legal = _port(scope, "transition_state").transitions()
+    state = _checked_target("transition_state", args["state"], legal, "`state`")
     scope.deferred.succeed(Succession("transition", state, args.get("note")), "transition_state")
 
 
@@ -33,23 +135,87 @@ def _fork(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     prompt: str = args["prompt"]
     if not prompt.strip():
         raise ApiError("fork", ErrorCode.INVALID_ARGUMENT, "`prompt` must not be blank")
-    index = scope.deferred.fork(prompt)
-    return {"id": f"{scope.agent_id}-fork-{scope.turn}-{index + 1}"}
+    port = _port(scope, "fork")
+    _check_depth("fork", port)
+    handle = port.reserve_fork()
+    scope.deferred.fork(ForkDeclaration(str(handle["id"]), prompt, int(handle["slot"])))
+    return handle
 
+
+_HANDLE = "SubagentHandle"
+_SEND = (Alias("send", "delegation.send_message", "id"),)
 
 DELEGATION_OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        family="delegation",
+        key="spawn_subagent",
+        params=(
+            Param("agent", ParamType.STRING, required=False, doc="the profile to start (required)"),
+            Param(
+                "prompt", ParamType.STRING, required=False, doc="its brief; its profile's task when left out"
+            ),
+        ),
+        returns=_HANDLE,
+        summary="Start a subagent now, on its own thread, and get its handle.",
+        gate=Capability(SUBAGENTS),
+        handler=_spawn,
+        aliases=_SEND,
+        errors=(
+            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "`agent` is not a profile your roster lets you start"),
+            ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "the child would stand deeper than the run's depth limit"),
+        ),
+    ),
+    Operation(
+        family="delegation",
+        key="wait_for_subagents",
+        params=(
+            Param(
+                "ids", ParamType.STRING_LIST, required=False, positional=True, doc="the children to wait for"
+            ),
+        ),
+        returns="SubagentResult[]",
+        summary="Wait until the named children (all not yet collected, when none are named) have ended.",
+        gate=Capability(SUBAGENTS),
+        handler=_wait,
+        waits_externally=True,
+        errors=(
+            ErrorDoc(ErrorCode.NOT_FOUND, "an id names no child of this agent"),
+            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "an id names a fork that starts when this turn ends"),
+            ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "the run's time ran out while waiting"),
+        ),
+    ),
+    Operation(
+        family="delegation",
+        key="send_message",
+        params=(
+            Param("agent_id", ParamType.STRING, doc="the child's id"),
+            Param("message", ParamType.STRING, doc="what its next prompt carries"),
+        ),
+        returns="void",
+        summary="Put a message in a child's next prompt.",
+        gate=Capability(SUBAGENTS),
+        handler=_send,
+        errors=(
+            ErrorDoc(ErrorCode.NOT_FOUND, "the id names no child of this agent"),
+            ErrorDoc(ErrorCode.CONFLICT, "the child has already ended"),
+        ),
+    ),
     Operation(
         family="delegation",
         key="exec",
         params=(
             Param("agent", ParamType.STRING, doc="the profile that takes over"),
-            Param("prompt", ParamType.STRING, required=False, positional=True, doc="its opening brief"),
+            Param("prompt", ParamType.STRING, required=False, positional=True, doc="its instructions"),
         ),
         returns="void",
         summary="Hand this session to another profile once this turn ends.",
-        gate=Capability(CAPABILITY),
+        gate=Capability(EXEC),
         handler=_exec,
         dispatches_tool=False,
+        errors=(
+            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "`agent` is not a profile your roster lets you become"),
+            ErrorDoc(ErrorCode.REFUSED, "a succession was already declared this turn, or the session ended"),
+        ),
     ),
     Operation(
         family="delegation",
@@ -59,19 +225,27 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
             Param("note", ParamType.STRING, required=False, positional=True, doc="a note for the next state"),
         ),
         returns="void",
-        summary="Move to another state of the machine once this turn ends.",
-        gate=Capability(CAPABILITY),
+        summary="Move the machine to another state once this turn ends.",
+        gate=Machine(),
         handler=_transition_state,
         dispatches_tool=False,
+        errors=(
+            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "no edge leads from this state to `state`"),
+            ErrorDoc(ErrorCode.REFUSED, "a succession was already declared this turn, or the session ended"),
+        ),
     ),
     Operation(
         family="delegation",
         key="fork",
-        params=(Param("prompt", ParamType.STRING, doc="the brief the copy starts from"),),
-        returns="SubagentHandle",
-        summary="Start a copy of this agent once this turn ends.",
-        gate=Capability(CAPABILITY),
+        params=(Param("prompt", ParamType.STRING, doc="what the copy is to do"),),
+        returns=_HANDLE,
+        summary="Start a copy of this agent once this turn ends; its id is real at once.",
+        gate=Capability(FORK),
         handler=_fork,
         dispatches_tool=False,
+        aliases=_SEND,
+        errors=(
+            ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "the copy would stand deeper than the run's depth limit"),
+        ),
     ),
 )

@@ -141,8 +141,30 @@ _DELEGATION: tuple[TypeDecl, ...] = (
     Record(
         "SubagentHandle",
         "delegation",
-        "An agent started from this one.",
-        (Field("id", "string", "the agent's id"),),
+        "A child started from this agent: a subagent, or a fork's copy.",
+        (
+            Field("id", "string", "the child's id; wait for it and message it by this id"),
+            Field("slot", "number", "its place among the children this agent started, from 1"),
+            Field("modelId", "string", "the model that answers it"),
+        ),
+    ),
+    Choice(
+        "SubagentStatus",
+        "delegation",
+        "How a child ended.",
+        ("completed", "exhausted", "timed_out", "model_error", "limit_exceeded"),
+    ),
+    Record(
+        "SubagentResult",
+        "delegation",
+        "What a child ended with.",
+        (
+            Field("id", "string", "the child's id"),
+            Field("status", "SubagentStatus", "completed when it ended itself; otherwise what stopped it"),
+            Field("summary", "string", "its final word, or what its last turn produced"),
+            Field("approved", "boolean", "a reviewer's verdict: true when it approved", optional=True),
+            Field("changes", "string[]", "the changes a reviewer asked for", optional=True),
+        ),
     ),
 )
 

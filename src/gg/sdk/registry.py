@@ -69,7 +69,16 @@ class Ending:
     role: Role
 
 
-Gate = Always | Capability | Ending
+STANDS_IN_A_STATE = "machine-state"
+"""Held by an agent standing in a machine's state with edges out; no profile can enable it."""
+
+
+@dataclass(frozen=True)
+class Machine:
+    """Bound for an agent standing in a machine's state with edges out (`STANDS_IN_A_STATE`)."""
+
+
+Gate = Always | Capability | Ending | Machine
 
 
 def is_bound(gate: Gate, role: Role, capabilities: frozenset[str]) -> bool:
@@ -81,6 +90,8 @@ def is_bound(gate: Gate, role: Role, capabilities: frozenset[str]) -> bool:
             return own is role
         case Capability(id=capability):
             return capability in capabilities
+        case Machine():
+            return STANDS_IN_A_STATE in capabilities
 
 
 @dataclass(frozen=True)

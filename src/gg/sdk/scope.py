@@ -2,7 +2,8 @@
 
 A `ProgramScope` is built by the turn for each program: what the program's calls act on (the
 agent's role and capabilities, its workspace, the views, library, surface and skills read set it
-holds, the run's deadline) and two sets of declarations the loop acts on afterwards:
+holds, the run's deadline, its port onto the run's other agents) and two sets of declarations the
+loop acts on afterwards:
 - `declarations` belong to this one program: its ending (the last call wins) and its hand-over
   (the first stands, a second is refused);
 - `deferred` belong to the whole turn and merge across every program of the reply: the last
@@ -21,6 +22,7 @@ from gg.state.skills import SkillReads
 if TYPE_CHECKING:
     from gg.run.context import RunContext
     from gg.run.setup import AgentSetup
+    from gg.sdk.delegation import Delegation
     from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface
     from gg.state.holdings import Holdings
@@ -31,11 +33,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class DeclaredEnding:
-    """An ending a program declared: its kind (`finish`, `approve`, `request_changes`) and the
-    session's final word if it survives."""
+    """An ending a program declared: its kind (`finish`, `approve`, `request_changes`), the
+    session's final word if it survives, and a change list's items."""
 
     kind: str
     final_text: str
+    items: tuple[str, ...] = ()
 
 
 @dataclass
@@ -74,13 +77,22 @@ class Succession:
     note: str | None = None
 
 
+@dataclass(frozen=True)
+class ForkDeclaration:
+    """A fork: the copy's id and slot, minted at the call, and what it is to do."""
+
+    id: str
+    prompt: str
+    slot: int = 0
+
+
 @dataclass
 class DeferredDeclarations:
     """Declarations applied when the turn closes, merged across the reply's programs."""
 
     compaction: Compaction | None = None
     succession: Succession | None = None
-    forks: list[str] = field(default_factory=list[str])
+    forks: list[ForkDeclaration] = field(default_factory=list[ForkDeclaration])
     waits: list[str] = field(default_factory=list[str])
 
     def compact(self, compaction: Compaction) -> None:
@@ -93,10 +105,9 @@ class DeferredDeclarations:
             raise ApiError(operation, ErrorCode.REFUSED, "a succession was already declared this turn")
         self.succession = succession
 
-    def fork(self, prompt: str) -> int:
-        """Forks accumulate; returns the fork's index in the turn."""
-        self.forks.append(prompt)
-        return len(self.forks) - 1
+    def fork(self, fork: ForkDeclaration) -> None:
+        """Forks accumulate; every one is dispatched."""
+        self.forks.append(fork)
 
     def wait_for(self, issue: str) -> None:
         """Issue waits accumulate, each issue once."""
@@ -119,6 +130,7 @@ class ProgramScope:
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
     skills_read: SkillReads = field(default_factory=SkillReads)  # the skills this window has read
     shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
+    delegation: Delegation | None = None  # the run's answer to the delegation family
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
 
@@ -132,6 +144,7 @@ class ProgramScope:
         agent_id: str,
         turn: int,
         deferred: DeferredDeclarations,
+        delegation: Delegation | None = None,
     ) -> ProgramScope:
         """The scope of one program of agent `agent_id` in turn `turn`."""
         return cls(
@@ -146,5 +159,6 @@ class ProgramScope:
             surface=holdings.surface,
             skills_read=holdings.skills_read,
             shell=setup.shell,
+            delegation=delegation,
             deferred=deferred,
         )

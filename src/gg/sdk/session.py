@@ -42,7 +42,9 @@ def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
             "`items` holds no change once blank items are dropped; an approval is `gg.session.approve`",
         )
     numbered = "\n".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
-    scope.declarations.declare_ending(DeclaredEnding("request_changes", f"Changes requested:\n{numbered}"))
+    scope.declarations.declare_ending(
+        DeclaredEnding("request_changes", f"Changes requested:\n{numbered}", tuple(items))
+    )
 
 
 SESSION_OPERATIONS: tuple[Operation, ...] = (

@@ -1,18 +1,15 @@
 """What one agent instance holds, and how it is copied and handed on (seeds 000 and 003).
 
-The parts: the window (the `history` module), the views it is filling, the program library (None
-for an agent that keeps none), the surface (its documentation and the code modules loaded for it)
-and the skills read set. Each part has a copy rule (`fork`) and a succession rule (`adopt`); the
-whole applies them part by part:
-
-| part | fork (a copy of the agent) | adopt (a successor under its own profile) |
-|---|---|---|
-| window | the thread and task; system-prompt slot empty | the same |
-| views | copied whole | the same |
-| library | entries and issued ids cloned | truncated to the successor's `keep` (below) |
-| surface | the grant again, nothing loaded | the successor's grant, nothing loaded |
-| skills read set | copied | kept verbatim |
-
+The parts: its modules (`ModuleSet`: the window with its views as `history`, the skills read set
+beside its profile's catalogue as `skills`, and the kinds to come), the program library (None for
+an agent that keeps none; not a module) and the surface (its documentation and the code modules
+loaded for it). A fork and a succession treat each part by its own rule:
+- modules: a fork copies each kind under a new id, or links it (`ModuleSet.fork`); a successor
+  carries the kinds its plan names, and the rest are dropped or started fresh
+  (`ModuleSet.transfer`);
+- library: a fork clones its entries and issued ids; a successor takes them over, truncated to
+  its own `keep` (below);
+- surface: a fork gets its grant again, a successor its own grant, both with nothing loaded.
 A successor that keeps no library keeps nothing; one whose predecessor kept none starts its own.
 Loaded code is never carried: a new instance starts with nothing loaded.
 """
@@ -22,45 +19,87 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gg.errors import FatalFault, GgDefect
+from gg.state.history import HistoryModule
+from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
-from gg.state.skills import SkillReads
+from gg.state.modules import Holder, ModuleClasses, ModuleSet, Row, Transfer, receiving_kinds
+from gg.state.skills import SkillReads, SkillsModule
+from gg.state.storeids import StoreIds
 from gg.state.views import ViewSet
 from gg.state.window import Window
 
 if TYPE_CHECKING:
     from gg.config.model import ProgramLibrary as LibrarySettings
-    from gg.run.setup import AgentSetup
     from gg.sdk.surface import Surface
+
+MODULE_CLASSES: ModuleClasses = {ModuleKind.HISTORY: HistoryModule, ModuleKind.SKILLS: SkillsModule}
+"""The kinds gg holds so far; memories, tasks, board and archive are absent from every set."""
+
+
+def kinds_held_by(holder: Holder) -> frozenset[ModuleKind]:
+    """The kinds an agent of `holder`'s profile holds."""
+    return receiving_kinds(holder, MODULE_CLASSES)
 
 
 @dataclass
 class Holdings:
-    window: Window
+    modules: ModuleSet
     surface: Surface
-    views: ViewSet = field(default_factory=ViewSet)
     library: ProgramLibrary | None = None
-    skills_read: SkillReads = field(default_factory=SkillReads)
+    _spare_reads: SkillReads = field(default_factory=SkillReads)  # the read set of a holder without skills
 
-    def fork(self) -> Holdings:
-        """An independent copy for a copy of the agent; the two diverge from here."""
-        return Holdings(
-            window=self.window.fork(),
-            surface=self.surface.fresh(),
-            views=self.views.fork(),
-            library=None if self.library is None else self.library.fork(),
-            skills_read=self.skills_read.fork(),
-        )
+    @classmethod
+    def open(
+        cls, holder: Holder, surface: Surface, library: ProgramLibrary | None, ids: StoreIds
+    ) -> Holdings:
+        """What a new agent holds before its first turn: a fresh store of every kind it holds."""
+        return cls(ModuleSet.open(holder, ids, MODULE_CLASSES), surface, library)
 
-    def adopt(self, setup: AgentSetup, minter: Minter) -> Holdings:
-        """What a successor under `setup` holds once it takes these over; `minter` is the run's
-        program-id minter, for a library the successor starts fresh."""
-        return Holdings(
-            window=self.window.adopt(),
-            surface=setup.grant.open(),
-            views=self.views.adopt(),
-            library=adopt_library(self.library, setup.library, minter),
-            skills_read=self.skills_read.adopt(),
-        )
+    @property
+    def history(self) -> HistoryModule:
+        module = self.modules.get(ModuleKind.HISTORY)
+        if not isinstance(module, HistoryModule):
+            raise GgDefect(FatalFault.HOST_FAULT, "an agent holds no window")
+        return module
+
+    @property
+    def window(self) -> Window:
+        return self.history.window
+
+    @property
+    def views(self) -> ViewSet:
+        return self.history.views
+
+    @property
+    def skills_read(self) -> SkillReads:
+        """The skills this window has read; a holder without skills has an empty set of its own."""
+        module = self.modules.get(ModuleKind.SKILLS)
+        return module.reads if isinstance(module, SkillsModule) else self._spare_reads
+
+    def fork(self, ids: StoreIds) -> tuple[Holdings, list[Row]]:
+        """An independent copy for a copy of the agent, and the fork's rows; the two diverge here."""
+        modules, rows = self.modules.fork(ids)
+        library = None if self.library is None else self.library.fork()
+        return Holdings(modules, self.surface.fresh(), library), rows
+
+    def transfer(
+        self, holder: Holder, surface: Surface, settings: LibrarySettings | None, carried: Plan
+    ) -> tuple[Holdings, Transfer]:
+        """What a successor holds once it takes these over under its own profile (`holder`, its
+        surface opened from its grant, its library settings), carrying `carried.kinds`."""
+        moved = self.modules.transfer(holder, carried.kinds, carried.ids)
+        library = adopt_library(self.library, settings, carried.minter)
+        return Holdings(moved.modules, surface, library), moved
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A succession's plan: the kinds it carries, the run's store ids and program-id minter."""
+
+    kinds: frozenset[ModuleKind]
+    ids: StoreIds
+    minter: Minter
 
 
 def adopt_library(

@@ -120,7 +120,7 @@ def _run_in(spec: CellSpec, shelf: ArmShelf, workplace: Workplace, workspace: Pa
         session_id=spec.run_id,
     )
     try:
-        world = World(arm=shelf.arm(spec.capability_set.root.language.value))
+        world = World(arm=shelf.arm(spec.capability_set.entry(spec.capability_set.root).language.value))
         result = execute_run(spec.capability_set, telemetry, options, world)
     finally:
         telemetry.close()

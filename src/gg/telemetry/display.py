@@ -1,8 +1,11 @@
 """The live terminal display: a telemetry `Sink` writing a run as it happens to a rich `Console`.
 
 Rules:
-- One line when a turn starts (`turn 3`; another agent's turns read `worker-1 · turn 3`), one
-  per receipt, one per program (`terminal.program_line`), one for the turn's outcome.
+- One line when a turn starts (`turn 3`), one per receipt, one per program
+  (`terminal.program_line`), one for the turn's outcome. Every line about an agent other than the
+  root starts with its id (`root.1 · turn 3`, `root.1 ·   → finished`), so the lines of agents
+  taking turns at once stay legible however they interleave; such an agent's start, hand-overs,
+  forks and end get a line each.
 - Operator logs at `warn` and `error` are shown (yellow, red) on the `operator` console (stderr
   from the command line); `info` and `debug` only when verbose.
 - The end shows the status, exit code, turns and duration, the final text, and the run id with
@@ -18,6 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from gg.run.tree import ROOT_ID as ROOT_AGENT
 from gg.telemetry.events import Event, EventType
 from gg.telemetry.records import read_limit, read_log, read_outcome, read_program
 from gg.telemetry.terminal import (
@@ -34,7 +38,10 @@ from gg.telemetry.terminal import (
     terminal_safe,
 )
 
-ROOT_AGENT = "root"
+_AGENT_EVENTS = frozenset(
+    {EventType.AGENT_SPAWNED, EventType.AGENT_TRANSITION, EventType.AGENT_FINISHED, EventType.AGENT_MODULES}
+)
+_MADE = {"exec": "took over from", "fsm": "took over from", "fork": "forked from"}
 SHOW_COMMAND = "gg show"
 MAX_FINAL_LINES = 20
 _QUIET_LEVELS = frozenset({"debug", "info"})
@@ -48,15 +55,21 @@ class LiveDisplay:
         self._operator = operator or console
         self._verbose = verbose
         self._marks = glyphs_for(console)
-        self._turn: tuple[str, int] | None = None
+        self._turns: dict[str, int] = {}  # each agent's turn last announced
+        self._agent: str = ROOT_AGENT  # whose event is being written
+        self._made: dict[str, str] = {}  # each fork copy's and successor's id: how it was made
 
     def write(self, event: Event) -> None:
         record = terminal_safe(event.to_wire())
         kind = event.type
+        self._agent = event.agent_id
         if kind is EventType.RUN_STARTED:
             self._started(record)
         elif kind is EventType.RUN_FINISHED:
+            self._agent = ROOT_AGENT
             self._finished(record)
+        elif kind in _AGENT_EVENTS:
+            self._agent_event(kind, record)
         else:
             self._turn_started(event)
             self._turn_event(kind, record)
@@ -84,12 +97,29 @@ class LiveDisplay:
         self._line(Text(dot.join(["gg", *facts, f"run {record.get('runId', '')}"]), style="dim"))
 
     def _turn_started(self, event: Event) -> None:
-        key = (event.agent_id, event.turn)
-        if event.turn < 1 or key == self._turn:
+        if event.turn < 1 or self._turns.get(event.agent_id) == event.turn:
             return
-        self._turn = key
-        who = "" if event.agent_id == ROOT_AGENT else f"{event.agent_id} {self._marks.dot} "
-        self._line(Text(f"{who}turn {event.turn}", style="bold"))
+        self._turns[event.agent_id] = event.turn
+        self._line(Text(f"turn {event.turn}", style="bold"))
+
+    def _agent_event(self, kind: EventType, record: dict[str, Any]) -> None:
+        """A line for an agent's start (not the root's), its hand-overs and forks, and its end."""
+        dash = self._marks.dash
+        if kind is EventType.AGENT_SPAWNED and record.get("parentAgentId"):
+            brief = first_line(str(record.get("brief") or ""))
+            parent, profile = record["parentAgentId"], record.get("profileId")
+            verb = _MADE.get(self._made.get(self._agent, ""), "started by")
+            made = f"{verb} {parent}: {profile}, depth {record.get('depth')}"
+            self._line(Text(made + (f" {dash} {brief}" if brief else ""), style="cyan"))
+        elif kind is EventType.AGENT_TRANSITION:
+            self._made[str(record.get("toAgentId"))] = str(record.get("kind"))
+            state = f", state {record['state']}" if record.get("state") else ""
+            target = f"{record.get('toAgentId')} ({record.get('profileId')}{state})"
+            self._line(Text(f"{record.get('kind')} {self._marks.arrow} {target}", style="cyan"))
+        elif kind is EventType.AGENT_FINISHED and self._agent != ROOT_AGENT:
+            summary = first_line(str(record.get("summary") or ""))
+            status = status_text(str(record.get("status", "")))
+            self._line(Text("finished: ").append_text(status).append(f" {dash} {summary}" if summary else ""))
 
     def _reply(self, record: dict[str, Any]) -> None:
         text = first_line(str(record.get("text") or ""))
@@ -120,6 +150,8 @@ class LiveDisplay:
             return
         fields = "".join(f" {key}={value}" for key, value in log.fields.items())
         text = Text(f"  {self._marks.warn} {log.level} {log.message}{fields}", LOG_STYLES.get(log.level, ""))
+        if self._agent != ROOT_AGENT:
+            text = Text(f"{self._agent} {self._marks.dot} ").append_text(text)
         self._operator.print(encodable(text, self._operator), highlight=False, soft_wrap=True)
 
     def _limit(self, record: dict[str, Any]) -> None:
@@ -153,4 +185,6 @@ class LiveDisplay:
             self._line(Text(f"  {self._marks.quote} {line}"))
 
     def _line(self, text: Text) -> None:
+        if self._agent != ROOT_AGENT:
+            text = Text(f"{self._agent} {self._marks.dot} ", style="cyan").append_text(text)
         self._console.print(encodable(text, self._console), highlight=False, soft_wrap=True)

@@ -104,12 +104,12 @@ class Telemetry:
     def failures(self) -> tuple[SinkFailure, ...]:
         return tuple(self._failures)
 
-    def emit(self, agent_id: str, turn: int, payload: Payload) -> Event:
+    def emit(self, agent_id: str, turn: int, payload: Payload, parent_agent_id: str | None = None) -> Event:
         """Stamp `payload` and write it to every live sink, in order. Returns the event."""
         with self._lock:
             if self._closed:
                 raise GgDefect(FatalFault.HOST_FAULT, f"telemetry emitted `{payload.TYPE}` after close")
-            event = self._stamp(agent_id, turn, payload)
+            event = self._stamp(agent_id, turn, payload, parent_agent_id)
             self._fan_out(event)
             return event
 
@@ -126,11 +126,11 @@ class Telemetry:
                     self._record(sink, None, exc)
             self._sinks = []
 
-    def _stamp(self, agent_id: str, turn: int, payload: Payload) -> Event:
+    def _stamp(self, agent_id: str, turn: int, payload: Payload, parent: str | None = None) -> Event:
         """The envelope around `payload`, whose every text is made well-formed first: a lone
         surrogate a program or a model wrote must not cost the run its record."""
         timestamp = format_timestamp(self._clock())
-        return Event(self._run_id, agent_id, turn, timestamp, well_formed_payload(payload))
+        return Event(self._run_id, agent_id, turn, timestamp, well_formed_payload(payload), parent)
 
     def _fan_out(self, event: Event) -> None:
         failed = [(sink, exc) for sink in list(self._sinks) if (exc := _write(sink, event))]
@@ -140,7 +140,7 @@ class Telemetry:
             self._record(sink, event.type, exc)
             note = Log(level=LogLevel.ERROR.value, message=SINK_FAILED_MESSAGE, fields=_fields(sink, exc))
             if self._sinks:
-                self._fan_out(self._stamp(event.agent_id, event.turn, note))
+                self._fan_out(self._stamp(event.agent_id, event.turn, note, event.parent_agent_id))
 
     def _record(self, sink: Sink, event_type: EventType | None, exc: Exception) -> None:
         failure = SinkFailure(type(sink).__name__, event_type, _describe(exc))

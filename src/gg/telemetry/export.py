@@ -8,8 +8,10 @@ Rules:
   `exitCode`, `arm`, `model`, `turns`, `errorTurns`, `inputTokens`, `outputTokens`,
   `cacheReadTokens`, `cacheWriteTokens`, `costUsd`, `unpricedReplies`, `startedAt`, `finishedAt`,
   `durationMs`, `configPath`, `workspace`, `message`, `finalText`.
-- `gg show --json`: `{"schema", "run": RUN, "turns": [TURN, ...], "logs": [LOG, ...]}`, the texts
-  exactly as recorded. A TURN holds `agentId`, `turn`, `startedAt`, `read` (the messages the model
+- `gg show --json`: `{"schema", "run": RUN, "agents": [AGENT, ...], "turns": [TURN, ...], "logs":
+  [LOG, ...]}`, the texts exactly as recorded. An AGENT (in tree order) holds `id`, `parentAgentId`,
+  `relation` (`root`, `subagent`, `fork`, `exec`, `fsm`), `profileId`, `modelId`, `depth`, `state`,
+  `brief`, `status` and `summary`. A TURN holds `agentId`, `turn`, `startedAt`, `read` (the messages the model
   read: `role`, `content`, `toolCallId`, `echo`), `reply` (`text`, `durationMs`, `inputTokens`,
   `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `costUsd`), `calls` (`callId`, `tool`,
   `arguments`, `receipt`, `programId`), `programs` (PROGRAM), `logs`, `outcome` (`outcome`,
@@ -26,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from gg.console.agents import Instance
 from gg.telemetry.records import Call, LimitRecord, LinkRun, Message, OperatorLog, Outcome, ProgramRun
 from gg.telemetry.store import ListedRun, elapsed_ms
 from gg.telemetry.tally import TokenCounts
@@ -68,8 +71,24 @@ def show_document(run: ListedRun, transcript: Transcript) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "run": run_entry(run),
+        "agents": [_agent(agent) for agent in transcript.agents],
         "turns": [_turn(turn) for turn in transcript.turns],
         "logs": [_log(log) for log in transcript.logs],
+    }
+
+
+def _agent(agent: Instance) -> dict[str, Any]:
+    return {
+        "id": agent.id,
+        "parentAgentId": agent.parent,
+        "relation": agent.relation,
+        "profileId": agent.profile or None,
+        "modelId": agent.model or None,
+        "depth": agent.depth,
+        "state": agent.state,
+        "brief": agent.brief,
+        "status": agent.status,
+        "summary": agent.summary,
     }
 
 

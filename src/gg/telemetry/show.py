@@ -8,6 +8,8 @@ Rules:
 - A submission that handed over shows every link of its chain in the order run, each with its own
   source and verdict, so an error's line numbers are read against the program that ran them.
 - Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
+- A run of many agents prints its agent tree first (`agents_view`), then each agent's turns
+  under a heading of its own, agent after agent in tree order.
 - Feedback the model read is quoted in the turn that read it; feedback that no turn read (the run
   ended) is quoted under the outcome.
 - The end: status, exit code, totals (turns, duration, tokens, cost, how many replies had no
@@ -28,6 +30,8 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from gg.run.tree import ROOT_ID
+from gg.telemetry.agents_view import agent_heading, render_agent_tree
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.records import Call, LinkRun, Message, ProgramRun
 from gg.telemetry.store import ListedRun, RunRow, elapsed_ms
@@ -69,12 +73,33 @@ def render_transcript(transcript: Transcript, console: Console, *, full: bool = 
     """Print a whole run: its header, every turn, and its end."""
     marks = glyphs_for(console)
     _header(transcript, console)
-    for index, turn in enumerate(transcript.turns):
-        read_later = any(t.agent_id == turn.agent_id for t in transcript.turns[index + 1 :])
+    many = len(transcript.agents) > 1
+    if many:
+        render_agent_tree(transcript.agents, console, marks)
+    heading: str | None = None
+    turns = _by_agent(transcript) if many else list(transcript.turns)
+    for index, turn in enumerate(turns):
+        if many and turn.agent_id != heading:
+            heading = turn.agent_id
+            _agent_rule(transcript, heading, console, marks)
+        read_later = any(t.agent_id == turn.agent_id for t in turns[index + 1 :])
         _turn(turn, _lexer(transcript.language, console), console, marks, full=full, read_later=read_later)
     for log in transcript.logs:
         console.print(Text(f"{log.level} {log.message}", LOG_STYLES.get(log.level, "dim")), highlight=False)
     _end(transcript, console, marks)
+
+
+def _by_agent(transcript: Transcript) -> list[Turn]:
+    """The turns, agent after agent in tree order, each agent's in the order they ran."""
+    order = {agent.id: position for position, agent in enumerate(transcript.agents)}
+    return sorted(transcript.turns, key=lambda turn: order.get(turn.agent_id, len(order)))
+
+
+def _agent_rule(transcript: Transcript, agent_id: str, console: Console, marks: Glyphs) -> None:
+    agent = next((a for a in transcript.agents if a.id == agent_id), None)
+    console.print()
+    title = agent_heading(agent, marks) if agent else Text(f"agent {agent_id}", style="bold cyan")
+    console.rule(title, align="left", characters="═")
 
 
 def render_runs(runs: Sequence[ListedRun], console: Console, *, tz: tzinfo | None = None) -> None:
@@ -127,7 +152,7 @@ def _header(transcript: Transcript, console: Console) -> None:
 
 
 def _turn(turn: Turn, lexer: str, console: Console, marks: Glyphs, *, full: bool, read_later: bool) -> None:
-    who = "" if turn.agent_id == "root" else f"{turn.agent_id} · "
+    who = "" if turn.agent_id == ROOT_ID else f"{turn.agent_id} · "
     console.print()
     console.rule(Text(f"{who}turn {turn.number}", style="bold"), align="left")
     for message in turn.read:

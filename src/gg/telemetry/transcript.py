@@ -15,6 +15,8 @@ Rules:
 - A turn's tokens are its `model_reply` usage; its cost and the run's totals of tokens, cost and
   error turns are read by `gg.telemetry.tally`.
 - Totals: turns and duration from `run_finished` when there is one, else counted from the events.
+- The agents: every instance the events name, in tree order (the agent tree as the console folds
+  it: `gg.console.agents`), each with how it came to be, its profile, depth, brief and end.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gg.console.agents import Instance, fold_agents
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.events import EventType
 from gg.telemetry.records import (
@@ -107,6 +110,7 @@ class Transcript:
     exit_code: int | None = None
     final_text: str | None = None
     message: str | None = None
+    agents: tuple[Instance, ...] = ()
 
 
 @dataclass
@@ -273,6 +277,7 @@ def _transcript(
         exit_code=finished.get("exitCode"),
         final_text=finished.get("finalText"),
         message=finished.get("message"),
+        agents=tuple(fold_agents(records, finished.get("status")).ordered()),
     )
 
 

@@ -4,6 +4,7 @@ answers in order and refuses a call the recording holds no answer for."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from gg.providers.journal import JournalError, load_journal
 from gg.providers.recording import JournalRecorder
 from gg.providers.scripted import ScriptedClient, program_reply
 from gg.sdk.host.answers import Answer, ReplayedAnswers
-from gg.sdk.host.recording import answer_line, family_line, read_host_recording
+from gg.sdk.host.recording import answer_line, family_line, read_host_recording, read_host_recordings
 
 family = gg.family("ledger", doc="the ledger.")
 
@@ -29,16 +30,17 @@ def test_host_lines_are_kept_where_they_came_and_the_replies_are_read_around_the
     path = tmp_path / "session.jsonl"
     recorder = JournalRecorder.create(path)
     recorder.record_host(family_line(family.declaration, "books:ledger"))
-    client = recorder.wrap(ScriptedClient([program_reply("one();"), program_reply("two();")]))
+    client = recorder.wrap(ScriptedClient([program_reply("one();"), program_reply("two();")]), "root")
     client.complete(None)  # type: ignore[arg-type]
-    recorder.record_host(answer_line("root", Answer("ledger.balance", {"account": "a"}, 1.0)))
+    recorder.record_host(answer_line("root", Answer("ledger.balance", {"account": "a"}, 1.0)), "root")
     client.complete(None)  # type: ignore[arg-type]
     recorder.record_host(
-        answer_line("root", Answer("ledger.balance", {"account": "b"}, error=(ErrorCode.NOT_FOUND, "no b")))
+        answer_line("root", Answer("ledger.balance", {"account": "b"}, error=(ErrorCode.NOT_FOUND, "no b"))),
+        "root",
     )
     recorder.close()
     kinds = [line.split('"', 2)[1] for line in path.read_text().splitlines()[1:]]
-    assert kinds == ["hostFamily", "calls", "hostAnswer", "calls", "hostAnswer"]
+    assert kinds == ["hostFamily", "agent", "hostAnswer", "agent", "hostAnswer"]
     replies = load_journal(path)
     assert [r.calls[0].arguments for r in replies] == [{"program": "one();"}, {"program": "two();"}]
     assert [r.line for r in replies] == [3, 5]
@@ -50,6 +52,38 @@ def test_host_lines_are_kept_where_they_came_and_the_replies_are_read_around_the
         Answer("ledger.balance", {"account": "a"}, 1.0),
         Answer("ledger.balance", {"account": "b"}, error=(ErrorCode.NOT_FOUND, "no b")),
     ]
+
+
+def test_an_answer_stands_after_the_latest_reply_of_the_agent_whose_program_asked(tmp_path: Path) -> None:
+    path = tmp_path / "crew.jsonl"
+    recorder = JournalRecorder.create(path)
+    root = recorder.wrap(ScriptedClient([program_reply("root();")]), "root")
+    child = recorder.wrap(ScriptedClient([program_reply("child();")]), "root.1")
+    root.complete(None)  # type: ignore[arg-type]
+    child.complete(None)  # type: ignore[arg-type]
+    recorder.record_host(answer_line("root", Answer("ledger.balance", {"account": "r"}, 1.0)), "root")
+    recorder.record_host(answer_line("root.1", Answer("ledger.balance", {"account": "c"}, 2.0)), "root.1")
+    recorder.close()
+    lines = path.read_text().splitlines()[1:]
+    markers = ['"root();"', '"r"', '"child();"', '"c"']  # root's reply, its answer, the child's, its answer
+    assert [marker in line for marker, line in zip(markers, lines, strict=True)] == [True] * 4
+    assert [(agent, answer.arguments) for agent, answer in read_host_recording(path).answers] == [
+        ("root", {"account": "r"}),
+        ("root.1", {"account": "c"}),
+    ]
+
+
+def test_the_host_lines_of_every_replayed_journal_are_read_and_every_bad_line_named(tmp_path: Path) -> None:
+    first, second, bad = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
+    for path, agent, value in [(first, "root", 1.0), (second, "root.1", 2.0)]:
+        answer = Answer("ledger.balance", {"account": agent}, value)
+        path.write_text(json.dumps(answer_line(agent, answer)) + "\n")
+    bad.write_text('{"hostFamily": 3}\n')
+    read = read_host_recordings([first, second])
+    assert [(agent, answer.value) for agent, answer in read.answers] == [("root", 1.0), ("root.1", 2.0)]
+    with pytest.raises(JournalError) as refused:
+        read_host_recordings([bad, first, bad])
+    assert [d.path for d in refused.value.defects] == [f"{bad}, line 1", f"{bad}, line 1"]
 
 
 def test_a_host_line_that_cannot_be_read_is_refused_with_its_line_number(tmp_path: Path) -> None:

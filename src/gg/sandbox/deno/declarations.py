@@ -6,8 +6,8 @@ Rules kept here:
   FileRead`: parameters kept in place first (an optional one marked `?`), then the options object
   when any parameter travels in it;
 - a record is an `interface`, a union and a choice are `type` aliases; every field and alias method
-  carries its doc line as a trailing comment; alias methods take no argument and return what the
-  operation they call returns;
+  carries its doc line as a trailing comment; an alias method takes the parameters of the
+  operation it calls after the first (which the record's field fills) and returns what it returns;
 - `gg.d.ts` holds one ambient module per specifier (`gg`, `gg:<family>` for every family with an
   operation or a type, `gg:core`), declares every operation whoever may call it, declares `lib:*`
   as a module whose bindings are all `any`, and opens with the guest's globals (`globals.d.ts`).
@@ -67,8 +67,9 @@ def alias_methods(registry: Registry) -> dict[str, list[tuple[str, str]]]:
             target = registry.get(alias.operation)
             returns = "unknown" if target is None else target.returns
             called = alias.operation if target is None else target.qualified("typescript")
+            rest = [] if target is None else ts_parameters(target)[1:]
             for name in op.returned_names():
-                method = f"{camel(alias.method)}(): {returns}"
+                method = f"{camel(alias.method)}({', '.join(rest)}): {returns}"
                 methods.setdefault(name, []).append(
                     (method, f"calls {called} with this record's `{alias.field}`")
                 )

@@ -193,16 +193,27 @@ def _record_class(record: Record, methods: Sequence[PyAlias]) -> str:
         lines.append(f"    {name}: object = None" if optional else f"    {name}: object")
     for alias in methods:
         family, key = alias.operation.split(".", 1)
+        passed = ", ".join((f"self.{alias.field}", *alias.passed))
         lines.extend(
             [
                 "",
-                f"    def {alias.method}(self):",
-                f"        return _gg.{family}.{py_name(key)}(self.{alias.field})",
+                f"    def {alias.method}({_untyped(alias.signature)}):",
+                f"        return _gg.{family}.{py_name(key)}({passed})",
             ]
         )
     if len(lines) == 2:
         lines.append("    pass")
     return "\n".join(lines)
+
+
+def _untyped(signature: str) -> str:
+    """A typed parameter list without its annotations: `self, limit: int | None = None` →
+    `self, limit=None`."""
+    spelled: list[str] = []
+    for param in signature.split(", "):
+        name, _, rest = param.partition(":")
+        spelled.append(f"{name}=None" if rest.endswith("= None") else name)
+    return ", ".join(spelled)
 
 
 def _converters(registry: Registry) -> Iterator[str]:

@@ -108,12 +108,20 @@ def signature(op: Operation) -> str:
 
 @dataclass(frozen=True)
 class PyAlias:
-    """An alias method of a record: `summary.source()` calls `operation` with the record's `field`."""
+    """An alias method of a record: `summary.source()` calls `operation` with the record's `field`,
+    then the method's own arguments (`handle.send(message)`): the operation's parameters after
+    its first."""
 
     method: str
     returns: str  # the Python type of what it hands back
     operation: str  # wire key of the operation it calls
     field: str  # the record field passed, in Python's spelling
+    params: tuple[str, ...] = ()  # the method's own parameters, typed (`message: str`)
+    passed: tuple[str, ...] = ()  # how the method passes them on (`message`, `limit=limit`)
+
+    @property
+    def signature(self) -> str:
+        return ", ".join(("self", *self.params))
 
 
 def alias_methods(registry: Registry) -> dict[str, list[PyAlias]]:
@@ -123,10 +131,22 @@ def alias_methods(registry: Registry) -> dict[str, list[PyAlias]]:
         for alias in op.aliases:
             target = registry.get(alias.operation)
             returns = "Any" if target is None else returns_type(target)
-            spelled = PyAlias(py_name(alias.method), returns, alias.operation, field_name(alias.field))
+            params, passed = _alias_arguments(target)
+            spelled = PyAlias(
+                py_name(alias.method), returns, alias.operation, field_name(alias.field), params, passed
+            )
             for name in _records_named(registry, op.returned_names()):
                 methods.setdefault(name, []).append(spelled)
     return methods
+
+
+def _alias_arguments(target: Operation | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An alias method's own parameters and how it passes them on: the target's after its first."""
+    if target is None:
+        return (), ()
+    passed = [py_name(p.name) for p in target.params[1:] if p.in_place]
+    passed += [f"{py_name(p.name)}={py_name(p.name)}" for p in target.params if not p.in_place]
+    return tuple(parameters(target)[1:]), tuple(passed)
 
 
 def _records_named(registry: Registry, names: Iterable[str]) -> list[str]:
@@ -168,7 +188,7 @@ def declaration(decl: TypeDecl, methods: Iterable[PyAlias] = ()) -> str:
                 lines.append(f"    {spelled}  # {docs[name]}")
             for alias in methods:
                 called = f"calls gg.{alias.operation} with `{alias.field}`"
-                lines.append(f"    def {alias.method}(self) -> {alias.returns}: ...  # {called}")
+                lines.append(f"    def {alias.method}({alias.signature}) -> {alias.returns}: ...  # {called}")
             return "\n".join(lines)
         case Union() | Choice():
             return _stub_declaration(decl, ())[0]
@@ -295,7 +315,9 @@ def _stub_declaration(decl: TypeDecl, methods: Iterable[PyAlias]) -> list[str]:
             lines = ["@final", "@dataclass(frozen=True)", f"class {decl.name}:"]
             for name, kind, optional in record_fields(decl):
                 lines.append(f"    {name}: {kind} | None = None" if optional else f"    {name}: {kind}")
-            lines.extend(f"    def {alias.method}(self) -> {alias.returns}: ..." for alias in methods)
+            lines.extend(
+                f"    def {alias.method}({alias.signature}) -> {alias.returns}: ..." for alias in methods
+            )
             if len(lines) == 3:
                 lines.append("    pass")
             return lines

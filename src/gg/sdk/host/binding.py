@@ -30,7 +30,7 @@ from gg.sdk.shapes import RecordShape
 from gg.sdk.types import TypeDecl
 
 Report = Callable[[str, int, str, str | None], None]  # (agent id, turn, message, traceback)
-KeepLine = Callable[[dict[str, Any]], None]  # one host line for the recording being written
+KeepLine = Callable[[dict[str, Any], str | None], None]  # a host line to record, and whose call it answered
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def bind_host_families(
     entries = host_entries(served)
     if services.record is not None:
         for source in sources.families:
-            services.record(family_line(source.declaration, source.entry))
+            services.record(family_line(source.declaration, source.entry), None)
     return HostBinding(
         operations=entries.operations,
         types=entries.types,
@@ -119,7 +119,7 @@ def _replayed(key: str, wire: str, answers: ReplayedAnswers, services: HostServi
 
 def _given(answer: Answer, key: str, scope: ProgramScope, services: HostServices) -> Any:
     if services.record is not None:
-        services.record(answer_line(scope.agent_id, answer))
+        services.record(answer_line(scope.agent_id, answer), scope.agent_id)
     return answer.give(key)
 
 

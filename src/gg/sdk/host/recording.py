@@ -16,12 +16,14 @@ from the recording. A bad host line is a `JournalError` naming its line, with ev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from gg.errors import ConfigDefect
-from gg.providers.journal import JournalError, host_lines
+from gg.providers.host_lines import host_lines
+from gg.providers.journal import JournalError
 from gg.sdk.host.answers import Answer, answer_from_json
 from gg.sdk.host.declaration import FamilyDeclaration, family_from_json, family_to_json
 from gg.sdk.shape_check import object_of
@@ -54,6 +56,28 @@ def family_line(declaration: FamilyDeclaration, entry: str | None) -> dict[str, 
 
 def answer_line(agent_id: str, answer: Answer) -> dict[str, Any]:
     return {ANSWER_KEY: answer.to_json(agent_id)}
+
+
+def read_host_recordings(paths: Iterable[Path]) -> HostRecording:
+    """The host lines of the journals at `paths`, in that order (none when they hold none).
+    Raises `JournalError` naming every bad line of every journal."""
+    families: list[RecordedFamily] = []
+    answers: list[tuple[str, Answer]] = []
+    refusals: list[JournalError] = []
+    for path in paths:
+        try:
+            recording = read_host_recording(path)
+        except JournalError as refused:
+            refusals.append(refused)
+            continue
+        families.extend(recording.families)
+        answers.extend(recording.answers)
+    if len(refusals) == 1:
+        raise refusals[0]
+    if refusals:
+        defects = [replace(d, path=f"{r.source}, {d.path}") for r in refusals for d in r.defects]
+        raise JournalError("the replayed journals", defects)
+    return HostRecording(tuple(families), tuple(answers))
 
 
 def read_host_recording(path: Path) -> HostRecording:

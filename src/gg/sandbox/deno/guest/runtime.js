@@ -120,7 +120,7 @@ function attachAliases(spec, value) {
   for (const record of records) {
     if (record === null || typeof record !== "object") continue;
     for (const [method, wire, field] of spec.aliases) {
-      const target = () => byWire.get(wire)(record[field]);
+      const target = (...rest) => byWire.get(wire)(record[field], ...rest);
       defineProperty(record, method, { value: target, writable: true, configurable: true, enumerable: false });
     }
   }

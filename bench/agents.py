@@ -1,0 +1,210 @@
+"""Benchmark many agents taking turns at once: 1, 4, 16 and 32 subagents of one root, each taking
+20 trivial turns, answered by a replayed journal, on the JavaScript arm; once with every agent
+taking turns at once (`maxParallel` = the number of agents), once under the default
+`maxParallel` of 4.
+
+Run as `.venv/bin/python bench/agents.py [counts...]`. For each count it prints the per-turn harness
+overhead (a turn's wall time from its `model_request` to its `turn_outcome`, the replay answering
+at once, so all of it is gg and the guest; a turn waiting for a slot has not started) at p50 and
+p95 and against one agent, the run's wall time, the peak resident memory of gg with its guest
+processes (sampled every 20 ms from `/proc`), and how many guest processes the run started.
+Targets: 32 agents within 2x of one agent's per-turn overhead; gg and its guests at most 1.5 GiB.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from gg.config import parse_capability_set
+from gg.config.catalogue import DEFAULT_MAX_PARALLEL
+from gg.run.run import RunOptions, execute_run
+from gg.telemetry.emitter import Telemetry
+from gg.telemetry.events import Event, EventType
+
+TURNS = 20
+COUNTS = (1, 4, 16, 32)
+TRIVIAL = 'import { views } from "gg";\nviews.openText("turn", "one more");\n'
+FINISH = 'import { session } from "gg";\nsession.finish("twenty turns");\n'
+SAMPLE_SECS = 0.02
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+class TurnClock:
+    """A sink noting when each agent's turns start and end, on the benchmark's clock."""
+
+    def __init__(self) -> None:
+        self.started: dict[tuple[str, int], float] = {}
+        self.ended: dict[tuple[str, int], float] = {}
+
+    def write(self, event: Event) -> None:
+        key = (event.agent_id, event.turn)
+        if event.type is EventType.MODEL_REQUEST:
+            self.started[key] = time.perf_counter()
+        elif event.type is EventType.TURN_OUTCOME:
+            self.ended[key] = time.perf_counter()
+
+    def close(self) -> None:
+        pass
+
+    def turn_ms(self) -> list[float]:
+        """Every subagent's turns (the root only spawns and waits)."""
+        return [
+            (self.ended[key] - start) * 1000
+            for key, start in self.started.items()
+            if key[0] != "root" and key in self.ended
+        ]
+
+
+class Memory:
+    """Samples the resident memory of this process and of every process under it."""
+
+    def __init__(self) -> None:
+        self.peak_all = 0
+        self.guests: set[int] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self) -> Memory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        me = os.getpid()
+        while not self._stop.is_set():
+            tree = _descendants(me)
+            self.guests.update(pid for pid, command in tree.items() if "deno" in command)
+            self.peak_all = max(self.peak_all, sum(_rss(pid) for pid in (me, *tree)))
+            self._stop.wait(SAMPLE_SECS)
+
+
+def _descendants(root: int) -> dict[int, str]:
+    """Every process under `root`, with its command line."""
+    parents: dict[int, int] = {}
+    commands: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            commands[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: dict[int, str] = {}
+    frontier = [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent and pid not in found:
+                found[pid] = commands.get(pid, "")
+                frontier.append(pid)
+    return found
+
+
+def _rss(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _capability_set(folder: Path, agents: int, parallel: int) -> Any:
+    spawn = "".join(
+        f'ids.push(delegation.spawnSubagent({{ agent: "worker", prompt: "take {TURNS} turns" }}).id);\n'
+        for _ in range(agents)
+    )
+    root = f'import {{ delegation }} from "gg";\nconst ids = [];\n{spawn}delegation.waitForSubagents(ids);\n'
+    lines = [_line(root), _line(FINISH)]
+    lines += [_line(TRIVIAL, "worker") for _ in range(TURNS - 1)] + [_line(FINISH, "worker")]
+    (folder / "journal.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (folder / "workspace").mkdir()
+    code = {"id": "responses-as-code", "params": {"timeoutSecs": 60}}
+    model = {"provider": "replay", "journal": "journal.jsonl"}
+    document = {
+        "name": f"bench-{agents}",
+        "limits": {"maxParallel": parallel},
+        "agents": [
+            {
+                "slug": "root",
+                "task": "Start the workers and wait.",
+                "model": model,
+                "capabilities": [code, {"id": "subagents", "params": {"maxDepth": 1}}],
+                "subagents": [{"agent": "worker", "scopes": ["subagent"]}],
+            },
+            {"slug": "worker", "model": model, "capabilities": [code]},
+        ],
+    }
+    return parse_capability_set(document, folder)
+
+
+def _line(program: str, profile: str | None = None) -> dict[str, Any]:
+    call = {"name": "submit_program", "arguments": {"program": program}}
+    return {"calls": [call]} if profile is None else {"profile": profile, "calls": [call]}
+
+
+def measure(agents: int, parallel: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as scratch:
+        capability_set = _capability_set(Path(scratch), agents, parallel)
+        clock = TurnClock()
+        telemetry = Telemetry(f"bench-{agents}", [clock])
+        started = time.perf_counter()
+        with Memory() as memory:
+            result = execute_run(capability_set, telemetry, RunOptions())
+        wall = time.perf_counter() - started
+        telemetry.close()
+    turns = clock.turn_ms()
+    if result.status.value != "completed" or len(turns) != agents * TURNS:
+        raise SystemExit(f"{agents} agents: the run ended {result.status.value} after {len(turns)} turns")
+    return {
+        "agents": agents,
+        "turns": len(turns),
+        "p50": statistics.median(turns),
+        "p95": statistics.quantiles(turns, n=20)[18],
+        "wall": wall,
+        "peak_all": memory.peak_all,
+        "guests": len(memory.guests),
+    }
+
+
+COLUMNS = (("agents", 6), ("turns", 6), ("p50 ms", 8), ("p95 ms", 8), ("p50 x1", 7), ("wall s", 7))
+HEADER = " ".join(f"{name:>{width}}" for name, width in COLUMNS) + f" {'RSS gg+guests':>14} {'guests':>7}"
+
+
+def table(counts: tuple[int, ...], parallel: int | None) -> None:
+    """One row per count; `parallel` None runs every agent at once."""
+    bound = "maxParallel = agents" if parallel is None else f"maxParallel {parallel}"
+    print(f"\n{TURNS} trivial turns per agent, {bound}, JavaScript arm, replay")
+    print(HEADER)
+    baseline: float | None = None
+    for agents in counts:
+        row = measure(agents, agents if parallel is None else parallel)
+        baseline = baseline or row["p50"]
+        print(
+            f"{row['agents']:>6} {row['turns']:>6} {row['p50']:>8.1f} {row['p95']:>8.1f} "
+            f"{row['p50'] / baseline:>6.2f}x {row['wall']:>7.2f} {row['peak_all'] / 2**20:>10.0f} MiB "
+            f"{row['guests']:>7}"
+        )
+
+
+def main(counts: tuple[int, ...]) -> None:
+    table(counts, None)
+    table(counts, DEFAULT_MAX_PARALLEL)
+    gg_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak RSS of gg itself over every run: {gg_peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main(tuple(int(arg) for arg in sys.argv[1:]) or COUNTS)

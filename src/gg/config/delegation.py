@@ -1,0 +1,131 @@
+"""The capability-set models of the agent tree: a profile's roster, and the capabilities that start
+or hand on agents (`subagents`, `exec`, `fork`) or run a state machine (`fsm`).
+
+Shape rules enforced here (cross-field rules live in `roster.py` and `machines.py`):
+- a roster entry names a profile (`agent`), says what it is for (`description`) and how it may
+  be used (`scopes`: `subagent`, `implementer`, `reviewer`);
+- `subagents.params.maxDepth` is a whole number of at least 1 (required when enabled, checked in
+  `roster.py`): the deepest an agent of the run may stand, the root at 0;
+- `exec` and `fork` take no params;
+- `fsm.params.states` lists the machine's states, the first being its entry; a state names the
+  profile that runs it (`agent`) and its outgoing edges (`transitions`, none for a terminal
+  state); an edge names its target (`to`), the module kinds it carries (`transfer`; absent or
+  empty carries nothing) and when to take it (`description`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gg.config.catalogue import CapabilityId, RosterScope
+from gg.config.values import Choice, Flag, Text, Whole
+from gg.state.kinds import ModuleKind
+from gg.wire import camel
+
+__all__ = [
+    "SLUG_PATTERN",
+    "ExecCapability",
+    "ForkCapability",
+    "FsmCapability",
+    "FsmParams",
+    "FsmState",
+    "FsmTransition",
+    "RosterEntry",
+    "Slug",
+    "SubagentsCapability",
+    "SubagentsParams",
+]
+
+SLUG_PATTERN = r"[a-z0-9]+(-[a-z0-9]+)*"
+Slug = Annotated[
+    str, Text(SLUG_PATTERN, "lowercase letters, digits and hyphens, in words joined by one hyphen", 64)
+]
+Enabled = Annotated[bool, Flag()]
+Description = Annotated[str, Text(described="what it is for", max_chars=2000)]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
+    )
+
+
+class RosterEntry(_Part):
+    """A profile this agent may start or hand on to, and how."""
+
+    agent: Slug
+    description: Description | None = None
+    scopes: tuple[Annotated[RosterScope, Choice(RosterScope)], ...] = ()
+
+
+class SubagentsParams(_Part):
+    max_depth: Annotated[int, Whole(1, what="a whole number of levels")] | None = None
+
+
+class SubagentsCapability(_Part):
+    """`delegation.spawnSubagent`, `waitForSubagents`, `sendMessage`."""
+
+    id: Literal[CapabilityId.SUBAGENTS]
+    enabled: Enabled = True
+    params: SubagentsParams = Field(default_factory=SubagentsParams)
+
+
+class _NoParams(_Part):
+    pass
+
+
+class ExecCapability(_Part):
+    """`delegation.exec`: hand the session to a `subagent`-scoped profile of the roster."""
+
+    id: Literal[CapabilityId.EXEC]
+    enabled: Enabled = True
+    params: _NoParams = Field(default_factory=_NoParams)
+
+
+class ForkCapability(_Part):
+    """`delegation.fork`: start a copy of this agent."""
+
+    id: Literal[CapabilityId.FORK]
+    enabled: Enabled = True
+    params: _NoParams = Field(default_factory=_NoParams)
+
+
+class FsmTransition(_Part):
+    to: Annotated[str, Text(described="the state it leads to")]
+    transfer: tuple[Annotated[ModuleKind, Choice(ModuleKind)], ...] | None = None
+    description: Description | None = None
+
+    @property
+    def carried(self) -> frozenset[ModuleKind]:
+        """The kinds the edge carries; an absent list carries nothing (a hard reset)."""
+        return frozenset(self.transfer or ())
+
+
+class FsmState(_Part):
+    name: Annotated[str, Text(described="the state's name")]
+    agent: Slug
+    transitions: tuple[FsmTransition, ...] = ()
+
+    def edge(self, to: str) -> FsmTransition | None:
+        return next((edge for edge in self.transitions if edge.to == to), None)
+
+
+class FsmParams(_Part):
+    states: tuple[FsmState, ...] = Field(json_schema_extra={"minItems": 1})
+
+    @property
+    def entry(self) -> FsmState:
+        return self.states[0]
+
+    def state(self, name: str) -> FsmState | None:
+        return next((state for state in self.states if state.name == name), None)
+
+
+class FsmCapability(_Part):
+    """A state machine: the profile is a shell with no model, whose states other profiles run."""
+
+    id: Literal[CapabilityId.FSM]
+    enabled: Enabled = True
+    params: FsmParams

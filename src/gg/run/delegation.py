@@ -1,0 +1,83 @@
+"""One agent's port onto the run's other agents (`AgentDelegation`, the `Delegation` the SDK's
+delegation family calls): it starts children through the run's spawner, waits and messages
+through the run's lineages, and mints fork ids at the call.
+
+A wait steps aside from the scheduler: the waiting agent's slot is free for the children it waits
+on until the wait ends. A handle names the child by its id, its slot among this agent's children
+and the model that answers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from gg.errors import ApiError, ErrorCode
+from gg.run.context import RunContext
+
+if TYPE_CHECKING:
+    from gg.loop.agent import Agent
+    from gg.run.spawner import Spawner
+
+
+class AgentDelegation:
+    def __init__(self, spawner: Spawner, run: RunContext) -> None:
+        self._spawner = spawner
+        self._run = run
+        self._agent: Agent | None = None
+
+    def bind(self, agent: Agent) -> None:
+        """The agent this port serves (it is built after its port)."""
+        self._agent = agent
+
+    @property
+    def agent(self) -> Agent:
+        if self._agent is None:
+            raise RuntimeError("a delegation port was used before its agent was bound")
+        return self._agent
+
+    @property
+    def depth(self) -> int:
+        return self.agent.node.depth
+
+    @property
+    def max_depth(self) -> int | None:
+        return self.agent.setup.max_depth
+
+    def spawnable(self) -> Sequence[str]:
+        return [entry.agent for entry in self.agent.setup.roster]
+
+    def transitions(self) -> Sequence[str]:
+        seat = self.agent.setup.seat
+        return () if seat is None else seat.targets
+
+    def spawn(self, profile: str, prompt: str | None) -> dict[str, Any]:
+        brief = (
+            prompt if prompt is not None and prompt.strip() else self._spawner.profiles.profile(profile).task
+        )
+        if not brief:
+            raise ApiError(
+                "spawn_subagent",
+                ErrorCode.INVALID_ARGUMENT,
+                f"`prompt` is required: the `{profile}` profile has no task to brief its agent with",
+            )
+        return self._spawner.spawn(self.agent, profile, brief)
+
+    def wait(self, ids: Sequence[str] | None, pending: Sequence[str]) -> list[dict[str, Any]]:
+        lineage = self.agent.node.lineage
+        with self._run.scheduler.stepped_aside():
+            results = self._run.lineages.wait(lineage, ids, pending, self._run.deadline, self._run.clock)
+        return [result.to_wire() for result in results]
+
+    def send(self, agent_id: str, message: str) -> None:
+        agent = self.agent
+        self._run.lineages.post(agent.id, agent.node.lineage, agent_id, message)
+
+    def reserve_fork(self) -> dict[str, Any]:
+        agent = self.agent
+        copy_id = self._run.tree.reserve_fork(agent.node)
+        slot = self._run.lineages.reserve_slot(agent.node.lineage)
+        return {"id": copy_id, "slot": slot, "modelId": agent.client.model_id}
+
+    def take_messages(self) -> list[tuple[str, str]]:
+        return self._run.lineages.take_inbox(self.agent.node.lineage)

@@ -1,0 +1,163 @@
+"""Each agent's model client, built as the agent opens (`ModelClients`).
+
+- A profile's model is its own `model`, with two exceptions from the command line: `--model`
+  replaces the root profile's provider and model, and a journal given to replay (`gg replay`,
+  `gg run --journal`) answers every agent of the run.
+- A replayed agent plays its own script of its journal (`gg.providers.book`): each journal file
+  is read once, owned by the first profile whose model names it (the root, for a journal given
+  on the command line). The journals the run's agents replay (`replayed_journals`) are found by
+  the same rule; they also hold the host functions' recorded answers (`gg.run.families`).
+- A recorder (`--record`) wraps every agent's client, so the recording holds every agent's lines.
+- What a run is handed (`World`) comes first: `clients` answers every agent; `client` answers the
+  root's lineage.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from gg.config.catalogue import Provider
+from gg.config.model import Agent as AgentProfile
+from gg.config.model import CapabilitySet
+from gg.providers.base import ModelClient
+from gg.providers.book import JournalBook
+from gg.providers.factory import build_client, endpoint_of
+from gg.providers.recording import JournalRecorder
+from gg.providers.replay import ReplayClient
+from gg.providers.tool_choice import ToolChoiceMemory
+from gg.run.stream import AgentStream
+from gg.run.tree import ROOT_ID, AgentNode
+from gg.telemetry.events import LogLevel
+
+ClientFor = Callable[[str, str], ModelClient]  # (agent id, profile slug) -> its client
+
+
+class ModelClients:
+    def __init__(
+        self,
+        capability_set: CapabilitySet,
+        overrides: Overrides,
+        tool_choice: ToolChoiceMemory,
+        given: tuple[ModelClient | None, ClientFor | None] = (None, None),
+    ) -> None:
+        self._set = capability_set
+        self._overrides = overrides
+        self._tool_choice = tool_choice
+        self._root_client, self._client_for = given
+        self._books: dict[Path, JournalBook] = {}
+        self._lock = threading.Lock()
+
+    def client(self, node: AgentNode, profile: AgentProfile, stream: AgentStream) -> ModelClient:
+        """The client of agent `node`, running `profile`. Raises `ConfigError` for a model that
+        cannot be built (a key not set, a journal that does not read)."""
+        if self._client_for is not None:
+            client = self._client_for(node.id, profile.slug)
+        elif self._root_client is not None and node.lineage == ROOT_ID:
+            client = self._root_client
+        else:
+            client = self._built(node, profile, stream)
+        recorder = self._overrides.recorder
+        return client if recorder is None else recorder.wrap(client, node.id)
+
+    def binding_of(self, profile: AgentProfile) -> tuple[str, str | None]:
+        """The provider and model that answer `profile`, after the command line's overrides."""
+        return binding_of(self._set, self._overrides, profile)
+
+    def _built(self, node: AgentNode, profile: AgentProfile, stream: AgentStream) -> ModelClient:
+        """A `--model` of the profile's own provider keeps the profile's endpoint, key variable and
+        journal; one of another provider keeps none of them. The agent's launch log names the
+        endpoint a hosted model is asked at, and where that came from."""
+        provider, model = self.binding_of(profile)
+        binding = profile.binding
+        kept = provider == binding.provider.value
+        journal = journal_of(self._set, self._overrides, profile)
+        if provider == Provider.REPLAY and journal is not None:
+            return ReplayClient(self._book(journal).script(node.id, profile.slug))
+        client = build_client(
+            provider=provider,
+            model=model,
+            tool_choice_memory=self._tool_choice,
+            log=lambda level, message, fields: stream.log(LogLevel(level), message, **fields),
+            base_url=binding.base_url if kept else None,
+            api_key_env=binding.api_key_env if kept else None,
+            max_output_tokens=binding.max_output_tokens,
+            temperature=binding.temperature,
+            cache_lifetime=None if binding.cache_lifetime is None else binding.cache_lifetime.value,
+            session_id=self._overrides.session_id or stream.run_id,
+            journal_path=journal,
+        )
+        endpoint = endpoint_of(provider, binding.base_url if kept else None)
+        if endpoint is not None:
+            stream.log_info(
+                f"{client.model_id} is asked at {endpoint.shown} ({endpoint.source})",
+                baseUrl=endpoint.shown,
+                endpointFrom=endpoint.source,
+            )
+        return client
+
+    def _book(self, path: Path) -> JournalBook:
+        with self._lock:
+            if path not in self._books:
+                self._books[path] = JournalBook.open(path, self._owner(path))
+            return self._books[path]
+
+    def _owner(self, path: Path) -> str:
+        if self._overrides.journal is not None:
+            return self._set.root.slug
+        for profile in self._set.agents:
+            if profile.model is not None and profile.model.journal == path:
+                return profile.slug
+        return self._set.root.slug
+
+
+def binding_of(
+    capability_set: CapabilitySet, overrides: Overrides, profile: AgentProfile
+) -> tuple[str, str | None]:
+    """The provider and model that answer `profile` in `capability_set`, after `overrides`."""
+    if overrides.journal is not None:
+        return Provider.REPLAY.value, None
+    if overrides.provider is not None and profile.slug == capability_set.root.slug:
+        return overrides.provider, overrides.model
+    binding = profile.binding
+    return binding.provider.value, binding.model
+
+
+def journal_of(capability_set: CapabilitySet, overrides: Overrides, profile: AgentProfile) -> Path | None:
+    """The journal `profile`'s model reads: the command line's, else the profile's own while its
+    provider is kept."""
+    provider, _ = binding_of(capability_set, overrides, profile)
+    kept = provider == profile.binding.provider.value
+    return overrides.journal or (profile.binding.journal if kept else None)
+
+
+def replayed_journals(
+    capability_set: CapabilitySet, overrides: Overrides, given: tuple[ModelClient | None, ClientFor | None]
+) -> tuple[Path, ...]:
+    """Every journal the run's agents replay, each once, in profile order; none of the profiles a
+    client handed to the run answers (every profile, for `clients`; the root's, for `client`)."""
+    root_client, client_for = given
+    if client_for is not None:
+        return ()
+    journals: dict[Path, None] = {}
+    for profile in capability_set.agents:
+        handed = root_client is not None and profile.slug == capability_set.root.slug
+        if profile.model is None or handed:
+            continue
+        journal = journal_of(capability_set, overrides, profile)
+        if binding_of(capability_set, overrides, profile)[0] == Provider.REPLAY and journal is not None:
+            journals[journal] = None
+    return tuple(journals)
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the command line lays over the capability set's models."""
+
+    provider: str | None = None
+    model: str | None = None
+    journal: Path | None = None
+    session_id: str | None = None  # keys the provider's prompt cache; the run id
+    recorder: JournalRecorder | None = None

@@ -1,0 +1,67 @@
+"""Every profile of a run, resolved once at launch (`Profiles`): one setup per profile that takes
+turns, and one per state of each machine (the state's profile, standing in that state).
+
+An agent started under a profile that is a machine starts in the machine's entry state. A
+profile's shell is opened once, at launch, so a host that cannot jail it refuses the launch before
+any agent takes a turn.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gg.config.delegation import FsmState
+from gg.config.model import Agent as AgentProfile
+from gg.config.model import CapabilitySet
+from gg.run.setup import AgentSetup, Seat, resolve_setup
+from gg.run.shell import open_shell
+from gg.run.stream import AgentStream
+from gg.sdk.registry import Registry
+
+
+class Profiles:
+    def __init__(
+        self, capability_set: CapabilitySet, registry: Registry, workspace: Path, stream: AgentStream
+    ):
+        """Raises `ConfigError` for a shell this host cannot jail, `LookupError` for a library that
+        lacks its settings."""
+        self.capability_set = capability_set
+        self._setups: dict[tuple[str, str | None], AgentSetup] = {}
+        for profile in capability_set.agents:
+            if profile.machine is not None:
+                continue
+            shell = open_shell(profile, workspace, stream)
+            self._setups[(profile.slug, None)] = resolve_setup(
+                profile, capability_set.limits, registry, workspace, shell
+            )
+            for machine, state in self._states_run_by(profile.slug):
+                seat = Seat(machine, state)
+                self._setups[(machine, state.name)] = resolve_setup(
+                    profile, capability_set.limits, registry, workspace, shell, seat
+                )
+
+    @property
+    def root(self) -> AgentProfile:
+        return self.capability_set.root
+
+    def profile(self, slug: str) -> AgentProfile:
+        return self.capability_set.agent(slug)
+
+    def entering(self, slug: str) -> AgentSetup:
+        """The setup an agent started under `slug` takes its first turn under."""
+        machine = self.profile(slug).machine
+        if machine is None:
+            return self._setups[(slug, None)]
+        return self.state(slug, machine.entry.name)
+
+    def state(self, machine: str, state: str) -> AgentSetup:
+        """The setup of the agent standing in `state` of `machine`."""
+        return self._setups[(machine, state)]
+
+    def _states_run_by(self, slug: str) -> list[tuple[str, FsmState]]:
+        found: list[tuple[str, FsmState]] = []
+        for profile in self.capability_set.agents:
+            table = profile.machine
+            if table is not None:
+                found.extend((profile.slug, state) for state in table.states if state.agent == slug)
+        return found

@@ -1,0 +1,195 @@
+"""Opening and running every agent of a run (`Spawner`): the root on the run's own thread, each
+subagent and fork copy on a thread of its own, each successor on its predecessor's thread.
+
+Rules kept here:
+- an agent's lineage runs incarnation after incarnation: a succession its turn declared opens the
+  next incarnation (`gg.run.succession`), anything else ends the lineage;
+- a lineage's end is recorded once, on its last incarnation's stream (`agent_finished`), and is
+  the result its parent's wait reads; gg's own defect in any agent stops the whole run, which
+  ends `internal_error`;
+- `stop_all` stops every agent still running, records each as `stopped` (its stream then emits
+  nothing more) and gives their threads a moment to wind down; a thread still inside a model
+  call is left to end by itself, recording nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+
+from gg import prompts
+from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
+from gg.loop.agent import Agent, AgentEnd, run_agent
+from gg.loop.limits import ErrorLedger
+from gg.providers.base import ModelClient
+from gg.run.build import Arrival, announce, fresh_holdings
+from gg.run.context import RunContext
+from gg.run.delegation import AgentDelegation
+from gg.run.forks import copy_of
+from gg.run.lineages import ChildResult
+from gg.run.models import ModelClients
+from gg.run.profiles import Profiles
+from gg.run.setup import AgentSetup
+from gg.run.status import AgentStatus, RunStatus, agent_status
+from gg.run.succession import successor_of
+from gg.run.tree import AgentNode
+from gg.sdk.scope import ForkDeclaration, Succession
+from gg.state.holdings import Holdings
+from gg.telemetry.events import AgentFinished, LogLevel
+
+JOIN_SECS = 5.0  # how long a stopped run waits, in all, for its agents' threads to end
+
+
+class Spawner:
+    def __init__(self, run: RunContext, profiles: Profiles, clients: ModelClients) -> None:
+        self.run = run
+        self.profiles = profiles
+        self.clients = clients
+        self._agents: list[Agent] = []
+        self._current: dict[str, Agent] = {}  # each lineage's current incarnation
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    def open_root(self) -> Agent:
+        """The run's root agent, briefed with the run's task."""
+        setup = self.profiles.entering(self.profiles.root.slug)
+        node = self.run.tree.open_root(setup.slug)
+        self.run.lineages.open(node.id, None)
+        return self.open(setup, node, Arrival(brief=self.profiles.root.task))
+
+    def open(
+        self,
+        setup: AgentSetup,
+        node: AgentNode,
+        arrival: Arrival,
+        holdings: Holdings | None = None,
+        *,
+        ledger: ErrorLedger | None = None,
+        turn: int = 0,
+    ) -> Agent:
+        """An instance of `setup` at `node`, holding `holdings` (fresh ones when None), announced on
+        its stream before its first turn (at turn 0); its turns count on from `turn`."""
+        stream = self.run.stream(node.id, node.parent)
+        client: ModelClient = self.clients.client(node, self.profiles.profile(setup.slug), stream)
+        held = holdings or fresh_holdings(setup, self.run, arrival)
+        port = AgentDelegation(self, self.run)
+        agent = Agent(setup, held, client, stream, node, port, ledger=ledger or ErrorLedger())
+        port.bind(agent)
+        with self._lock:
+            self._agents.append(agent)
+            self._current[node.lineage] = agent
+        announce(agent, arrival)
+        stream.turn = turn
+        return agent
+
+    def spawn(self, parent: Agent, profile: str, brief: str) -> dict[str, object]:
+        """Start a subagent of `profile` for `parent`, briefed with `brief`; its handle. A model that
+        cannot be built for it is `unavailable`; a run that is ending starts no one."""
+        if self.run.stopping:
+            raise ApiError(
+                "spawn_subagent", ErrorCode.LIMIT_EXCEEDED, "the run is ending; no agent starts now"
+            )
+        setup = self.profiles.entering(profile)
+        node = self.run.tree.spawn(parent.node, setup.slug)
+        slot = self.run.lineages.reserve_slot(parent.node.lineage)
+        self.run.lineages.open(node.id, parent.node.lineage, slot)
+        try:
+            child = self.open(setup, node, Arrival("spawn", parent.id, node.depth, brief))
+        except ConfigError as refusal:
+            self.run.lineages.finish(node.id, ChildResult(node.id, AgentStatus.MODEL_ERROR, str(refusal)))
+            raise ApiError(
+                "spawn_subagent", ErrorCode.UNAVAILABLE, f"`{profile}`'s model cannot be used: {refusal}"
+            ) from None
+        self._start(child)
+        return {"id": node.id, "slot": slot, "modelId": child.client.model_id}
+
+    def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None:
+        """Start a copy of `agent` for every fork its turn declared (none once the run is ending)."""
+        for fork in forks:
+            if self.run.stopping:
+                return
+            self._start(copy_of(agent, fork, self))
+
+    def run_lineage(self, agent: Agent) -> AgentEnd:
+        """Run `agent` and its successors to the lineage's end, and record it."""
+        while True:
+            outcome = run_agent(agent, self.run, self)
+            if not isinstance(outcome, Succession):
+                break
+            try:
+                agent = successor_of(agent, outcome, self)
+            except GgDefect as defect:
+                agent.stream.log(LogLevel.ERROR, f"gg's own defect ended the succession: {defect.message}")
+                outcome = AgentEnd(
+                    RunStatus.INTERNAL_ERROR, message=f"{defect.fault.value}: {defect.message}"
+                )
+                break
+        self._finish(agent, outcome)
+        return outcome
+
+    def incarnations(self) -> list[Agent]:
+        """Every agent instance opened so far, in the order they opened."""
+        with self._lock:
+            return list(self._agents)
+
+    def stop_all(self) -> None:
+        """Stop every agent still running, recording each as stopped."""
+        self.run.stop()
+        for lineage in self.run.lineages.running():
+            with self._lock:
+                agent = self._current.get(lineage.id)
+            if agent is not None and agent.stream.seal_with(AgentFinished(status=AgentStatus.STOPPED.value)):
+                self.run.lineages.finish(lineage.id, ChildResult(lineage.id, AgentStatus.STOPPED, ""))
+        until = time.monotonic() + JOIN_SECS
+        with self._lock:
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(max(until - time.monotonic(), 0))
+
+    def _start(self, agent: Agent) -> None:
+        thread = threading.Thread(
+            target=self._run_child, args=(agent,), name=f"gg-agent-{agent.id}", daemon=True
+        )
+        with self._lock:
+            self._threads.append(thread)
+        thread.start()
+
+    def _run_child(self, agent: Agent) -> None:
+        try:
+            end = self.run_lineage(agent)
+        except Exception as defect:  # gg's own failure in a child ends the run, as in the root
+            if self.run.stopping:
+                return  # the run has ended and recorded this agent as stopped
+            agent.stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
+            self.run.stop(fault=f"gg failed: {defect}")
+            return
+        if end.status is RunStatus.INTERNAL_ERROR:
+            self.run.stop(fault=end.message)
+
+    def _finish(self, agent: Agent, end: AgentEnd) -> None:
+        if end.stopped:
+            return  # the run records it (`stop_all`)
+        result = child_result(agent, end)
+        if agent.stream.seal_with(AgentFinished(status=result.status.value, summary=result.summary)):
+            self.run.lineages.finish(agent.node.lineage, result)
+
+
+def child_result(agent: Agent, end: AgentEnd) -> ChildResult:
+    """What the agent's parent reads once it ended: its ending's final word, a reviewer's verdict,
+    or what stopped it and what its last turn produced."""
+    lineage = agent.node.lineage
+    ending = end.ending
+    if ending is not None:
+        approved = {"approve": True, "request_changes": False}.get(ending.kind)
+        changes = ending.items if ending.kind == "request_changes" else None
+        return ChildResult(lineage, AgentStatus.COMPLETED, ending.final_text, approved, changes)
+    breach = end.breach
+    summary = prompts.render(
+        "child-ended",
+        limit=None if breach is None else breach.limit.value,
+        threshold=None if breach is None else f"{breach.threshold:g}",
+        message=end.message,
+        report=None if agent.last_report == end.message else agent.last_report,
+    )
+    return ChildResult(lineage, agent_status(end.status), summary)

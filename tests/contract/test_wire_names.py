@@ -1,0 +1,113 @@
+"""The wire names of the agent tree, pinned: event types and their fields, transition kinds, module
+kinds, origins, dispositions, agent statuses and roster scopes. Each is declared once
+(`gg.telemetry.events`, `gg.state.kinds`, `gg.run.status`, `gg.config.catalogue`); the console
+reads the same declarations."""
+
+from __future__ import annotations
+
+from gg.config.catalogue import RosterScope
+from gg.console import vocabulary
+from gg.run.status import AgentStatus
+from gg.sdk.catalogue import default_registry
+from gg.sdk.types import Choice
+from gg.state.kinds import Disposition, ModuleKind, Origin
+from gg.telemetry.events import (
+    AgentFinished,
+    AgentModules,
+    AgentSpawned,
+    AgentTransition,
+    EventType,
+    FsmStateEntered,
+    SkillsState,
+    TransitionKind,
+)
+
+
+def test_the_event_types_are_spelled_once_in_snake_case() -> None:
+    assert [t.value for t in EventType] == [
+        "run_started",
+        "model_request",
+        "model_reply",
+        "receipt",
+        "api_call",
+        "api_result",
+        "code_execution",
+        "turn_outcome",
+        "limit_exceeded",
+        "log",
+        "program_kept",
+        "program_dropped",
+        "compaction",
+        "run_finished",
+        "agent_spawned",
+        "agent_modules",
+        "agent_transition",
+        "agent_finished",
+        "fsm_state",
+        "skills_state",
+    ]
+
+
+def test_the_agent_events_carry_their_fields_in_camel_case() -> None:
+    spawned = AgentSpawned(profile_id="worker", model_id="replay", depth=1, brief="go")
+    moved = AgentTransition(kind="fsm", to_agent_id="root@2", profile_id="builder", modules=[], state="build")
+    entered = FsmStateEntered(fsm_id="process", state="build", profile_id="builder", from_state="explore")
+    assert spawned.to_wire() == {"profileId": "worker", "modelId": "replay", "depth": 1, "brief": "go"}
+    assert moved.to_wire() == {
+        "kind": "fsm",
+        "toAgentId": "root@2",
+        "profileId": "builder",
+        "modules": [],
+        "state": "build",
+    }
+    assert entered.to_wire() == {
+        "fsmId": "process",
+        "state": "build",
+        "profileId": "builder",
+        "from": "explore",
+    }
+    assert AgentFinished(status="completed", summary="done").to_wire() == {
+        "status": "completed",
+        "summary": "done",
+    }
+    assert AgentModules(modules=[]).to_wire() == {"modules": []}
+    assert SkillsState(module_id="skills-0", skills=[]).to_wire() == {"moduleId": "skills-0", "skills": []}
+
+
+def test_the_vocabularies_of_the_tree_and_its_modules() -> None:
+    assert [k.value for k in TransitionKind] == ["exec", "fork", "fsm"]
+    assert [k.value for k in ModuleKind] == ["history", "memories", "tasks", "board", "skills", "archive"]
+    assert [o.value for o in Origin] == ["created", "inherited", "profile", "run", "transferred", "forked"]
+    assert [d.value for d in Disposition] == [
+        "carried",
+        "copied",
+        "linked",
+        "dropped",
+        "initialized",
+        "absent",
+    ]
+    assert [s.value for s in AgentStatus] == [
+        "completed",
+        "exhausted",
+        "timed_out",
+        "model_error",
+        "limit_exceeded",
+        "internal_error",
+        "stopped",
+    ]
+    assert [s.value for s in RosterScope] == ["subagent", "implementer", "reviewer"]
+
+
+def test_a_subagent_results_statuses_are_the_agent_statuses_a_parent_can_read() -> None:
+    status = default_registry().types["SubagentStatus"]
+    readable = [s.value for s in AgentStatus if s not in (AgentStatus.INTERNAL_ERROR, AgentStatus.STOPPED)]
+    assert isinstance(status, Choice) and list(status.values) == readable
+
+
+def test_the_console_reads_the_one_declaration_of_every_name_gg_emits() -> None:
+    assert vocabulary.ModuleKind is ModuleKind and vocabulary.Origin is Origin
+    assert vocabulary.Disposition is Disposition and vocabulary.TransitionKind is TransitionKind
+    emitted = {t.value for t in EventType}
+    for name in ("AGENT_SPAWNED", "AGENT_TRANSITION", "AGENT_FINISHED", "AGENT_MODULES", "FSM_STATE"):
+        assert vocabulary.AgentEvent[name].value in emitted
+    assert vocabulary.ModuleEvent.SKILLS_STATE.value == EventType.SKILLS_STATE.value

@@ -1,0 +1,92 @@
+"""A run of many agents killed with `kill -9` keeps every turn every agent finished: a real `gg run`
+in its own process, killed while its root waits and both its children spin in their second turn."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gg.telemetry.store import RunStore, shown_status
+
+GG = Path(sys.executable).parent / "gg"
+WAIT_SECS = 120.0
+
+ROOT = """import { delegation } from "gg";
+const a = delegation.spawnSubagent({ agent: "worker", prompt: "count the first half" });
+const b = delegation.spawnSubagent({ agent: "worker", prompt: "count the second half" });
+delegation.waitForSubagents([a.id, b.id]);
+"""
+FIRST = 'import { files } from "gg";\nfiles.writeFile("{name}-turn-1", "done");\n'
+SPIN = 'import { files } from "gg";\nfiles.writeFile("{name}-turn-2", "spinning");\nwhile (true) {}\n'
+
+
+def _config(folder: Path) -> Path:
+    folder.mkdir()
+    lines = [{"calls": [{"name": "submit_program", "arguments": {"program": ROOT}}]}]
+    for agent in ("root.1", "root.2"):
+        name = agent.replace(".", "-")
+        for template in (FIRST, SPIN):
+            lines.append(
+                {
+                    "agent": agent,
+                    "calls": [
+                        {"name": "submit_program", "arguments": {"program": template.replace("{name}", name)}}
+                    ],
+                }
+            )
+    (folder / "journal.jsonl").write_text("".join(json.dumps(entry) + "\n" for entry in lines))
+    code = {"id": "responses-as-code", "params": {"timeoutSecs": 600}}
+    model = {"provider": "replay", "journal": "journal.jsonl"}
+    document = {
+        "name": "killed",
+        "agents": [
+            {
+                "slug": "root",
+                "task": "Count in two halves.",
+                "model": model,
+                "capabilities": [code, {"id": "subagents", "params": {"maxDepth": 1}}],
+                "subagents": [{"agent": "worker", "scopes": ["subagent"]}],
+            },
+            {"slug": "worker", "model": model, "capabilities": [code]},
+        ],
+    }
+    (folder / "workspace").mkdir()
+    (folder / "gg.json").write_text(json.dumps(document))
+    return folder
+
+
+def test_kill_9_mid_run_keeps_every_finished_turn_of_every_agent(tmp_path: Path) -> None:
+    config = _config(tmp_path / "config")
+    base = tmp_path / "base"
+    base.mkdir()
+    process = subprocess.Popen(
+        [str(GG), "run", str(config)],
+        cwd=base,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    workspace = config / "workspace"
+    marks = [workspace / f"root-{n}-turn-2" for n in (1, 2)]
+    deadline = time.monotonic() + WAIT_SECS
+    while not all(mark.exists() for mark in marks) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert all(mark.exists() for mark in marks), "the children never reached their second turn"
+    time.sleep(0.2)  # the second turns' first events are on the record
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    store = RunStore.at(base, create=False)
+    (row,) = store.list_runs()
+    events = store.events(row.id)
+    finished = sorted((e["agentId"], e["turn"]) for e in events if e["type"] == "turn_outcome")
+    assert finished == [("root.1", 1), ("root.2", 1)]  # each child's first turn; the root still waits
+    begun = {(e["agentId"], e["turn"]) for e in events if e["type"] == "model_request"}
+    assert {("root", 1), ("root.1", 2), ("root.2", 2)} <= begun
+    assert {e["agentId"] for e in events if e["type"] == "agent_spawned"} == {"root", "root.1", "root.2"}
+    assert not any(e["type"] in ("run_finished", "agent_finished") for e in events)
+    assert row.status == "running" and shown_status(row) == "interrupted"
