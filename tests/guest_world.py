@@ -4,6 +4,7 @@ gives it the CSV skill written in the arm's own language)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,9 @@ class QuietLog:
         return None
 
     def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
+        return None
+
+    def program_logged(self, lines: Sequence[str], dropped: int) -> None:
         return None
 
 
@@ -69,7 +73,11 @@ CSV_SKILLS = {
         "skill.js",
         '/** Rows of cells. */\nexport const parse = (text) => text.split("\\n").map((l) => l.split(","));\n',
     ),
-    "python": ("skill.py", 'def parse(text):\n    return [line.split(",") for line in text.split("\\n")]\n'),
+    "python": (
+        "skill.py",
+        'def parse(text):\n    """Rows of cells."""\n'
+        '    return [line.split(",") for line in text.split("\\n")]\n',
+    ),
 }
 CSV_SKILLS["typescript"] = CSV_SKILLS["javascript"]
 CSV_SKILLS["python-typed"] = CSV_SKILLS["python"]

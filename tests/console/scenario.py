@@ -14,6 +14,14 @@ from typing import Any
 
 RUN_ID = "run-20260101-000000-mult"
 OFF = {"moduleId": "", "enabled": False, "origin": "", "writable": False}
+MEMORY_CAPS = {
+    "maxCount": None,
+    "maxLenPerMemory": 8192,
+    "maxTotalLen": None,
+    "maxLenIndex": None,
+    "maxLenDescription": 256,
+    "maxResults": None,
+}
 
 
 @dataclass
@@ -174,6 +182,8 @@ def _root_opens(r: Recorder, text: str) -> None:
         count=0,
         totalLen=0,
         totalLines=0,
+        peak={"count": 0, "totalLen": 0, "totalLines": 0},
+        caps=MEMORY_CAPS,
         scope="isolated",
         writable=True,
     )
@@ -264,6 +274,8 @@ def _implementers(r: Recorder, text: str) -> None:
         count=1,
         totalLen=12,
         totalLines=1,
+        peak={"count": 1, "totalLen": 12, "totalLines": 1},
+        caps=MEMORY_CAPS,
         scope="shared",
         writable=True,
     )
@@ -277,6 +289,8 @@ def _implementers(r: Recorder, text: str) -> None:
         count=1,
         totalLen=12,
         totalLines=1,
+        peak={"count": 1, "totalLen": 12, "totalLines": 1},
+        caps=MEMORY_CAPS,
         scope="shared",
         writable=True,
     )

@@ -16,9 +16,14 @@ from gg.telemetry.events import (
     AgentModules,
     AgentSpawned,
     AgentTransition,
+    ArchiveState,
+    BoardState,
+    ContextAction,
+    ContextManaged,
     EventType,
     FsmStateEntered,
     SkillsState,
+    TasksState,
     TransitionKind,
 )
 
@@ -37,6 +42,7 @@ def test_the_event_types_are_spelled_once_in_snake_case() -> None:
         "log",
         "program_kept",
         "program_dropped",
+        "program_log",
         "compaction",
         "run_finished",
         "agent_spawned",
@@ -45,6 +51,12 @@ def test_the_event_types_are_spelled_once_in_snake_case() -> None:
         "agent_finished",
         "fsm_state",
         "skills_state",
+        "memory_state",
+        "memory_revision",
+        "tasks_state",
+        "board_state",
+        "archive_state",
+        "context_managed",
     ]
 
 
@@ -72,6 +84,25 @@ def test_the_agent_events_carry_their_fields_in_camel_case() -> None:
     }
     assert AgentModules(modules=[]).to_wire() == {"modules": []}
     assert SkillsState(module_id="skills-0", skills=[]).to_wire() == {"moduleId": "skills-0", "skills": []}
+
+
+def test_the_module_snapshots_and_the_reclaim_event_carry_their_fields_in_camel_case() -> None:
+    assert TasksState(module_id="tasks-0", tasks=[]).to_wire() == {"moduleId": "tasks-0", "tasks": []}
+    board = BoardState(module_id="board-0", epics=[], issues=[])
+    assert board.to_wire() == {"moduleId": "board-0", "epics": [], "issues": []}
+    archive = ArchiveState(module_id="archive-0", entries=[], count=0, total_len=0)
+    assert archive.to_wire() == {"moduleId": "archive-0", "entries": [], "count": 0, "totalLen": 0}
+    managed = ContextManaged(
+        action="archive_thread", reclaimed_tokens=3, items=2, detail="d", earliest_removed=1
+    )
+    assert managed.to_wire() == {
+        "action": "archive_thread",
+        "reclaimedTokens": 3,
+        "items": 2,
+        "detail": "d",
+        "earliestRemoved": 1,
+    }
+    assert [a.value for a in ContextAction] == ["archive_thread", "evict_file_view"]
 
 
 def test_the_vocabularies_of_the_tree_and_its_modules() -> None:
@@ -110,4 +141,5 @@ def test_the_console_reads_the_one_declaration_of_every_name_gg_emits() -> None:
     emitted = {t.value for t in EventType}
     for name in ("AGENT_SPAWNED", "AGENT_TRANSITION", "AGENT_FINISHED", "AGENT_MODULES", "FSM_STATE"):
         assert vocabulary.AgentEvent[name].value in emitted
-    assert vocabulary.ModuleEvent.SKILLS_STATE.value == EventType.SKILLS_STATE.value
+    for name in ("SKILLS_STATE", "TASKS_STATE", "BOARD_STATE", "ARCHIVE_STATE"):
+        assert vocabulary.ModuleEvent[name].value == EventType[name].value

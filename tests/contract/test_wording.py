@@ -110,8 +110,33 @@ def _delegating_prompts() -> dict[str, str]:
     return renders
 
 
+def _memory_renders() -> dict[str, str]:
+    """What memories put in a prompt, under each strategy and access (`gg.state.memories.prompt`)."""
+    from gg.state import memories as m
+    from gg.state.storeids import StoreIds
+
+    names = {call: f"gg.memories.{call.value}" for call in m.Call}
+    written = {m.CapName.MAX_COUNT: 64, m.CapName.MAX_LEN_PER_MEMORY: 4096, m.CapName.MAX_TOTAL_LEN: 9000}
+    written |= {m.CapName.MAX_LEN_INDEX: 2000, m.CapName.MAX_LEN_DESCRIPTION: 256, m.CapName.MAX_RESULTS: 25}
+    renders: dict[str, str] = {}
+    for strategy in m.Strategy:
+        caps = m.Caps.resolve(strategy, written)
+        ids, registry = StoreIds(), m.ProfileStores()
+        owner_profile = m.MemoryProfile("root", strategy, caps, m.Scope.ISOLATED)
+        owner = m.open_holder(owner_profile, "root", ids, registry)
+        reader_profile = m.MemoryProfile("reader", strategy, caps, m.Scope.READ_ONLY)
+        reader = m.open_holder(reader_profile, "reader", ids, registry, owner)
+        draft = m.Draft("build-commands", "how to build and test", "run the kiln at 900")
+        (owner.store.write if strategy is m.Strategy.SCRATCHPAD else owner.store.create)("root", draft)
+        renders[f"memories guide {strategy} writable"] = m.guide(owner, names)
+        renders[f"memories guide {strategy} read-only"] = m.guide(reader, names)
+        renders[f"memories block {strategy}"] = m.pinned_block(owner) or "(none)"
+        renders[f"memories notice {strategy}"] = m.notice_text(reader, names) or "(none)"
+    return renders
+
+
 def _golden() -> str:
-    sections = {**_template_renders(), **_system_prompts()}
+    sections = {**_template_renders(), **_system_prompts(), **_memory_renders()}
     return "".join(f"=== {name} ===\n{text}\n" for name, text in sections.items())
 
 

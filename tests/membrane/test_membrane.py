@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -22,6 +23,9 @@ class Log:
 
     def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
         self.events.append(("result", operation, ordinal, None if failure is None else failure.code.value))
+
+    def program_logged(self, lines: Sequence[str], dropped: int) -> None:
+        self.events.append(("logged", "\n".join(lines), dropped, None))
 
 
 def _echo(scope: ProgramScope, args: Any) -> Any:
@@ -171,3 +175,26 @@ def test_past_the_run_deadline_tool_calls_are_refused_but_endings_are_served() -
     assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and membrane.counts.tool_calls == 0
     membrane("session.finish", {"summary": "done in time"})
     assert scope.declarations.ending is not None
+
+
+def test_past_100000_calls_the_membrane_refuses_each_call_and_counts_it_without_recording_it() -> None:
+    membrane, _, log = _membrane()
+    for _ in range(100_000):
+        membrane("files.read_file", {"path": "a.md"})
+    for _ in range(3):
+        with pytest.raises(ApiError) as caught:
+            membrane("files.read_file", {"path": "a.md"})
+        assert caught.value.code is ErrorCode.LIMIT_EXCEEDED and caught.value.operation == "read_file"
+    assert "100,000 SDK calls" in caught.value.message
+    assert len(log.events) == 2 * 100_000
+    assert (membrane.counts.api_calls, membrane.counts.refused) == (100_000, 3)
+
+
+def test_a_programs_first_200_lines_pass_on_live_and_the_rest_are_counted() -> None:
+    membrane, _, log = _membrane()
+    membrane.logged(["a", "b"], 0)
+    membrane.logged([f"n{i}" for i in range(197)], 5)
+    membrane.logged(["x", "y", "z"], 0)
+    membrane.logged(["never"], 0)
+    shown = [(text.split("\n"), dropped) for kind, text, dropped, _ in log.events if kind == "logged"]
+    assert shown == [(["a", "b"], 0), ([f"n{i}" for i in range(197)], 5), (["x"], 0)]

@@ -24,8 +24,6 @@ from gg.errors import ConfigError
 from gg.sandbox.arms.javascript import JavaScriptArm
 
 WAITING = {
-    "015": "needs views.close, unavailable without agent-managed-context (issue 12); its shell part "
-    "runs in test_shell_sessions.py",
     "038": "launch refusals are the config tests' (tests/config); launch-log part below",
     "041": "gg runs no opening program",
     "044": "needs docs.search (issue 5)",

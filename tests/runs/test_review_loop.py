@@ -30,11 +30,14 @@ def test_the_review_loop_replays_offline_to_an_approved_change(example: Path) ->
     assert result.exit_code == 0, result.output
     assert "root.1 · finished: completed — Changes requested:" in result.output
     assert "root.2 · finished: completed — Approved." in result.output
-    source = (example / "workspace" / "src" / "stock.js").read_text()
+    source = (example / "workspace" / "src" / "restock.js").read_text()
     assert "items.map((item) => ({ ...item, count: item.count + n }))" in source
     assert "RangeError" in source and "item.count += n" not in source
+    assert "restock" not in (example / "workspace" / "src" / "stock.js").read_text()  # the example's own file
+    assert runner.invoke(main, ["run", str(example)]).exit_code == 0  # a second run replays the same
+    assert (example / "workspace" / "src" / "restock.js").read_text() == source
     store = RunStore.at(example.parent, create=False)
-    (run,) = store.list_runs()
+    run, _ = store.list_runs()
     events = store.events(run.id)
     finished = {e["agentId"]: e for e in events if e["type"] == "agent_finished"}
     assert finished["root.1"]["summary"].count("\n") == 2  # two changes asked for

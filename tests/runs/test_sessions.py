@@ -302,3 +302,18 @@ def test_a_chains_record_carries_every_links_own_source_and_gg_show_prints_each(
     ]
     assert text[at + 5].startswith("  ✗ program_throw at program.js:3:7 — Error: the third link fails")
     assert "link 1 of 3 · the submission" in text and "link 2 of 3 · handed over by link 1" in text
+
+
+def test_calls_past_the_cap_are_counted_on_the_record_never_recorded_one_by_one(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    capped = (
+        'import { session, views } from "gg";\n'
+        "for (let i = 0; i < 100000; i++) { try { views.openText(1, 2); } catch {} }\n"
+        'for (let i = 0; i < 3; i++) { try { views.openText("a", "b"); } catch {} }\n'
+        'try { session.finish("done"); } catch (e) { console.log(e.code); }\n'
+    )
+    session = run_session(tmp_path, [program(capped), program(FINISH)], arm=arm)
+    (execution,) = session.executions(1)
+    assert execution["callsRefused"] == 4 and execution["logs"] == ["limit-exceeded"]
+    assert session.of_type("api_call", 1) == []

@@ -1,25 +1,40 @@
-"""The time ceiling excludes only waits on external work.
+"""The time ceiling excludes only waits on external work, on both engines.
 
 A call to an operation declared `waits_externally` (a shell command, a sub-agent) is off the
 program's clock: the time the host spends on it is added back to the deadline. Every other host
 call runs on the clock, so a loop of ordinary calls cannot outrun the ceiling.
+
+The guests' deadlines read a clock the test moves: a host call "waits" by moving it forward,
+so the rules are checked on what the deadline saw, never on how long the machine took.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import Ceilings
+from gg.sandbox.arms.python import PythonArm
+from gg.sandbox.execution import Arm, Ceilings
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 
-WAIT_SECS = 0.4
+WAIT_SECS = 100.0  # each wait moves the guests' clock this far
 CEILINGS = Ceilings(timeout_secs=1.0, max_memory_bytes=256 * 1024 * 1024)
+STOPPED_WITHIN_SECS = 30.0  # a correctness bound: the program was stopped, not left running
+
+
+class MovedClock:
+    """The monotonic clock, plus the time the test's waits added."""
+
+    def __init__(self) -> None:
+        self.moved = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.moved
 
 
 def _unused(scope: Any, args: Mapping[str, Any]) -> None:
@@ -38,36 +53,64 @@ def _registry() -> Registry:
     )
 
 
-def _host(operation: str, args: Mapping[str, Any]) -> None:
-    time.sleep(float(args["seconds"]))
+SOURCES = {
+    "javascript": {
+        "outside": 'import {{ shell }} from "gg";\nfor (let i = 0; i < 3; i++) shell.wait({secs});\n',
+        "on-clock": 'import {{ files }} from "gg";\nfor (let i = 0; i < 3; i++) files.wait({secs});\n',
+        "then-spin": 'import {{ shell }} from "gg";\nshell.wait({secs});\nwhile (true) {{}}\n',
+    },
+    "python": {
+        "outside": "from gg import shell\nfor i in range(3):\n    shell.wait({secs})\n",
+        "on-clock": "from gg import files\nfor i in range(3):\n    files.wait({secs})\n",
+        "then-spin": "from gg import shell\nshell.wait({secs})\nwhile True:\n    pass\n",
+    },
+}
 
 
-pytestmark = pytest.mark.arms("javascript", registry=_registry)
+class World:
+    def __init__(self, arm: Arm, clock: MovedClock, language: str) -> None:
+        self.arm = arm
+        self.clock = clock
+        self.language = language
+        self.calls: list[str] = []
+
+    def host(self, operation: str, args: Mapping[str, Any]) -> None:
+        self.calls.append(operation)
+        self.clock.moved += float(args["seconds"])
+
+    def run(self, program: str) -> tuple[ErrorType | None, float]:
+        self.calls.clear()
+        source = SOURCES[self.language][program].format(secs=WAIT_SECS)
+        start = time.monotonic()
+        execution = self.arm.run(source, self.host, CEILINGS)
+        kind = execution.failure.type if execution.failure else None
+        return kind, time.monotonic() - start
 
 
-def _timed(arm: JavaScriptArm, source: str) -> tuple[ErrorType | None, float]:
-    start = time.monotonic()
-    execution = arm.run(source, _host, CEILINGS)
-    return (execution.failure.type if execution.failure else None), time.monotonic() - start
-
-
-def test_external_waits_are_off_the_programs_clock(arm: JavaScriptArm) -> None:
-    kind, seconds = _timed(
-        arm, f'import {{ shell }} from "gg";\nfor (let i = 0; i < 3; i++) shell.wait({WAIT_SECS});\n'
+@pytest.fixture(scope="module", params=["javascript", "python"])
+def world(request: pytest.FixtureRequest) -> Iterator[World]:
+    clock = MovedClock()
+    language = str(request.param)
+    made = (
+        JavaScriptArm(_registry(), clock=clock)
+        if language == "javascript"
+        else PythonArm(_registry(), clock=clock)
     )
-    assert kind is None and seconds > 3 * WAIT_SECS
+    with made:
+        yield World(made, clock, language)
 
 
-def test_ordinary_host_calls_run_on_the_clock(arm: JavaScriptArm) -> None:
-    kind, seconds = _timed(
-        arm, f'import {{ files }} from "gg";\nfor (let i = 0; i < 3; i++) files.wait({WAIT_SECS});\n'
-    )
-    assert kind is ErrorType.SANDBOX_TIMEOUT and seconds < CEILINGS.timeout_secs + 0.5
+def test_external_waits_are_off_the_programs_clock(world: World) -> None:
+    kind, _ = world.run("outside")
+    assert kind is None and world.calls == ["shell.wait"] * 3
 
 
-def test_guest_time_around_external_waits_still_counts(arm: JavaScriptArm) -> None:
-    kind, seconds = _timed(
-        arm, f'import {{ shell }} from "gg";\nshell.wait({WAIT_SECS});\nwhile (true) {{}}\n'
-    )
+def test_an_ordinary_call_that_outlasts_the_ceiling_ends_the_program_when_it_returns(world: World) -> None:
+    kind, _ = world.run("on-clock")
+    assert kind is ErrorType.SANDBOX_TIMEOUT and world.calls == ["files.wait"]
+
+
+def test_guest_time_around_external_waits_still_counts(world: World) -> None:
+    kind, seconds = world.run("then-spin")
     assert kind is ErrorType.SANDBOX_TIMEOUT
-    assert CEILINGS.timeout_secs + WAIT_SECS - 0.1 < seconds < CEILINGS.timeout_secs + WAIT_SECS + 0.5
+    assert CEILINGS.timeout_secs <= seconds < STOPPED_WITHIN_SECS

@@ -58,7 +58,7 @@ def test_optional_arguments_travel_as_camel_case_fields(arm: JavaScriptArm, host
     run(
         arm,
         host,
-        'import { files } from "gg";\nfiles.readFile("notes.txt", { offset: 2, limit: 3, other: 1 });',
+        'import { files } from "gg";\nfiles.readFile("notes.txt", { offset: 2, limit: 3 });',
     )
     assert host.calls == [("files.read_file", {"path": "notes.txt", "offset": 2, "limit": 3})]
 

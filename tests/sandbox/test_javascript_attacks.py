@@ -3,8 +3,9 @@
 Each case's program runs byte for byte (tokens substituted) under its ceilings, against the
 canary fixture of the cases' README, with `jsworld.Host` as the membrane. The baseline holds for
 every case: no canary and no passwd line in any view, log or error text (B1), nothing created
-outside the workspace (B2, for the markers the cases use), a documented outcome only (B5), the
-wall-clock ceiling plus half a second, and a trivial program within 2 s afterwards (B4). Each
+outside the workspace (B2, for the markers the cases use), a documented outcome only (B5), a run
+that was stopped (how soon past its ceiling is `bench/ceilings.py`'s to measure), and a trivial
+program within 2 s afterwards (B4). Each
 test then checks the case's own expectations as far as they concern the guest; expectations
 about the real operations (paths, caps, the prompt) belong to those operations' tests.
 """
@@ -24,6 +25,7 @@ import yaml
 from jsworld import JAVASCRIPT, TRIVIAL, Host
 
 from attack_fixture import (
+    STOPPED_WITHIN_SECS,
     build_canary,
     case_number,
     ceilings_of,
@@ -116,7 +118,7 @@ def check_baseline(world: World, before: dict[str, bytes]) -> None:
         assert not PASSWD_LINE.search(outcome.text)
         if outcome.type is not None:
             assert outcome.type.kind in {ErrorKind.PROGRAM_FAULT, ErrorKind.SANDBOX_LIMIT}
-        assert outcome.seconds < world.ceilings.timeout_secs + 0.5 + 0.25, outcome.seconds
+        assert outcome.seconds < world.ceilings.timeout_secs + STOPPED_WITHIN_SECS, outcome.seconds
     assert outside_snapshot(world.root) == before
     start = time.monotonic()
     trivial = world.arm.run(TRIVIAL, Host(world.root / "ws"), Ceilings(5.0, 256 * 1024 * 1024))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -120,3 +121,28 @@ def test_close_stops_leased_and_idle_processes_and_a_later_lease_starts_anew() -
     assert len(stopped) == 2 and all(process.killed == 1 for process in stopped), "each stopped once"
     with leases.lease(1) as later:
         assert later not in stopped and later.alive()
+
+
+def _settled(leases: Leases[Proc], started: int) -> None:
+    deadline = time.monotonic() + 30
+    while leases.started < started and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_process_discarded_with_replace_is_replaced_in_the_background_and_serves_next() -> None:
+    leases, made = _leases()
+    with leases.lease(3) as stopped:
+        leases.discard(stopped, replace=3)
+    _settled(leases, 2)
+    with leases.lease(3) as next_one:
+        assert next_one is made[1] and next_one.size == 3 and not next_one.dead
+    assert stopped.killed == 1 and leases.started == 2
+
+
+def test_no_replacement_is_kept_once_the_pool_was_closed() -> None:
+    leases, made = _leases()
+    with leases.lease(1) as process:
+        leases.close()
+        leases.discard(process, replace=1)
+    time.sleep(0.05)
+    assert leases.started == 1 and len(made) == 1

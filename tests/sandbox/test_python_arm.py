@@ -283,7 +283,7 @@ def test_an_sdk_function_names_its_documentation(arm: PythonArm, host: Host) -> 
 
 
 def test_calls_past_the_cap_fail_limit_exceeded_without_reaching_gg(host: Host) -> None:
-    with PythonArm(registry(), host_call_cap=3) as capped:
+    with PythonArm(registry(), call_cap=3) as capped:
         source = (
             "from gg import files, views\n"
             "for _ in range(5):\n"

@@ -5,7 +5,8 @@ Each case's program runs byte for byte (tokens substituted, pads expanded) under
 against the canary fixture of the cases' README. The baseline holds for every case: no canary and
 no passwd line in any view, log or error text (B1), nothing created or changed outside the
 workspace and no `/tmp/gg-pwned*`/`/tmp/gg-persist*` marker (B2), a documented outcome only (B5),
-the wall-clock ceiling plus half a second, and a trivial program within 2 s afterwards (B4).
+a run that was stopped (how soon past its ceiling is `bench/ceilings.py`'s to measure), and a
+trivial program within 2 s afterwards (B4).
 Each test then checks the case's own expectations as far as the guest can see them.
 """
 
@@ -23,6 +24,7 @@ import pytest
 import yaml
 
 from attack_fixture import (
+    STOPPED_WITHIN_SECS,
     build_canary,
     case_number,
     ceilings_of,
@@ -145,7 +147,7 @@ def check_baseline(world: World, before: dict[str, bytes]) -> None:
         assert not PASSWD_LINE.search(outcome.text)
         if outcome.type is not None:
             assert outcome.type.kind in {ErrorKind.PROGRAM_FAULT, ErrorKind.SANDBOX_LIMIT}, outcome.type
-        assert outcome.seconds < world.ceilings.timeout_secs + 0.5, outcome.seconds
+        assert outcome.seconds < world.ceilings.timeout_secs + STOPPED_WITHIN_SECS, outcome.seconds
     assert outside_snapshot(world.root) == before
     start = time.monotonic()
     trivial = world.run(TRIVIAL)

@@ -1,5 +1,6 @@
-"""The Python arm's ceilings: time on the wall clock (calls that wait on outside work excepted),
-memory, recursion, and an engine or worker that dies; after each, the next program runs."""
+"""The Python arm's ceilings: time on the wall clock (calls that wait on outside work excepted:
+`test_external_waits`), memory, recursion, and an engine or worker that dies; after each, the
+next program runs."""
 
 from __future__ import annotations
 
@@ -10,17 +11,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import pytest
 from pyworld import PYTHON, TRIVIAL, Host, host, run
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Ceilings
-from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 
 pytestmark = PYTHON
 
 SHORT = Ceilings(timeout_secs=0.5, max_memory_bytes=64 * 1024 * 1024)
+STOPPED_WITHIN_SECS = 30.0  # a correctness bound: the program was stopped, not left running
 
 __all__ = ["host"]  # fixtures
 
@@ -38,12 +38,11 @@ def _assert_alive(arm: PythonArm, host: Host) -> None:
 
 
 def test_a_busy_loop_stops_at_the_ceiling_and_the_next_program_runs(arm: PythonArm, host: Host) -> None:
-    execution, seconds = _timed(
-        arm, host, 'import gg\ngg.views.open_text("started", "x")\nwhile True:\n    pass\n'
-    )
+    """How soon after its ceiling a program is stopped is `bench/ceilings.py`'s to measure."""
+    execution, _ = _timed(arm, host, 'import gg\ngg.views.open_text("started", "x")\nwhile True:\n    pass\n')
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
     assert execution.failure.text == "The program was stopped at its 0.5 s timeout."
-    assert 0.5 <= seconds < 1.0 and host.views == {"started": "x"}
+    assert 0.5 <= execution.duration_ms / 1000 < STOPPED_WITHIN_SECS and host.views == {"started": "x"}
     _assert_alive(arm, host)
 
 
@@ -52,31 +51,32 @@ def test_a_loop_of_caught_host_errors_stops_on_the_wall_clock(arm: PythonArm, ho
         "from gg import files\nwhile True:\n    try:\n"
         '        files.read_file("/etc/passwd")\n    except Exception:\n        pass\n'
     )
-    execution, seconds = _timed(arm, host, source)
+    execution, _ = _timed(arm, host, source)
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
-    assert seconds < 1.0 and len(host.calls) > 10
+    assert 0.5 <= execution.duration_ms / 1000 < STOPPED_WITHIN_SECS and len(host.calls) > 10
     _assert_alive(arm, host)
 
 
 def test_a_sleep_waits_and_a_long_one_meets_the_ceiling(arm: PythonArm, host: Host) -> None:
     execution, seconds = _timed(arm, host, "import time\ntime.sleep(0.2)\nprint('woke')\n")
     assert execution.ok and execution.logs == ("woke",) and seconds >= 0.2
-    execution, seconds = _timed(arm, host, "import time\ntime.sleep(3600)\n")
-    assert (
-        execution.failure is not None
-        and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
-        and seconds < 1.0
-    )
+    execution, _ = _timed(arm, host, "import time\ntime.sleep(3600)\n")
+    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
+    assert execution.duration_ms / 1000 < STOPPED_WITHIN_SECS
     _assert_alive(arm, host)
 
 
-def test_memory_past_the_ceiling_is_out_of_memory(arm: PythonArm, host: Host) -> None:
-    execution, seconds = _timed(
+def test_memory_past_the_ceiling_is_out_of_memory_at_the_line_the_engine_names(
+    arm: PythonArm, host: Host
+) -> None:
+    execution, _ = _timed(
         arm, host, 'hoard = []\nwhile True:\n    hoard.append("x" * 1_000_000 + str(len(hoard)))\n'
     )
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_OUT_OF_MEMORY
-    assert execution.failure.text == "The program was stopped: it used up its memory limit of 67108864 bytes."
-    assert seconds < 1.0
+    assert execution.failure.text == (
+        "The program was stopped: it used up its memory limit of 67108864 bytes, "
+        'at line 3 of program.py: `hoard.append("x" * 1_000_000 + str(len(hoard)))`.'
+    )
     _assert_alive(arm, host)
 
 
@@ -85,9 +85,9 @@ def test_a_giant_allocation_ends_the_program_at_once_even_inside_a_try(arm: Pyth
     source = (
         'import gg\ntry:\n    x = [0] * 10**10\nexcept MemoryError:\n    gg.views.open_text("m", "caught")\n'
     )
-    execution, seconds = _timed(arm, host, source)
+    execution, _ = _timed(arm, host, source)
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_OUT_OF_MEMORY
-    assert seconds < 0.5 and host.views == {}
+    assert host.views == {} and "at line 3 of program.py: `x = [0] * 10**10`" in execution.failure.text
 
 
 def test_recursion_is_a_catchable_recursion_error(arm: PythonArm, host: Host) -> None:
@@ -140,49 +140,3 @@ def test_a_larger_memory_ceiling_restarts_the_worker_with_room_for_it(arm: Pytho
     big = Ceilings(timeout_secs=5.0, max_memory_bytes=2 * 1024**3)
     assert run(arm, host, 'x = "a" * 300_000_000\nprint(len(x))\n', big).ok
     assert arm.pool.pid != before
-
-
-# ---- waits on outside work ---------------------------------------------------------------------
-
-WAIT_SECS = 0.6
-
-
-def _wait_registry() -> Registry:
-    seconds = (Param("seconds", ParamType.POSITIVE_NUMBER),)
-    return Registry(
-        [
-            Operation(
-                "shell",
-                "wait",
-                seconds,
-                "void",
-                "waits outside",
-                Always(),
-                lambda s, a: None,
-                waits_externally=True,
-            ),
-            Operation("files", "wait", seconds, "void", "waits on the clock", Always(), lambda s, a: None),
-        ]
-    )
-
-
-def _sleeper(operation: str, args: Mapping[str, Any]) -> None:
-    time.sleep(float(args["seconds"]))
-
-
-@pytest.fixture(scope="module")
-def waiting_arm() -> Any:
-    with PythonArm(_wait_registry()) as made:
-        yield made
-
-
-def test_time_waiting_on_outside_work_is_off_the_clock(waiting_arm: PythonArm) -> None:
-    source = f"from gg import shell\nshell.wait({WAIT_SECS})\nshell.wait({WAIT_SECS})\n"
-    execution = waiting_arm.run(source, _sleeper, Ceilings(1.0, 256 * 1024 * 1024))
-    assert execution.ok, execution.failure
-
-
-def test_time_in_any_other_call_is_on_the_clock(waiting_arm: PythonArm) -> None:
-    source = f"from gg import files\nfiles.wait({WAIT_SECS})\nfiles.wait({WAIT_SECS})\n"
-    execution = waiting_arm.run(source, _sleeper, Ceilings(1.0, 256 * 1024 * 1024))
-    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT

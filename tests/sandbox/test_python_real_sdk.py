@@ -96,3 +96,32 @@ def test_the_documentation_is_spelled_for_python(agent: GuestAgent) -> None:
     assert "- `offset` (int, optional): lines to skip (0-based)" in page
     assert "    first_line: int  # the first line read, 1-based (0 for an empty file)" in page
     assert "Reach it with `import gg`." in page
+
+
+def test_a_function_returning_a_string_says_so_in_pythons_spelling(agent: GuestAgent) -> None:
+    execution, _ = agent.run("import gg\ngg.views.open_docs_view(gg.skills.read_skill)\n")
+    assert execution.ok, execution.failure
+    [view] = agent.views.close_turn()
+    assert "Returns `str`." in view.render() and "`string`" not in view.render()
+
+
+def test_a_skills_python_functions_are_found_by_search_once_it_is_read(agent: GuestAgent) -> None:
+    execution, _ = agent.run('import gg\ngg.skills.read_skill("csv-tools")\n')
+    assert execution.ok, execution.failure
+    agent.views.close_turn()
+    source = (
+        "import gg\n"
+        'found = gg.docs.search(query="parse cells")\n'
+        'gg.views.open_text("keys", " ".join(hit.key for hit in found.hits))\n'
+        'gg.views.open_docs_view("lib.csv_tools.parse")\n'
+    )
+    execution, _ = agent.run(source)
+    assert execution.ok, execution.failure
+    _, keys, page = agent.views.close_turn()
+    assert keys.render().splitlines()[-1].split()[0] == "lib.csv_tools.parse"
+    assert page.render().splitlines()[2:] == [
+        "def parse(text)",
+        "Rows of cells.",
+        "",
+        "Reach it with `from lib import csv_tools`, then as `csv_tools.parse`.",
+    ]

@@ -84,7 +84,14 @@ def test_waits_and_delegation_calls_answer_unavailable_without_their_capability(
         with pytest.raises(ApiError) as refused:
             Membrane(default_registry(), closed, Quiet(), "javascript")(operation, args)
         assert refused.value.code is ErrorCode.UNAVAILABLE
-    opened = scope(frozenset({"board"}))
+    from gg.state.board import Board, BoardCaps, NewIssue
+    from gg.state.board_handle import BoardHandle
+
+    opened = scope(frozenset({"project-management"}))
+    opened.board = BoardHandle(Board(BoardCaps(1, 5, 0)))
+    opened.board.board.create_epic("abc", "Parts", "the parts")
+    for _ in range(2):
+        opened.board.board.create_issue(NewIssue("t", "in", "out", "done", "impl", epic_id="ABC"))
     membrane = Membrane(default_registry(), opened, Quiet(), "javascript")
     for issue in ("ABC-1", "ABC-2", "ABC-1"):
         membrane("board.wait_for_issue", {"id": issue})

@@ -1,9 +1,10 @@
-"""The `views` operations: open_text and open_file, and the refusals a program sees from them."""
+"""The `views` operations: open_text and open_file (always bound), close and current (under
+`agent-managed-context`), and the refusals a program sees from them."""
 
 from __future__ import annotations
 
 from gg.errors import ApiError, ErrorCode
-from gg.sdk.registry import Always
+from gg.sdk.registry import Always, Capability
 from gg.sdk.views import VIEWS_OPERATIONS
 
 from .canary import Canary
@@ -17,12 +18,16 @@ def _error(case: Canary, wire: str, **args: object) -> ApiError:
     return outcome.error
 
 
-def test_views_operations_are_always_bound_and_only_open_file_dispatches_a_tool() -> None:
-    assert [(op.wire, op.returns, op.dispatches_tool) for op in VIEWS_OPERATIONS] == [
-        ("views.open_text", "void", False),
-        ("views.open_file", "FileRead", True),
+def test_opening_views_is_always_bound_closing_them_is_context_management_and_only_open_file_is_a_tool() -> (
+    None
+):
+    assert [(op.wire, op.returns, op.dispatches_tool, op.gate) for op in VIEWS_OPERATIONS] == [
+        ("views.open_text", "void", False, Always()),
+        ("views.open_file", "FileRead", True, Always()),
+        ("views.close", "number", False, Capability("agent-managed-context")),
+        ("views.current", "OpenView[]", False, Capability("agent-managed-context")),
     ]
-    assert all(op.gate == Always() and op.family == "views" for op in VIEWS_OPERATIONS)
+    assert all(op.family == "views" for op in VIEWS_OPERATIONS)
     assert [p.wire for p in VIEWS_OPERATIONS[1].params] == ["path", "offset", "limit"]
 
 

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from gg.providers.base import Message, ToolCall
-from gg.state.window import Window
+from gg.state.views import DocsView, FileView, Region, TextView, ViewKind
+from gg.state.window import Band, Window
 
 TASK = Message("user", "Task\n----\ncount the specs")
 
@@ -77,3 +78,120 @@ def test_a_well_formed_message_enters_the_window_as_the_same_object() -> None:
     window = Window(system=None)
     window.push(message)
     assert window.messages[0] is message
+
+
+def _turns(window: Window, *contents: str) -> None:
+    """One turn per content: its reply, a receipt, and a result."""
+    for number, content in enumerate(contents, start=window.turn + 1):
+        window.begin_turn(number)
+        call = ToolCall(f"call_{number}", "submit_program", {"program": "..."})
+        window.push(Message("assistant", "", tool_calls=(call,)))
+        window.push(Message("tool", "ok", tool_call_id=f"call_{number}"))
+        window.push(Message("user", content))
+
+
+def test_each_message_is_marked_with_the_turn_it_was_pushed_in_and_its_band() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    _turns(window, "first result", "second result")
+    assert [(mark.turn, mark.band) for mark in window.marks] == [
+        (0, Band.BRIEF),
+        (1, Band.THREAD),
+        (1, Band.THREAD),
+        (1, Band.THREAD),
+        (2, Band.THREAD),
+        (2, Band.THREAD),
+        (2, Band.THREAD),
+    ]
+
+
+def test_a_changed_block_is_pinned_at_the_tail_and_the_one_it_supersedes_becomes_thread() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    assert window.pin(Band.TASKS, "Tasks\n----\none") is True
+    assert window.pin(Band.TASKS, "Tasks\n----\none") is False  # byte-identical: nothing pushed
+    assert window.pin(Band.TASKS, None) is False
+    _turns(window, "a result")
+    assert window.pin(Band.TASKS, "Tasks\n----\ntwo") is True
+    assert window.pinned(Band.TASKS) == "Tasks\n----\ntwo"
+    assert window.messages[-1].content == "Tasks\n----\ntwo"
+    pins = [(m.content, mark.pinned) for mark, m in window.held() if mark.band is Band.TASKS]
+    assert pins == [("Tasks\n----\none", False), ("Tasks\n----\ntwo", True)]
+
+
+def test_the_current_pin_crosses_a_compaction_verbatim_once_after_the_restarted_thread() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    window.pin(Band.TASKS, "Tasks\n----\none")
+    _turns(window, "a result")
+    window.pin(Band.TASKS, "Tasks\n----\ntwo")
+    window.restart([TASK, Message("user", "Summary\n----\nso far")])
+    assert [m.content for m in window.messages] == [TASK.content, "Summary\n----\nso far", "Tasks\n----\ntwo"]
+    assert window.pinned(Band.TASKS) == "Tasks\n----\ntwo"
+    assert [mark.band for mark in window.marks] == [Band.BRIEF, Band.THREAD, Band.TASKS]
+
+
+def test_a_fork_carries_the_marks_the_pins_and_the_turn() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    _turns(window, "a result")
+    window.pin(Band.TASKS, "Tasks\n----\none")
+    copy = window.fork()
+    assert copy.marks == window.marks and copy.turn == 1
+    assert copy.pinned(Band.TASKS) == "Tasks\n----\none"
+    copy.pin(Band.TASKS, "Tasks\n----\ncopy's")
+    assert window.pinned(Band.TASKS) == "Tasks\n----\none"
+
+
+def test_removing_turns_takes_them_whole_but_never_the_turn_in_progress_the_brief_the_pins_or_docs() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    _turns(window, "first result")
+    window.push_view(DocsView("gg.files.readFile", "docs body"))
+    window.pin(Band.TASKS, "Tasks\n----\none")
+    _turns(window, "second result", "third result")
+    window.take_unrecorded()
+    taken = window.remove_turns(lambda turn: turn in (0, 1, 3))
+    assert [m.content for _, m in taken] == ["", "ok", "first result"]
+    assert [m.content for m in window.messages] == [
+        TASK.content,
+        "Documentation: gg.files.readFile\n----\ndocs body",
+        "Tasks\n----\none",
+        "",
+        "ok",
+        "second result",
+        "",
+        "ok",
+        "third result",
+    ]
+    assert len(window.take_unrecorded()) == len(window.messages)  # the next request records it all
+
+
+def test_view_messages_are_marked_with_what_they_show_and_leave_by_selector() -> None:
+    window = Window(system="s")
+    window.push_view(TextView("notes", "n"))
+    window.push_view(FileView("a.txt", Region(0, 2), 1, 2, 9, "x\ny\n"))
+    window.push_view(FileView("a.txt", Region(4, None), 5, 9, 9, "z\n"))
+    window.push_view(DocsView("gg.files.readFile", "docs"))
+    assert [(m.view.kind, m.view.selector) for m in window.marks if m.view] == [
+        (ViewKind.TEXT, "notes"),
+        (ViewKind.FILE, "a.txt"),
+        (ViewKind.FILE, "a.txt"),
+        (ViewKind.DOCS, "gg.files.readFile"),
+    ]
+    assert window.marks[1].view is not None and window.marks[1].view.region == Region(0, 2)
+    gone = window.remove_views(lambda view: view.selector in ("a.txt", "gg.files.readFile"))
+    assert len(gone) == 2
+    assert [m.content.split("\n")[0] for m in window.messages] == [
+        "View: notes",
+        "Documentation: gg.files.readFile",
+    ]
+
+
+def test_the_messages_of_turns_a_to_b_are_answered_with_their_marks() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    _turns(window, "first", "second", "third")
+    assert [m.content for _, m in window.in_turns(2, 3)] == ["", "ok", "second", "", "ok", "third"]
+    assert [m.content for _, m in window.in_turns(0, 0)] == [TASK.content]
+    assert window.in_turns(5, 9) == []

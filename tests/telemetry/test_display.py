@@ -82,3 +82,16 @@ def test_escape_sequences_from_a_run_never_reach_the_terminal() -> None:
     safe = terminal_safe(record)
     assert "\x1b" not in safe["finalText"] and "\r" not in safe["finalText"] and "\x07" not in safe["logs"][0]
     assert safe["finalText"].count("\n") == 1 and "\u241b[1;32m" in safe["finalText"]
+
+
+def test_a_programs_live_lines_are_shown_when_verbose_the_dropped_note_first() -> None:
+    from gg.telemetry.events import ProgramLog
+
+    for verbose in (False, True):
+        out = Console(record=True, width=100, color_system=None)
+        telemetry = Telemetry(RUN_ID, [LiveDisplay(out, verbose=verbose)], clock=StepClock())
+        telemetry.emit("root", 1, ProgramLog(lines=["first"]))
+        telemetry.emit("root", 1, ProgramLog(lines=["later", "last"], dropped=3))
+        shown = [line.rstrip() for line in out.export_text().splitlines()]
+        expected = ["turn 1", "  log first", "  (3 log lines dropped)", "  log later", "  log last"]
+        assert shown == (expected if verbose else ["turn 1"])

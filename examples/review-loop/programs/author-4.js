@@ -1,3 +1,3 @@
 import { session } from "gg";
 
-session.finish("Added restock to src/stock.js; the reviewer asked for 2 changes, both made, and approved the second round.");
+session.finish("Added restock in src/restock.js; the reviewer asked for 2 changes, both made, and approved the second round.");

@@ -10,6 +10,7 @@
   defaults to 4 agents taking turns at once.
 - `host-functions` names its families (`HOST_FAMILY_ENTRY`): a family handed to the run by name,
   or an importable `package.module:attribute`; each grants `host-functions:<family>`.
+- `memories` has no defaults on purpose: an enabled one writes its strategy, scope and six caps.
 """
 
 from __future__ import annotations
@@ -53,12 +54,16 @@ class CapabilityId(StrEnum):
     RESPONSES_AS_CODE = "responses-as-code"
     PROGRAM_LIBRARY = "program-library"
     SKILLS = "skills"
+    TASKS = "tasks"
+    PROJECT_MANAGEMENT = "project-management"
+    AGENT_MANAGED_CONTEXT = "agent-managed-context"
     SHELL = "shell"
     SUBAGENTS = "subagents"
     EXEC = "exec"
     FORK = "fork"
     FSM = "fsm"
     HOST_FUNCTIONS = "host-functions"
+    MEMORIES = "memories"
 
 
 class RosterScope(StrEnum):

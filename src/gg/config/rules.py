@@ -9,9 +9,12 @@ Each skips what is mis-shaped (pydantic names that) and yields findings at preci
 - no capability is listed twice by one agent;
 - an enabled `program-library` writes both `keep` and `idLength` (`null` counts as unwritten);
 - `host-functions` lists at least one family, each once;
+- an enabled `memories` writes its `implementation`, `scope` and six caps (`memories.py`);
 - a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`;
 - the agent tree's rules (rosters, `subagents`, `exec`, `fork`) are `roster.py`'s, a machine's
-  `machines.py`'s.
+  `machines.py`'s;
+- the module capabilities' rules (`tasks`, `project-management`, `agent-managed-context`) are
+  `modules.py`'s.
 """
 
 from __future__ import annotations
@@ -21,8 +24,11 @@ from typing import Any
 
 from gg.config.catalogue import CapabilityId, Provider
 from gg.config.defects import ABSENT, Finding, Loc, mapping, sequence
+from gg.config.host_functions import host_families_findings
 from gg.config.machines import is_machine, machine_findings
+from gg.config.memories import memories_findings
 from gg.config.model import ID_LENGTH, KEEP
+from gg.config.modules import module_findings
 from gg.config.roster import roster_findings
 
 __all__ = ["cross_field_findings"]
@@ -39,6 +45,7 @@ def cross_field_findings(document: Mapping[str, Any]) -> Iterator[Finding]:
     if not agents:
         yield Finding(("agents",), "must list at least one agent")
         return
+    yield from module_findings(agents)
     yield from _slugs(agents)
     for index, agent in enumerate(agents):
         if (profile := mapping(agent)) is None:
@@ -125,7 +132,11 @@ def _entry(capability: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
     if capability.get("id") == CapabilityId.RESPONSES_AS_CODE and not enabled:
         yield Finding((*loc, "enabled"), "must be true: code mode is the only mode")
     if capability.get("id") == CapabilityId.HOST_FUNCTIONS:
-        yield from _host_families((mapping(capability.get("params")) or {}).get("families"), (*loc, "params"))
+        yield from host_families_findings(
+            (mapping(capability.get("params")) or {}).get("families"), (*loc, "params")
+        )
+    if capability.get("id") == CapabilityId.MEMORIES and enabled:
+        yield from memories_findings(capability, loc)
     if capability.get("id") == CapabilityId.PROGRAM_LIBRARY and enabled:
         params = mapping(capability.get("params", {}))
         for key, rule in _LIBRARY_PARAMS.items():
@@ -133,14 +144,3 @@ def _entry(capability: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
                 yield Finding(
                     (*loc, "params", key), f"is required when program-library is enabled; it {rule.wanted}"
                 )
-
-
-def _host_families(families: object, loc: Loc) -> Iterator[Finding]:
-    listed = sequence(families)
-    if listed is None:
-        return
-    if not listed:
-        yield Finding((*loc, "families"), "must list at least one host family")
-    for index, entry in enumerate(listed):
-        if isinstance(entry, str) and entry in listed[:index]:
-            yield Finding((*loc, "families", index), f"lists {entry} again; each family is listed once")

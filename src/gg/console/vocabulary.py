@@ -4,7 +4,7 @@
 Every name gg emits has its one declaration where it is emitted (`gg.telemetry.events` for event
 types and transition kinds, `gg.state.kinds` for module kinds, origins and dispositions) and is
 read here under that spelling. The few events no part of gg emits yet (`agent_surface`,
-`context_breakdown`, the snapshots of the kinds to come) are declared here until one does.
+`context_breakdown`) are declared here until one does.
 """
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ class AgentEvent(StrEnum):
 class ModuleEvent(StrEnum):
     """Snapshots and the one delta of the module kinds."""
 
-    MEMORY_STATE = "memory_state"
-    MEMORY_REVISION = "memory_revision"
-    TASKS_STATE = "tasks_state"
-    BOARD_STATE = "board_state"
+    MEMORY_STATE = EventType.MEMORY_STATE.value
+    MEMORY_REVISION = EventType.MEMORY_REVISION.value
+    TASKS_STATE = EventType.TASKS_STATE.value
+    BOARD_STATE = EventType.BOARD_STATE.value
     SKILLS_STATE = EventType.SKILLS_STATE.value
-    ARCHIVE_STATE = "archive_state"
+    ARCHIVE_STATE = EventType.ARCHIVE_STATE.value
 
 
 SNAPSHOT_KIND: dict[str, ModuleKind] = {

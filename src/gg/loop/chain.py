@@ -72,6 +72,7 @@ def fold_executions(executions: Sequence[Execution]) -> Execution:
         logs=logs,
         logs_suppressed=suppressed,
         compile_ms=sum(compile_times) if compile_times else None,
+        calls_refused=sum(execution.calls_refused for execution in executions),
     )
 
 
@@ -79,4 +80,5 @@ def fold_counts(counts: Sequence[CallCounts]) -> CallCounts:
     return CallCounts(
         api_calls=sum(c.api_calls for c in counts),
         tool_calls=sum(c.tool_calls for c in counts),
+        refused=sum(c.refused for c in counts),
     )

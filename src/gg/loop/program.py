@@ -101,6 +101,7 @@ def _record(stream: AgentStream, ran: ProgramRun, index: int, links: list[Link])
             source=ran.source,
             programs=ran.links if ran.links > 1 else None,
             links=[_chain_link(link) for link in links] if len(links) > 1 else None,
+            calls_refused=(execution.calls_refused + ran.counts.refused) or None,
         )
     )
 

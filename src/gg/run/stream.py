@@ -4,10 +4,11 @@ turn. A stream the run has sealed (an agent it recorded as stopped) emits nothin
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from gg.errors import ApiError
-from gg.telemetry.events import ApiCall, ApiResult, Log, LogLevel, Payload
+from gg.telemetry.events import ApiCall, ApiResult, Log, LogLevel, Payload, ProgramLog
 
 
 class Emit(Protocol):
@@ -58,3 +59,6 @@ class AgentStream:
     def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
         text = None if failure is None else f"{failure.code.value}: {failure.message}"[:512]
         self.emit(ApiResult(operation=operation, ordinal=ordinal, ok=failure is None, failure=text))
+
+    def program_logged(self, lines: Sequence[str], dropped: int) -> None:
+        self.emit(ProgramLog(lines=list(lines), dropped=dropped or None))

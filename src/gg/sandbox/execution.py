@@ -19,6 +19,7 @@ from gg.outcome import ErrorKind, ErrorType
 from gg.wire import well_formed
 
 MAX_LOG_LINES = 200
+MAX_SDK_CALLS = 100_000  # SDK calls one program may make; later ones are refused `limit-exceeded`
 MAX_LOG_BYTES = 16 * 1024
 MAX_LOG_LINE_BYTES = 2 * 1024
 
@@ -69,7 +70,8 @@ class Execution:
     """One program's run, as a value.
 
     `duration_ms` is guest time (ms, float); `compile_ms` is None on arms without a checker;
-    `logs` holds the tail the operator record keeps, `logs_suppressed` counts the lines dropped.
+    `logs` holds the tail the operator record keeps, `logs_suppressed` counts the lines dropped;
+    `calls_refused` counts the SDK calls refused past `MAX_SDK_CALLS` (never each recorded).
     """
 
     failure: Failure | None
@@ -77,6 +79,7 @@ class Execution:
     logs: tuple[str, ...] = ()
     logs_suppressed: int = 0
     compile_ms: float | None = None
+    calls_refused: int = 0
 
     @property
     def ok(self) -> bool:
@@ -90,6 +93,7 @@ class Execution:
         logs: Sequence[str],
         dropped: int,
         compile_ms: float | None = None,
+        calls_refused: int = 0,
     ) -> Execution:
         """What a guest reported, made safe to hand on: every text well-formed Unicode (a lone
         surrogate a program wrote becomes U+FFFD), and the logs capped again for the record."""
@@ -101,6 +105,7 @@ class Execution:
             logs=kept,
             logs_suppressed=suppressed,
             compile_ms=compile_ms,
+            calls_refused=calls_refused,
         )
 
 

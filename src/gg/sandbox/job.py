@@ -8,7 +8,8 @@ Rules kept here:
 - a report's `status` is one `GuestStatus`; `failure` is the guest's own description of what the
   program threw, `detail` the engine's last words when it was lost, `diagnostics` the checker's
   rejection, `compile_ms` the check's time where the guest checks, and `crowded` says the guest
-  holds Workers that outlived their programs;
+  holds Workers that outlived their programs; `refused_calls` counts the SDK calls the guest
+  refused past the call cap;
 - a host call's reply carries the value, or the `ApiError` it raised as a failed reply; anything
   else the host raises propagates.
 """
@@ -60,6 +61,7 @@ class GuestReport:
     diagnostics: str = ""
     compile_ms: float | None = None
     crowded: bool = False
+    refused_calls: int = 0
 
 
 def reply(run_id: int, answer: Callable[[], Any]) -> dict[str, Any]:
@@ -84,4 +86,5 @@ def report_of(message: Mapping[str, Any], compile_ms: float | None = None) -> Gu
         diagnostics=str(message.get("diagnostics", "")),
         compile_ms=float(compiled) if compiled is not None else compile_ms,
         crowded=bool(message.get("crowded", False)),
+        refused_calls=int(message.get("refusedCalls") or 0),
     )

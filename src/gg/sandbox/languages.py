@@ -1,6 +1,7 @@
 """What each language arm contributes to the prompt: its name, its print call, its prompt segment,
-the import line of a module, the spelling of a signature, and how its code modules are named
-(`module_key`) and written (`module_extensions`, preferred first)."""
+the import line of a module, the spelling of a signature and of a result, and how its code modules
+are named (`module_key`), written (`module_extensions`, preferred first) and documented
+(`document_module`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gg.sandbox.deno.declarations import alias_methods, ts_declaration, ts_param_type, ts_signature
+from gg.sandbox.execution import CodeModule
 from gg.sandbox.monty.spelling import declarations as python_declarations
 from gg.sandbox.monty.spelling import param_spelling as python_param_spelling
 from gg.sandbox.monty.spelling import returns_type as python_returns
 from gg.sandbox.monty.spelling import signature as python_signature
+from gg.sdk.docs.codemodules import module_documentation
+from gg.sdk.docs.index import DocEntry
 from gg.sdk.docs.modulekeys import camel_key, snake_key
+from gg.sdk.docs.pymodules import python_module_documentation
 from gg.sdk.registry import Operation, Param, Registry
 
 
@@ -59,6 +64,7 @@ class LanguageSpec:
     param_spelling: Callable[[Param], tuple[str, str]] = ts_param_spelling
     declarations_of: Callable[[Registry], dict[str, str]] = ts_declarations
     returns_of: Callable[[Operation], str] = ts_returns
+    document_module: Callable[[CodeModule, str], list[DocEntry]] = module_documentation
 
     def import_line(self, family: str) -> str:
         return self.import_line_of(family)
@@ -94,6 +100,7 @@ PYTHON = LanguageSpec(
     param_spelling=python_param_spelling,
     declarations_of=python_declarations,
     returns_of=python_returns,
+    document_module=python_module_documentation,
 )
 
 PYTHON_TYPED = LanguageSpec(
@@ -108,6 +115,7 @@ PYTHON_TYPED = LanguageSpec(
     param_spelling=python_param_spelling,
     declarations_of=python_declarations,
     returns_of=python_returns,
+    document_module=python_module_documentation,
 )
 
 LANGUAGES = {spec.id: spec for spec in (JAVASCRIPT, TYPESCRIPT, PYTHON, PYTHON_TYPED)}

@@ -10,7 +10,12 @@ Rules kept here:
 - starting happens outside the lock: a slow start holds up no one else;
 - the lease ends with its `with` block: the process goes back to the idle spares, the one idle
   longest stopped past `spares`; it is stopped instead when the block raised, when its holder
-  `discard`ed it, or when `close()` came in between;
+  `discard`ed it (at once, or on a thread of its own), or when `close()` came in between;
+- a process discarded with `replace` while it was still leased (not closed meanwhile) is
+  replaced by one started on a thread of its own, which
+  joins the idle spares when it is ready (unless the spares are full or `close()` came in
+  between), so the next program does not wait for a start; a replacement that fails to start
+  leaves the next lease to start its own;
 - `close()` stops every process, idle and leased, at once and from any thread (a program running
   on another thread ends as a lost engine); a later lease starts a new process;
 - `latest` is the process the last lease was given, while the pool still holds it; `started`
@@ -23,6 +28,8 @@ import contextlib
 import threading
 from collections.abc import Callable, Generator
 from typing import Generic, Protocol, TypeVar
+
+from gg.errors import GgDefect
 
 SPARES = 4  # idle processes kept for the next programs: the run's default `maxParallel`
 
@@ -51,6 +58,7 @@ class Leases(Generic[P]):
         self._leased: list[P] = []
         self._latest: P | None = None
         self._started = 0
+        self._closings = 0  # how many times `close()` came: a replacement started before is not kept
 
     @property
     def latest(self) -> P | None:
@@ -71,18 +79,40 @@ class Leases(Generic[P]):
             raise
         self._give_back(process)
 
-    def discard(self, process: P) -> None:
-        """Stop a leased process at once; it never goes back to the spares."""
+    def discard(self, process: P, *, later: bool = False, replace: int | None = None) -> None:
+        """Stop a leased process; it never goes back to the spares. `later` leaves its stopping to
+        a thread of its own (the caller stopped what it ran already), so the caller goes on at
+        once; `replace` starts a process for that need in its place, on a thread of its own."""
         with self._lock:
+            held = process in self._leased
             self._forget(process)
-        process.kill()
+            closings = self._closings
+        if later:
+            threading.Thread(target=process.kill, daemon=True).start()
+        else:
+            process.kill()
+        if replace is not None and held:
+            threading.Thread(target=self._replace, args=(replace, closings), daemon=True).start()
 
     def close(self) -> None:
         with self._lock:
             doomed = [*self._idle, *self._leased]
             self._idle, self._leased, self._latest = [], [], None
+            self._closings += 1
         for process in doomed:
             process.kill()
+
+    def _replace(self, need: int, closings: int) -> None:
+        try:
+            process = self._start(need)
+        except GgDefect:
+            return  # the next lease starts its own, and meets the failure there
+        with self._lock:
+            if closings == self._closings and len(self._idle) < self._spares:
+                self._started += 1
+                self._idle.append(process)
+                return
+        process.kill()
 
     def _take(self, need: int) -> P:
         with self._lock:

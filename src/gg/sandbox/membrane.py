@@ -10,17 +10,26 @@
 4. record: every call is bracketed `api_call` / `api_result` through the `CallLog`, refused ones
    included, and counted (`api_calls` every call, `tool_calls` those that reached a tool).
 
+Past `MAX_SDK_CALLS` calls (the cap each guest keeps too, so these never come from a guest that
+keeps it) a call is refused `limit-exceeded` before any step, counted in `refused` and not
+recorded, so the record cannot grow with them.
+
 A failure is an `ApiError` raised back into the guest; a `GgDefect` passes through untouched.
+
+The membrane also takes the lines the program logs as it runs (`logged`, the guest streams them)
+and passes the first `LIVE_LOG_LINES` of them on, as they come.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gg.errors import ApiError, ErrorCode
+from gg.prompts import render
+from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import (
     U32_MAX,
     Capability,
@@ -36,20 +45,25 @@ from gg.sdk.scope import ProgramScope
 from gg.sdk.shape_check import violation
 
 MAX_ARGUMENT_PREVIEW = 40
+LIVE_LOG_LINES = 200  # lines of one program passed on live; its record keeps its last lines anyway
 
 
 class CallLog(Protocol):
-    """Where the membrane reports each call (the loop turns these into telemetry)."""
+    """Where the membrane reports each call, and the lines the program logs as it runs (the loop
+    turns these into telemetry)."""
 
     def call_started(self, operation: str, ordinal: int) -> None: ...
 
     def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None: ...
+
+    def program_logged(self, lines: Sequence[str], dropped: int) -> None: ...
 
 
 @dataclass
 class CallCounts:
     api_calls: int = 0
     tool_calls: int = 0
+    refused: int = 0
 
 
 class Membrane:
@@ -68,10 +82,29 @@ class Membrane:
         self._scope = scope
         self._log = log
         self._language = language
+        self._live_lines = LIVE_LOG_LINES
+        self._unshown = 0
         self.counts = CallCounts()
+
+    def logged(self, lines: Sequence[str], dropped: int) -> None:
+        """Lines the program logged while it runs, passed on to the `CallLog` until the program's
+        live budget (`LIVE_LOG_LINES`) is spent; the lines not passed on are counted and said
+        before the next ones passed on."""
+        shown = list(lines[: max(self._live_lines, 0)])
+        self._unshown += dropped
+        if not shown:
+            self._unshown += len(lines)
+            return
+        self._live_lines -= len(shown)
+        self._log.program_logged(shown, self._unshown)
+        self._unshown = len(lines) - len(shown)
 
     def __call__(self, operation: str, args: Mapping[str, Any]) -> Any:
         op = self._registry.get(operation)
+        if self.counts.api_calls >= MAX_SDK_CALLS:
+            self.counts.refused += 1
+            key = op.key if op is not None else operation.rsplit(".", 1)[-1][:MAX_ARGUMENT_PREVIEW]
+            raise ApiError(key, ErrorCode.LIMIT_EXCEEDED, render("sdk-call-cap", cap=f"{MAX_SDK_CALLS:,}"))
         ordinal = self.counts.api_calls
         self.counts.api_calls += 1
         self._log.call_started(operation, ordinal)
@@ -170,6 +203,8 @@ def _violation(kind: ParamType, value: Any) -> str | None:
     match kind:
         case ParamType.STRING:
             return None if isinstance(value, str) else "a string"
+        case ParamType.CLEARABLE_STRING:
+            return None if value is None or isinstance(value, str) else "a string, or null to clear it"
         case ParamType.DOC_TARGET:
             return None if isinstance(value, str) else "a documentation name"
         case ParamType.U32:
@@ -180,8 +215,23 @@ def _violation(kind: ParamType, value: Any) -> str | None:
         case ParamType.STRING_LIST:
             ok = isinstance(value, list) and all(isinstance(item, str) for item in value)
             return None if ok else "a list of strings"
+        case ParamType.TURN_SPANS:
+            return None if _is_span_list(value) else "a list of { from, to } turn spans"
         case ParamType.ANY:
             return None
+
+
+def _is_span_list(value: Any) -> bool:
+    def whole(bound: Any) -> bool:
+        number = isinstance(bound, int | float) and not isinstance(bound, bool)
+        return number and float(bound).is_integer() and 0 <= bound <= U32_MAX
+
+    if not isinstance(value, list):
+        return False
+    return all(
+        isinstance(span, dict) and set(span) == {"from", "to"} and whole(span["from"]) and whole(span["to"])
+        for span in value
+    )
 
 
 def _preview(value: Any) -> str:

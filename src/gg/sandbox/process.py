@@ -6,14 +6,25 @@ Rules kept here:
   engine names, each `0700`), removed when the process is killed;
 - it starts with the environment its engine gives and nothing inherited from gg; stdin and stdout
   are /dev/null unless the engine talks over them (`Launch.pipes`); under `RLIMIT_DATA` when the
-  engine names a data limit; `own_session` puts it in a session of its own (a process group the
-  engine's own children join), and then killing it kills the whole group;
+  engine names a data limit;
+- it leads a session of its own, so its process group holds it and every process it starts (a
+  Python worker's engine processes); the group is killed whole, and gg's sentinel
+  (`gg.sandbox.sentinel`) kills it when gg goes away before it;
 - a reader thread keeps the tail of its stderr (the last `STDERR_TAIL_CHUNKS` reads):
   diagnostics, and how a process that died went;
-- `kill()` is idempotent and safe from any thread;
+- `stop()` kills the group at once and waits for nothing: what it ran stops there; `kill()` stops
+  it, reaps it, closes its pipes and removes its directory; `kill_later()` stops it at once and
+  leaves the rest to a thread of its own, so a program stopped at a ceiling is reported before
+  its engine is cleaned up. All three are idempotent and safe from any thread; nothing signals a
+  group once its leader was reaped;
+- `resident_bytes()` is the memory the group holds resident (RSS, the leader and its
+  descendants), read from `/proc`;
 - a `Deadline` is a program's time ceiling on the wall clock; the time a call to an operation
   that waits on outside work (`Operation.waits_externally`: a shell, a sub-agent) spends on the
-  host is credited back, every other host call runs on the clock.
+  host is credited back, every other host call runs on the clock;
+- a `Watch` holds one running program to its deadline and, where the engine asks for it, its
+  guest's resident memory to a limit; a program past either is `Overran`, and its pool stops
+  the guest at once.
 """
 
 from __future__ import annotations
@@ -22,19 +33,22 @@ import contextlib
 import os
 import resource
 import shutil
-import signal
 import subprocess
 import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Collection, Generator, Mapping, Sequence
+from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Generic, Protocol, TypeVar
+
+from gg.sandbox.sentinel import SENTINEL, kill_group
 
 STDERR_TAIL_CHUNKS = 64
 READ_BYTES = 4096
 STOP_WAIT_SECS = 5.0
+WATCH_SECS = 0.005  # how often a running guest's resident memory is read
 
 
 class Closable(Protocol):
@@ -61,7 +75,6 @@ class Launch:
     env: Mapping[str, str]
     cwd: str
     data_limit: int | None = None
-    own_session: bool = False
     pass_fds: tuple[int, ...] = ()
     pipes: bool = False
 
@@ -72,13 +85,14 @@ class GuestProcess:
 
     def __init__(self, launch: Launch) -> None:
         self.directory = launch.directory
-        self._own_session = launch.own_session
+        self._reaped = threading.Lock()
         self._tail: deque[bytes] = deque(maxlen=STDERR_TAIL_CHUNKS)
         try:
             self._proc = _popen(launch)
         except OSError:
             shutil.rmtree(launch.directory, ignore_errors=True)
             raise
+        SENTINEL.watch(self._proc.pid)
         threading.Thread(target=self._drain, daemon=True).start()
 
     @property
@@ -106,21 +120,34 @@ class GuestProcess:
         """Start the stderr tail afresh (a new program's diagnostics begin here)."""
         self._tail.clear()
 
+    def resident_bytes(self) -> int:
+        """The resident memory of the process and every process it started, in bytes (0 once
+        it is gone)."""
+        return resident_bytes(self._proc.pid)
+
+    def stop(self) -> None:
+        """Kill the whole group at once; reaping comes later (`kill`)."""
+        if self._proc.returncode is None:
+            kill_group(self._proc.pid)
+
     def kill(self) -> None:
-        """Kill the process (its whole group when it has a session of its own), reap it, close
-        its pipes and remove its directory."""
-        if self._own_session:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self._proc.pid, signal.SIGKILL)
-        elif self._proc.poll() is None:
-            self._proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._proc.wait(timeout=STOP_WAIT_SECS)
-        for stream in (self._proc.stdin, self._proc.stdout):
-            with contextlib.suppress(OSError):
-                if stream is not None:
-                    stream.close()
+        """Kill the whole group, reap the process, close its pipes and remove its directory."""
+        self.stop()
+        with self._reaped:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=STOP_WAIT_SECS)
+            for stream in (self._proc.stdin, self._proc.stdout):
+                with contextlib.suppress(OSError):
+                    if stream is not None:
+                        stream.close()
+            if self._proc.returncode is not None:
+                SENTINEL.forget(self._proc.pid)
         shutil.rmtree(self.directory, ignore_errors=True)
+
+    def kill_later(self) -> None:
+        """Stop the process now; reap it and remove its directory on a thread of their own."""
+        self.stop()
+        threading.Thread(target=self.kill, daemon=True).start()
 
     def _drain(self) -> None:
         stream = self._proc.stderr
@@ -144,10 +171,46 @@ class Guest(Generic[C]):
     def alive(self) -> bool:
         return self.process.alive()
 
+    def stop(self) -> None:
+        self.process.stop()
+
     def kill(self) -> None:
         with contextlib.suppress(OSError):
             self.channel.close()
         self.process.kill()
+
+    def kill_later(self) -> None:
+        """Stop at once; the channel is closed and the process cleaned up on another thread."""
+        self.process.stop()
+        threading.Thread(target=self.kill, daemon=True).start()
+
+
+def resident_bytes(pid: int) -> int:
+    """The resident memory of process `pid` and every process descending from it, in bytes."""
+    return sum(_resident(member) for member in _family(pid))
+
+
+def _family(pid: int) -> list[int]:
+    """`pid` and every process descending from it, as `/proc` shows them now."""
+    found, pending = [], [pid]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        with contextlib.suppress(OSError, ValueError):
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending.extend(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def _resident(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/statm").read_text().split()
+    except OSError:
+        return 0
+    return int(fields[1]) * _PAGE_BYTES
+
+
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 
 def _popen(launch: Launch) -> subprocess.Popen[bytes]:
@@ -161,7 +224,7 @@ def _popen(launch: Launch) -> subprocess.Popen[bytes]:
         cwd=launch.cwd,
         env=dict(launch.env),
         pass_fds=launch.pass_fds,
-        start_new_session=launch.own_session,
+        start_new_session=True,
         preexec_fn=None
         if limit is None
         else lambda: resource.setrlimit(resource.RLIMIT_DATA, (limit, limit)),
@@ -169,30 +232,74 @@ def _popen(launch: Launch) -> subprocess.Popen[bytes]:
 
 
 class Deadline:
-    """A program's time ceiling on the wall clock, `secs` from now; the time spent serving a call
-    to one of the `external` operations is added back."""
+    """A program's time ceiling on `clock` (the wall clock), `secs` from now; the time spent
+    serving a call to one of the `external` operations is added back."""
 
-    def __init__(self, secs: float, external: Collection[str] = ()) -> None:
+    def __init__(
+        self, secs: float, external: Collection[str] = (), clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._external = external
-        self._end = time.monotonic() + secs
+        self._clock = clock
+        self._end = clock() + secs
 
     def remaining(self) -> float:
-        return self._end - time.monotonic()
+        return self._end - self._clock()
 
     def passed(self) -> bool:
         return self.remaining() <= 0
 
     def restart(self, secs: float) -> None:
         """The ceiling starts again, `secs` from now."""
-        self._end = time.monotonic() + secs
+        self._end = self._clock() + secs
 
     @contextlib.contextmanager
     def call(self, operation: str) -> Generator[None]:
         """The serving of one call to `operation`: on the program's clock unless the operation
         waits on outside work."""
-        began = time.monotonic()
+        began = self._clock()
         try:
             yield
         finally:
             if operation in self._external:
-                self._end += time.monotonic() - began
+                self._end += self._clock() - began
+
+
+class Overran(Exception):
+    """A running program went past a ceiling gg holds it to: its time, or its guest's memory."""
+
+    def __init__(self, memory: bool) -> None:
+        super().__init__("past its memory ceiling" if memory else "past its time ceiling")
+        self.memory = memory
+
+
+class Watch:
+    """The ceilings gg holds one running program to: its `deadline`, and, when `resident_limit`
+    is given, the resident memory of its guest `process` (read every `WATCH_SECS` at most)."""
+
+    def __init__(
+        self,
+        deadline: Deadline,
+        process: GuestProcess,
+        resident_limit: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.deadline = deadline
+        self._process = process
+        self._limit = resident_limit
+        self._clock = clock
+        self._next_look = clock()
+
+    def wait_secs(self) -> float:
+        """How long to wait for the guest's next message. Raises `Overran` when the program is
+        past its deadline or its guest past its resident limit."""
+        remaining = self.deadline.remaining()
+        if remaining <= 0:
+            raise Overran(memory=False)
+        if self._limit is None:
+            return remaining
+        now = self._clock()
+        if now >= self._next_look:
+            self._next_look = now + WATCH_SECS
+            if self._process.resident_bytes() > self._limit:
+                raise Overran(memory=True)
+        return min(remaining, max(self._next_look - now, 0.0))

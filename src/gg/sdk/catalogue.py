@@ -12,12 +12,14 @@ from gg.sdk.delegation import DELEGATION_OPERATIONS
 from gg.sdk.docs.operations import DOCS_OPERATIONS
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.listing import LISTING_OPERATIONS
+from gg.sdk.memories import MEMORIES_OPERATIONS
 from gg.sdk.programs import PROGRAMS_OPERATIONS
 from gg.sdk.records import SDK_TYPES
 from gg.sdk.registry import Operation, Registry
 from gg.sdk.session import SESSION_OPERATIONS
 from gg.sdk.shell import SHELL_OPERATIONS
 from gg.sdk.skills import SKILLS_OPERATIONS
+from gg.sdk.tasks import TASKS_OPERATIONS
 from gg.sdk.types import TypeDecl
 from gg.sdk.views import VIEWS_OPERATIONS
 
@@ -27,10 +29,12 @@ FAMILY_BRIEFS: dict[str, str] = {
     "views": "put text, a region of a file or documentation in front of you on your next turn.",
     "docs": "search the documentation of the SDK and of the code modules loaded for you.",
     "skills": "read the skills listed for you and load their code modules.",
+    "memories": "keep notes that last the whole session: write, read, revise and find them.",
     "context": "manage your own context window.",
     "board": "the project's board of issues.",
     "delegation": "start, wait for and message other agents; hand the session on; fork copies of yourself.",
     "programs": "fetch the programs you ran by their ids, and hand a patched one over to run.",
+    "tasks": "your own task list, a blocked-by graph of the work you plan, shown to you every turn.",
     "session": "end the session.",
 }
 
@@ -47,12 +51,14 @@ def default_registry(
             *LISTING_OPERATIONS,
             *SHELL_OPERATIONS,
             *BOARD_OPERATIONS,
+            *TASKS_OPERATIONS,
             *VIEWS_OPERATIONS,
             *DOCS_OPERATIONS,
             *CONTEXT_OPERATIONS,
             *DELEGATION_OPERATIONS,
             *PROGRAMS_OPERATIONS,
             *SKILLS_OPERATIONS,
+            *MEMORIES_OPERATIONS,
             *SESSION_OPERATIONS,
             *host,
         ),

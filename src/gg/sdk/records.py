@@ -137,6 +137,113 @@ _PROGRAMS: tuple[TypeDecl, ...] = (
     ),
 )
 
+_TASKS: tuple[TypeDecl, ...] = (
+    Record(
+        "TaskUsage",
+        "tasks",
+        "How full your task list is, after the call that returned it.",
+        (
+            Field("count", "number", "the tasks on the list"),
+            Field("maxTasks", "number", "the most it may hold"),
+        ),
+    ),
+)
+
+_BOARD: tuple[TypeDecl, ...] = (
+    Record(
+        "BoardUsage",
+        "board",
+        "How much of the run's board is used, after the call that returned it.",
+        (
+            Field("epics", "number", "the epics on the board"),
+            Field("maxEpics", "number", "the most the run allows"),
+            Field("issues", "number", "the issues on the board"),
+            Field("maxIssues", "number", "the most the run allows"),
+        ),
+    ),
+    Record(
+        "EpicCreated",
+        "board",
+        "An epic just created.",
+        (
+            Field("id", "string", "its id: the prefix upper-cased, the stem its issues are numbered from"),
+            Field("board", "BoardUsage", "how much of the board is now used"),
+        ),
+    ),
+    Record(
+        "IssueCreated",
+        "board",
+        "An issue just filed.",
+        (
+            Field("id", "string", "the id the board gave it, such as `AUTH-1`"),
+            Field("board", "BoardUsage", "how much of the board is now used"),
+        ),
+    ),
+)
+
+_CONTEXT: tuple[TypeDecl, ...] = (
+    Record(
+        "ReclaimReport",
+        "context",
+        "What a reclaim moved out of your window.",
+        (
+            Field("items", "number", "the messages and views that left the window"),
+            Field("reclaimedTokens", "number", "the tokens they held, estimated"),
+            Field("paths", "string[]", "the paths whose file views closed (none for an archival)"),
+            Field("detail", "string", "what happened, in words"),
+        ),
+    ),
+    Choice(
+        "MessageRole",
+        "context",
+        "Who a message of the window is from.",
+        ("system", "user", "assistant", "tool"),
+    ),
+    Record(
+        "ArchiveHit",
+        "context",
+        "An archived message a search found.",
+        (
+            Field("seq", "number", "its entry number in the archive, `#seq`"),
+            Field("role", "MessageRole", "who the message was from"),
+            Field("text", "string", "the message, whole"),
+        ),
+    ),
+    Record(
+        "ArchiveSearch",
+        "context",
+        "What a search of the archive found.",
+        (
+            Field("archiveEmpty", "boolean", "true when nothing was ever archived, so nothing was searched"),
+            Field("hits", "ArchiveHit[]", "the matches, newest first, at most eight"),
+        ),
+    ),
+)
+
+_VIEWS: tuple[TypeDecl, ...] = (
+    Choice("OpenViewKind", "views", "What an open view shows.", ("file", "text", "docs")),
+    Record(
+        "ViewRegion",
+        "views",
+        "The lines a file view asked for.",
+        (
+            Field("offset", "number", "the lines skipped"),
+            Field("limit", "number", "the most lines shown; absent for the rest of the file", optional=True),
+        ),
+    ),
+    Record(
+        "OpenView",
+        "views",
+        "A view open in your window, or opened this turn.",
+        (
+            Field("kind", "OpenViewKind", "file, text or docs"),
+            Field("selector", "string", "its label, path or documentation key; `close` takes it"),
+            Field("tokens", "number", "what it costs your window, estimated"),
+            Field("region", "ViewRegion", "a file view's lines", optional=True),
+        ),
+    ),
+)
+
 _DELEGATION: tuple[TypeDecl, ...] = (
     Record(
         "SubagentHandle",
@@ -168,4 +275,48 @@ _DELEGATION: tuple[TypeDecl, ...] = (
     ),
 )
 
-SDK_TYPES: tuple[TypeDecl, ...] = (*_FILES, *_SHELL, *_DOCS, *_PROGRAMS, *_DELEGATION)
+_MEMORIES: tuple[TypeDecl, ...] = (
+    Record(
+        "MemoryUsage",
+        "memories",
+        "What your memories hold after a change, beside the caps bounding them.",
+        (
+            Field("count", "number", "how many memories you hold"),
+            Field("maxCount", "number", "the most you may hold, when that cap is in force", optional=True),
+            Field("totalChars", "number", "the characters of every body together"),
+            Field(
+                "maxTotalChars",
+                "number",
+                "the most characters of bodies in all, when in force",
+                optional=True,
+            ),
+            Field("indexChars", "number", "the characters of your index (markdown)", optional=True),
+            Field("maxIndexChars", "number", "the most characters of index, when in force", optional=True),
+        ),
+    ),
+    Record(
+        "MemoryHit",
+        "memories",
+        "A memory a search found.",
+        (
+            Field("name", "string", "its name, to read it by"),
+            Field("description", "string", "its description (empty when it has none)"),
+            Field("matched", "number", "how many of the keywords it matched"),
+            Field("occurrences", "number", "how often those keywords occur in it"),
+            Field("excerpt", "string", "the body around its first match"),
+        ),
+    ),
+)
+
+SDK_TYPES: tuple[TypeDecl, ...] = (
+    *_FILES,
+    *_SHELL,
+    *_DOCS,
+    *_PROGRAMS,
+    *_TASKS,
+    *_BOARD,
+    *_CONTEXT,
+    *_VIEWS,
+    *_DELEGATION,
+    *_MEMORIES,
+)

@@ -41,6 +41,8 @@ class ParamType(StrEnum):
     STRING_LIST = "string[]"
     ANY = "any"  # checked by the operation itself, or by the parameter's shape
     DOC_TARGET = "docTarget"  # an SDK function or a documentation name; crosses as the name
+    TURN_SPANS = "turnSpan[]"  # a list of `{from, to}` turn numbers, each a u32
+    CLEARABLE_STRING = "string?"  # a string, or null to clear what it sets (Python clears with "")
 
 
 class Role(StrEnum):

@@ -1,9 +1,9 @@
 """What an operation acts on while one program runs.
 
 A `ProgramScope` is built by the turn for each program: what the program's calls act on (the
-agent's role and capabilities, its workspace, the views, library, surface and skills read set it
-holds, the run's deadline, its port onto the run's other agents) and two sets of declarations the
-loop acts on afterwards:
+agent's role and capabilities, its workspace, the views, library, surface, skills read set and
+memories holder it holds, the run's deadline, its port onto the run's other agents) and two sets
+of declarations the loop acts on afterwards:
 - `declarations` belong to this one program: its ending (the last call wins) and its hand-over
   (the first stands, a second is refused);
 - `deferred` belong to the whole turn and merge across every program of the reply: the last
@@ -25,9 +25,14 @@ if TYPE_CHECKING:
     from gg.sdk.delegation import Delegation
     from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface
+    from gg.state.archive import ArchiveModule
+    from gg.state.board_handle import BoardHandle
     from gg.state.holdings import Holdings
     from gg.state.library import ProgramLibrary
+    from gg.state.memories import MemoryHolder
+    from gg.state.tasks import TasksModule
     from gg.state.views import ViewSet
+    from gg.state.window import Window
     from gg.state.workspace import Workspace
 
 
@@ -127,10 +132,15 @@ class ProgramScope:
     turn: int
     library: ProgramLibrary | None = None
     deadline: float | None = None  # the run's wall-clock budget, on the monotonic clock
+    window: Window | None = None  # the agent's window, which the context family acts on
+    tasks: TasksModule | None = None  # its task list, when its profile enables `tasks`
+    board: BoardHandle | None = None  # its handle on the run's board, in a run that has one
+    archive: ArchiveModule | None = None  # its thread archive, under `agent-managed-context`
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
     skills_read: SkillReads = field(default_factory=SkillReads)  # the skills this window has read
     shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
     delegation: Delegation | None = None  # the run's answer to the delegation family
+    memories: MemoryHolder | None = None  # its memories holder, when its profile enables memories
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
 
@@ -156,6 +166,7 @@ class ProgramScope:
             turn=turn,
             library=holdings.library,
             deadline=run.deadline,
+            window=holdings.window,
             surface=holdings.surface,
             skills_read=holdings.skills_read,
             shell=setup.shell,

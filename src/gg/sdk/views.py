@@ -4,6 +4,10 @@
 - `open_file(path, {offset?, limit?})` reads like `files.read_file` (same record, same refusals)
   and opens a file view of that page; an image opens a view whose body says why it is not shown.
   A page over the view body cap is refused with `limit-exceeded`, never cut.
+- Under `agent-managed-context`: `close(selector)` closes every view of that selector, in the
+  window and among this turn's, and answers how many; a documentation view is never closed.
+  `current()` lists the views open, in the window and then this turn's, each with what it
+  costs the window in tokens, estimated at `CHARS_PER_TOKEN` characters a token.
 """
 
 from __future__ import annotations
@@ -11,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gg.errors import ApiError
+from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.files import LIMIT, OFFSET, PATH, read_region
-from gg.sdk.registry import Always, Operation, Param, ParamType
+from gg.sdk.registry import Alias, Always, Capability, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
-from gg.state.views import FileView, Region, ViewRefusal
+from gg.state.archive import CHARS_PER_TOKEN
+from gg.state.views import FileView, Region, ViewKind, ViewRefusal
+from gg.state.window import ViewMark, Window
+
+MANAGED_CONTEXT = "agent-managed-context"
 
 
 def _open_text(scope: ProgramScope, args: Mapping[str, Any]) -> None:
@@ -49,6 +57,46 @@ def file_view(path: str, region: Region, record: Mapping[str, Any]) -> FileView:
     )
 
 
+def _window(scope: ProgramScope, operation: str) -> Window:
+    if scope.window is None:  # every agent holds a window; a scope without one is gg's own defect
+        raise GgDefect(FatalFault.HOST_FAULT, f"views.{operation} reached a program without its window")
+    return scope.window
+
+
+def _close(scope: ProgramScope, args: Mapping[str, Any]) -> int:
+    selector: str = args["selector"]
+    if not selector.strip():
+        raise ApiError("close", ErrorCode.INVALID_ARGUMENT, "`selector` must not be blank")
+    window = _window(scope, "close")
+    pending = scope.views.close(lambda view: view.selector == selector)
+    return len(pending) + len(window.remove_views(lambda view: view.selector == selector))
+
+
+def _current(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, Any]]:
+    window = _window(scope, "current")
+    shown = [_open_view(mark.view, m.content) for mark, m in window.held() if mark.view is not None]
+    for view in scope.views.current():
+        region = view.region if isinstance(view, FileView) else None
+        shown.append(_open_view(ViewMark(view.kind, view.selector, region), view.render()))
+    return shown
+
+
+def _open_view(mark: ViewMark, rendered: str) -> dict[str, Any]:
+    """An `OpenView`; the search view is a text view on the wire."""
+    kind = "text" if mark.kind is ViewKind.SEARCH else mark.kind.value
+    view: dict[str, Any] = {
+        "kind": kind,
+        "selector": mark.selector,
+        "tokens": -(-len(rendered) // CHARS_PER_TOKEN),
+    }
+    if mark.region is not None:
+        region: dict[str, int] = {"offset": mark.region.offset}
+        if mark.region.limit is not None:
+            region["limit"] = mark.region.limit
+        view["region"] = region
+    return view
+
+
 VIEWS_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         family="views",
@@ -71,5 +119,31 @@ VIEWS_OPERATIONS: tuple[Operation, ...] = (
         summary="Show a page of a workspace file to the model on its next turn; returns the read.",
         gate=Always(),
         handler=_open_file,
+    ),
+    Operation(
+        family="views",
+        key="close",
+        params=(
+            Param(
+                "selector", ParamType.STRING, doc="a view's label, path or selector, as current() lists it"
+            ),
+        ),
+        returns="number",
+        summary="Close every view of a selector, in your window and this turn's; documentation stays open.",
+        gate=Capability(MANAGED_CONTEXT),
+        handler=_close,
+        dispatches_tool=False,
+        errors=(ErrorDoc(ErrorCode.INVALID_ARGUMENT, "the selector is blank"),),
+    ),
+    Operation(
+        family="views",
+        key="current",
+        params=(),
+        returns="OpenView[]",
+        summary="The views open in your window and opened this turn, each with its cost in tokens.",
+        gate=Capability(MANAGED_CONTEXT),
+        handler=_current,
+        dispatches_tool=False,
+        aliases=(Alias("close", "views.close", "selector"),),
     ),
 )

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 
 from gg.errors import ErrorCode
+from gg.state.refusal import Refusal
 from gg.wire import first_heading_unsafe
 
 MAX_PATH_BYTES = 4096
@@ -24,13 +25,8 @@ MAX_LINK_HOPS = 40
 MAX_QUOTED_CHARS = 200
 
 
-class PathRefusal(Exception):
+class PathRefusal(Refusal):
     """A path the call may not use; the SDK turns it into an `ApiError` for its operation."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def quote_path(text: str) -> str:

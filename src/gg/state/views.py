@@ -5,7 +5,8 @@
   of one file coexist. `close_turn()` hands over the turn's views in opening order and empties the set.
 - A docs view is selected by its documentation key (`gg.files.readFile`); re-opening a key already
   opened, this turn or an earlier one, does nothing (the documentation band only grows). The one
-  search view (`search results`) is replaced by each search.
+  search view (`search results`) is replaced by each search. `close` drops views of this turn by
+  what they show, never a docs view.
 - Caps, each refused with `limit-exceeded` at the call, never truncated: a body (text or file view)
   of at most 65,536 UTF-8 bytes, a label of at most 200 bytes, 8 MiB of bodies per turn. Every
   accepted body is charged, superseded ones included; a refused one costs nothing. A text is
@@ -23,10 +24,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from gg.errors import ErrorCode
+from gg.state.refusal import Refusal
 from gg.wire import first_heading_unsafe, well_formed
 
 MAX_VIEW_BODY_BYTES = 65_536
@@ -41,13 +44,8 @@ SEARCH_LABEL = "search results"
 HEADING_RULE = "----"
 
 
-class ViewRefusal(Exception):
+class ViewRefusal(Refusal):
     """A view the call may not open; the SDK turns it into an `ApiError` for its operation."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 class ViewKind(StrEnum):
@@ -205,6 +203,16 @@ class ViewSet:
         view = SearchView(self._accept_body(body))
         self._open[_key(view)] = view
         return view
+
+    def close(self, chosen: Callable[[View], bool]) -> list[View]:
+        """Close the views of this turn `chosen` picks (never a docs view); returns them. What
+        their bodies cost the turn's budget stays spent."""
+        closed = {
+            k: view for k, view in self._open.items() if not isinstance(view, DocsView) and chosen(view)
+        }
+        for key in closed:
+            del self._open[key]
+        return list(closed.values())
 
     def fork(self) -> ViewSet:
         """An independent copy of the set."""

@@ -14,28 +14,76 @@ The window is the one door through which text enters what the model reads, so ev
 well-formed on its way in (`well_formed`): the system prompt, each message's content, and each
 call's id, name and arguments. A lone surrogate (a JavaScript string's, a provider's `\\ud83d`
 escape, a non-UTF-8 file name) becomes U+FFFD there, and no request can carry one onto a wire.
+
+Each message carries a mark (`Mark`): the turn it was pushed in (`begin_turn`; 0 before the
+first) and its band: the brief, the thread (replies, receipts, feedback, a compaction's summary),
+a view (`push_view`: text, file and search views, selected as `gg.state.views` selects them), a
+documentation view, or a pinned block. A pinned band (`pin`, the task list's) holds one current
+message: a changed block is pushed at the tail and the one it supersedes becomes ordinary thread;
+a block identical to the current one pins nothing. The current pins cross a compaction verbatim,
+after the restarted thread, and cross a fork or a succession with the rest.
+
+What may leave the window by request (`remove_turns`, `remove_views`): whole turns but the turn in
+progress, without the brief, the current pins or any documentation view; views, by selector,
+except documentation views. Whatever leaves, the next request records the whole thread again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from gg.providers.base import Message, ToolCall
+from gg.state.views import DocsView, FileView, Region, View, ViewKind
 from gg.wire import well_formed, well_formed_value
+
+
+class Band(StrEnum):
+    """Where a message of the window came from."""
+
+    BRIEF = "brief"
+    THREAD = "thread"
+    VIEW = "view"
+    DOCS = "docs"
+    TASKS = "tasks"
+
+
+@dataclass(frozen=True)
+class ViewMark:
+    """A view message's kind, selector and (a file view's) region."""
+
+    kind: ViewKind
+    selector: str
+    region: Region | None = None
+
+
+@dataclass(frozen=True)
+class Mark:
+    turn: int
+    band: Band
+    pinned: bool = False  # the band's current block
+    view: ViewMark | None = None
+
+
+Held = tuple[Mark, Message]
 
 
 @dataclass
 class Window:
     """`task` is the message the agent was briefed with; a compaction keeps it. `system` is the
-    system-prompt slot, None while it is empty."""
+    system-prompt slot, None while it is empty. `turn` is the turn messages are pushed in."""
 
     system: str | None
     messages: list[Message] = field(default_factory=list[Message])
     task: Message | None = None
     _recorded: int = 0
+    turn: int = 0
+    _marks: list[Mark] = field(default_factory=list[Mark], init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.messages = [well_formed_message(m) for m in self.messages]
+        self._marks = self._thread_marks(self.messages)
 
     def __setattr__(self, name: str, value: object) -> None:
         """The system-prompt slot is a door too, however it is filled."""
@@ -43,21 +91,80 @@ class Window:
             value = well_formed(value)
         super().__setattr__(name, value)
 
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        """Each message's mark, in the messages' order."""
+        return tuple(self._marks)
+
+    def begin_turn(self, turn: int) -> None:
+        """Messages pushed from now on belong to turn `turn`."""
+        self.turn = turn
+
     def brief(self, task: Message) -> None:
         self.task = well_formed_message(task)
-        self.push(self.task)
+        self.push(self.task, Band.BRIEF)
 
-    def push(self, message: Message) -> None:
-        self.messages.append(well_formed_message(message))
+    def push(self, message: Message, band: Band = Band.THREAD) -> None:
+        self._append(message, Mark(self.turn, band))
+
+    def push_view(self, view: View) -> None:
+        """A view as the model reads it, marked with what it shows."""
+        band = Band.DOCS if isinstance(view, DocsView) else Band.VIEW
+        region = view.region if isinstance(view, FileView) else None
+        mark = Mark(self.turn, band, view=ViewMark(view.kind, view.selector, region))
+        self._append(Message(role="user", content=view.render()), mark)
+
+    def pin(self, band: Band, text: str | None) -> bool:
+        """Make `text` the band's current block; True when that pushed a message. None, or the
+        text already pinned, pushes nothing."""
+        if text is None or text == self.pinned(band):
+            return False
+        self._marks = [replace(m, pinned=False) if m.band is band and m.pinned else m for m in self._marks]
+        self._append(Message(role="user", content=text), Mark(self.turn, band, pinned=True))
+        return True
+
+    def pinned(self, band: Band) -> str | None:
+        """The band's current block, or None."""
+        for mark, message in zip(self._marks, self.messages, strict=True):
+            if mark.band is band and mark.pinned:
+                return message.content
+        return None
 
     def restart(self, messages: list[Message]) -> None:
-        """Replace the thread (a compaction); the next request records the whole new thread."""
+        """Replace the thread (a compaction); the current pins follow it verbatim, and the next
+        request records the whole new thread."""
+        pins = [(mark, message) for mark, message in self.held() if mark.pinned]
         self.messages = [well_formed_message(m) for m in messages]
+        self._marks = self._thread_marks(self.messages)
+        for mark, message in pins:
+            self._append(message, replace(mark, turn=self.turn))
         self._recorded = 0
 
+    def held(self) -> list[Held]:
+        """Every message with its mark, in order."""
+        return list(zip(self._marks, self.messages, strict=True))
+
+    def in_turns(self, first: int, last: int) -> list[Held]:
+        """The messages of turns `first` to `last`, inclusive, with their marks, in order."""
+        return [(mark, message) for mark, message in self.held() if first <= mark.turn <= last]
+
+    def remove_turns(self, chosen: Callable[[int], bool]) -> list[Held]:
+        """Take the messages of the turns `chosen` picks out of the window, in order, except the
+        turn in progress, the brief, the current pins and the documentation views; returns what
+        was taken."""
+        return self._remove(lambda mark: mark.turn != self.turn and chosen(mark.turn) and _removable(mark))
+
+    def remove_views(self, chosen: Callable[[ViewMark], bool]) -> list[Held]:
+        """Take out the view messages `chosen` picks; documentation views never leave."""
+        return self._remove(
+            lambda mark: mark.band is Band.VIEW and mark.view is not None and chosen(mark.view)
+        )
+
     def fork(self) -> Window:
-        """An independent copy for a new holder: the thread and the task, the slot empty."""
-        return Window(system=None, messages=list(self.messages), task=self.task)
+        """An independent copy for a new holder: the thread, its marks and the task, the slot empty."""
+        copy = Window(system=None, messages=list(self.messages), task=self.task, turn=self.turn)
+        copy._marks = list(self._marks)
+        return copy
 
     def adopt(self) -> Window:
         """The window as a successor takes it over: the same as a fork."""
@@ -72,6 +179,33 @@ class Window:
     def ends_on_the_model(self) -> bool:
         """True when nothing has been pushed after the model's own reply and its receipts."""
         return bool(self.messages) and self.messages[-1].role in ("assistant", "tool")
+
+    def _append(self, message: Message, mark: Mark) -> None:
+        self.messages.append(well_formed_message(message))
+        self._marks.append(mark)
+
+    def _remove(self, taken: Callable[[Mark], bool]) -> list[Held]:
+        gone = [(mark, message) for mark, message in self.held() if taken(mark)]
+        if gone:
+            kept = [(mark, message) for mark, message in self.held() if not taken(mark)]
+            self._marks = [mark for mark, _ in kept]
+            self.messages = [message for _, message in kept]
+            self._recorded = 0
+        return gone
+
+    def _thread_marks(self, messages: list[Message]) -> list[Mark]:
+        """Marks for a thread set whole: the first copy of the task is the brief, the rest thread."""
+        marks: list[Mark] = []
+        briefed = False
+        for message in messages:
+            brief = not briefed and self.task is not None and message == self.task
+            briefed = briefed or brief
+            marks.append(Mark(self.turn, Band.BRIEF if brief else Band.THREAD))
+        return marks
+
+
+def _removable(mark: Mark) -> bool:
+    return mark.band not in (Band.BRIEF, Band.DOCS) and not mark.pinned
 
 
 def well_formed_message(message: Message) -> Message:

@@ -7,7 +7,8 @@ Rules:
   taking turns at once stay legible however they interleave; such an agent's start, hand-overs,
   forks and end get a line each.
 - Operator logs at `warn` and `error` are shown (yellow, red) on the `operator` console (stderr
-  from the command line); `info` and `debug` only when verbose.
+  from the command line); `info` and `debug` only when verbose, and so are the lines a program
+  logs, as they come (`program_log`), a note of the lines dropped before them first.
 - The end shows the status, exit code, turns and duration, the final text, and the run id with
   the command that shows the whole run (`gg show <run-id>`).
 - Plain lines only (no spinner, no live region), so a log without a terminal reads the same.
@@ -90,6 +91,8 @@ class LiveDisplay:
             self._log(record)
         elif kind is EventType.LIMIT_EXCEEDED:
             self._limit(record)
+        elif kind is EventType.PROGRAM_LOG and self._verbose:
+            self._program_log(record)
 
     def _started(self, record: dict[str, Any]) -> None:
         facts = [str(record.get(k)) for k in ("name", "model", "language") if record.get(k)]
@@ -153,6 +156,13 @@ class LiveDisplay:
         if self._agent != ROOT_AGENT:
             text = Text(f"{self._agent} {self._marks.dot} ").append_text(text)
         self._operator.print(encodable(text, self._operator), highlight=False, soft_wrap=True)
+
+    def _program_log(self, record: dict[str, Any]) -> None:
+        dropped = int(record.get("dropped") or 0)
+        if dropped:
+            self._line(Text(f"  ({plural(dropped, 'log line')} dropped)", style="dim"))
+        for line in record.get("lines") or ():
+            self._line(Text(f"  log {line}", style="dim"))
 
     def _limit(self, record: dict[str, Any]) -> None:
         self._line(Text(f"  {ceiling_line(read_limit(record), self._marks)}", style="yellow"))

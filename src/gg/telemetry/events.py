@@ -33,6 +33,7 @@ class EventType(StrEnum):
     LOG = "log"
     PROGRAM_KEPT = "program_kept"
     PROGRAM_DROPPED = "program_dropped"
+    PROGRAM_LOG = "program_log"
     COMPACTION = "compaction"
     RUN_FINISHED = "run_finished"
     AGENT_SPAWNED = "agent_spawned"
@@ -41,6 +42,12 @@ class EventType(StrEnum):
     AGENT_FINISHED = "agent_finished"
     FSM_STATE = "fsm_state"
     SKILLS_STATE = "skills_state"
+    MEMORY_STATE = "memory_state"
+    MEMORY_REVISION = "memory_revision"
+    TASKS_STATE = "tasks_state"
+    BOARD_STATE = "board_state"
+    ARCHIVE_STATE = "archive_state"
+    CONTEXT_MANAGED = "context_managed"
 
 
 class TransitionKind(StrEnum):
@@ -172,6 +179,7 @@ class CodeExecution(Payload):
     source: str | None = None
     programs: int | None = None
     links: list[dict[str, Any]] | None = None
+    calls_refused: int | None = None  # SDK calls refused past the per-program cap, not recorded
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -224,6 +232,16 @@ class ProgramDropped(Payload):
 
     TYPE: ClassVar[EventType] = EventType.PROGRAM_DROPPED
     program_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProgramLog(Payload):
+    """Lines a running program logged, as they came (the first of each program, up to a budget);
+    `dropped` lines before them were never streamed. Its `code_execution` keeps the tail."""
+
+    TYPE: ClassVar[EventType] = EventType.PROGRAM_LOG
+    lines: list[str]
+    dropped: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -316,6 +334,92 @@ class SkillsState(Payload):
     TYPE: ClassVar[EventType] = EventType.SKILLS_STATE
     module_id: str
     skills: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryState(Payload):
+    """A memory store as one holder sees it: every memory (`{name, description, len, lines}`), the
+    totals, the peaks held at once, the caps in force (`null` where none is), and the holder's
+    declared scope and whether it may write. `moduleId` is the store's, not the holder's."""
+
+    TYPE: ClassVar[EventType] = EventType.MEMORY_STATE
+    module_id: str
+    strategy: str
+    memories: list[dict[str, Any]]
+    count: int
+    total_len: int
+    total_lines: int
+    peak: dict[str, int]
+    caps: dict[str, int | None]
+    scope: str
+    writable: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryRevision(Payload):
+    """One successful mutation of one memory, on the stream of the agent that made it: the text as
+    of this revision (empty for a deletion)."""
+
+    TYPE: ClassVar[EventType] = EventType.MEMORY_REVISION
+    name: str
+    revision: int
+    change: str
+    description: str
+    body: str
+    len: int
+    lines: int
+
+
+class ContextAction(StrEnum):
+    """What an agent did to its own window (`context_managed.action`)."""
+
+    ARCHIVE_THREAD = "archive_thread"
+    EVICT_FILE_VIEW = "evict_file_view"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TasksState(Payload):
+    """A task list's snapshot: every task in the order added (`{id, title, description?, status,
+    blockedBy, inScope?, outOfScope?, completionCriteria?}`), under the store's id."""
+
+    TYPE: ClassVar[EventType] = EventType.TASKS_STATE
+    module_id: str
+    tasks: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BoardState(Payload):
+    """The run's board: its epics and its issues, in the order created, under the store's id."""
+
+    TYPE: ClassVar[EventType] = EventType.BOARD_STATE
+    module_id: str
+    epics: list[dict[str, Any]]
+    issues: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArchiveState(Payload):
+    """A thread archive's snapshot: each entry's `{seq, source, role, len, preview}` (the first
+    200 characters), how many it holds and their total length in characters."""
+
+    TYPE: ClassVar[EventType] = EventType.ARCHIVE_STATE
+    module_id: str
+    entries: list[dict[str, Any]]
+    count: int
+    total_len: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextManaged(Payload):
+    """An agent moved part of its own window out: what it did, how many messages left the window,
+    the tokens that freed (as `detail` says, measured or estimated) and in words what happened."""
+
+    TYPE: ClassVar[EventType] = EventType.CONTEXT_MANAGED
+    action: str
+    reclaimed_tokens: int
+    items: int
+    detail: str
+    earliest_removed: int | None = None
 
 
 @dataclass(frozen=True)

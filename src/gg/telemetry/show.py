@@ -241,10 +241,10 @@ def _program(program: ProgramRun, lexer: str, marks: Glyphs) -> RenderableType:
     parts.append(program_line(program, marks))
     if program.error and not program.ok:
         parts.append(_prefixed(program.error, INDENT, "dim red"))
-    for line in program.logs:
-        parts.append(Text(f"  log {line}", style="dim"))
     if program.logs_suppressed:
         parts.append(Text(f"  ({plural(program.logs_suppressed, 'log line')} dropped)", style="dim"))
+    for line in program.logs:
+        parts.append(Text(f"  log {line}", style="dim"))
     failed = [api for api in program.api if api.ok is False]
     for api in failed:
         parts.append(Text(f"  {marks.failed} {api.operation}: {api.failure or 'failed'}", style="dim red"))

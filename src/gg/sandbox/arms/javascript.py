@@ -16,14 +16,24 @@ Rules kept here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from gg.outcome import ErrorType
 from gg.prompts import render
+from gg.sandbox.ceilings import memory_failure, timeout_failure
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.failure import program_failure
 from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
-from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
+from gg.sandbox.execution import (
+    MAX_SDK_CALLS,
+    Ceilings,
+    ClosesOnExit,
+    CodeModule,
+    Execution,
+    Failure,
+    HostCalls,
+)
 from gg.sandbox.job import GuestReport, GuestStatus, Job
 from gg.sdk.registry import Registry
 
@@ -33,8 +43,16 @@ class JavaScriptArm(ClosesOnExit):
 
     language = "javascript"
 
-    def __init__(self, registry: Registry, *, data_base_bytes: int = DATA_BASE_BYTES) -> None:
-        self._pool = DenoPool(build_bundle(registry), data_base_bytes=data_base_bytes)
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        data_base_bytes: int = DATA_BASE_BYTES,
+        call_cap: int = MAX_SDK_CALLS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        bundle = build_bundle(registry, call_cap)
+        self._pool = DenoPool(bundle, data_base_bytes=data_base_bytes, clock=clock)
 
     @property
     def pool(self) -> DenoPool:
@@ -61,7 +79,9 @@ def job_of(source: str, modules: Sequence[CodeModule], ceilings: Ceilings) -> Jo
 def execution_of(report: GuestReport, ceilings: Ceilings, compile_ms: float | None = None) -> Execution:
     """The `Execution` a run report stands for."""
     failure = failure_of(report, ceilings)
-    return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)
+    return Execution.from_guest(
+        failure, report.duration_ms, report.logs, report.dropped, compile_ms, report.refused_calls
+    )
 
 
 def failure_of(report: GuestReport, ceilings: Ceilings) -> Failure | None:
@@ -72,11 +92,9 @@ def failure_of(report: GuestReport, ceilings: Ceilings) -> Failure | None:
         case GuestStatus.THREW:
             return program_failure(report.failure or {})
         case GuestStatus.TIMEOUT:
-            seconds = f"{ceilings.timeout_secs:g}"
-            return Failure(ErrorType.SANDBOX_TIMEOUT, render("ceiling-timeout", seconds=seconds))
+            return timeout_failure(ceilings)  # the process is killed: V8 gives no stack
         case GuestStatus.OOM:
-            text = render("ceiling-memory", bytes=ceilings.max_memory_bytes)
-            return Failure(ErrorType.SANDBOX_OUT_OF_MEMORY, text)
+            return memory_failure(ceilings)
         case GuestStatus.TRAP | GuestStatus.COMPILE | GuestStatus.CHECK_TIMEOUT:
             # the Deno guest checks nothing, so a checker's status from it is a trap as well
             return Failure(ErrorType.SANDBOX_TRAP, render("sandbox-trap"))

@@ -18,11 +18,12 @@ Rules kept here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
-from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
+from gg.sandbox.execution import MAX_SDK_CALLS, Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
 from gg.sandbox.job import Job
-from gg.sandbox.monty.bundle import MAX_HOST_CALLS, build_bundle, module_names
+from gg.sandbox.monty.bundle import build_bundle, module_names
 from gg.sandbox.monty.failure import failure_of
 from gg.sandbox.monty.pool import MontyPool
 from gg.sdk.registry import Registry
@@ -36,12 +37,17 @@ class PythonArm(ClosesOnExit):
     type-checked twin."""
 
     def __init__(
-        self, registry: Registry, *, checked: bool = False, host_call_cap: int = MAX_HOST_CALLS
+        self,
+        registry: Registry,
+        *,
+        checked: bool = False,
+        call_cap: int = MAX_SDK_CALLS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.language = PYTHON_TYPED if checked else PYTHON
         self._checked = checked
         external = [op.wire for op in registry if op.waits_externally]
-        self._pool = MontyPool(build_bundle(registry, self.language, host_call_cap), external)
+        self._pool = MontyPool(build_bundle(registry, self.language, call_cap), external, clock=clock)
         self._declared = module_names(registry)
 
     @property
@@ -57,9 +63,11 @@ class PythonArm(ClosesOnExit):
     ) -> Execution:
         job = Job(source, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes)
         report = self._pool.run(job, host, checked=self._checked)
-        failure = failure_of(report, ceilings, self._declared)
+        failure = failure_of(report, ceilings, self._declared, [module.key for module in modules])
         compile_ms = (report.compile_ms or 0.0) if self._checked else None
-        return Execution.from_guest(failure, report.duration_ms, report.logs, report.dropped, compile_ms)
+        return Execution.from_guest(
+            failure, report.duration_ms, report.logs, report.dropped, compile_ms, report.refused_calls
+        )
 
     def close(self) -> None:
         self._pool.close()

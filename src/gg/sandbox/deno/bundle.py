@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from gg.prompts import render
+from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
 from gg.wire import JS_RESERVED, camel
 
@@ -26,6 +27,7 @@ GUEST_DIR = Path(__file__).parent / "guest"
 HOST_SCRIPT = GUEST_DIR / "host.js"
 
 _RESERVED = JS_RESERVED | {"options"}  # `options` names the trailing options object
+LOAD_CALL = f'skills.{camel("read_skill")}("{{key}}")'  # how a program loads `lib:<key>`
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class GuestBundle:
     words: Mapping[str, str]
     families: tuple[str, ...]
     external: frozenset[str] = frozenset()
+    call_cap: int = MAX_SDK_CALLS
 
     def init_message(self, heap_mb: int) -> dict[str, object]:
         return {
@@ -47,12 +50,14 @@ class GuestBundle:
             "sdk": dict(self.sdk),
             "words": dict(self.words),
             "families": list(self.families),
+            "callCap": self.call_cap,
             "heapMb": heap_mb,
         }
 
 
-def build_bundle(registry: Registry) -> GuestBundle:
-    """Everything the guest needs for `registry`, ready to send."""
+def build_bundle(registry: Registry, call_cap: int = MAX_SDK_CALLS) -> GuestBundle:
+    """Everything the guest needs for `registry`, ready to send; a program may make `call_cap`
+    SDK calls."""
     families = tuple(registry.families())
     sdk = {
         "sdk:/runtime.js": _guest_source("runtime.js"),
@@ -62,7 +67,8 @@ def build_bundle(registry: Registry) -> GuestBundle:
     for family in families:
         sdk[f"sdk:/{family}.js"] = family_module(family, registry.in_family(family))
     external = frozenset(op.wire for op in registry if op.waits_externally)
-    return GuestBundle(_guest_source("boot.js"), sdk, guest_words(families), families, external)
+    words = guest_words(families, call_cap)
+    return GuestBundle(_guest_source("boot.js"), sdk, words, families, external, call_cap)
 
 
 def aggregate_module(families: Iterable[str]) -> str:
@@ -114,24 +120,31 @@ def js_identifier(name: str) -> str:
     return f"{name}_" if name in _RESERVED else name
 
 
-def guest_words(families: Iterable[str]) -> dict[str, str]:
-    """The guest's sentences, rendered once; `{spec}`, `{name}`, `{got}`, `{keys}` stay holes."""
-    holes = {"spec": "{spec}", "name": "{name}", "got": "{got}", "keys": "{keys}"}
+def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
+    """The guest's sentences, rendered once; `{spec}`, `{key}`, `{name}`, `{got}`, `{keys}`,
+    `{known}` and `{function}` stay holes."""
+    holes = {"spec": "{spec}", "name": "{name}", "got": "{got}", "keys": "{keys}", "known": "{known}"}
+    hint = render("lib-load-hint", load_call=LOAD_CALL)
     return {
         "argOptions": render("js-arg-options", **holes),
+        "argUnknownOption": render("unknown-option", function="{function}", **holes),
         "argU32": render("js-arg-u32", max=U32_MAX, **holes),
         "argPositive": render("js-arg-positive", **holes),
         "argString": render("js-arg-string", **holes),
         "argStringList": render("js-arg-string-list", **holes),
         "argListEntry": render("js-arg-list-entry", **holes),
+        "argSpanList": render("js-arg-span-list", **holes),
+        "argSpanEntry": render("js-arg-span-entry", **holes),
+        "argSpanBounds": render("js-arg-span-bounds", **holes),
         "argDocTarget": render("js-arg-doc-target", **holes),
         "argDocForeign": render("js-arg-doc-foreign", **holes),
         "importInternal": render("js-import-internal", **holes),
         "importFamily": render("js-import-family", families=", ".join(families), **holes),
-        "importLib": render("js-import-lib", **holes),
-        "importNoLibs": render("js-import-no-libs", **holes),
+        "importLib": render("js-import-lib", hint=hint, **holes),
+        "importNoLibs": render("js-import-no-libs", hint=hint, **holes),
         "importElsewhere": render("js-import-elsewhere", **holes),
         "unavailable": render("js-unavailable", **holes),
+        "callCap": render("sdk-call-cap", cap=f"{call_cap:,}"),
     }
 
 

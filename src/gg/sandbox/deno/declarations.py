@@ -32,6 +32,8 @@ _PARAM_TYPES = {
     ParamType.STRING_LIST: "string[]",
     ParamType.ANY: "unknown",
     ParamType.DOC_TARGET: "string | ((...args: any[]) => unknown)",
+    ParamType.TURN_SPANS: "{ from: number; to: number }[]",
+    ParamType.CLEARABLE_STRING: "string | null",
 }
 INDENT = "  "
 

@@ -5,7 +5,8 @@ Rules kept here:
   `ReferenceError` is `program_unknown_name`, anything else (a SyntaxError included) is
   `program_throw`;
 - the text is the engine's `Name: message`, then the error's own properties (`operation`,
-  `code` for an ApiError), then its frames; a rejection nobody handled says so first;
+  `code` for an ApiError), then its frames; a rejection nobody handled says so first; a message
+  (or a thrown value) the guest cut says how many characters it left out;
 - frames in `program.js` and `lib:<key>` stay, with the internal `sandbox:/` prefix removed;
   frames inside gg's SDK, the boot module or the engine are struck, and counted on one line
   under the frames kept (a failure with no frame of the program's own, such as a SyntaxError
@@ -39,15 +40,20 @@ def program_failure(described: Mapping[str, Any]) -> Failure:
 def render_failure(described: Mapping[str, Any]) -> str:
     """The text the model reads for one uncaught failure."""
     if "value" in described:
-        head = render("js-uncaught-value", value=str(described["value"]))
-        lines = [head]
+        value = _told_cut(str(described["value"]), described.get("valueCut"))
+        lines = [render("js-uncaught-value", value=value)]
     else:
-        head = _located(str(described.get("head", "")))
+        head = _told_cut(_located(str(described.get("head", ""))), described.get("headCut"))
         lines = [head, *_property_lines(described.get("props") or ())]
         lines.extend(_kept_frames(described.get("frames") or ()))
     if described.get("rejected"):
         lines[0] = render("js-unhandled-rejection", head=lines[0])
     return "\n".join(lines)
+
+
+def _told_cut(text: str, cut: object) -> str:
+    count = cut if isinstance(cut, int) else 0
+    return render("message-cut", text=text, count=count) if count > 0 else text
 
 
 def _located(text: str) -> str:

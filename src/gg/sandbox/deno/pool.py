@@ -7,19 +7,23 @@ Rules kept here:
 - each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
   `DENO_DIR`, an empty cwd), a minimal environment, stdin from /dev/null, and permission for its
   one socket path only;
-- `RLIMIT_DATA` (`data_limit`) is the backstop for memory outside the JS heap (ArrayBuffer, wasm,
-  Blob): a typed array past it is the Worker's own out-of-memory, a Blob past it aborts the
-  process, which is reported as out of memory; a run asking for a larger heap than an idle
-  process was started for gets a new process;
+- the memory ceiling holds the whole process, not only the Worker's heap: while a program runs,
+  its process's resident memory is watched (`Watch`), and past what it held idle plus the
+  ceiling plus `ENGINE_SLACK_BYTES` the program is stopped as out of memory, so ArrayBuffers,
+  wasm memory and Blobs count; `RLIMIT_DATA` (`data_limit`) stays the backstop (a typed array
+  past it is the Worker's own out-of-memory, a Blob past it aborts the process, which is reported
+  as out of memory); a run asking for a larger heap than an idle process was started for gets a
+  new process;
 - the protocol is JSON lines over that socket (`gg.sandbox.deno.wire`); host calls are served on
   the thread that called `run`, in the order the guest makes them;
 - the time ceiling is kept here, on the wall clock from the moment the program is sent: a run
-  with no `done` by then is stopped by killing its process (Deno's `worker.terminate()` leaves a
-  running Worker spinning). The time a call to an operation that waits on external work spends
-  on the host is added back (`Deadline`);
+  with no `done` by then is stopped at once by killing its process (Deno's `worker.terminate()`
+  leaves a running Worker spinning), reported with the lines it streamed, and the process is
+  reaped and its directory removed after the report. The time a call to an operation that waits
+  on external work spends on the host is added back (`Deadline`);
 - the pool starts its first process on first use; a process that died (EOF), ran a program that
-  was stopped or ran out of memory, or reports Workers that outlived their programs is stopped and
-  never serves again;
+  was stopped or ran out of memory, or reports Workers that outlived their programs is stopped,
+  never serves again, and is replaced at once in the background;
 - a host function that raises anything but `ApiError` stops the program the same way, and the
   exception propagates out of `run`.
 """
@@ -30,7 +34,7 @@ import itertools
 import os
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -42,11 +46,13 @@ from gg.sandbox.deno.wire import DenoProcess, EngineLost, EngineSilent, argument
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
 from gg.sandbox.lease import SPARES, Leases
-from gg.sandbox.process import Deadline, GuestProcess, Launch, private_folder
+from gg.sandbox.livelogs import StreamedTail
+from gg.sandbox.process import Deadline, GuestProcess, Launch, Overran, Watch, private_folder
 
 START_SECS = 15.0
-DATA_BASE_BYTES = 1024 * 1024**2
+DATA_BASE_BYTES = 1152 * 1024**2
 MAIN_HEAP_MB = 1024
+ENGINE_SLACK_BYTES = 32 * 1024**2  # over a run's memory ceiling: the spare Workers booting beside it
 _MiB = 1024 * 1024
 
 # Statuses after which the next program gets a fresh process: a trap leaves the engine suspect, and
@@ -70,10 +76,16 @@ class DenoPool:
     """Deno processes leased one per running program; safe to `close()` from any thread."""
 
     def __init__(
-        self, bundle: GuestBundle, *, data_base_bytes: int = DATA_BASE_BYTES, spares: int = SPARES
+        self,
+        bundle: GuestBundle,
+        *,
+        data_base_bytes: int = DATA_BASE_BYTES,
+        spares: int = SPARES,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._bundle = bundle
         self._data_base = data_base_bytes
+        self._clock = clock
         self._leases = Leases(self._start, _fits, spares)
         self._ids = itertools.count(1)
 
@@ -95,19 +107,23 @@ class DenoPool:
             run_id = next(self._ids)
             process.process.forget_words()
             started = time.monotonic()
-            deadline = Deadline(job.timeout_secs, self._bundle.external)
+            limit = process.process.resident_bytes() + job.memory_bytes + ENGINE_SLACK_BYTES
+            deadline = Deadline(job.timeout_secs, self._bundle.external, self._clock)
+            watch = Watch(deadline, process.process, limit)
+            streamed = StreamedTail(host)
             try:
                 process.send(run_message(run_id, job.program, language.value, job.modules, heap))
-                report = self._serve(process, run_id, deadline, host)
-            except EngineSilent:
-                elapsed_ms = (time.monotonic() - started) * 1000
-                logs, dropped = process.last_logs(run_id)
-                self._leases.discard(process)
-                return GuestReport(GuestStatus.TIMEOUT, elapsed_ms, logs=logs, dropped=dropped)
+                report = self._serve(process, run_id, watch, host, streamed)
+            except Overran as over:
+                process.stop()
+                self._leases.discard(process, later=True, replace=heap)
+                logs, dropped = streamed.tail()
+                status = GuestStatus.OOM if over.memory else GuestStatus.TIMEOUT
+                return GuestReport(status, _ms_since(started), logs=logs, dropped=dropped)
             except EngineLost:
                 return self._lost(process, started)
             if report.status in _FRESH_PROCESS_AFTER or report.crowded:
-                self._leases.discard(process)
+                self._leases.discard(process, later=True, replace=heap)
             return report
 
     def close(self) -> None:
@@ -117,28 +133,32 @@ class DenoPool:
 
     # ---- one run ---------------------------------------------------------------------------
 
-    def _serve(self, process: DenoProcess, run_id: int, deadline: Deadline, host: HostCalls) -> GuestReport:
-        """Serve host calls until `done`; past `deadline` the guest is silent by definition."""
+    def _serve(
+        self, process: DenoProcess, run_id: int, watch: Watch, host: HostCalls, streamed: StreamedTail
+    ) -> GuestReport:
+        """Serve host calls until `done`; `Overran` once the watch says the program is past a
+        ceiling."""
         while True:
-            remaining = deadline.remaining()
-            if remaining <= 0:
-                raise EngineSilent("the program ran past its time ceiling")
-            message = process.receive(remaining)
+            try:
+                message = process.receive(watch.wait_secs())
+            except EngineSilent:
+                continue
             if message.get("id") != run_id:
                 continue
             if message["t"] == "call":
-                with deadline.call(str(message["op"])):
+                with watch.deadline.call(str(message["op"])):
                     line = _answer(run_id, message, host)
-                if not deadline.passed():
+                if not watch.deadline.passed():
                     process.send_line(line)
-                continue
-            if message["t"] == "done":
+            elif message["t"] == "logs":
+                streamed.take(message)
+            elif message["t"] == "done":
                 return report_of(message)
 
     def _lost(self, process: DenoProcess, started: float) -> GuestReport:
         """The process died mid-run: replace it; an allocation abort is an OOM."""
-        self._leases.discard(process)
-        elapsed_ms = (time.monotonic() - started) * 1000
+        self._leases.discard(process, later=True, replace=process.heap_mb)
+        elapsed_ms = _ms_since(started)
         tail = process.process.last_words()
         out_of_memory = "out of memory" in tail.lower() or "memory allocation of" in tail
         status = GuestStatus.OOM if out_of_memory else GuestStatus.TRAP
@@ -148,7 +168,8 @@ class DenoPool:
 
     def data_limit(self, heap_mb: int) -> int:
         """The process's `RLIMIT_DATA` for Workers of `heap_mb`: the engine's own reservations
-        (about 650 MB with a running and a spare Worker) plus a quarter over the heap."""
+        (about 550 MB, and 80 MB for each Worker: the running one, the spares, one being retired)
+        plus a quarter over the heap."""
         return self._data_base + heap_mb * _MiB * 5 // 4
 
     def _start(self, heap_mb: int) -> DenoProcess:
@@ -156,6 +177,10 @@ class DenoPool:
             return start(self._bundle, heap_mb, self.data_limit(heap_mb))
         except EngineLost as error:
             raise GgDefect(FatalFault.HOST_FAULT, str(error)) from error
+
+
+def _ms_since(started: float) -> float:
+    return (time.monotonic() - started) * 1000
 
 
 def _fits(process: DenoProcess, heap_mb: int) -> bool:

@@ -2,8 +2,8 @@
 (`guest/host.js` is the other end).
 
 Rules kept here:
-- Python sends `init`, `run`, `reply` and `logs`; the guest sends `ready`, `call`, `done` and
-  `logs`, each naming the run it belongs to by `id`;
+- Python sends `init`, `run` and `reply`; the guest sends `ready`, `call`, `logs` and `done`, each
+  naming the run it belongs to by `id`;
 - a line too deeply nested for Python's JSON reader is a call whose arguments are refused
   (`js-args-too-deep`), never a lost channel;
 - a closed or failed socket is `EngineLost`; nothing within a timeout is `EngineSilent`.
@@ -11,10 +11,8 @@ Rules kept here:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import socket
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,8 +22,8 @@ from gg.prompts import render
 from gg.sandbox.execution import CodeModule
 from gg.sandbox.process import Guest
 
-LAST_LOGS_SECS = 0.25  # how long a stopped run's log tail is waited for
 RECEIVE_BYTES = 1 << 20
+SEND_SECS = 30.0  # the guest reads all the time; a line it has not taken by then is a lost channel
 
 
 class EngineLost(Exception):
@@ -48,6 +46,7 @@ class DenoProcess(Guest[socket.socket]):
 
     def send_line(self, line: bytes) -> None:
         try:
+            self.channel.settimeout(SEND_SECS)
             self.channel.sendall(line + b"\n")
         except OSError as error:
             raise EngineLost(str(error)) from error
@@ -71,20 +70,6 @@ class DenoProcess(Guest[socket.socket]):
         line = bytes(buffer[:cut])
         del buffer[: cut + 1]
         return _decode(line)
-
-    def last_logs(self, run_id: int) -> tuple[tuple[str, ...], int]:
-        """The log tail of a run stopped at its ceiling, asked of the main thread (which a
-        spinning Worker does not block) before the process is killed; nothing if it does not
-        answer at once."""
-        deadline = time.monotonic() + LAST_LOGS_SECS
-        with contextlib.suppress(EngineLost):
-            self.send({"t": "logs", "id": run_id})
-            while (remaining := deadline - time.monotonic()) > 0:
-                message = self.receive(remaining)
-                if message.get("t") == "logs" and message.get("id") == run_id:
-                    logs = tuple(str(line) for line in message.get("logs", ()))
-                    return logs, int(message.get("dropped", 0))
-        return (), 0
 
 
 def run_message(

@@ -8,7 +8,8 @@ program's. It builds:
   function per operation (`read_file(path, *, offset=None, limit=None)`: required parameters and
   positional optional ones in place, the others keyword-only) and the records the family owns;
 - each function calls the host function of the same path (`gg.files.read_file` of the host module)
-  with every parameter in declared order (`None` for one left out) and turns the answer into the
+  with every parameter in declared order (`None` for one left out), then the keywords it does not
+  declare (a dict, refused by the worker unless empty), and turns the answer into the
   declared result: a record becomes a frozen dataclass with snake_case fields (`first_line`) and its
   alias methods (`summary.source()`); a union picks its member by the `kind` field; a choice stays
   a string; lists and `null` are followed; anything undeclared comes back as the wire sent it;
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.prompts import render
-from gg.sandbox.execution import MAX_LOG_LINE_BYTES, MAX_LOG_LINES
+from gg.sandbox.execution import MAX_LOG_LINE_BYTES, MAX_LOG_LINES, MAX_SDK_CALLS
 from gg.sandbox.monty.spelling import (
     API_ERROR_CLASS,
     LIB_STUB,
@@ -45,7 +46,7 @@ from gg.sandbox.monty.worker.capture import function_spans
 from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
 from gg.sdk.types import Record, Union, terms
 
-MAX_HOST_CALLS = 100_000  # SDK calls one program may make; the next ones fail `limit-exceeded`
+UNKNOWN_OPTIONS = "_unknown"  # every keyword a function does not declare, handed on to be refused
 
 _HEAD = """import gg as _host
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ class PyBundle:
     stubs: dict[str, str]
     words: dict[str, str]
     prelude_spans: list[tuple[str, int, int]]
-    host_call_cap: int = MAX_HOST_CALLS
+    host_call_cap: int = MAX_SDK_CALLS
 
     def init_message(self) -> dict[str, Any]:
         return {
@@ -114,7 +115,7 @@ class PyBundle:
 
 
 def build_bundle(
-    registry: Registry, language: str = "python", host_call_cap: int = MAX_HOST_CALLS
+    registry: Registry, language: str = "python", host_call_cap: int = MAX_SDK_CALLS
 ) -> PyBundle:
     """Everything a worker needs for `registry`, ready to send; documentation keys are spelled
     for `language` (`python` or `python-typed`)."""
@@ -153,19 +154,25 @@ def host_operations(registry: Registry) -> dict[str, dict[str, Any]]:
     }
 
 
-def worker_words(host_call_cap: int = MAX_HOST_CALLS) -> dict[str, str]:
+def worker_words(host_call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
     """The worker's sentences, rendered once; `{name}`, `{got}`, `{function}` stay holes."""
     holes = {"name": "{name}", "got": "{got}", "function": "{function}"}
+    unknown = {"function": "{function}", "name": "{name}"}
     return {
         "argString": render("py-arg-string", **holes),
         "argU32": render("py-arg-u32", max=U32_MAX, **holes),
         "argPositive": render("py-arg-positive", **holes),
         "argStringList": render("py-arg-string-list", **holes),
         "argListEntry": render("py-arg-list-entry", **holes),
+        "argSpanList": render("py-arg-span-list", **holes),
+        "argSpanEntry": render("py-arg-span-entry", **holes),
+        "argSpanBounds": render("py-arg-span-bounds", **holes),
         "argPlainData": render("py-arg-plain-data", **holes),
         "argDocTarget": render("py-arg-doc-target", **holes),
         "argDocForeign": render("py-arg-doc-foreign", **holes),
-        "hostCallCap": render("py-host-call-cap", cap=host_call_cap),
+        "hostCallCap": render("sdk-call-cap", cap=f"{host_call_cap:,}"),
+        "argUnknownOption": render("unknown-option", known="{known}", **unknown),
+        "argNoOptions": render("unknown-option", known="", **unknown),
     }
 
 
@@ -223,7 +230,8 @@ def _converters(registry: Registry) -> Iterator[str]:
             fields = []
             for f in decl.fields:
                 read = f'v.get("{f.name}")' if f.optional else f'v["{f.name}"]'
-                fields.append(f"{field_name(f.name)}={converted(registry, f.type, read)}")
+                kind = f"{f.type} | null" if f.optional else f.type  # an optional field may be absent
+                fields.append(f"{field_name(f.name)}={converted(registry, kind, read)}")
             yield f"def _to_{name}(v):\n    return {name}({', '.join(fields)})"
         elif isinstance(decl, Union):
             lines = [f"def _to_{name}(v):", '    kind = v.get("kind") if type(v) is dict else None']
@@ -285,7 +293,7 @@ def _family_factory(registry: Registry, family: str, language: str) -> str:
 
 def _function(registry: Registry, op: Operation, language: str) -> list[str]:
     name = py_name(op.key)
-    arguments = ", ".join(_argument(p) for p in op.params)
+    arguments = ", ".join([*(_argument(p) for p in op.params), UNKNOWN_OPTIONS])
     call = f"_host.{op.family}.{op.key}({arguments})"
     result = "v" if op.result is not None else converted(registry, op.returns, "v")
     body = (
@@ -310,6 +318,7 @@ def _parameter_list(op: Operation) -> str:
     keyword_only = [f"{py_name(p.name)}=None" for p in op.params if not p.in_place]
     if keyword_only:
         spelled.extend(["*", *keyword_only])
+    spelled.append(f"**{UNKNOWN_OPTIONS}")
     return ", ".join(spelled)
 
 

@@ -5,8 +5,11 @@ Rules kept here:
   last line reads `gg.ApiError: <operation>: <code>: <message>`;
 - a `NameError` (or `UnboundLocalError`) is `program_unknown_name`, and so is a name a gg module
   does not declare (`gg.files.nope`, `from gg import nope`, `import gg.nope`), whose last line is
-  rewritten to name the module, the name and everything the module declares;
-- the engine's own memory limit is `sandbox_out_of_memory`, its time limit `sandbox_timeout`;
+  rewritten to name the module, the name and everything the module declares, and a code module
+  that is not loaded (`from lib import x`, `lib.x`, `import lib.x`), whose last line names the
+  modules loaded and the call that loads one;
+- the engine's own memory limit is `sandbox_out_of_memory`, naming the line of the program's own
+  code the engine stopped at; its time limit is `sandbox_timeout` (it reports no frames);
   anything else (a `SyntaxError` included) is `program_throw`;
 - the text is the traceback of the program's own frames (`program.py` and `lib/<key>.py`, each at
   line and column, with its source line), a count of struck and elided frames, and the exception;
@@ -22,6 +25,7 @@ from typing import Any
 
 from gg.outcome import ErrorType
 from gg.prompts import render
+from gg.sandbox.ceilings import Where, memory_failure, timeout_failure
 from gg.sandbox.execution import Ceilings, Failure
 from gg.sandbox.job import GuestReport, GuestStatus
 from gg.sandbox.monty.pool import CHECK_SECS
@@ -34,6 +38,13 @@ _UNKNOWN_NAME = (
     ("ImportError", re.compile(r"cannot import name '(\w+)' from '(gg(?:\.\w+)?)'(?: \(.*\))?"), 2),
     ("ModuleNotFoundError", re.compile(r"No module named '(gg)\.(\w+)'"), 1),
 )
+# How the engine says a program reached for a code module that is not loaded: (exception, message)
+_LIB_MISSING = (
+    ("ImportError", re.compile(r"cannot import name '(\w+)' from 'lib'(?: \(.*\))?")),
+    ("AttributeError", re.compile(r"'lib' object has no attribute '(\w+)'")),
+    ("ModuleNotFoundError", re.compile(r"No module named 'lib\.(\w+)'")),
+)
+LOAD_CALL = 'gg.skills.read_skill("{key}")'  # how a program loads `lib.<key>`
 # How the engine says a program ran into the memory ceiling: its own limit, or its worker's.
 _ENGINE_MEMORY = ("memory limit exceeded: ", "the worker exceeded its memory limit")
 _ENGINE_TIME = ("feed time limit exceeded: ", "turn time limit exceeded: ")
@@ -41,14 +52,18 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def failure_of(
-    report: GuestReport, ceilings: Ceilings, declared: Mapping[str, Sequence[str]]
+    report: GuestReport,
+    ceilings: Ceilings,
+    declared: Mapping[str, Sequence[str]],
+    loaded: Sequence[str] = (),
 ) -> Failure | None:
-    """The failure a run report stands for, or None when the program ran to its end."""
+    """The failure a run report stands for, or None when the program ran to its end; `loaded` are
+    the keys of the code modules the program was run with."""
     match report.status:
         case GuestStatus.OK:
             return None
         case GuestStatus.THREW:
-            return program_failure(report.failure or {}, ceilings, declared)
+            return program_failure(report.failure or {}, ceilings, declared, loaded)
         case GuestStatus.COMPILE:
             return Failure(ErrorType.TRANSPILE_COMPILE, diagnostics_text(report.diagnostics))
         case GuestStatus.CHECK_TIMEOUT:
@@ -61,26 +76,33 @@ def failure_of(
             return Failure(ErrorType.SANDBOX_TRAP, render("sandbox-trap"))
 
 
-def timeout_failure(ceilings: Ceilings) -> Failure:
-    return Failure(ErrorType.SANDBOX_TIMEOUT, render("ceiling-timeout", seconds=f"{ceilings.timeout_secs:g}"))
-
-
-def memory_failure(ceilings: Ceilings) -> Failure:
-    return Failure(ErrorType.SANDBOX_OUT_OF_MEMORY, render("ceiling-memory", bytes=ceilings.max_memory_bytes))
+def innermost(described: Mapping[str, Any]) -> Where | None:
+    """Where the program was: the innermost frame of its own code the engine reported."""
+    frames = described.get("frames") or ()
+    if not frames:
+        return None
+    file, line, _column, _function, source = frames[-1][:5]
+    return Where(str(file), int(line), str(source or ""))
 
 
 def program_failure(
-    described: Mapping[str, Any], ceilings: Ceilings, declared: Mapping[str, Sequence[str]]
+    described: Mapping[str, Any],
+    ceilings: Ceilings,
+    declared: Mapping[str, Sequence[str]],
+    loaded: Sequence[str] = (),
 ) -> Failure:
     """The failure for the worker's description of an uncaught exception."""
     kind, message = str(described.get("type", "Exception")), str(described.get("message", ""))
     if kind == "MemoryError" and message.startswith(_ENGINE_MEMORY):
-        return memory_failure(ceilings)
+        return memory_failure(ceilings, innermost(described))
     if kind == "TimeoutError" and message.startswith(_ENGINE_TIME):
         return timeout_failure(ceilings)
     shown = _message(described)
     unknown = unknown_gg_name(kind, message)
-    if described.get("api"):
+    missing = missing_lib(kind, message)
+    if missing is not None and missing not in loaded:
+        error, exception = ErrorType.PROGRAM_THROW, f"{kind}: " + not_loaded(missing, loaded)
+    elif described.get("api"):
         error, exception = ErrorType.PROGRAM_API_ERROR, render("py-api-error", text=shown)
     elif unknown is not None:
         module, name = unknown
@@ -102,6 +124,21 @@ def unknown_gg_name(kind: str, message: str) -> tuple[str, str] | None:
     return None
 
 
+def missing_lib(kind: str, message: str) -> str | None:
+    """The key when the engine's message says a program reached for a code module `lib` lacks."""
+    for error, pattern in _LIB_MISSING:
+        found = pattern.fullmatch(message) if error == kind else None
+        if found is not None:
+            return found.group(1)
+    return None
+
+
+def not_loaded(key: str, loaded: Sequence[str]) -> str:
+    shown = ", ".join(f"`lib.{name}`" for name in loaded)
+    hint = render("lib-load-hint", load_call=LOAD_CALL.format(key=key))
+    return render("py-lib-not-loaded", key=key, loaded=shown, hint=hint)
+
+
 def render_traceback(described: Mapping[str, Any], exception: str) -> str:
     frames = [
         {"file": f[0], "line": f[1], "column": f[2], "function": f[3], "source": f[4], "repeats": f[5]}
@@ -119,7 +156,7 @@ def render_traceback(described: Mapping[str, Any], exception: str) -> str:
 
 def _message(described: Mapping[str, Any]) -> str:
     text, cut = str(described.get("message", "")), int(described.get("messageCut", 0))
-    return render("py-message-cut", text=text, count=cut) if cut else text
+    return render("message-cut", text=text, count=cut) if cut else text
 
 
 def diagnostics_text(diagnostics: str) -> str:

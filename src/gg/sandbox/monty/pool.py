@@ -7,16 +7,21 @@ Rules kept here:
   serves the next program;
 - each worker is a guest process (`gg.sandbox.process`): `python -I -m gg.sandbox.monty.worker` in
   a private empty directory, with a minimal environment, stdin from /dev/null, stdout discarded,
-  in a session of its own (a process group the engine's own processes join), under `RLIMIT_DATA`
+  in a session of its own (the process group the engine's own processes join), under `RLIMIT_DATA`
   (`data_limit`) as a backstop for memory the engine does not count; a run asking for more memory
   than an idle worker was started for gets a new worker;
 - the channel is a socket pair, never stdio; SDK calls are served on the thread that called `run`,
   in the order the program makes them;
-- the time ceiling is kept here, on the wall clock from the moment the program starts to run (for
-  the checked twin: once the type check passed, which has `CHECK_SECS` of its own); time spent in a
-  call that waits on outside work is added back (`Deadline`). A run with no `done` by then is
-  stopped by killing the worker's process group (the engine's clock pauses in host calls, so it
-  cannot be trusted to stop a program that spends its time there), which never serves again;
+- the time ceiling is the engine's own for a program that computes (it stops the program and
+  the worker goes on serving), and kept here, on the wall clock from the moment the program
+  starts to run (for the checked twin: once the type check passed, which has `CHECK_SECS` of its
+  own), `ENGINE_FIRST_SECS` past the ceiling, for one that spends its time in host calls (the
+  engine's clock pauses there);
+  time spent in a call that waits on outside work is added back (`Deadline`). A run with no
+  `done` by then is stopped at once by killing the worker's process group; the worker never
+  serves again, is cleaned up after the report and replaced in the background;
+- the lines a program prints are streamed as it runs (`gg.sandbox.livelogs`); a run stopped by
+  gg is reported with the streamed tail;
 - a worker that dies mid-run is a trap (out of memory when its last words say so); an engine crash
   the worker survives is reported by the worker itself;
 - a host function that raises anything but `ApiError` stops the run the same way, and the exception
@@ -30,7 +35,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,22 +43,15 @@ from gg.errors import FatalFault, GgDefect
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
 from gg.sandbox.lease import SPARES, Leases
+from gg.sandbox.livelogs import StreamedTail
 from gg.sandbox.monty.bundle import PyBundle
 from gg.sandbox.monty.worker.channel import Channel, ChannelClosed
-from gg.sandbox.process import Deadline, Guest, GuestProcess, Launch, private_folder
+from gg.sandbox.process import Deadline, Guest, GuestProcess, Launch, Overran, Watch, private_folder
 
 START_SECS = 30.0
 CHECK_SECS = 10.0
+ENGINE_FIRST_SECS = 0.05  # past the time ceiling, how long the engine has to stop a program itself
 DATA_BASE_BYTES = 1024**3
-
-
-class _Overran(Exception):
-    """The run outlived its deadline: in the type check, or in the program."""
-
-    def __init__(self, checking: bool, compile_ms: float | None) -> None:
-        super().__init__("past the deadline")
-        self.checking = checking
-        self.compile_ms = compile_ms
 
 
 @dataclass(eq=False)
@@ -68,9 +66,14 @@ class MontyPool:
     """Workers leased one per running program; safe to `close()` from any thread."""
 
     def __init__(
-        self, bundle: PyBundle, waits_externally: Collection[str] = (), spares: int = SPARES
+        self,
+        bundle: PyBundle,
+        waits_externally: Collection[str] = (),
+        spares: int = SPARES,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._bundle = bundle
+        self._clock = clock
         self._external = frozenset(waits_externally)
         self._leases = Leases(self._start, _fits, spares)
         self._ids = itertools.count(1)
@@ -94,15 +97,20 @@ class MontyPool:
             run_id = next(self._ids)
             worker.process.forget_words()
             started = time.monotonic()
+            served = _Served(worker, job, host, checked, Deadline(0.0, self._external, self._clock))
             try:
                 worker.channel.send(_run_message(run_id, job, checked))
-                return self._serve(worker, run_id, job, host, checked)
-            except _Overran as late:
-                self._leases.discard(worker)
+                return served.until_done(run_id)
+            except Overran:
+                worker.stop()
+                self._leases.discard(worker, later=True, replace=worker.data_limit)
                 elapsed_ms = (time.monotonic() - started) * 1000
-                if late.checking:
+                if served.checking:
                     return GuestReport(GuestStatus.CHECK_TIMEOUT, 0.0, compile_ms=elapsed_ms)
-                return GuestReport(GuestStatus.TIMEOUT, elapsed_ms, compile_ms=late.compile_ms)
+                logs, dropped = served.streamed.tail()
+                return GuestReport(
+                    GuestStatus.TIMEOUT, elapsed_ms, logs=logs, dropped=dropped, compile_ms=served.compile_ms
+                )
             except ChannelClosed:
                 return self._lost(worker, started)
 
@@ -110,36 +118,9 @@ class MontyPool:
         """Kill every worker and remove its directory at once; a later `run` starts a new one."""
         self._leases.close()
 
-    # ---- one run ---------------------------------------------------------------------------
-
-    def _serve(
-        self, worker: MontyWorker, run_id: int, job: Job, host: HostCalls, checking: bool
-    ) -> GuestReport:
-        deadline = Deadline(CHECK_SECS if checking else job.timeout_secs, self._external)
-        compile_ms: float | None = None
-        while True:
-            try:
-                message = worker.channel.receive(deadline.remaining())
-            except TimeoutError:
-                raise _Overran(checking, compile_ms) from None
-            if message.get("id") != run_id:
-                continue
-            kind = message.get("t")
-            if kind == "checked":
-                checking, compile_ms = False, float(message.get("ms", 0.0))
-                deadline.restart(job.timeout_secs)
-            elif kind == "call":
-                with deadline.call(str(message.get("op"))):
-                    answer = _answer(run_id, message, host)
-                if deadline.passed():
-                    raise _Overran(checking, compile_ms)
-                worker.channel.send(answer)
-            elif kind == "done":
-                return _report(message, compile_ms)
-
     def _lost(self, worker: MontyWorker, started: float) -> GuestReport:
         """The worker died mid-run: replace it; a worker that ran out of memory says so."""
-        self._leases.discard(worker)
+        self._leases.discard(worker, later=True, replace=worker.data_limit)
         elapsed_ms = (time.monotonic() - started) * 1000
         tail = worker.process.last_words()
         out_of_memory = "MemoryError" in tail or "memory allocation" in tail
@@ -158,6 +139,48 @@ class MontyPool:
         return start(self._bundle, data_limit)
 
 
+class _Served:
+    """One run as gg serves it: its deadline (the type check's first, on the checked twin), the
+    lines it streamed, and its SDK calls answered by `host`."""
+
+    def __init__(
+        self, worker: MontyWorker, job: Job, host: HostCalls, checking: bool, deadline: Deadline
+    ) -> None:
+        self.worker = worker
+        self.job = job
+        self.host = host
+        self.checking = checking
+        self.compile_ms: float | None = None
+        self.streamed = StreamedTail(host)
+        self.deadline = deadline
+        deadline.restart(CHECK_SECS if checking else job.timeout_secs + ENGINE_FIRST_SECS)
+        self.watch = Watch(self.deadline, worker.process)
+
+    def until_done(self, run_id: int) -> GuestReport:
+        """Serve the run until its `done`. Raises `Overran` past the deadline."""
+        while True:
+            try:
+                message = self.worker.channel.receive(self.watch.wait_secs())
+            except TimeoutError:
+                continue
+            if message.get("id") != run_id:
+                continue
+            kind = message.get("t")
+            if kind == "checked":
+                self.checking, self.compile_ms = False, float(message.get("ms", 0.0))
+                self.deadline.restart(self.job.timeout_secs + ENGINE_FIRST_SECS)
+            elif kind == "call":
+                with self.deadline.call(str(message.get("op"))):
+                    answer = _answer(run_id, message, self.host)
+                if self.deadline.passed():
+                    raise Overran(memory=False)
+                self.worker.channel.send(answer)
+            elif kind == "logs":
+                self.streamed.take(message)
+            elif kind == "done":
+                return _report(message, self.compile_ms)
+
+
 def _fits(worker: MontyWorker, data_limit: int) -> bool:
     return data_limit <= worker.data_limit
 
@@ -168,9 +191,7 @@ def start(bundle: PyBundle, data_limit: int) -> MontyWorker:
     ours, theirs = socket.socketpair()
     command = [sys.executable, "-I", "-m", "gg.sandbox.monty.worker", str(theirs.fileno())]
     env = {"PATH": os.defpath, "LANG": "C.UTF-8"}
-    launch = Launch(
-        command, directory, env, directory, data_limit, own_session=True, pass_fds=(theirs.fileno(),)
-    )
+    launch = Launch(command, directory, env, directory, data_limit, pass_fds=(theirs.fileno(),))
     try:
         process = GuestProcess(launch)
     except OSError as error:

@@ -37,6 +37,8 @@ _PARAM_TYPES = {
     ParamType.STRING_LIST: "list[str]",
     ParamType.ANY: "Any",
     ParamType.DOC_TARGET: "str | Callable[..., Any]",
+    ParamType.TURN_SPANS: "list[dict[str, int]]",
+    ParamType.CLEARABLE_STRING: "str",
 }
 _PRIMITIVES = {
     "string": "str",

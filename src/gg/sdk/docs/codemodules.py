@@ -1,6 +1,7 @@
-"""The documentation of a JavaScript or TypeScript code module, read from its own declarations.
+"""The documentation of a code module: its pages (`documented`, whatever the module's language),
+and the exports of a JavaScript or TypeScript module, read from its own declarations.
 
-Rules kept here (a line scan, not a parse):
+Rules kept here for JavaScript and TypeScript (a line scan, not a parse):
 - an export is a line that starts with `export`: `export [default] [async] function[*] name(...)`,
   `export [abstract] class name`, `export const|let|var name`, `export interface|type|enum name`,
   and the names of `export { a, b as c }`;
@@ -12,6 +13,9 @@ Rules kept here (a line scan, not a parse):
   comment right above it, when there is one;
 - the module's entry is keyed `lib:<key>`, its exports `lib:<key>.<name>`; its summary is the
   skill's description.
+
+For any language, a module's page names its specifier and import line and lists every export;
+each function or type export gets a page of its own, saying how it is reached.
 """
 
 from __future__ import annotations
@@ -38,6 +42,15 @@ class Export:
     kind: DocKind | None  # None: a value, shown on the module's page only
     declaration: str
     summary: str
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How a program of the module's arm names and imports it."""
+
+    specifier: str  # `lib:csvTools`, `lib.csv_tools`: the module's key in the documentation
+    import_line: str
+    access: str  # what an export's name follows: `csvTools`
 
 
 def exports_of(source: str) -> list[Export]:
@@ -91,18 +104,23 @@ def _doc_above(lines: list[str], number: int) -> str:
 
 
 def module_documentation(module: CodeModule, description: str) -> list[DocEntry]:
-    """The pages of one loaded module: the module's own, then one per documented export."""
-    exports = exports_of(module.source)
+    """The pages of one loaded JavaScript or TypeScript module."""
     specifier = f"lib:{module.key}"
-    import_line = f'import * as {module.key} from "{specifier}";'
+    reach = Reach(specifier, f'import * as {module.key} from "{specifier}";', module.key)
+    return documented(reach, description, exports_of(module.source))
+
+
+def documented(reach: Reach, description: str, exports: list[Export]) -> list[DocEntry]:
+    """The pages of one loaded module: the module's own, then one per function or type export."""
     body = render(
         "docs-lib-module",
-        specifier=specifier,
+        specifier=reach.specifier,
         description=description,
-        import_line=import_line,
+        import_line=reach.import_line,
         exports=exports,
     )
-    pages = [DocEntry(specifier, DocKind.MODULE, specifier, module.key, description, body)]
+    name = reach.access
+    pages = [DocEntry(reach.specifier, DocKind.MODULE, reach.specifier, name, description, body)]
     for export in exports:
         if export.kind is None:
             continue
@@ -110,10 +128,9 @@ def module_documentation(module: CodeModule, description: str) -> list[DocEntry]
             "docs-lib-export",
             declaration=export.declaration,
             summary=export.summary,
-            import_line=import_line,
-            access=f"{module.key}.{export.name}",
+            import_line=reach.import_line,
+            access=f"{reach.access}.{export.name}",
         )
-        pages.append(
-            DocEntry(f"{specifier}.{export.name}", export.kind, specifier, export.name, export.summary, page)
-        )
+        key = f"{reach.specifier}.{export.name}"
+        pages.append(DocEntry(key, export.kind, reach.specifier, export.name, export.summary, page))
     return pages

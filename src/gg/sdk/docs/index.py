@@ -4,16 +4,18 @@ Rules kept here:
 - the index holds only what this agent may use: the functions it may call, the modules holding at
   least one of them, those modules' types, and the exports of the code modules loaded for it;
 - an entry is a `module`, a `function` or a `type`, filed under its key (`gg.files`,
-  `gg.files.readFile`, `gg.files.FileRead`, `lib:csvTools`, `lib:csvTools.parse`);
+  `gg.files.readFile`, `gg.files.FileRead`, `lib:csvTools`, `lib:csvTools.parse`; a Python code
+  module's `lib.csv_tools`, `lib.csv_tools.parse`);
 - a search matches words: the query's words (letters and digits, lower-cased, two characters or
   more) against each entry's words (its name split at case changes, its module, its summary and
   parameter words). A word scores 3 when it begins a word of the name, 2 when it begins the
   module's name, 1 when it begins any other word; an entry with a score above 0 matches, best
   score first, declaration order among equals. Without a query every entry the filters keep
   matches, in declaration order;
-- a module filter accepts `files`, `gg:files`, `gg.files`, `lib:csvTools` or `csvTools`;
-- a name finds its entry as written (`gg.files.readFile`), with `gg.` or `lib:` put in front
-  (`files.readFile`, `csvTools.parse`), or bare (`readFile`) when exactly one entry bears it.
+- a module filter accepts `files`, `gg:files`, `gg.files`, `lib:csvTools`, `lib.csv_tools`,
+  `csvTools` or `csv_tools`;
+- a name finds its entry as written (`gg.files.readFile`), with `gg.`, `lib:` or `lib.` put in
+  front (`files.readFile`, `csvTools.parse`), or bare (`readFile`) when exactly one entry bears it.
   Otherwise it finds nothing, and up to three close keys are suggested.
 """
 
@@ -88,7 +90,13 @@ class DocIndex:
     def module_named(self, name: str) -> str | None:
         """The module `name` stands for (`gg:files`, `gg.files`, `files`, `csvTools`), or None."""
         known = self.modules()
-        for candidate in (name, name.removeprefix("gg:"), name.removeprefix("gg."), f"lib:{name}"):
+        for candidate in (
+            name,
+            name.removeprefix("gg:"),
+            name.removeprefix("gg."),
+            f"lib:{name}",
+            f"lib.{name}",
+        ):
             if candidate in known:
                 return candidate
         return None
@@ -108,7 +116,7 @@ class DocIndex:
 
     def find(self, target: str) -> DocEntry | None:
         """The entry `target` names, or None (see the module's rules)."""
-        for key in (target, f"gg.{target}", f"lib:{target}"):
+        for key in (target, f"gg.{target}", f"lib:{target}", f"lib.{target}"):
             if key in self._entries:
                 return self._entries[key]
         bare = [entry for entry in self._entries.values() if entry.name == target]
@@ -126,12 +134,12 @@ class DocIndex:
 
 
 def _short(key: str) -> str:
-    return key.removeprefix("gg.").removeprefix("lib:")
+    return key.removeprefix("gg.").removeprefix("lib:").removeprefix("lib.")
 
 
 def _score(entry: DocEntry, wanted: Sequence[str]) -> int:
     name_words = [*words_of(entry.name), entry.name.lower()]
-    module_words = words_of(entry.module.removeprefix("lib:"))
+    module_words = words_of(entry.module.removeprefix("lib:").removeprefix("lib."))
     other_words = words_of(" ".join((entry.summary, *entry.extra_words)))
     score = 0
     for word in wanted:

@@ -1,7 +1,8 @@
 """The documentation pages of one agent, built from its arm's signature catalogue.
 
 Rules kept here:
-- a function's page quotes its signature, summary, import line, parameters, result and failures,
+- a function's page quotes its signature, summary, import line, parameters, result (as the arm
+  spells its type) and failures,
   and the declarations of the types its result names, followed one level down (a union's members,
   a record's declared field types), so one page shows the whole shape of what comes back;
 - a type's page quotes its declaration and, one level down, those of the types it names;
@@ -17,6 +18,8 @@ from collections.abc import Collection, Iterable
 from gg.prompts import render
 from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.docs.signatures import FunctionEntry, ModuleEntry, SignatureCatalogue, TypeEntry
+
+NOTHING = frozenset({"void", "None"})  # a result that is nothing, as each arm spells it
 
 
 def documentation(catalogue: SignatureCatalogue, callable: Collection[str]) -> list[DocEntry]:
@@ -53,7 +56,7 @@ def _function_page(catalogue: SignatureCatalogue, module: ModuleEntry, entry: Fu
         summary=entry.summary,
         import_line=module.import_line,
         params=entry.params,
-        returns=entry.returns,
+        returns=None if entry.returns in NOTHING else entry.returns,
         declarations=_declarations(catalogue, _returned(catalogue, entry)),
         errors=entry.errors,
     )

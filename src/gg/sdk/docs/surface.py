@@ -12,7 +12,6 @@ from collections.abc import Collection
 from pathlib import Path
 
 from gg.sandbox.languages import LanguageSpec
-from gg.sdk.docs.codemodules import module_documentation
 from gg.sdk.docs.index import DocIndex
 from gg.sdk.docs.pages import documentation
 from gg.sdk.docs.signatures import signature_catalogue
@@ -37,6 +36,6 @@ def build_surface(
     return Surface(
         docs=DocIndex(pages),
         modules=LoadedModules(language.module_key),
-        document_module=module_documentation,
+        document_module=language.document_module,
         skills=shelf,
     )

@@ -16,7 +16,7 @@
 import { registerHooks, stripTypeScriptTypes } from "node:module";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
 
-const { ctl, reply, flag, sdk, words, families } = workerData;
+const { ctl, reply, flag, sdk, words, families, callCap } = workerData;
 const G = globalThis;
 const inspectValue = G.Deno.inspect;
 const queueTask = G.setTimeout;
@@ -32,6 +32,7 @@ const replaceText = uncurry(G.String.prototype.replace);
 const replaceAllText = uncurry(G.String.prototype.replaceAll);
 const lastIndexOfText = uncurry(G.String.prototype.lastIndexOf);
 const trimText = uncurry(G.String.prototype.trim);
+const codeAt = uncurry(G.String.prototype.charCodeAt);
 const hasOwn = G.Object.hasOwn;
 const ownKeys = G.Object.keys;
 const ReferenceErrorClass = G.ReferenceError;
@@ -73,8 +74,9 @@ function refuse(spec, sentence) {
 
 function libRefusal(spec) {
   const keys = [...libs.keys()];
-  if (keys.length === 0) return say("importNoLibs", { spec });
-  return say("importLib", { spec, keys: keys.join(", ") });
+  const key = sliceText(spec, 4);
+  if (keys.length === 0) return say("importNoLibs", { spec, key });
+  return say("importLib", { spec, key, keys: keys.join(", ") });
 }
 
 function resolveSpecifier(spec, parentURL) {
@@ -200,7 +202,8 @@ function invoke(operation, argsJson) {
   }
 }
 
-G[BRIDGE] = { invoke, words };
+const calls = { cap: callCap, made: 0, refused: 0 };
+G[BRIDGE] = { invoke, words, calls };
 const { ApiError } = await import("gg:core");
 await import("gg");
 delete G[BRIDGE];
@@ -230,15 +233,46 @@ function kindOf(error) {
   return "throw";
 }
 
+// How many characters (code points, as Python counts them) `text` holds from `from` on.
+function charactersFrom(text, from) {
+  let count = 0;
+  for (let i = from; i < text.length; i++, count++) {
+    const code = codeAt(text, i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = codeAt(text, i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
+}
+
+// `text` cut to `limit` code units (never inside a pair), and how many characters were left out.
+function kept(text, limit) {
+  if (text.length <= limit) return { text, cut: 0 };
+  const code = codeAt(text, limit - 1);
+  const end = code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
+  return { text: sliceText(text, 0, end), cut: charactersFrom(text, end) };
+}
+
+function fullText(value) {
+  if (typeof value === "string") return value;
+  try {
+    return String(inspectValue(value, { depth: 4, colors: false, iterableLimit: 100, strAbbreviateSize: HEAD_CHARS }));
+  } catch {
+    return "[a value that cannot be shown]";
+  }
+}
+
 function describe(error, rejected) {
   try {
     if (error === null || typeof error !== "object" || typeof error.stack !== "string") {
-      return { kind: "throw", rejected, value: show(error) };
+      const value = kept(fullText(error), HEAD_CHARS);
+      return { kind: "throw", rejected, value: value.text, valueCut: value.cut };
     }
     const { head, frames } = splitStack(error.stack);
     const fallback = `${error.name}: ${error.message}`;
-    const cutHead = cut(head, HEAD_CHARS) || fallback;
-    return { kind: kindOf(error), rejected, head: cutHead, frames, props: ownProperties(error) };
+    const shown = kept(head || fallback, HEAD_CHARS);
+    return { kind: kindOf(error), rejected, head: shown.text, headCut: shown.cut, frames, props: ownProperties(error) };
   } catch {
     return { kind: "throw", rejected, value: "[a thrown value that cannot be shown]" };
   }
@@ -298,7 +332,7 @@ async function runProgram(message) {
     fail(error, false);
   }
   flushLogs();
-  post({ t: "done", failure: outcome.failure });
+  post({ t: "done", failure: outcome.failure, refusedCalls: calls.refused });
 }
 
 ctl.on("message", (message) => {

@@ -2,27 +2,38 @@
 //
 // Rules kept here:
 // - the only channel to Python is the private unix socket named by the one argument; messages
-//   are JSON lines (`init`, `run`, `reply` in; `ready`, `call`, `done` out);
+//   are JSON lines (`init`, `run`, `reply` in; `ready`, `call`, `logs`, `done` out);
 // - a Worker talks to this thread only over the private ports handed to it at creation; its
 //   `parentPort`/`postMessage` traffic is ignored, so a program cannot forge a call or a `done`;
 // - a reply reaches the blocked Worker as a port message plus an Atomics store and notify;
-// - logs are kept here as a capped tail (200 lines) with a count of the lines dropped; Python
-//   asks for them (`logs`) before it kills the process of a run stopped at its ceiling;
-// - one spare Worker is booted after each `done` is written, for the next program; `ready` is
+// - the lines a program logs are kept here as a capped tail (200 lines) with a count of the
+//   lines dropped, which `done` carries; they are also streamed to Python as they come: at once
+//   when the last batch went out `LOG_BATCH_MS` ago or more, else in the next batch (at most 200
+//   lines, the lines left out counted), so a program stopped at its ceiling keeps what it logged;
+// - `SPARE_WORKERS` Workers are kept booted for the next programs, so programs that come back
+//   to back (a hand-over chain, several submissions of one reply) each find one ready. Booting
+//   holds this thread up, so spares are booted one at a time and only once it has been idle for
+//   `REFILL_IDLE_MS`; a program that finds none booted starts on the first that is. `ready` is
 //   sent once the first spare has booted;
 // - the time ceiling is not kept here: Deno's `worker.terminate()` does not stop a Worker that is
 //   still running JavaScript, so Python kills this whole process when a program overruns. A
 //   `done` says `crowded` when Workers that should have ended are still alive.
-import { Worker, MessageChannel } from "node:worker_threads";
+import { MessageChannel, Worker } from "node:worker_threads";
 
 const MAX_LOG_LINES = 200;
-const MAX_LIVE_WORKERS = 3;
+const LOG_BATCH_MS = 20;
+const SPARE_WORKERS = 4; // a whole hand-over chain runs back to back on Workers booted beforehand
+const REFILL_IDLE_MS = 10; // how long the thread must be idle before it boots the next spare
+const MAX_LINGERING_WORKERS = 2; // retired Workers still alive past which a process is crowded
 const CODE_RANGE_MB = 32; // without it each Worker reserves ~530 MB, which RLIMIT_DATA counts
 const encoder = new TextEncoder();
 const conn = await Deno.connect({ transport: "unix", path: Deno.args[0] });
 const writer = conn.writable.getWriter();
 
-const pool = { boot: null, bundle: null, spare: null, current: null, live: new Set() };
+const pool = {
+  boot: null, bundle: null, heapMb: 0, spares: [], current: null, waiting: null, refill: null,
+  retired: new Set(), announced: false,
+};
 
 function send(line) {
   writer.write(encoder.encode(line + "\n")).catch(() => Deno.exit(0));
@@ -44,28 +55,44 @@ function bootWorker(heapMb) {
     workerData,
     transferList: [ctl.port2, reply.port2],
   });
-  const slot = { worker, ctl: ctl.port1, reply: reply.port1, flag, heapMb, run: null, dead: false, onReady: null };
-  pool.live.add(slot);
+  const slot = { worker, ctl: ctl.port1, reply: reply.port1, flag, heapMb, ready: false, run: null, dead: false };
   ctl.port1.on("message", (message) => onWorkerMessage(slot, message));
   worker.on("error", (error) => onWorkerError(slot, error));
   worker.on("exit", () => onWorkerExit(slot));
   return slot;
 }
 
-function takeWorker(heapMb) {
-  const spare = pool.spare;
-  pool.spare = null;
-  if (spare && !spare.dead && spare.heapMb === heapMb) return spare;
-  if (spare) retire(spare);
-  return bootWorker(heapMb);
+function scheduleRefill() {
+  if (pool.refill !== null) clearTimeout(pool.refill);
+  pool.refill = setTimeout(refill, REFILL_IDLE_MS);
 }
 
-function bootSpare(heapMb) {
-  if (pool.spare === null && pool.current === null) pool.spare = bootWorker(heapMb);
+// Booting a Worker holds this thread up for most of its boot, so spares are booted one at a time
+// and only while no program runs; a program that arrives meanwhile waits for one boot at most.
+function refill() {
+  pool.refill = null;
+  pool.spares = pool.spares.filter((spare) => !spare.dead);
+  if (pool.current !== null || pool.spares.length >= SPARE_WORKERS) return;
+  pool.spares.push(bootWorker(pool.heapMb));
+  scheduleRefill();
+}
+
+function readySpare(heapMb) {
+  if (heapMb !== pool.heapMb) {
+    for (const spare of pool.spares) retire(spare);
+    pool.spares = [];
+    pool.heapMb = heapMb;
+  }
+  pool.spares = pool.spares.filter((spare) => !spare.dead);
+  const at = pool.spares.findIndex((spare) => spare.ready);
+  if (at >= 0) return pool.spares.splice(at, 1)[0];
+  if (pool.spares.length === 0) pool.spares.push(bootWorker(heapMb));
+  return null;
 }
 
 function retire(slot) {
   slot.dead = true;
+  pool.retired.add(slot);
   slot.worker.terminate().catch(() => {});
   slot.ctl.close();
   slot.reply.close();
@@ -74,48 +101,86 @@ function retire(slot) {
 // ---- one run -------------------------------------------------------------------------------
 
 function startRun(message) {
-  const slot = takeWorker(message.heapMb);
-  const run = { id: message.id, started: performance.now(), calling: false, logs: [], dropped: 0, over: false };
+  const slot = readySpare(message.heapMb);
+  if (slot === null) {
+    pool.waiting = message; // started as soon as a spare is ready
+    return;
+  }
+  pool.waiting = null;
+  const run = {
+    id: message.id, started: performance.now(), calling: false, logs: [], dropped: 0, over: false,
+    outbox: [], outDropped: 0, lastSent: -Infinity, timer: null,
+  };
   slot.run = run;
   pool.current = slot;
   slot.ctl.postMessage({ t: "run", program: message.program, lang: message.lang, libs: message.libs });
 }
 
+function capped(lines, keep) {
+  const over = lines.length - keep;
+  if (over > 0) lines.splice(0, over);
+  return Math.max(over, 0);
+}
+
 function keepLogs(run, lines) {
-  for (const line of lines) run.logs.push(String(line));
-  const over = run.logs.length - MAX_LOG_LINES;
-  if (over > 0) {
-    run.logs.splice(0, over);
-    run.dropped += over;
+  for (const line of lines) {
+    run.logs.push(String(line));
+    run.outbox.push(String(line));
   }
+  run.dropped += capped(run.logs, MAX_LOG_LINES);
+  run.outDropped += capped(run.outbox, MAX_LOG_LINES);
+  const wait = run.lastSent + LOG_BATCH_MS - performance.now();
+  if (wait <= 0) streamLogs(run);
+  else if (run.timer === null) run.timer = setTimeout(() => streamLogs(run), wait);
+}
+
+function streamLogs(run) {
+  if (run.timer !== null) clearTimeout(run.timer);
+  run.timer = null;
+  if (run.outbox.length === 0 && run.outDropped === 0) return;
+  sendMessage({ t: "logs", id: run.id, lines: run.outbox, dropped: run.outDropped });
+  run.outbox = [];
+  run.outDropped = 0;
+  run.lastSent = performance.now();
 }
 
 function finish(slot, result) {
   const run = slot.run;
   if (run === null || run.over) return;
   run.over = true;
+  streamLogs(run);
+  const lingering = pool.retired.size;
   retire(slot);
   if (pool.current === slot) pool.current = null;
   const ms = performance.now() - run.started;
-  const crowded = pool.live.size > MAX_LIVE_WORKERS;
+  const crowded = lingering > MAX_LINGERING_WORKERS;
   sendMessage({ t: "done", id: run.id, ms, logs: run.logs, dropped: run.dropped, crowded, ...result });
-  setTimeout(() => bootSpare(slot.heapMb), 0);
+  scheduleRefill();
+}
+
+function onReady(slot) {
+  slot.ready = true;
+  if (!pool.announced) {
+    pool.announced = true;
+    sendMessage({ t: "ready" });
+  }
+  if (pool.waiting !== null && pool.current === null) startRun(pool.waiting);
+  else scheduleRefill();
 }
 
 function onWorkerMessage(slot, message) {
-  if (message?.t === "ready" && slot.onReady !== null) {
-    slot.onReady();
-    slot.onReady = null;
-  }
+  if (message === null || typeof message !== "object") return;
+  if (message.t === "ready" && !slot.ready && !slot.dead) return onReady(slot);
   const run = slot.run;
-  if (run === null || run.over || message === null || typeof message !== "object") return;
+  if (run === null || run.over) return;
   if (message.t === "call") {
     run.calling = true;
     send(`{"t":"call","id":${run.id},"op":${JSON.stringify(String(message.op))},"args":${String(message.args)}}`);
   } else if (message.t === "logs") {
     keepLogs(run, message.lines);
   } else if (message.t === "done") {
-    finish(slot, message.failure ? { status: "threw", failure: message.failure } : { status: "ok" });
+    const refusedCalls = Number(message.refusedCalls) || 0;
+    finish(slot, message.failure ? { status: "threw", failure: message.failure, refusedCalls } : { status: "ok", refusedCalls });
   }
 }
 
@@ -128,13 +193,9 @@ function onWorkerError(slot, error) {
 
 function onWorkerExit(slot) {
   slot.dead = true;
-  pool.live.delete(slot);
+  pool.retired.delete(slot);
   if (slot.run !== null) finish(slot, { status: "trap", detail: "the worker exited" });
-}
-
-function sendLogs(id) {
-  const run = pool.current?.run;
-  if (run && run.id === id) sendMessage({ t: "logs", id, logs: run.logs, dropped: run.dropped });
+  else if (pool.waiting !== null && pool.current === null) startRun(pool.waiting); // a spare died booting
 }
 
 function relayReply(line) {
@@ -153,12 +214,11 @@ function onLine(line) {
   if (line.startsWith('{"t":"reply"')) return relayReply(line);
   const message = JSON.parse(line);
   if (message.t === "run") return startRun(message);
-  if (message.t === "logs") return sendLogs(message.id);
   if (message.t === "init") {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
-    pool.bundle = { sdk: message.sdk, words: message.words, families: message.families };
-    pool.spare = bootWorker(message.heapMb);
-    pool.spare.onReady = () => sendMessage({ t: "ready" });
+    pool.bundle = { sdk: message.sdk, words: message.words, families: message.families, callCap: message.callCap };
+    pool.heapMb = message.heapMb;
+    pool.spares.push(bootWorker(pool.heapMb));
   }
 }
 

@@ -5,13 +5,17 @@
 //   the intrinsics a call needs are captured at load, so a program that replaces JSON, Atomics
 //   or Function.prototype.call changes nothing a call does;
 // - required arguments are positional, optional ones come in a trailing options object whose
-//   keys are the camelCase wire names; only declared keys cross, in a null-prototype record;
-// - a u32, positive-number, list or options-object mistake is an ApiError raised here, before
-//   the host, on the SDK's camelCase name; a mistyped string is a TypeError;
+//   keys are the camelCase wire names; only declared keys cross, in a null-prototype record, and
+//   a key that is not declared is refused, naming it and the declared ones;
+// - a u32, positive-number, list, turn-span or options-object mistake is an ApiError raised here,
+//   before the host, on the SDK's camelCase name; a mistyped string is a TypeError;
 // - a host failure comes back as `{operation, code, message}` with gg's key and is thrown as an
-//   ApiError; alias methods are attached, non-enumerable, to each record of a result.
+//   ApiError; alias methods are attached, non-enumerable, to each record of a result;
+// - every call counts against the program's call cap (`calls.cap`), the refused ones too; a call
+//   past it is an ApiError (`limit-exceeded`) raised here, which never reaches the host, and is
+//   counted in `calls.refused`.
 const BRIDGE = Symbol.for("gg.bridge");
-const { invoke, words } = globalThis[BRIDGE];
+const { invoke, words, calls } = globalThis[BRIDGE];
 delete globalThis[BRIDGE];
 
 const parse = JSON.parse;
@@ -25,6 +29,7 @@ const uncurry = (f) => Function.prototype.call.bind(f);
 const replaceText = uncurry(String.prototype.replace);
 const sliceText = uncurry(String.prototype.slice);
 const hasOwn = Object.hasOwn;
+const ownKeys = Object.keys;
 const U32_MAX = 4294967295;
 const byWire = new Map();
 const keyOf = new Map(); // each SDK function -> its documentation key, `gg.<family>.<name>`
@@ -67,6 +72,12 @@ const CHECKS = {
     if (typeof value !== "string") throw new TypeError(say("argString", { name, got: typeName(value) }));
     return value;
   },
+  "string?"(sdkName, name, value) {
+    if (value !== null && typeof value !== "string") {
+      throw new TypeError(say("argString", { name, got: typeName(value) }));
+    }
+    return value;
+  },
   "string!"(sdkName, name, value) {
     if (typeof value !== "string") throw invalid(sdkName, "argString", { name, got: typeName(value) });
     return value;
@@ -88,6 +99,21 @@ const CHECKS = {
     }
     return items;
   },
+  "turnSpan[]"(sdkName, name, value) {
+    if (!isArray(value)) throw invalid(sdkName, "argSpanList", { name, got: typeName(value) });
+    const spans = [];
+    for (let i = 0; i < value.length; i++) {
+      const span = value[i];
+      if (span === null || typeof span !== "object" || isArray(span)) {
+        throw invalid(sdkName, "argSpanEntry", { name, got: typeName(span) });
+      }
+      const from = span.from;
+      const to = span.to;
+      if (from === undefined || to === undefined) throw invalid(sdkName, "argSpanBounds", { name });
+      spans[i] = { from: CHECKS.u32(sdkName, name + "[].from", from), to: CHECKS.u32(sdkName, name + "[].to", to) };
+    }
+    return spans;
+  },
   any(sdkName, name, value) {
     return value;
   },
@@ -107,11 +133,30 @@ function readOptions(spec, options, args) {
   if (typeof options !== "object" || isArray(options)) {
     throw invalid(spec.js, "argOptions", { got: typeName(options) });
   }
+  const keys = ownKeys(options);
+  for (let i = 0; i < keys.length; i++) {
+    if (!declaresOption(spec, keys[i])) throw invalid(spec.js, "argUnknownOption", { function: spec.js, name: shownKey(keys[i]), known: knownOptions(spec) });
+  }
   for (const [name, type] of spec.optional) {
     const value = options[name];
     if (value === undefined) continue;
     args[name] = value === null ? null : CHECKS[type](spec.js, name, value);
   }
+}
+
+function declaresOption(spec, key) {
+  for (let i = 0; i < spec.optional.length; i++) if (spec.optional[i][0] === key) return true;
+  return false;
+}
+
+function knownOptions(spec) {
+  let known = "";
+  for (let i = 0; i < spec.optional.length; i++) known += (i ? ", " : "") + "`" + spec.optional[i][0] + "`";
+  return known;
+}
+
+function shownKey(key) {
+  return key.length > 60 ? sliceText(key, 0, 60) + "\u2026" : key;
 }
 
 function attachAliases(spec, value) {
@@ -129,6 +174,11 @@ function attachAliases(spec, value) {
 
 /** Run one SDK call: check the arguments, cross to the host, and hand back its answer. */
 export function call(spec, required, options) {
+  if (calls.made >= calls.cap) {
+    calls.refused += 1;
+    throw new ApiError(spec.js, "limit-exceeded", words.callCap);
+  }
+  calls.made += 1;
   const args = createRecord();
   for (let i = 0; i < spec.required.length; i++) {
     const [name, type, needed] = spec.required[i];

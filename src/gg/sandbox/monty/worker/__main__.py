@@ -4,7 +4,8 @@ socket gg made for it.
 Protocol (JSON objects over `channel.Channel`):
 - gg → worker `init` (the `PyBundle` and the log caps); worker → gg `ready`;
 - gg → worker `run` {id, program, libs, timeoutSecs, memoryBytes, checked}; while it runs the worker
-  sends `call` {id, op, args} and waits for gg's `reply` {id, ok, value | error}; the checked twin
+  sends `call` {id, op, args} and waits for gg's `reply` {id, ok, value | error}, and `logs` {id,
+  lines, dropped} with the lines each print completed; the checked twin
   sends `checked` {id, ms} once the type check passed; the run ends with `done` {id, status, ...};
 - the worker ends when the channel closes; it never writes to stdout (stderr is gg's diagnostic
   tail); gg stops a run that outlives its ceiling by killing the worker's process group.

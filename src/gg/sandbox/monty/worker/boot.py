@@ -2,8 +2,10 @@
 
 Rules kept here:
 - a session is checked out with the run's limits: the memory ceiling (`max_memory`), a recursion
-  depth, the feed time (the time ceiling plus `FEED_MARGIN_SECS`: gg's wall clock comes first) and
-  the suspension count (the host-call cap plus `SUSPENSION_MARGIN`);
+  depth, the feed time (the time ceiling itself: the engine stops a program that spends its time
+  computing, and the worker lives on; gg's wall clock, a moment later, stops one that spends it
+  in host calls, where the engine's clock pauses) and the suspension count (the host-call cap
+  plus `SUSPENSION_MARGIN`);
 - the prelude is fed once, as an expression that runs it in a namespace of its own: it hands back
   the `gg` and `lib` objects and binds nothing in the program's namespace;
 - a booted session serves one program and is then given back (`close`); nothing of it is reused.
@@ -16,7 +18,6 @@ from typing import Any
 
 from pydantic_monty import ExternalModule, Monty, MontyComplete, ResourceLimits
 
-FEED_MARGIN_SECS = 1.0
 SUSPENSION_MARGIN = 10_000
 RECURSION_DEPTH = 1000
 SCRIPT_NAME = "program.py"
@@ -43,7 +44,7 @@ def boot_source(prelude: str) -> str:
 def run_limits(timeout_secs: float, memory_bytes: int, host_call_cap: int) -> ResourceLimits:
     return {
         "max_memory": memory_bytes,
-        "max_feed_duration_secs": timeout_secs + FEED_MARGIN_SECS,
+        "max_feed_duration_secs": timeout_secs,
         "max_suspensions": host_call_cap + SUSPENSION_MARGIN,
         "max_recursion_depth": RECURSION_DEPTH,
     }

@@ -4,7 +4,8 @@ description of the exception that ended it.
 Rules kept here:
 - printed text is split into lines (stdout and stderr alike); at most `max_lines` lines are kept,
   the newest, and each is cut to `max_line_chars` characters (`…` marks a cut); the lines dropped
-  are counted;
+  are counted; the lines each print callback completes are also handed to `stream` as one batch
+  (its newest `max_lines`, the rest counted), so gg sees them while the program runs;
 - an exception is described by its class name, its message (cut to `MAX_MESSAGE_CHARS`, the
   characters dropped counted) and its frames, outermost first, each attributed to its source:
   the program's own feed is `program.py`; a code module's code is `lib/<key>.py`, told by the
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -33,11 +34,16 @@ _FEED_PREFIX = "<python-input-"
 
 
 class Prints:
-    """The print callback: keeps the tail of the program's lines."""
+    """The print callback: keeps the tail of the program's lines and streams each batch."""
 
-    def __init__(self, max_lines: int, max_line_chars: int) -> None:
+    def __init__(
+        self, max_lines: int, max_line_chars: int, stream: Callable[[list[str], int], None] | None = None
+    ) -> None:
         self._lines: deque[str] = deque(maxlen=max_lines)
+        self._max_lines = max_lines
         self._max_chars = max_line_chars
+        self._stream = stream
+        self._batch: list[str] = []
         self._pending: list[str] = []
         self._pending_chars = 0
         self._cut = False
@@ -50,6 +56,13 @@ class Prints:
             self._end_line()
             start = end + 1
         self._extend(text[start:])
+        self._send()
+
+    def _send(self) -> None:
+        batch, self._batch = self._batch, []
+        if batch and self._stream is not None:
+            left_out = max(0, len(batch) - self._max_lines)
+            self._stream(batch[left_out:], left_out)
 
     def _extend(self, piece: str) -> None:
         room = self._max_chars - self._pending_chars
@@ -64,12 +77,14 @@ class Prints:
         if len(self._lines) == self._lines.maxlen:
             self.dropped += 1
         self._lines.append(line)
+        self._batch.append(line)
         self._pending, self._pending_chars, self._cut = [], 0, False
 
     def finish(self) -> list[str]:
-        """The kept lines, an unfinished last line included."""
+        """The kept lines, an unfinished last line included (streamed too)."""
         if self._pending_chars or self._cut:
             self._end_line()
+            self._send()
         return list(self._lines)
 
 

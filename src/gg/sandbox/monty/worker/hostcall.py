@@ -3,14 +3,18 @@ relayed to gg, and the answer turned into what the program's call returns or rai
 
 Rules kept here (the prelude passes every parameter in declared order, `None` for one left out):
 - an optional parameter given `None` is left out; a required one must be given;
-- `string`: a `str`, else a `TypeError` naming the function (an `ApiError` when the SDK checks it
-  itself); `u32`: a whole number 0..4294967295 (a whole `float` is taken as an `int`; `bool` never);
-  `positiveNumber`: a finite number above 0; `string[]`: a list or tuple of `str`, never a bare
-  `str`; `any`: plain data (None, bools, numbers, strings, lists, string-keyed dicts) at most
-  `MAX_PLAIN_DEPTH` deep; `docTarget`: a documentation name (the prelude turned an SDK function
-  into its key), a function of the program's own is refused;
+- `string` (and `string?`, whose `None` is left out like any other): a `str`, else a `TypeError`
+  naming the function (an `ApiError` when the SDK checks it itself); `u32`: a whole number
+  0..4294967295 (a whole `float` is taken as an `int`; `bool` never); `positiveNumber`: a finite
+  number above 0; `string[]`: a list or tuple of `str`, never a bare `str`; `any`: plain data
+  (None, bools, numbers, strings, lists, string-keyed dicts) at most `MAX_PLAIN_DEPTH` deep;
+  `docTarget`: a documentation name (the prelude turned an SDK function into its key), a function
+  of the program's own is refused; `turnSpan[]`: a list or tuple of dicts, each holding `from` and
+  `to`, both whole numbers 0..4294967295;
+- a keyword the function does not declare is refused, naming it and the declared parameters;
 - a refused argument is `ApiError(<key>, invalid-argument)` raised in the program, before gg sees
-  the call; so is every call past `maxHostCalls` (`limit-exceeded`), which never reaches gg;
+  the call; so is every call past `maxHostCalls` (`limit-exceeded`), which never reaches gg and is
+  counted;
 - an `ApiError` is the engine's `OSError` with the text `<operation>: <code>: <message>`; each one
   raised is remembered, so an uncaught one is told from an `OSError` the program raised itself.
 """
@@ -94,6 +98,7 @@ class HostCalls:
     words: Words
     cap: int
     made: int = 0
+    refused: int = 0
     raised: set[str] = field(default_factory=set[str])
 
     def serve(self, function: str, args: tuple[Any, ...]) -> dict[str, Any]:
@@ -103,6 +108,7 @@ class HostCalls:
         if op is None:
             return {"exc_type": "NameError", "message": f"name '{function}' is not defined"}
         if self.made >= self.cap:
+            self.refused += 1
             return self._api_error(op.key, "limit-exceeded", self.words.say("hostCallCap"))
         self.made += 1
         try:
@@ -125,6 +131,7 @@ class HostCalls:
 
     def arguments(self, op: HostOperation, args: tuple[Any, ...]) -> dict[str, Any]:
         """The call's wire arguments (camelCase), each checked. Raises `Refusal`."""
+        self._refuse_unknown(op, args[len(op.params) :])
         given = dict(zip((p.name for p in op.params), args, strict=False))
         wire: dict[str, Any] = {}
         for param in op.params:
@@ -134,6 +141,17 @@ class HostCalls:
             wire[param.wire] = self._checked(op, param, value)
         return wire
 
+    def _refuse_unknown(self, op: HostOperation, rest: tuple[Any, ...]) -> None:
+        """The keywords the call gave that its function does not declare (the prelude's last
+        argument) are refused, naming the first and the optional ones declared."""
+        unknown = rest[0] if rest and isinstance(rest[0], dict) else {}
+        if not unknown:
+            return
+        name = shown_name(str(next(iter(unknown))))  # pyright: ignore[reportUnknownArgumentType]
+        known = ", ".join(f"`{p.name}`" for p in op.params if not p.required)
+        word = "argUnknownOption" if known else "argNoOptions"
+        raise Refusal(API_ERROR_CLASS, self.words.say(word, function=op.key, name=name, known=known))
+
     def _checked(self, op: HostOperation, param: Param, value: Any) -> Any:
         check = _CHECKS.get(param.type)
         if check is None:
@@ -141,21 +159,27 @@ class HostCalls:
         try:
             return check(value)
         except _Wrong as wrong:
-            text = self.words.say(wrong.word, name=param.name, got=wrong.got, function=op.key)
-            typed = param.type == "string" and not param.checked_by_sdk
+            name = param.name if wrong.name is None else f"{param.name}{wrong.name}"
+            text = self.words.say(wrong.word, name=name, got=wrong.got, function=op.key)
+            typed = param.type in ("string", "string?") and not param.checked_by_sdk
             raise Refusal("TypeError" if typed else API_ERROR_CLASS, text) from None
 
 
 class _Wrong(Exception):
-    def __init__(self, word: str, got: str) -> None:
+    def __init__(self, word: str, got: str, name: str | None = None) -> None:
         super().__init__(word)
         self.word = word
         self.got = got
+        self.name = name  # the part of the argument at fault, when not the whole of it
 
 
 def shown(value: Any) -> str:
     """A short rendering of a value for a message, however large or deep the value is."""
     return _SHOWN.repr(value)
+
+
+def shown_name(name: str) -> str:
+    return name if len(name) <= _SHOWN.maxstring else name[: _SHOWN.maxstring] + "…"
 
 
 def type_name(value: Any) -> str:
@@ -195,6 +219,26 @@ def _string_list(value: Any) -> list[str]:
     return list(value)  # pyright: ignore[reportUnknownArgumentType]
 
 
+def _spans(value: Any) -> list[dict[str, int]]:
+    if not isinstance(value, list | tuple):
+        raise _Wrong("argSpanList", type_name(value))
+    spans: list[dict[str, int]] = []
+    for span in value:  # pyright: ignore[reportUnknownVariableType]
+        if not isinstance(span, dict):
+            raise _Wrong("argSpanEntry", type_name(span))  # pyright: ignore[reportUnknownArgumentType]
+        if "from" not in span or "to" not in span:
+            raise _Wrong("argSpanBounds", "")
+        spans.append({bound: _bound(span[bound], bound) for bound in ("from", "to")})
+    return spans
+
+
+def _bound(value: Any, bound: str) -> int:
+    try:
+        return _u32(value)
+    except _Wrong as wrong:
+        raise _Wrong(wrong.word, wrong.got, f'[]["{bound}"]') from None
+
+
 def _plain(value: Any) -> Any:
     if not _is_plain(value, MAX_PLAIN_DEPTH):
         raise _Wrong("argPlainData", type_name(value))
@@ -228,9 +272,11 @@ def _doc_target(value: Any) -> str:
 
 _CHECKS = {
     "string": _string,
+    "string?": _string,
     "u32": _u32,
     "positiveNumber": _positive,
     "string[]": _string_list,
     "any": _plain,
     "docTarget": _doc_target,
+    "turnSpan[]": _spans,
 }

@@ -201,11 +201,14 @@ class ProgramRun:
     def __init__(self, engine: Engine, job: Job) -> None:
         self.engine = engine
         self.job = job
-        self.prints = Prints(engine.max_lines, engine.max_line_chars)
+        self.prints = Prints(engine.max_lines, engine.max_line_chars, self._stream)
         self.calls = HostCalls(engine.channel, job.id, engine.operations, engine.words, engine.cap)
         self.sources = Sources(program=job.program.splitlines(), prelude_spans=engine.prelude_spans)
         self.objects: dict[str, Any] = {}
         self.feeds = 1  # the session's feed 0 was its boot
+
+    def _stream(self, lines: list[str], dropped: int) -> None:
+        self.engine.channel.send({"t": "logs", "id": self.job.id, "lines": lines, "dropped": dropped})
 
     def execute(self) -> dict[str, Any]:
         started = time.monotonic()
@@ -222,6 +225,7 @@ class ProgramRun:
             **outcome,
             "logs": logs,
             "dropped": self.prints.dropped,
+            "refusedCalls": self.calls.refused,
             "ms": ms,
         }
 

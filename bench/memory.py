@@ -1,0 +1,113 @@
+"""Measure how much memory the guest holds while the attack corpus's memory cases run.
+
+Run as `.venv/bin/python bench/memory.py`. Runs cases 055 to 060 of `tests/cases/attacks/` (heap
+growth, huge strings, a 1 GiB Uint8Array, a 1 GiB Blob, wasm memory and shared buffers, deep
+recursion; 056 on the Python arm, the rest on JavaScript) under each case's ceilings, and samples
+the resident memory of the guest process and everything it started (every millisecond or so)
+while the program runs. The baseline is the same process idle, just before the run, after a
+trivial program. Prints per case the outcome, the baseline, the peak, and the peak over the
+baseline against the case's `maxMemoryBytes`; then the worst case. Target: peak over the
+baseline ≤ maxMemoryBytes + 64 MiB.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gg.errors import ApiError, ErrorCode
+from gg.sandbox.arms import build_arm
+from gg.sandbox.execution import Arm, Ceilings
+from gg.sandbox.process import resident_bytes
+from gg.sdk.catalogue import default_registry
+
+CASES = Path(__file__).resolve().parents[1] / "tests" / "cases" / "attacks"
+NUMBERS = ("055", "056", "057", "058", "059", "060")
+MARGIN_MIB = 64
+_MiB = 1024 * 1024
+TRIVIAL = {
+    "javascript": 'import { views } from "gg";\nviews.openText("alive", "yes");\n',
+    "python": 'from gg import views\nviews.open_text("alive", "yes")\n',
+}
+
+
+def host(operation: str, args: Mapping[str, Any]) -> Any:
+    if operation.startswith("files."):
+        raise ApiError(operation.split(".", 1)[1], ErrorCode.NOT_FOUND, "no such file")
+    return None
+
+
+class Sampler:
+    """The peak resident memory of a process and its descendants, sampled on a thread."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        while not self._done.is_set():
+            self.peak = max(self.peak, resident_bytes(self.pid))
+            time.sleep(0.001)
+
+
+def guest_pid(arm: Arm) -> int:
+    pool = getattr(arm, "pool")  # noqa: B009 - both arms expose their pool
+    pid = pool.pid
+    assert pid is not None, "the arm has a guest after a trivial program"
+    return int(pid)
+
+
+def measure(arm: Arm, language: str, case: dict[str, Any]) -> tuple[str, int, int]:
+    """(outcome, baseline, peak) of one case's program."""
+    limits = case["ceilings"]
+    ceilings = Ceilings(float(limits["timeoutSecs"]), int(limits["maxMemoryBytes"]))
+    arm.run(TRIVIAL[language], host, Ceilings(5.0, ceilings.max_memory_bytes))
+    time.sleep(0.5)  # the spare Workers booted, the process idle
+    pid = guest_pid(arm)
+    baseline = resident_bytes(pid)
+    with Sampler(pid) as sampler:
+        execution = arm.run(case["program"], host, ceilings)
+    outcome = "ok" if execution.failure is None else execution.failure.type.value
+    return outcome, baseline, sampler.peak
+
+
+def main() -> None:
+    worst = 0.0
+    arms = {language: build_arm(language, default_registry()) for language in TRIVIAL}
+    try:
+        for number in NUMBERS:
+            path = next(CASES.glob(f"{number}-*.yaml"))
+            case = yaml.safe_load(path.read_text())
+            language = case["arm"]
+            outcome, baseline, peak = measure(arms[language], language, case)
+            cap = int(case["ceilings"]["maxMemoryBytes"])
+            over = (peak - baseline - cap) / _MiB
+            worst = max(worst, over)
+            sizes = (
+                f"cap {cap // _MiB:5d} MiB   baseline {baseline // _MiB:4d} MiB   peak {peak // _MiB:5d} MiB"
+            )
+            print(f"{number} {language:<10} {outcome:<22} {sizes}   peak - baseline - cap {over:+7.1f} MiB")
+    finally:
+        for arm in arms.values():
+            arm.close()
+    verdict = "within" if worst <= MARGIN_MIB else "OVER"
+    print(f"worst: peak - baseline - cap = {worst:+.1f} MiB ({verdict} the {MARGIN_MIB} MiB margin)")
+
+
+if __name__ == "__main__":
+    main()

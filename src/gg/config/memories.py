@@ -1,0 +1,97 @@
+"""The `memories` capability: `{"id": "memories", "implementation": <strategy>, "params": {...}}`.
+
+Shape rules enforced here; what an enabled capability must write is `memories_findings`':
+- `implementation` is `scratchpad`, `markdown` or `keyword-search`; only `memories` takes one;
+- `params.scope` is `isolated`, `shared`, `inherited` or `read-only`;
+- each of the six caps (`maxCount`, `maxLenPerMemory`, `maxTotalLen`, `maxLenIndex`,
+  `maxLenDescription`, `maxResults`) is a whole number, 0 or more (`0` switches it off; `5e2` is a
+  whole number, `2.5` is not). A cap the strategy does not apply is accepted as written;
+- an enabled capability writes its `implementation`, its `scope` and every cap: gg substitutes
+  nothing; a disabled one need not be complete, but what it writes is judged all the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gg.config.catalogue import CapabilityId
+from gg.config.defects import Finding, Loc, mapping
+from gg.config.values import Choice, Flag, Whole
+from gg.state.memories import CapName, Caps, MemoryProfile, Scope, Strategy
+from gg.wire import camel, snake
+
+__all__ = ["MemoriesCapability", "MemoriesParams", "memories_findings"]
+
+CAP = Whole(0, note="0 switches it off")
+Cap = Annotated[int, CAP]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
+    )
+
+
+class MemoriesParams(_Part):
+    """As written; an enabled capability writes every one (checked in `memories_findings`)."""
+
+    scope: Annotated[Scope, Choice(Scope)] | None = None
+    max_count: Cap | None = None
+    max_len_per_memory: Cap | None = None
+    max_total_len: Cap | None = None
+    max_len_index: Cap | None = None
+    max_len_description: Cap | None = None
+    max_results: Cap | None = None
+
+
+class MemoriesCapability(_Part):
+    """Model-curated notes, organized by `implementation`, bound by `params.scope`."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"enabled": {"const": False}}, "required": ["enabled"]},
+            "else": {
+                "required": ["implementation", "params"],
+                "properties": {"params": {"required": ["scope", *(name.value for name in CapName)]}},
+            },
+        }
+    )
+
+    id: Literal[CapabilityId.MEMORIES]
+    enabled: Annotated[bool, Flag()] = True
+    implementation: Annotated[Strategy, Choice(Strategy)] | None = None
+    params: MemoriesParams = Field(default_factory=MemoriesParams)
+
+    def profile(self, slug: str) -> MemoryProfile:
+        """What profile `slug`'s memories resolve to. Raises `LookupError` for an incomplete one."""
+        params = self.params
+        written = {name: getattr(params, snake(name.value)) for name in CapName}
+        if self.implementation is None or params.scope is None or None in written.values():
+            raise LookupError(f"agent `{slug}`'s memories lack their implementation, scope or a cap")
+        caps = Caps.resolve(self.implementation, {name: value for name, value in written.items() if value})
+        return MemoryProfile(slug, self.implementation, caps, params.scope)
+
+
+def memories_findings(capability: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
+    """What an enabled `memories` capability leaves unwritten, each at its own key."""
+    if capability.get("implementation") is None:
+        yield Finding(
+            (*loc, "implementation"),
+            "is required when memories is enabled: " + Choice(Strategy).wanted.removeprefix("must be "),
+        )
+    params = mapping(capability.get("params", {}))
+    if params is None:
+        return
+    if params.get("scope") is None:
+        yield Finding(
+            (*loc, "params", "scope"),
+            "is required when memories is enabled: " + Choice(Scope).wanted.removeprefix("must be "),
+        )
+    for name in CapName:
+        if params.get(name.value) is None:
+            yield Finding(
+                (*loc, "params", name.value), f"is required when memories is enabled; it {CAP.wanted}"
+            )

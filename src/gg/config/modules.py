@@ -1,0 +1,217 @@
+"""The capabilities behind the task list, the board and the thread archive (seed 003), their models,
+their rules and what a run reads off them.
+
+Shape rules (the models; every param is judged whenever written, even with the capability off):
+- `tasks.params`: `maxTasks`, a whole number of at least 1; `mode`, `simple` or `issues`;
+- `project-management.params`: `maxEpics` and `maxIssues`, whole numbers of at least 1;
+  `maxRetries`, a whole number of at least 0; `reviewers`, true or false (absent: false), whether
+  the profile's agents must name a reviewer on every issue they file;
+- `agent-managed-context.params`: `topFileViews`, a whole number of at least 0; and
+  `signalThresholdPercent`, 0 to 100 (absent: `DEFAULT_SIGNAL_THRESHOLD_PERCENT`).
+Rules on the document as written (`module_findings`, each at its key path, every one at once):
+- an enabled capability writes every param it requires (`maxTasks` and `mode`; `maxEpics`,
+  `maxIssues` and `maxRetries`; `topFileViews`): gg substitutes none;
+- the board's caps are the run's: read off the first profile that enables `project-management`,
+  and a profile that enables it with a different value refuses the launch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gg.config.catalogue import CapabilityId
+from gg.config.defects import Finding, Loc, mapping, sequence
+from gg.config.machines import enabled_capabilities
+from gg.config.values import Choice, Flag, Number, Whole
+from gg.state.board import BoardCaps
+from gg.state.tasks import TaskMode
+from gg.wire import camel
+
+__all__ = [
+    "DEFAULT_SIGNAL_THRESHOLD_PERCENT",
+    "AgentManagedContextCapability",
+    "AgentManagedContextParams",
+    "ManagedContext",
+    "ProjectManagementCapability",
+    "ProjectManagementParams",
+    "TaskListSettings",
+    "TasksCapability",
+    "TasksParams",
+    "board_caps",
+    "managed_context",
+    "module_findings",
+    "reviewers_required",
+    "task_list",
+]
+
+DEFAULT_SIGNAL_THRESHOLD_PERCENT = 75.0
+C = TypeVar("C", bound=BaseModel)
+Enabled = Annotated[bool, Flag()]
+_REQUIRED: dict[CapabilityId, tuple[str, ...]] = {
+    CapabilityId.TASKS: ("maxTasks", "mode"),
+    CapabilityId.PROJECT_MANAGEMENT: ("maxEpics", "maxIssues", "maxRetries"),
+    CapabilityId.AGENT_MANAGED_CONTEXT: ("topFileViews",),
+}
+_RUN_LEVEL = ("maxEpics", "maxIssues", "maxRetries")
+
+
+def _required_when_enabled(*keys: str) -> dict[str, Any]:
+    return {
+        "if": {"properties": {"enabled": {"const": False}}, "required": ["enabled"]},
+        "else": {"required": ["params"], "properties": {"params": {"required": list(keys)}}},
+    }
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
+    )
+
+
+class TasksParams(_Part):
+    max_tasks: Annotated[int, Whole(1, what="a whole number of tasks")] | None = None
+    mode: Annotated[TaskMode, Choice(TaskMode)] | None = None
+
+
+class TasksCapability(_Part):
+    """The agent's own task list (`gg.tasks`); when enabled, `maxTasks` and `mode` are required."""
+
+    model_config = ConfigDict(json_schema_extra=_required_when_enabled(*_REQUIRED[CapabilityId.TASKS]))
+
+    id: Literal[CapabilityId.TASKS]
+    enabled: Enabled = True
+    params: TasksParams = Field(default_factory=TasksParams)
+
+
+class ProjectManagementParams(_Part):
+    max_epics: Annotated[int, Whole(1, what="a whole number of epics")] | None = None
+    max_issues: Annotated[int, Whole(1, what="a whole number of issues")] | None = None
+    max_retries: Annotated[int, Whole(0, what="a whole number of retries")] | None = None
+    reviewers: Annotated[bool, Flag()] | None = None
+
+
+class ProjectManagementCapability(_Part):
+    """The run's board (`gg.board`); when enabled, `maxEpics`, `maxIssues`, `maxRetries` are required."""
+
+    model_config = ConfigDict(
+        json_schema_extra=_required_when_enabled(*_REQUIRED[CapabilityId.PROJECT_MANAGEMENT])
+    )
+
+    id: Literal[CapabilityId.PROJECT_MANAGEMENT]
+    enabled: Enabled = True
+    params: ProjectManagementParams = Field(default_factory=ProjectManagementParams)
+
+
+class AgentManagedContextParams(_Part):
+    top_file_views: Annotated[int, Whole(0, what="a whole number of file views")] | None = None
+    signal_threshold_percent: Annotated[float, Number(least=0, most=100, what="a percentage")] | None = None
+
+
+class AgentManagedContextCapability(_Part):
+    """The agent reclaims its own window (`gg.context.archiveThread`, `gg.views.close`, ...); when
+    enabled, `topFileViews` is required."""
+
+    model_config = ConfigDict(
+        json_schema_extra=_required_when_enabled(*_REQUIRED[CapabilityId.AGENT_MANAGED_CONTEXT])
+    )
+
+    id: Literal[CapabilityId.AGENT_MANAGED_CONTEXT]
+    enabled: Enabled = True
+    params: AgentManagedContextParams = Field(default_factory=AgentManagedContextParams)
+
+
+@dataclass(frozen=True)
+class TaskListSettings:
+    max_tasks: int
+    mode: TaskMode
+
+
+@dataclass(frozen=True)
+class ManagedContext:
+    top_file_views: int
+    signal_threshold_percent: float
+
+
+def _enabled(capabilities: Sequence[object], kind: type[C]) -> C | None:
+    return next((c for c in capabilities if isinstance(c, kind) and getattr(c, "enabled", False)), None)
+
+
+def task_list(capabilities: Sequence[object]) -> TaskListSettings | None:
+    """A profile's task-list settings, or None when its `capabilities` do not enable `tasks`."""
+    found = _enabled(capabilities, TasksCapability)
+    if found is None or found.params.max_tasks is None or found.params.mode is None:
+        return None
+    return TaskListSettings(found.params.max_tasks, found.params.mode)
+
+
+def managed_context(capabilities: Sequence[object]) -> ManagedContext | None:
+    """A profile's `agent-managed-context` settings, or None when it does not enable it."""
+    found = _enabled(capabilities, AgentManagedContextCapability)
+    if found is None or found.params.top_file_views is None:
+        return None
+    threshold = found.params.signal_threshold_percent
+    return ManagedContext(
+        found.params.top_file_views, DEFAULT_SIGNAL_THRESHOLD_PERCENT if threshold is None else threshold
+    )
+
+
+def board_caps(profiles: Sequence[Sequence[object]]) -> BoardCaps | None:
+    """The run's board caps, off the first profile (by its capabilities) enabling
+    `project-management`; None when no profile does, and the run has no board."""
+    for capabilities in profiles:
+        found = _enabled(capabilities, ProjectManagementCapability)
+        if found is not None:
+            params = found.params
+            if params.max_epics is None or params.max_issues is None or params.max_retries is None:
+                return None
+            return BoardCaps(params.max_epics, params.max_issues, params.max_retries)
+    return None
+
+
+def reviewers_required(capabilities: Sequence[object]) -> bool:
+    """Whether a profile's agents must name a reviewer on every issue they file."""
+    found = _enabled(capabilities, ProjectManagementCapability)
+    return found is not None and found.params.reviewers is True
+
+
+def module_findings(agents: Sequence[Any]) -> Iterator[Finding]:
+    """Every defect of the module capabilities, judged on the document as written."""
+    first: tuple[int, Mapping[str, Any]] | None = None  # the profile the board's caps are read off
+    for index, agent in enumerate(agents):
+        profile = mapping(agent) or {}
+        listed = sequence(profile.get("capabilities")) or []
+        for kind_id, number in enabled_capabilities(profile).items():
+            if kind_id not in {kind.value for kind in _REQUIRED}:
+                continue
+            loc: Loc = ("agents", index, "capabilities", number)
+            kind = CapabilityId(kind_id)
+            params = mapping((mapping(listed[number]) or {}).get("params", {})) or {}
+            yield from _missing(kind, params, loc)
+            if kind is CapabilityId.PROJECT_MANAGEMENT:
+                if first is None:
+                    first = (index, params)
+                else:
+                    yield from _diverging(first, params, loc)
+
+
+def _missing(kind: CapabilityId, params: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
+    for key in _REQUIRED[kind]:
+        if params.get(key) is None:
+            yield Finding((*loc, "params", key), f"is required when {kind.value} is enabled")
+
+
+def _diverging(
+    first: tuple[int, Mapping[str, Any]], params: Mapping[str, Any], loc: Loc
+) -> Iterator[Finding]:
+    origin, written = first
+    for key in _RUN_LEVEL:
+        if params.get(key) is not None and written.get(key) is not None and params[key] != written[key]:
+            yield Finding(
+                (*loc, "params", key),
+                f"differs from agents[{origin}]'s {written[key]!r}: the board is the run's, "
+                "and its caps are read off the first profile that enables it",
+            )

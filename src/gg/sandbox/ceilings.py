@@ -1,0 +1,51 @@
+"""How a program stopped at one of its ceilings reads, on every arm: which ceiling, and for the
+memory ceiling where the program was when the engine can tell (`Where`: the innermost frame of
+the program's own code).
+
+Rules kept here:
+- a program stopped at its time ceiling is `sandbox_timeout`, one that ran out of memory
+  `sandbox_out_of_memory`, each in one wording for every arm;
+- the place is the file, line and source line of the frame the engine was running; the source
+  line is cut to `MAX_SOURCE_CHARS`. Only Monty's memory limit comes with a stack: Monty's time
+  limit raises a `TimeoutError` with no frames, and a Deno guest past a ceiling is a killed
+  process or a terminated Worker, which V8 ends without one; those name no place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gg.outcome import ErrorType
+from gg.prompts import render
+from gg.sandbox.execution import Ceilings, Failure
+
+MAX_SOURCE_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in the program's own code: `program.py`, line 12, `total += row[2]`."""
+
+    file: str
+    line: int
+    source: str = ""
+
+    def values(self) -> dict[str, object]:
+        source = self.source.strip()
+        if len(source) > MAX_SOURCE_CHARS:
+            source = source[:MAX_SOURCE_CHARS] + "…"
+        return {"file": self.file, "line": self.line, "source": source}
+
+
+_NOWHERE: dict[str, object] = {"file": "", "line": 0, "source": ""}
+
+
+def timeout_failure(ceilings: Ceilings) -> Failure:
+    text = render("ceiling-timeout", seconds=f"{ceilings.timeout_secs:g}")
+    return Failure(ErrorType.SANDBOX_TIMEOUT, text)
+
+
+def memory_failure(ceilings: Ceilings, where: Where | None = None) -> Failure:
+    place = where.values() if where else _NOWHERE
+    text = render("ceiling-memory", bytes=ceilings.max_memory_bytes, **place)
+    return Failure(ErrorType.SANDBOX_OUT_OF_MEMORY, text)

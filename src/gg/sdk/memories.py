@@ -1,0 +1,226 @@
+"""The memories family (capability `memories`): the calls on the store the program's holder holds.
+
+Rules kept here (the store's own rules are `gg.state.memories`'):
+- every call is gated on the capability, then on the holder: a call its strategy lacks is
+  `unavailable` (naming the calls it has), and a write by a holder that may only read is `refused`;
+- `writeMemory`, `updateMemory` and `createMemory` take `{name, description, body, code?, onUse?}`
+  (an update replaces the whole memory: a code half it leaves out is cleared); `editMemory` takes
+  `{name, search, replace}`; `readMemory(name)` answers the body; `deleteMemory(name)`;
+  `searchMemories(keywords)` answers the hits, best first. Every mutation answers `MemoryUsage`;
+- `code` and `onUse` are kept with the memory (each at most 32,768 characters); nothing loads or
+  runs them yet;
+- the store's refusals keep their codes: `invalid-argument`, `not-found`, `conflict` (a taken name,
+  an ambiguous edit), `limit-exceeded` (a cap; nothing is ever truncated).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.sdk.registry import Capability, ErrorDoc, Handler, Operation, Param, ParamType, Registry
+from gg.sdk.scope import ProgramScope
+from gg.state.memories import Call, Draft, MemoryHolder, MemoryRefusal
+
+CAPABILITY = "memories"
+FAMILY = "memories"
+_T = TypeVar("_T")
+
+
+def call_names(registry: Registry, language: str) -> dict[Call, str]:
+    """Each memory call as the agent's arm spells it (`gg.memories.readMemory`)."""
+    names: dict[Call, str] = {}
+    for call in Call:
+        op = registry.get(f"{FAMILY}.{call.value}")
+        names[call] = op.qualified(language) if op is not None else f"gg.{FAMILY}.{call.value}"
+    return names
+
+
+def _holder(scope: ProgramScope, call: Call) -> MemoryHolder:
+    holder = scope.memories
+    if holder is None:  # the gate admits only agents whose profile enables memories
+        raise GgDefect(FatalFault.HOST_FAULT, f"memories.{call.value} reached an agent holding no memories")
+    if call not in holder.strategy.calls:
+        calls = ", ".join(f"`{c.value}`" for c in holder.strategy.calls)
+        raise ApiError(
+            call.value,
+            ErrorCode.UNAVAILABLE,
+            f"`{call.value}` is not offered: this agent's memories are organized as `{holder.strategy}`, "
+            f"whose calls are {calls}",
+        )
+    if not holder.offers(call):
+        reads = ", ".join(f"`{c.value}`" for c in holder.offered) or "none"
+        raise ApiError(
+            call.value,
+            ErrorCode.REFUSED,
+            f"this agent may read these memories, not change them; the calls it has: {reads}",
+        )
+    return holder
+
+
+def _answer(call: Call, act: Callable[[], _T]) -> _T:
+    try:
+        return act()
+    except MemoryRefusal as refusal:
+        raise ApiError(call.value, refusal.code, refusal.message) from None
+
+
+def _draft(args: Mapping[str, Any]) -> Draft:
+    return Draft(
+        args.get("name"), args.get("description"), args.get("body"), args.get("code"), args.get("onUse")
+    )
+
+
+def _write(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
+    holder = _holder(scope, Call.WRITE)
+    return _answer(Call.WRITE, lambda: holder.store.write(holder.agent_id, _draft(args)))
+
+
+def _update(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
+    holder = _holder(scope, Call.UPDATE)
+    return _answer(Call.UPDATE, lambda: holder.store.update(holder.agent_id, _draft(args)))
+
+
+def _create(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
+    holder = _holder(scope, Call.CREATE)
+    return _answer(Call.CREATE, lambda: holder.store.create(holder.agent_id, _draft(args)))
+
+
+def _edit(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
+    holder = _holder(scope, Call.EDIT)
+    search: str = args.get("search", "")
+    replace: str | None = args.get("replace")
+    if replace is None:
+        raise ApiError(Call.EDIT.value, ErrorCode.INVALID_ARGUMENT, "`replace` is required")
+    return _answer(Call.EDIT, lambda: holder.store.edit(holder.agent_id, args.get("name"), search, replace))
+
+
+def _read(scope: ProgramScope, args: Mapping[str, Any]) -> str:
+    holder = _holder(scope, Call.READ)
+    return _answer(Call.READ, lambda: holder.store.read(args["name"]).body)
+
+
+def _delete(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
+    holder = _holder(scope, Call.DELETE)
+    return _answer(Call.DELETE, lambda: holder.store.delete(holder.agent_id, args["name"]))
+
+
+def _search(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, Any]]:
+    holder = _holder(scope, Call.SEARCH)
+    return _answer(Call.SEARCH, lambda: [hit.to_wire() for hit in holder.store.search(args["keywords"])])
+
+
+def _option(name: str, doc: str) -> Param:
+    return Param(name, ParamType.STRING, required=False, doc=doc)
+
+
+_NAME = _option("name", "its name: up to 64 letters, digits, `-`, `_` or `.` (required)")
+_BODY = _option("body", "what it says (required)")
+_CODE = (
+    _option("code", "a code module kept with it, at most 32,768 characters; left out: none"),
+    _option("on_use", "a script kept with it, at most 32,768 characters; left out: none"),
+)
+_USAGE = "MemoryUsage"
+_TAKEN = ErrorDoc(ErrorCode.CONFLICT, "a memory of that name exists")
+_MISSING = ErrorDoc(ErrorCode.NOT_FOUND, "no memory has that name")
+_BAD = ErrorDoc(ErrorCode.INVALID_ARGUMENT, "a name that is no slug, or a required field left blank")
+_OVER = ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "it would go over one of your memory caps; nothing is cut")
+_NOT_OFFERED = ErrorDoc(ErrorCode.UNAVAILABLE, "your memories' strategy has no such call")
+_READ_ONLY = ErrorDoc(ErrorCode.REFUSED, "you may read these memories, not change them")
+
+
+def _operation(
+    key: Call, params: tuple[Param, ...], returns: str, summary: str, handler: Handler, *errors: ErrorDoc
+) -> Operation:
+    return Operation(
+        family=FAMILY,
+        key=key.value,
+        params=params,
+        returns=returns,
+        summary=summary,
+        gate=Capability(CAPABILITY),
+        handler=handler,
+        errors=(*errors, _NOT_OFFERED, *(() if key.reads else (_READ_ONLY,))),
+    )
+
+
+_DESCRIBED = _option("description", "one line saying what it is for (required)")
+_POSITIONAL_NAME = Param("name", ParamType.STRING, doc="the memory's name")
+
+MEMORIES_OPERATIONS: tuple[Operation, ...] = (
+    _operation(
+        Call.WRITE,
+        (_NAME, _DESCRIBED, _BODY, *_CODE),
+        _USAGE,
+        "Write a new memory (scratchpad).",
+        _write,
+        _BAD,
+        _TAKEN,
+        _OVER,
+    ),
+    _operation(
+        Call.UPDATE,
+        (_NAME, _DESCRIBED, _BODY, *_CODE),
+        _USAGE,
+        "Replace a memory whole: its description, body and code (scratchpad).",
+        _update,
+        _BAD,
+        _MISSING,
+        _OVER,
+    ),
+    _operation(
+        Call.CREATE,
+        (
+            _NAME,
+            _option("description", "one line for the index (required under markdown)"),
+            _BODY,
+            *_CODE,
+        ),
+        _USAGE,
+        "Create a new memory (markdown, keyword-search).",
+        _create,
+        _BAD,
+        _TAKEN,
+        _OVER,
+    ),
+    _operation(
+        Call.READ,
+        (_POSITIONAL_NAME,),
+        "string",
+        "Read a memory's body (markdown, keyword-search).",
+        _read,
+        _MISSING,
+    ),
+    _operation(
+        Call.EDIT,
+        (
+            _NAME,
+            _option("search", "text that occurs exactly once in the body (required)"),
+            _option("replace", "what replaces it (required)"),
+        ),
+        _USAGE,
+        "Replace the one occurrence of a text in a memory's body (markdown, keyword-search).",
+        _edit,
+        ErrorDoc(ErrorCode.NOT_FOUND, "no memory has that name, or the text does not occur in it"),
+        ErrorDoc(ErrorCode.CONFLICT, "the text occurs more than once"),
+        ErrorDoc(ErrorCode.INVALID_ARGUMENT, "the edit would leave the memory empty: delete it instead"),
+        _OVER,
+    ),
+    _operation(
+        Call.DELETE,
+        (_POSITIONAL_NAME,),
+        _USAGE,
+        "Delete a memory.",
+        _delete,
+        _MISSING,
+    ),
+    _operation(
+        Call.SEARCH,
+        (Param("keywords", ParamType.STRING_LIST, doc="words to look for, in any case"),),
+        "MemoryHit[]",
+        "Find memories by keywords, best first (keyword-search).",
+        _search,
+        ErrorDoc(ErrorCode.INVALID_ARGUMENT, "no keyword is left once blanks are dropped"),
+    ),
+)

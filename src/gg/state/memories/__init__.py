@@ -1,0 +1,85 @@
+"""The `memories` module (seed 003): model-curated notes in a store gg keeps, never on disk.
+
+The parts, one concept each: `strategy` (what reaches the window, which calls exist), `caps` (the
+six bounds), `memory` and `log` (a memory, a revision, the author-tagged log), `checks` (what a
+mutation must pass), `store`, `search`, `binding` and `scopes` (scope, origin, the profile's
+settings, which store a holder binds), `holder` (a holder and its two watermarks), `notices`,
+`prompt` (block, notice, reasons, guide), `report` (telemetry payloads), `transfer` (fork, adopt).
+
+The interface a module framework calls; only `open_holder`, `fork` and `adopt` bind or release:
+- `open_holder(profile, agent_id, ids, registry, spawner=None) -> MemoryHolder` — a new instance's
+  holder, bound by its `scope` (`decide_binding`, pure); `ids` is the run's `StoreIds`, `registry`
+  the run's `ProfileStores`, `spawner` the spawner's holder (None for the root and for agents gg
+  dispatches itself). Its roster row reads `module_id`, `origin`, `scope` and `writable`.
+- `fork(holder, agent_id, ids) -> Forked(holder, linked)` — the copy's holder: linked (disposition
+  `linked`, same id) when the forker's scope is not `isolated`, else copied (`copied`, new id);
+  re-stamped with the copy's agent id.
+- `adopt(holder, receiving, agent_id, registry, ids, sole=None) -> Carried(holder) | Dropped |
+  Incompatible(reason)` — a successor's take-over (drain the predecessor first; it is released);
+  `Incompatible` means: open a fresh holder (`open_holder`, no spawner) and put `reason` in the
+  opening note. `Carried.holder.module_id` differs from the predecessor's only for a `shared`
+  successor re-bound to its own profile's store. The receiving caps are put in force only when the
+  successor is the store's sole holder: `sole`, or, left out, no other holder registered with the
+  store — so `release()` a holder whose agent has ended.
+- `snapshot(holder)` (arrival, and after each drain that moved) and `drain(holder)` (after each
+  program, and before a holder is dropped): `memory_state` / `memory_revision` payloads for the
+  holder's own stream.
+- `block_at(holder, BlockMoment.FIRST_TURN | COMPACTION)`: the pinned block to build then, if any;
+  `notice_text(holder, names)`: the tail notice, once; `guide(holder, names)`: the system prompt's
+  section; `names` spells each `Call` for the agent's arm (`gg.sdk.memories.call_names`).
+- `holder.offered`: the calls the holder may make (its strategy's; the reads alone when read-only).
+"""
+
+from gg.state.memories.binding import MemoryProfile, Origin, Scope
+from gg.state.memories.caps import MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps
+from gg.state.memories.checks import MemoryRefusal
+from gg.state.memories.holder import MemoryHolder
+from gg.state.memories.memory import Change, Memory, Revision
+from gg.state.memories.prompt import BlockMoment, block_at, guide, mismatch_reason, notice_text, pinned_block
+from gg.state.memories.report import drain, snapshot
+from gg.state.memories.scopes import KIND, BindingDecision, ProfileStores, Source, decide_binding, open_holder
+from gg.state.memories.store import Draft, MemoryStore
+from gg.state.memories.strategy import Call, Pinned, Strategy, offered_calls
+from gg.state.memories.transfer import Adoption, Carried, Dropped, Forked, Incompatible, adopt, fork
+
+__all__ = [
+    "KIND",
+    "MAX_CODE_CHARS",
+    "MAX_SLUG_CHARS",
+    "Adoption",
+    "BindingDecision",
+    "BlockMoment",
+    "Call",
+    "CapName",
+    "Caps",
+    "Carried",
+    "Change",
+    "Draft",
+    "Dropped",
+    "Forked",
+    "Incompatible",
+    "Memory",
+    "MemoryHolder",
+    "MemoryProfile",
+    "MemoryRefusal",
+    "MemoryStore",
+    "Origin",
+    "Pinned",
+    "ProfileStores",
+    "Revision",
+    "Scope",
+    "Source",
+    "Strategy",
+    "adopt",
+    "block_at",
+    "decide_binding",
+    "drain",
+    "fork",
+    "guide",
+    "mismatch_reason",
+    "notice_text",
+    "offered_calls",
+    "open_holder",
+    "pinned_block",
+    "snapshot",
+]

@@ -1,0 +1,110 @@
+"""The checks every mutation passes before it takes effect; a refusal changes nothing.
+
+- A slug is 1 to 64 characters of letters, digits, `-`, `_` and `.`; a name, a description (where
+  one is required) and a body must not be blank; each is trimmed before it is stored.
+- `code` and `onUse` are trimmed, a blank one is absent, and each is bounded at 32,768 characters.
+- Caps are checked in this order, so a call over several is told about the cheapest fix first:
+  description, body, count, total, index. Each refusal is `limit-exceeded` naming the figure, the
+  cap and the param.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gg.errors import ErrorCode
+from gg.state.memories.caps import MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps
+
+_SLUG = re.compile(r"[A-Za-z0-9._-]+")
+_SHOWN = 60  # characters of a refused name a message repeats
+
+
+class MemoryRefusal(Exception):
+    """A memory call refused: its code and the message the program reads."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message
+
+
+def shown(name: str) -> str:
+    return name if len(name) <= _SHOWN else name[:_SHOWN] + "…"
+
+
+def invalid(message: str) -> MemoryRefusal:
+    return MemoryRefusal(ErrorCode.INVALID_ARGUMENT, message)
+
+
+def required(field: str, value: str | None) -> str:
+    """`value` trimmed; blank or missing is `invalid-argument` naming `field`."""
+    text = (value or "").strip()
+    if not text:
+        raise invalid(f"`{field}` must not be empty")
+    return text
+
+
+def checked_slug(name: str | None) -> str:
+    """A new memory's name: a slug of at most 64 characters."""
+    slug = required("name", name)
+    if len(slug) > MAX_SLUG_CHARS or _SLUG.fullmatch(slug) is None:
+        raise invalid(
+            f"`{shown(slug)}` is not a memory name: up to {MAX_SLUG_CHARS} letters, digits, `-`, `_` or `.`"
+        )
+    return slug
+
+
+def code_half(memory: str, field: str, value: str | None) -> str | None:
+    """One code half trimmed, absent when blank, refused over 32,768 characters."""
+    text = (value or "").strip() or None
+    if text is not None and len(text) > MAX_CODE_CHARS:
+        raise MemoryRefusal(
+            ErrorCode.LIMIT_EXCEEDED,
+            f"the `{field}` of memory `{memory}` is {len(text)} characters, "
+            f"over the {MAX_CODE_CHARS} allowed",
+        )
+    return text
+
+
+def _over(lead: str, value: int, cap: int, name: CapName) -> MemoryRefusal:
+    """`lead` states what is measured, verb included (`memory `a` is`)."""
+    return MemoryRefusal(
+        ErrorCode.LIMIT_EXCEEDED, f"{lead} {value} characters, over the {cap}-character cap ({name})"
+    )
+
+
+def check_description(caps: Caps, memory: str, description: str) -> None:
+    cap = caps.max_len_description
+    if cap is not None and len(description) > cap:
+        lead = f"the description of memory `{memory}` is"
+        raise _over(lead, len(description), cap, CapName.MAX_LEN_DESCRIPTION)
+
+
+def check_body(caps: Caps, memory: str, length: int) -> None:
+    cap = caps.max_len_per_memory
+    if cap is not None and length > cap:
+        raise _over(f"memory `{memory}` is", length, cap, CapName.MAX_LEN_PER_MEMORY)
+
+
+def check_count(caps: Caps, count: int, revise: str, remove: str) -> None:
+    """Another memory is refused once `count` is at the cap; `revise` and `remove` name the calls
+    that make room."""
+    cap = caps.max_count
+    if cap is not None and count >= cap:
+        raise MemoryRefusal(
+            ErrorCode.LIMIT_EXCEEDED,
+            f"at the maximum of {cap} memories ({CapName.MAX_COUNT}); revise one with `{revise}` "
+            f"or remove one with `{remove}`",
+        )
+
+
+def check_total(caps: Caps, would_be: int) -> None:
+    cap = caps.max_total_len
+    if cap is not None and would_be > cap:
+        raise _over("all memories together would be", would_be, cap, CapName.MAX_TOTAL_LEN)
+
+
+def check_index(caps: Caps, would_be: int) -> None:
+    cap = caps.max_len_index
+    if cap is not None and would_be > cap:
+        raise _over("the memory index would be", would_be, cap, CapName.MAX_LEN_INDEX)

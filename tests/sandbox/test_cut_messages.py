@@ -1,0 +1,36 @@
+"""A failure message too long to show whole is cut, and says how many characters it left out, in
+one wording on both engines (JavaScript counts past 4096 code units, Python past 4000
+characters)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gg.sandbox.execution import Arm, Ceilings
+
+pytestmark = pytest.mark.arms("javascript", "python")
+
+CEILINGS = Ceilings(timeout_secs=10.0, max_memory_bytes=256 * 1024 * 1024)
+
+
+def _unused(operation: str, args: object) -> None:
+    return None
+
+
+def test_a_cut_error_message_says_how_much_was_left_out(arm: Arm) -> None:
+    if arm.language == "javascript":
+        source = 'throw new Error("x".repeat(10000) + "\\u{1F600}".repeat(10));'
+        execution = arm.run(source, _unused, CEILINGS)
+        expected = "Error: " + "x" * (4096 - len("Error: ")) + "… (5921 more characters left out)"
+    else:
+        execution = arm.run('raise ValueError("x" * 10000 + "\\U0001F600" * 10)', _unused, CEILINGS)
+        expected = "ValueError: " + "x" * 4000 + "… (6010 more characters left out)"
+    assert execution.failure is not None
+    assert expected in execution.failure.text.splitlines()
+
+
+@pytest.mark.arms("javascript")
+def test_a_long_thrown_value_is_cut_the_same_way(arm: Arm) -> None:
+    execution = arm.run('throw "y".repeat(5000);', _unused, CEILINGS)
+    assert execution.failure is not None
+    assert execution.failure.text == "Uncaught " + "y" * 4096 + "… (904 more characters left out)"
