@@ -76,8 +76,8 @@ def test_a_kind_the_profile_does_not_enable_mints_nothing() -> None:
     assert ids.mint("skills") == "skills-0" and ids.mint("history") == "history-1"
 
 
-def test_a_kind_whose_module_gg_does_not_have_yet_is_absent_even_when_enabled() -> None:
-    modules = ModuleSet.open(Holder(frozenset({"tasks"})), StoreIds(), MODULE_CLASSES)
+def test_a_kind_whose_module_the_set_does_not_know_is_absent_even_when_enabled() -> None:
+    modules = ModuleSet.open(Holder(frozenset({"tasks"})), StoreIds(), {H: MODULE_CLASSES[H]})
     assert modules.held() == {H}
 
 

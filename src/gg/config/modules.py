@@ -29,6 +29,7 @@ from gg.config.machines import enabled_capabilities
 from gg.config.values import Choice, Flag, Number, Whole
 from gg.state.board import BoardCaps
 from gg.state.tasks import TaskMode
+from gg.state.tasks_module import TaskListSettings
 from gg.wire import camel
 
 __all__ = [
@@ -122,12 +123,6 @@ class AgentManagedContextCapability(_Part):
     id: Literal[CapabilityId.AGENT_MANAGED_CONTEXT]
     enabled: Enabled = True
     params: AgentManagedContextParams = Field(default_factory=AgentManagedContextParams)
-
-
-@dataclass(frozen=True)
-class TaskListSettings:
-    max_tasks: int
-    mode: TaskMode
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """One turn, walked top to bottom (seed 001, "Turn execution").
 
-1. ask the model: the system prompt, the window, the one tool `submit_program`;
+1. ask the model: the system prompt, the window (each module first puts its part in it: the
+   task list's pinned block), the one tool `submit_program`;
 2. acknowledge: push the assistant message, then one receipt per call (a submission's receipt
    is the library id minted for it), before anything runs;
 3. run each submission in order against the same live window, stopping only after an ending;

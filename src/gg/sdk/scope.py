@@ -169,6 +169,8 @@ class ProgramScope:
             window=holdings.window,
             surface=holdings.surface,
             skills_read=holdings.skills_read,
+            tasks=holdings.tasks,
+            board=holdings.board,
             memories=holdings.memories,
             shell=setup.shell,
             delegation=delegation,

@@ -1,7 +1,7 @@
 """The module framework (seed 003, "Modules"): everything an agent instance holds is one module per
-kind, each answering four questions: what it puts in its holder's prompt (its holder's loop reads
-it), what it reports (`restate`, `drain`), how it is copied (`copy`, `share`) and what happens to it
-when another profile takes it over (`adopt`).
+kind, each answering four questions: what it puts in its holder's prompt (`block`, `notice`, and
+`refresh` at each turn boundary), what it reports (`restate`, `drain`), how it is copied (`copy`,
+`share`) and what happens to it when another profile takes it over (`adopt`).
 
 - A `ModuleSet` has one slot per kind, always in kind order. A kind its holder does not hold is
   `absent`: the slot holds no module and reports an empty store id. A kind is held when the set
@@ -12,15 +12,20 @@ when another profile takes it over (`adopt`).
   (`bind`, `forked`, `adopted`), for the agent instance it is bound for (`Instance`).
 - What a module puts in its holder's prompt beside the window: a pinned block in its own band
   (`block`, at the holder's first turn and at each compaction boundary) and a notice at the tail
-  before the holder's next request (`notice`), each spelt for the holder's arm (`Spelling`).
+  before the holder's next request (`notice`), each spelt for the holder's arm (`Spelling`); a
+  module that rebuilds its block at every turn boundary does so itself (`refresh`: the task list).
+- What a holder needs beyond its capabilities (a task list's cap and mode, its seat at the board)
+  is resolved once per profile into `Holder.settings`, one entry per kind, read by that kind's
+  module.
 - Deciders (pure, over values): `fork_dispositions` (a fork copies every kind it holds, except a
   kind whose module links on fork), `transfer_steps` (a succession carries the kinds its plan
   names, drops what the receiving profile turns off, starts fresh what only the receiving profile
   has), `exec_carries` (an exec's plan: every kind both sides have; a machine's edge names its own).
 - Acting on a decision: `ModuleSet.fork` and `ModuleSet.transfer` build the new set and the
   `agent_transition` rows; a carried module the receiving profile cannot read (`Incompatible`) is
-  started fresh instead, and the reason joins the successor's opening note. A plan that carries a
-  kind the outgoing set does not hold is gg's own defect.
+  started fresh instead, and the reason joins the successor's opening note. A run-global kind (the
+  board) is carried by every succession, named or not. A plan that carries a kind the outgoing
+  set does not hold is gg's own defect.
 Adding a kind is adding its module class (to the set's classes) and its capability.
 """
 
@@ -30,7 +35,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from gg.errors import FatalFault, GgDefect
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin, held_by_profile
@@ -40,7 +45,10 @@ from gg.state.window import Band
 if TYPE_CHECKING:
     from gg.sdk.skills import SkillShelf
     from gg.state.memories import MemoryProfile, ProfileStores
+    from gg.state.window import Window
     from gg.telemetry.events import Payload
+
+M = TypeVar("M", bound="Module")
 
 Spelling = Callable[[str], str]
 """An operation's key (`memories.read_memory`) as the holder's arm spells it (`gg.memories.readMemory`)."""
@@ -57,13 +65,16 @@ class Moment(StrEnum):
 class Holder:
     """The profile a set is opened for or re-resolved against: the capabilities it enables, its
     skills catalogue, whether the run has a board (which every agent of such a run holds), what its
-    memories resolve to and the run's `shared` memory stores (one per profile)."""
+    memories resolve to, the run's `shared` memory stores (one per profile), and each other kind's
+    settings as that kind's module reads them (`settings[kind]`, resolved once from the profile and
+    the run)."""
 
     capabilities: frozenset[str]
     catalogue: SkillShelf | None = None
     run_has_board: bool = False
     memories: MemoryProfile | None = None
     memory_stores: ProfileStores | None = None
+    settings: Mapping[ModuleKind, object] = field(default_factory=dict[ModuleKind, object], hash=False)
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,7 @@ class Module(ABC):
     kind: ClassVar[ModuleKind]
     shared_origin: ClassVar[Origin] = Origin.FORKED  # a fork copy's origin for a linked store
     band: ClassVar[Band | None] = None  # the band its pinned block stands in, if it pins one
+    run_global: ClassVar[bool] = False  # the run's one store: every succession carries it
 
     @classmethod
     @abstractmethod
@@ -132,6 +144,10 @@ class Module(ABC):
 
     def notice(self, spell: Spelling) -> str | None:
         """What it tells its holder at the tail of the window before the next request, once."""
+        return None
+
+    def refresh(self, window: Window) -> None:
+        """What it rebuilds in its holder's window at each turn boundary (before each request)."""
         return None
 
     @abstractmethod
@@ -303,6 +319,16 @@ class ModuleSet:
     def slot(self, kind: ModuleKind) -> Slot:
         return self._slots[kind]
 
+    def typed(self, kind: ModuleKind, module_class: type[M]) -> M | None:
+        """The module of `kind`, when this set holds one of `module_class`."""
+        module = self._slots[kind].module
+        return module if isinstance(module, module_class) else None
+
+    def refresh(self, window: Window) -> None:
+        """A turn boundary: every module rebuilds its part of `window`."""
+        for module in self.modules():
+            module.refresh(window)
+
     def get(self, kind: ModuleKind) -> Module | None:
         return self._slots[kind].module
 
@@ -341,8 +367,9 @@ class ModuleSet:
         self, holder: Holder, carried: frozenset[ModuleKind], ids: StoreIds, instance: Instance | None = None
     ) -> Transfer:
         """The successor's set (for the successor `instance`) under `holder`'s profile, carrying
-        `carried`; every module that does not cross is let go of."""
-        steps = transfer_steps(self.held(), receiving_kinds(holder, self._classes), carried)
+        `carried` and every run-global kind it holds; every module that does not cross is let go of."""
+        run_global = {kind for kind in self.held() if self._classes[kind].run_global}
+        steps = transfer_steps(self.held(), receiving_kinds(holder, self._classes), carried | run_global)
         slots: list[Slot] = []
         rows: list[Row] = []
         reasons: list[str] = []
