@@ -23,7 +23,8 @@ OUTPUTS = ["src/parse.js", "src/report.js", "CHANGELOG.md", "REVIEW.md"]
 
 @pytest.fixture(scope="module")
 def ran(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]], str]:
-    """The example run twice in a copy of its folder: the second run's folder, events and show."""
+    """The example run twice in a copy of its folder: the second run's folder, events and show,
+    once the two runs are found to have grown the same tree to the same end."""
     base = tmp_path_factory.mktemp("planner")
     copy = base / "planner"
     shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns(*(Path(p).name for p in OUTPUTS)))
@@ -36,8 +37,19 @@ def ran(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, 
         shown = runner.invoke(main, ["show", "latest"])
         assert shown.exit_code == 0, shown.output
     store = RunStore.at(base, create=False)
-    latest, _ = store.list_runs()
-    return copy, store.events(latest.id), shown.output
+    latest, first = store.list_runs()
+    events, before = store.events(latest.id), store.events(first.id)
+    for kind in ("agent_spawned", "agent_modules", "agent_transition", "agent_finished"):
+        assert _stripped(_of(events, kind)) == _stripped(_of(before, kind))
+    return copy, events, shown.output
+
+
+def _stripped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events without what differs from run to run: the run's id and the clock."""
+    return sorted(
+        ({k: v for k, v in e.items() if k not in ("runId", "timestamp")} for e in events),
+        key=lambda e: (e["agentId"], str(e)),
+    )
 
 
 def _of(events: list[dict[str, Any]], kind: str, agent: str | None = None) -> list[dict[str, Any]]:
@@ -109,11 +121,13 @@ def test_every_incarnation_states_its_roster_of_the_six_kinds_in_order(
             ("skills", "", False, None),
             off,
         ]
-    assert _roster(events, "root.3")[:4] == [
+    assert _roster(events, "root.3") == [
         ("history", "history-3", True, "created"),
         ("memories", "memories-2", True, "created"),
         ("tasks", "tasks-1", True, "created"),
         ("board", "board-0", True, "run"),
+        ("skills", "", False, None),
+        off,
     ]
     assert _roster(events, "root.f1") == [
         ("history", "history-4", True, "forked"),
