@@ -11,7 +11,8 @@ Mapping a case onto gg:
   case keys replies by.
 - Selectors in expectations name instances by creation order (`agent_spawned`): `root`, `P`,
   `P#n`, `*`. Transition rows' `fromModuleId` / `toModuleId` are gg's `from` / `to`.
-A case whose profiles need a capability gg does not offer yet is not run here (`needs_modules`).
+A case whose profiles enable a capability whose module kind gg does not hold yet is not run here
+(`needs_modules`).
 """
 
 from __future__ import annotations
@@ -26,20 +27,23 @@ from crew import Crew
 from matchers import Bindings, matches
 
 from gg.errors import ConfigDefect
+from gg.state.holdings import MODULE_CLASSES
+from gg.state.kinds import KIND_CAPABILITY, ModuleKind
 
-OURS = frozenset({"subagents", "exec", "fork", "fsm", "delegation"})
 TASK = "Do the work the script does."
 _RENAMED = {"fromModuleId": "from", "toModuleId": "to"}
 
 
 def needs_modules(case: Mapping[str, Any]) -> list[str]:
-    """The capabilities the case's profiles enable that gg does not offer yet."""
+    """The capabilities the case's profiles enable whose module kind gg does not hold yet (a kind
+    is held once its class is in `MODULE_CLASSES`)."""
     found = {
         str(cap.get("id", next(iter(cap)))) if isinstance(cap, Mapping) else str(cap)
         for agent in case["config"].get("agents", [])
         for cap in agent.get("capabilities", [])
     }
-    return sorted(found - OURS)
+    waiting = {KIND_CAPABILITY[kind] for kind in ModuleKind if kind not in MODULE_CLASSES}
+    return sorted(found & {capability for capability in waiting if capability is not None})
 
 
 def patched(config: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Running one submission (seed 001, "Turn execution", steps 2-5): its program, and the programs
-it hands over, each in the agent's arm behind the membrane; then the library entry and the one
-`code_execution` record for the whole chain."""
+it hands over, each in the agent's arm behind the membrane; then the library entry, the one
+`code_execution` record for the whole chain, and what its calls changed in the agent's modules
+(each module's drain, on the agent's own stream)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def run_submission(
     )
     _keep(agent.holdings.library, agent.stream, ran)
     _record(agent.stream, ran, index, links)
+    for report in agent.holdings.modules.drain():  # what its calls wrote, on its own stream
+        agent.stream.emit(report)
     agent.executions += 1
     return ran
 

@@ -1,6 +1,7 @@
 """One turn, walked top to bottom (seed 001, "Turn execution").
 
-1. ask the model: the system prompt, the window, the one tool `submit_program`;
+1. ask the model: the system prompt, the window, the one tool `submit_program`; every message the
+   turn pushes is marked with its number (the turn a thread archive moves out whole);
 2. acknowledge: push the assistant message, then one receipt per call (a submission's receipt
    is the library id minted for it), before anything runs;
 3. run each submission in order against the same live window, stopping only after an ending;
@@ -46,6 +47,7 @@ def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | No
     """One turn; the declarations its programs defer to the turn's close collect in `deferred`."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
     deferred = DeferredDeclarations() if deferred is None else deferred
+    held.window.begin_turn(stream.turn)
     request = _request(setup, held.window)
     _record_request(stream, held.window, opening=agent.requests == 0)
     agent.requests += 1

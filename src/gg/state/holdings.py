@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gg.errors import FatalFault, GgDefect
+from gg.state.archive import ArchiveModule
 from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
@@ -33,8 +34,12 @@ if TYPE_CHECKING:
     from gg.config.model import ProgramLibrary as LibrarySettings
     from gg.sdk.surface import Surface
 
-MODULE_CLASSES: ModuleClasses = {ModuleKind.HISTORY: HistoryModule, ModuleKind.SKILLS: SkillsModule}
-"""The kinds gg holds so far; memories, tasks, board and archive are absent from every set."""
+MODULE_CLASSES: ModuleClasses = {
+    ModuleKind.HISTORY: HistoryModule,
+    ModuleKind.SKILLS: SkillsModule,
+    ModuleKind.ARCHIVE: ArchiveModule,
+}
+"""The kinds gg holds so far; memories, tasks and board are absent from every set."""
 
 
 def kinds_held_by(holder: Holder) -> frozenset[ModuleKind]:
@@ -70,6 +75,12 @@ class Holdings:
     @property
     def views(self) -> ViewSet:
         return self.history.views
+
+    @property
+    def archive(self) -> ArchiveModule | None:
+        """Its thread archive, when its profile enables `agent-managed-context`."""
+        module = self.modules.get(ModuleKind.ARCHIVE)
+        return module if isinstance(module, ArchiveModule) else None
 
     @property
     def skills_read(self) -> SkillReads:
