@@ -18,6 +18,7 @@ from enum import StrEnum
 from gg.sdk.registry import Role
 
 __all__ = [
+    "BUILT_IN_SKILL_FAMILIES",
     "CONFIG_FILE_NAMES",
     "DEFAULT_LANGUAGE",
     "DEFAULT_MAX_MEMORY_BYTES",
@@ -25,7 +26,6 @@ __all__ = [
     "DEFAULT_SHELL_MAX_FILE_BYTES",
     "DEFAULT_SHELL_MAX_MEMORY_BYTES",
     "DEFAULT_SHELL_TIMEOUT_SECS",
-    "DEFAULT_SKILLS_DIRECTORY",
     "DEFAULT_TIMEOUT_SECS",
     "DEFAULT_WORKSPACE",
     "ID_LENGTH_MAX",
@@ -99,7 +99,20 @@ CONFIG_FILE_NAMES = ("gg.json", "gg.toml")  # what a folder given as the config 
 ROOT_SLUG = "root"  # the root agent's id (the root is agents[0], whatever its slug)
 DEFAULT_MAX_PARALLEL = 4  # agents taking turns at once; more queue
 DEFAULT_WORKSPACE = "workspace"  # beside the config file
-DEFAULT_SKILLS_DIRECTORY = "skills"  # beside the config file
+BUILT_IN_SKILL_FAMILIES = (
+    "gg-filesystem",
+    "gg-shell",
+    "gg-project",
+    "gg-tasks",
+    "gg-memory",
+    "gg-skills",
+    "gg-context",
+    "gg-delegation",
+    "gg-docs",
+    "gg-views",
+    "gg-programs",
+    "gg-session",
+)  # the families of gg's own skills a `skills.builtIns` object names
 DEFAULT_LANGUAGE = Language.JAVASCRIPT
 DEFAULT_TIMEOUT_SECS = 30.0
 DEFAULT_MAX_MEMORY_BYTES = 268_435_456  # 256 MiB

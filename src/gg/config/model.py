@@ -5,9 +5,9 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
 - `limits` ceilings are all optional; a ceiling nobody wrote is not armed;
 - an agent lists capabilities by `id`; `enabled` defaults to true; `params` are judged whenever
   written, even when the capability is switched off;
-- paths (`workspace`, a replay `journal`, the skills `directory`) resolve against the config file's
-  folder and must exist; the workspace defaults to the folder `workspace` beside the config file,
-  the skills directory to the folder `skills` beside it;
+- paths (`workspace`, a replay `journal`) resolve against the config file's folder and must exist;
+  the workspace defaults to the folder `workspace` beside the config file; the skills `dir` is a
+  folder of the workspace (judged once the workspace is known: `gg.config.skills`);
 - `agents[0]` is the root, where the run starts; a profile with `fsm` enabled is a machine (a
   shell with no model of its own, whose states other profiles run);
 - `limits.maxParallel` (4 unless written) bounds how many agents take turns at once.
@@ -25,13 +25,13 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gg.config.catalogue import (
+    BUILT_IN_SKILL_FAMILIES,
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
     DEFAULT_MAX_PARALLEL,
     DEFAULT_SHELL_MAX_FILE_BYTES,
     DEFAULT_SHELL_MAX_MEMORY_BYTES,
     DEFAULT_SHELL_TIMEOUT_SECS,
-    DEFAULT_SKILLS_DIRECTORY,
     DEFAULT_TIMEOUT_SECS,
     DEFAULT_WORKSPACE,
     ID_LENGTH_MAX,
@@ -66,6 +66,7 @@ __all__ = [
     "ID_LENGTH",
     "KEEP",
     "Agent",
+    "BuiltInSkills",
     "Capability",
     "CapabilitySet",
     "ErrorRateCeiling",
@@ -207,20 +208,52 @@ class ProgramLibraryCapability(_Part):
     params: ProgramLibraryParams = Field(default_factory=ProgramLibraryParams)
 
 
-class SkillsParams(_Part):
-    """Where the agent's skills live: one folder per skill, each holding `skill.md`."""
+class BuiltInSkills(_Part):
+    """gg's own skill families, each `true` (offered) or `false` (switched off); `{}` offers all."""
 
-    directory: Annotated[Path, Place("folder")] = Field(
-        default=Path(DEFAULT_SKILLS_DIRECTORY), validate_default=True
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=lambda name: name.replace("_", "-")
     )
+
+    gg_filesystem: Enabled = True
+    gg_shell: Enabled = True
+    gg_project: Enabled = True
+    gg_tasks: Enabled = True
+    gg_memory: Enabled = True
+    gg_skills: Enabled = True
+    gg_context: Enabled = True
+    gg_delegation: Enabled = True
+    gg_docs: Enabled = True
+    gg_views: Enabled = True
+    gg_programs: Enabled = True
+    gg_session: Enabled = True
+
+    @property
+    def switched_off(self) -> frozenset[str]:
+        return frozenset(f for f in BUILT_IN_SKILL_FAMILIES if not getattr(self, f.replace("-", "_")))
+
+
+class SkillsParams(_Part):
+    """The agent's skills: `dir`, a folder of the workspace holding `<name>.md` files and
+    `<name>/skill.md` folders; `builtIns`, which of gg's own skill families are switched off."""
+
+    dir: Annotated[str, Text(max_chars=1024, described="a folder path inside the workspace")] | None = None
+    built_ins: BuiltInSkills | None = None
 
 
 class SkillsCapability(_Part):
-    """The skills catalogue and `skills.readSkill`."""
+    """The skills catalogue and `skills.readSkill`; when enabled, `dir` and `builtIns` are required."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"enabled": {"const": False}}, "required": ["enabled"]},
+            "else": {"required": ["params"], "properties": {"params": {"required": ["dir", "builtIns"]}}},
+        }
+    )
 
     id: Literal[CapabilityId.SKILLS]
     enabled: Enabled = True
-    params: SkillsParams = Field(default={}, validate_default=True)  # the directory resolves like any path
+    params: SkillsParams = Field(default_factory=SkillsParams)
 
 
 class ShellParams(_Part):
@@ -331,12 +364,11 @@ class Agent(_Part):
     def language(self) -> Language:
         return self.responses_as_code.language
 
-    @property
-    def skills_directory(self) -> Path | None:
-        """The skills directory, or None when the agent's profile does not enable skills."""
+    def skills_directory(self, workspace: Path) -> Path | None:
+        """The skills directory in `workspace`, or None when the profile does not enable skills."""
         for entry in self.capabilities:
-            if isinstance(entry, SkillsCapability) and entry.enabled:
-                return entry.params.directory
+            if isinstance(entry, SkillsCapability) and entry.enabled and entry.params.dir is not None:
+                return (workspace / entry.params.dir).resolve()
         return None
 
     @property

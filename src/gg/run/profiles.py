@@ -17,6 +17,7 @@ from gg.run.setup import AgentSetup, Seat, resolve_setup
 from gg.run.shell import open_shell
 from gg.run.stream import AgentStream
 from gg.sdk.registry import Registry
+from gg.sdk.skills import SkillCatalogues
 
 
 class Profiles:
@@ -27,17 +28,18 @@ class Profiles:
         lacks its settings."""
         self.capability_set = capability_set
         self._setups: dict[tuple[str, str | None], AgentSetup] = {}
+        catalogues = SkillCatalogues()  # two profiles naming one directory hold one catalogue
         for profile in capability_set.agents:
             if profile.machine is not None:
                 continue
             shell = open_shell(profile, workspace, stream)
             self._setups[(profile.slug, None)] = resolve_setup(
-                profile, capability_set.limits, registry, workspace, shell
+                profile, capability_set.limits, registry, workspace, shell, catalogues=catalogues
             )
             for machine, state in self._states_run_by(profile.slug):
                 seat = Seat(machine, state)
                 self._setups[(machine, state.name)] = resolve_setup(
-                    profile, capability_set.limits, registry, workspace, shell, seat
+                    profile, capability_set.limits, registry, workspace, shell, seat, catalogues
                 )
 
     @property

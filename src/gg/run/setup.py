@@ -27,6 +27,7 @@ from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
 from gg.sdk.shell import ShellAccess
+from gg.sdk.skills import SkillCatalogues
 from gg.sdk.surface import Grant
 from gg.state.modules import Holder
 from gg.state.workspace import Workspace
@@ -91,10 +92,12 @@ def resolve_setup(
     workspace: Path,
     shell: ShellAccess | None = None,
     seat: Seat | None = None,
+    catalogues: SkillCatalogues | None = None,
 ) -> AgentSetup:
     """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
     with the shell opened for it at launch (`gg.run.shell.open_shell`), if any, standing in `seat`
-    when a machine runs it.
+    when a machine runs it, its skills catalogue loaded from the run's `catalogues` (one per
+    directory).
 
     Raises `LookupError` for a library that lacks its settings.
     """
@@ -102,7 +105,13 @@ def resolve_setup(
     capabilities = frozenset(c.id.value for c in profile.capabilities if c.enabled)
     if seat is not None and seat.targets:
         capabilities |= {STANDS_IN_A_STATE}
-    surface = build_surface(registry, language, profile.role, capabilities, profile.skills_directory)
+    directory = profile.skills_directory(workspace)
+    shelf = (
+        None
+        if directory is None
+        else (catalogues or SkillCatalogues()).shelf(directory, language.module_extensions)
+    )
+    surface = build_surface(registry, language, profile.role, capabilities, shelf)
     return AgentSetup(
         slug=profile.slug,
         role=profile.role,

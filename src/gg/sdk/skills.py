@@ -1,15 +1,19 @@
 """The skills catalogue and `skills.readSkill` (capability `skills`).
 
 Rules kept here:
-- a skill is a folder of the skills directory holding `skill.md`; its name is the folder's name.
-  Folders whose name starts with `.` and folders without `skill.md` are not skills;
+- a skill is a file `<name>.md` of the skills directory, or a folder `<name>` holding `skill.md`;
+  the catalogue lists them sorted by name. Entries whose name starts with `.`, other files and
+  folders without `skill.md` are not skills; a name given both ways cannot be loaded
+  (`catalogue_defects`: the launch is refused);
 - `skill.md` may open with front matter: a `---` line, `key: value` lines, a closing `---` line.
   `description` is the skill's one-line description; the body is the text after the front matter;
-- a skill's code module is `skill.<ext>` for the first of the arm's module extensions that exists
-  (TypeScript: `ts`, then `js`; JavaScript: `js`);
+- a folder skill's code module is `skill.<ext>` for the first of the arm's module extensions that
+  exists (TypeScript: `ts`, then `js`; JavaScript: `js`); a file skill has none;
 - `readSkill(name)` returns the body and loads the code module, if any, for the agent: it is
   reached as `lib:<key>` from the agent's next program on (`gg.sdk.surface`); the skill joins
-  the window's read set (`gg.state.skills`) at its first read;
+  the window's read set (`gg.state.skills`) at its first read, and its body is pinned in the
+  window (the skill band, one block per skill: a second read pins no second copy);
+- two profiles naming one directory hold one loaded catalogue (`SkillCatalogues`, one per run);
 - an unknown name is `not-found`, naming the skills there are; a file over 1 MiB is
   `limit-exceeded`; a file that cannot be read is `io-error`.
 """
@@ -22,8 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
+from gg.state.window import Band
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
@@ -38,9 +44,12 @@ FRONT_MATTER_RULE = "---"
 
 @dataclass(frozen=True)
 class Skill:
+    """A skill: its name, its description, its text file, and its folder (None for a file skill)."""
+
     name: str
     description: str
-    folder: Path
+    file: Path
+    folder: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -80,26 +89,61 @@ class SkillShelf:
 
     def read(self, skill: Skill) -> SkillText:
         """The skill's body and code. Raises `ApiError` (`read_skill`) when a file cannot be read."""
-        _, body = split_front_matter(_read_text(skill.folder / SKILL_FILE))
-        for extension in self._extensions:
-            path = skill.folder / f"{CODE_STEM}.{extension}"
+        _, body = split_front_matter(_read_text(skill.file))
+        for extension in () if skill.folder is None else self._extensions:
+            path = (skill.folder or self.directory) / f"{CODE_STEM}.{extension}"
             if path.is_file():
                 return SkillText(body, (_read_text(path), extension))
         return SkillText(body, None)
 
     def _scan(self) -> list[Skill]:
         try:
-            folders = sorted(entry for entry in self.directory.iterdir() if entry.is_dir())
+            entries = catalogue_entries(self.directory)
         except OSError as error:
             raise GgDefect(
                 FatalFault.HOST_FAULT, f"the skills directory cannot be listed: {error}"
             ) from error
-        found: list[Skill] = []
-        for folder in folders:
-            if folder.name.startswith(".") or not (folder / SKILL_FILE).is_file():
-                continue
-            found.append(Skill(folder.name, _description(folder / SKILL_FILE), folder))
-        return found
+        return [Skill(name, _description(file), file, folder) for name, file, folder in entries]
+
+
+class SkillCatalogues:
+    """A run's loaded catalogues: one per directory (and arm's module extensions), however many
+    profiles name it."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[tuple[Path, tuple[str, ...]], SkillShelf] = {}
+
+    def shelf(self, directory: Path, extensions: Sequence[str]) -> SkillShelf:
+        key = (directory.resolve(), tuple(extensions))
+        if key not in self._loaded:
+            self._loaded[key] = SkillShelf(key[0], key[1])
+        return self._loaded[key]
+
+
+Entry = tuple[str, Path, Path | None]  # a skill's name, its text file, its folder (None: a file skill)
+
+
+def catalogue_entries(directory: Path) -> list[Entry]:
+    """The skills of `directory`, sorted by name. Raises `OSError` when it cannot be listed."""
+    entries: list[Entry] = []
+    for entry in sorted(directory.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir() and (entry / SKILL_FILE).is_file():
+            entries.append((entry.name, entry / SKILL_FILE, entry))
+        elif entry.is_file() and entry.suffix == ".md" and entry.stem:
+            entries.append((entry.stem, entry, None))
+    return sorted(entries, key=lambda found: found[0])
+
+
+def catalogue_defects(directory: Path) -> list[str]:
+    """Why `directory`'s catalogue cannot be loaded, if it cannot: each reason once."""
+    try:
+        names = [name for name, _, _ in catalogue_entries(directory)]
+    except OSError as error:
+        return [f"cannot be listed: {error.strerror}"]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    return [f"holds the skill `{name}` twice, as `{name}.md` and as `{name}/{SKILL_FILE}`" for name in twice]
 
 
 def _description(path: Path) -> str:
@@ -142,6 +186,9 @@ def _read_skill(scope: ProgramScope, args: Mapping[str, Any]) -> str:
         raise ApiError("read_skill", ErrorCode.NOT_FOUND, _no_such_skill(name, shelf))
     text = shelf.read(skill)
     scope.skills_read.record(skill.name)
+    if scope.window is not None:
+        pinned = prompts.render("skill-pinned", name=skill.name, body=text.body.strip("\n"))
+        scope.window.pin(Band.SKILL, pinned, key=skill.name)
     if text.code is not None:
         source, extension = text.code
         surface.load_module(skill.name, source, extension, skill.description)
