@@ -68,3 +68,34 @@ def test_a_fork_carries_the_archive_counter_so_both_copies_number_their_next_ent
     assert all(len(s) == len(set(s)) for s in seqs.values())  # no number twice in one archive
     assert {e["moduleId"] for e in crew.of("archive_state", "root.f1")} == {"archive-1"}
     assert "MARK-ONE" in crew.prompt("root", 1) and "MARK-ONE" not in crew.prompt("root", 2)
+
+
+OPEN_VIEWS = (
+    'import { views } from "gg";\n'
+    'views.openFile("gear.txt");\nviews.openFile("bolt.txt");\n'
+    'views.openText("note", ["NOTE", "TEXT"].join("-"));\n'
+)
+CLOSE_VIEWS = (
+    'import { context, views } from "gg";\n'
+    'const report = context.evictFileView("gear.txt");\n'
+    'console.log(JSON.stringify([report.items, report.paths, views.close("note")]));\n'
+)
+
+
+def test_closing_views_in_a_run_takes_them_out_of_the_window_from_the_next_request_on(
+    tmp_path: Path, arm: Arm
+) -> None:
+    crew = run_crew(
+        tmp_path,
+        [profile("root", MANAGED)],
+        [line(OPEN_VIEWS), line(CLOSE_VIEWS), line('import { session } from "gg";\nsession.finish("x");\n')],
+        arm=arm,
+        files={"gear.txt": "GEAR-TEXT\n", "bolt.txt": "BOLT-TEXT\n"},
+    )
+    assert crew.finished["status"] == "completed", crew.finished
+    assert crew.logged_json("root", 1) == [[1, ["gear.txt"], 1]]
+    before, after = crew.prompt("root", 1), crew.prompt("root", 2)
+    assert all(text in before for text in ("GEAR-TEXT", "BOLT-TEXT", "NOTE-TEXT"))
+    assert "GEAR-TEXT" not in after and "NOTE-TEXT" not in after and "BOLT-TEXT" in after
+    (evicted,) = crew.of("context_managed", "root")
+    assert (evicted["action"], evicted["items"]) == ("evict_file_view", 1)
