@@ -12,6 +12,7 @@ import pytest
 from crew import EXEC, FORK, Crew, line, profile, run_crew, subagents
 
 from gg.sandbox.execution import Arm
+from gg.sdk.skills import BUILT_IN_FAMILIES
 
 pytestmark = pytest.mark.arms("javascript", "python")
 
@@ -446,7 +447,8 @@ def test_a_machine_moves_explore_build_verify_carrying_exactly_what_each_edge_na
 ) -> None:
     lang = arm.language
     guide = {"skills/guide/skill.md": "---\ndescription: how shelves go\n---\nFIT-IT\n"}
-    skills = {"id": "skills", "params": {"dir": "skills", "builtIns": {}}}
+    off = {family: False for family in BUILT_IN_FAMILIES}  # the directory's skills alone
+    skills = {"id": "skills", "params": {"dir": "skills", "builtIns": off}}
     comment = "//" if lang == "javascript" else "#"
     head = f"{comment} explore-marker\n" + _imports(lang, "delegation", "skills")
     if lang == "javascript":

@@ -18,7 +18,6 @@ from enum import StrEnum
 from gg.sdk.registry import Role
 
 __all__ = [
-    "BUILT_IN_SKILL_FAMILIES",
     "CONFIG_FILE_NAMES",
     "DEFAULT_LANGUAGE",
     "DEFAULT_MAX_MEMORY_BYTES",
@@ -99,20 +98,6 @@ CONFIG_FILE_NAMES = ("gg.json", "gg.toml")  # what a folder given as the config 
 ROOT_SLUG = "root"  # the root agent's id (the root is agents[0], whatever its slug)
 DEFAULT_MAX_PARALLEL = 4  # agents taking turns at once; more queue
 DEFAULT_WORKSPACE = "workspace"  # beside the config file
-BUILT_IN_SKILL_FAMILIES = (
-    "gg-filesystem",
-    "gg-shell",
-    "gg-project",
-    "gg-tasks",
-    "gg-memory",
-    "gg-skills",
-    "gg-context",
-    "gg-delegation",
-    "gg-docs",
-    "gg-views",
-    "gg-programs",
-    "gg-session",
-)  # the families of gg's own skills a `skills.builtIns` object names
 DEFAULT_LANGUAGE = Language.JAVASCRIPT
 DEFAULT_TIMEOUT_SECS = 30.0
 DEFAULT_MAX_MEMORY_BYTES = 268_435_456  # 256 MiB

@@ -25,7 +25,6 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gg.config.catalogue import (
-    BUILT_IN_SKILL_FAMILIES,
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
     DEFAULT_MAX_PARALLEL,
@@ -59,6 +58,7 @@ from gg.config.memories import MemoriesCapability
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.values import Choice, Flag, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
+from gg.sdk.skills import BUILT_IN_FAMILIES
 from gg.state.memories import MemoryProfile
 from gg.wire import camel
 
@@ -230,7 +230,7 @@ class BuiltInSkills(_Part):
 
     @property
     def switched_off(self) -> frozenset[str]:
-        return frozenset(f for f in BUILT_IN_SKILL_FAMILIES if not getattr(self, f.replace("-", "_")))
+        return frozenset(f for f in BUILT_IN_FAMILIES if not getattr(self, f.replace("-", "_")))
 
 
 class SkillsParams(_Part):
@@ -363,6 +363,14 @@ class Agent(_Part):
     @property
     def language(self) -> Language:
         return self.responses_as_code.language
+
+    @property
+    def built_ins_off(self) -> frozenset[str]:
+        """gg's own skill families the profile's `builtIns` switches off (all: skills disabled)."""
+        for entry in self.capabilities:
+            if isinstance(entry, SkillsCapability) and entry.enabled and entry.params.built_ins is not None:
+                return entry.params.built_ins.switched_off
+        return frozenset(BUILT_IN_FAMILIES)
 
     def skills_directory(self, workspace: Path) -> Path | None:
         """The skills directory in `workspace`, or None when the profile does not enable skills."""

@@ -27,7 +27,7 @@ from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
 from gg.sdk.shell import ShellAccess
-from gg.sdk.skills import SkillCatalogues
+from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
 from gg.sdk.surface import Grant
 from gg.state.modules import Holder
 from gg.state.workspace import Workspace
@@ -111,7 +111,8 @@ def resolve_setup(
         if directory is None
         else (catalogues or SkillCatalogues()).shelf(directory, language.module_extensions)
     )
-    surface = build_surface(registry, language, profile.role, capabilities, shelf)
+    offered = [family for family in BUILT_IN_FAMILIES if family not in profile.built_ins_off]
+    surface = build_surface(registry, language, profile.role, capabilities, shelf, offered)
     return AgentSetup(
         slug=profile.slug,
         role=profile.role,

@@ -14,6 +14,10 @@ Rules kept here:
   the window's read set (`gg.state.skills`) at its first read, and its body is pinned in the
   window (the skill band, one block per skill: a second read pins no second copy);
 - two profiles naming one directory hold one loaded catalogue (`SkillCatalogues`, one per run);
+- gg's own skills (`BUILT_IN_FAMILIES`, `gg-<family>`) join an agent's catalogue beside its
+  directory's, each unless its profile's `builtIns` switches it off and only where the agent may
+  call one of the family's functions: its body is the family's reference pages (the module's,
+  then each function's the agent may call), its description the module's brief;
 - an unknown name is `not-found`, naming the skills there are; a file over 1 MiB is
   `limit-exceeded`; a file that cannot be read is `io-error`.
 """
@@ -21,13 +25,14 @@ Rules kept here:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 from gg.state.window import Band
 
@@ -44,12 +49,14 @@ FRONT_MATTER_RULE = "---"
 
 @dataclass(frozen=True)
 class Skill:
-    """A skill: its name, its description, its text file, and its folder (None for a file skill)."""
+    """A skill: its name, its description, its text file and its folder (None for a file skill),
+    or, for one of gg's own, its body."""
 
     name: str
     description: str
-    file: Path
+    file: Path | None = None
     folder: Path | None = None
+    text: str | None = None  # a built-in skill's body, which no file holds
 
 
 @dataclass(frozen=True)
@@ -73,12 +80,24 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str]:
 
 
 class SkillShelf:
-    """The skills of one directory, as the agent's arm reads them."""
+    """The skills of one directory, as the agent's arm reads them, and the built-ins offered
+    beside them (`offering`: the directory's skills stay the one loaded copy)."""
 
-    def __init__(self, directory: Path, extensions: Sequence[str]) -> None:
+    def __init__(
+        self, directory: Path, extensions: Sequence[str], skills: Sequence[Skill] | None = None
+    ) -> None:
+        """The skills of `directory`, read from it unless given as `skills`."""
         self.directory = directory
         self._extensions = tuple(extensions)
-        self._skills = {skill.name: skill for skill in self._scan()}
+        found = self._scan() if skills is None else skills
+        self._skills = {skill.name: skill for skill in sorted(found, key=lambda skill: skill.name)}
+
+    def offering(self, built_ins: Sequence[Skill]) -> SkillShelf:
+        """This catalogue with `built_ins` beside it, sorted by name together; the directory is
+        not read again."""
+        if not built_ins:
+            return self
+        return SkillShelf(self.directory, self._extensions, [*self._skills.values(), *built_ins])
 
     @property
     def skills(self) -> list[Skill]:
@@ -89,6 +108,8 @@ class SkillShelf:
 
     def read(self, skill: Skill) -> SkillText:
         """The skill's body and code. Raises `ApiError` (`read_skill`) when a file cannot be read."""
+        if skill.file is None:
+            return SkillText(skill.text or "", None)
         _, body = split_front_matter(_read_text(skill.file))
         for extension in () if skill.folder is None else self._extensions:
             path = (skill.folder or self.directory) / f"{CODE_STEM}.{extension}"
@@ -118,6 +139,37 @@ class SkillCatalogues:
         if key not in self._loaded:
             self._loaded[key] = SkillShelf(key[0], key[1])
         return self._loaded[key]
+
+
+BUILT_IN_FAMILIES: dict[str, str] = {
+    "gg-filesystem": "files",
+    "gg-shell": "shell",
+    "gg-project": "board",
+    "gg-tasks": "tasks",
+    "gg-memory": "memories",
+    "gg-skills": "skills",
+    "gg-context": "context",
+    "gg-delegation": "delegation",
+    "gg-docs": "docs",
+    "gg-views": "views",
+    "gg-programs": "programs",
+    "gg-session": "session",
+}
+"""gg's own skill families (what a `skills.builtIns` object names) and the SDK family each reads."""
+
+
+def built_in_skills(pages: Sequence[DocEntry], offered: Collection[str]) -> list[Skill]:
+    """gg's own skills of the families `offered` names, for an agent documented by `pages`: one
+    per family it may call into."""
+    found: list[Skill] = []
+    for name, family in BUILT_IN_FAMILIES.items():
+        own = [page for page in pages if page.module == family]
+        module = next((page for page in own if page.kind is DocKind.MODULE), None)
+        if name not in offered or module is None:
+            continue
+        body = "\n\n".join([module.body, *(p.body for p in own if p.kind is DocKind.FUNCTION)])
+        found.append(Skill(name, module.summary, text=body))
+    return found
 
 
 Entry = tuple[str, Path, Path | None]  # a skill's name, its text file, its folder (None: a file skill)

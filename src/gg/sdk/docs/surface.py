@@ -15,7 +15,7 @@ from gg.sdk.docs.index import DocIndex
 from gg.sdk.docs.pages import documentation
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.registry import Registry, Role, is_bound
-from gg.sdk.skills import SkillShelf
+from gg.sdk.skills import SkillShelf, built_in_skills
 from gg.sdk.surface import LoadedModules, Surface
 
 
@@ -25,9 +25,11 @@ def build_surface(
     role: Role,
     capabilities: Collection[str],
     skills: SkillShelf | None = None,
+    built_ins: Collection[str] = (),
 ) -> Surface:
-    """The surface of an agent of `role` holding `capabilities`; `skills` is its skills catalogue
-    when the profile enables skills."""
+    """The surface of an agent of `role` holding `capabilities`; `skills` is its directory's
+    skills catalogue when the profile enables skills, beside which gg's own skills of the families
+    `built_ins` names are offered (`gg.sdk.skills.built_in_skills`)."""
     granted = frozenset(capabilities)
     callable_keys = {op.qualified(language.id) for op in registry if is_bound(op.gate, role, granted)}
     pages = documentation(signature_catalogue(registry, language), callable_keys)
@@ -35,5 +37,5 @@ def build_surface(
         docs=DocIndex(pages),
         modules=LoadedModules(language.module_key),
         document_module=language.document_module,
-        skills=skills,
+        skills=None if skills is None else skills.offering(built_in_skills(pages, built_ins)),
     )
