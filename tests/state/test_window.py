@@ -129,6 +129,19 @@ def test_a_band_pinned_under_keys_holds_one_current_block_per_key() -> None:
     assert window.pinned(Band.SKILL, "torque") == "torque" and window.pinned(Band.SKILL) is None
 
 
+def test_a_rebuilt_block_replaces_the_one_it_supersedes_outright_and_none_leaves_no_block() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    window.pin(Band.MEMORY, "Memories\n----\none")
+    _turns(window, "a result")
+    window.repin(Band.MEMORY, "Memories\n----\ntwo")
+    assert [m.content for m in window.messages if "Memories" in m.content] == ["Memories\n----\ntwo"]
+    assert window.pinned(Band.MEMORY) == "Memories\n----\ntwo"
+    window.repin(Band.MEMORY, None)
+    assert window.pinned(Band.MEMORY) is None
+    assert not any("Memories" in m.content for m in window.messages)
+
+
 def test_the_current_pin_crosses_a_compaction_verbatim_once_after_the_restarted_thread() -> None:
     window = Window(system="s")
     window.brief(TASK)

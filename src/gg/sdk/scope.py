@@ -170,6 +170,7 @@ class ProgramScope:
             archive=holdings.archive,
             surface=holdings.surface,
             skills_read=holdings.skills_read,
+            memories=holdings.memories,
             shell=setup.shell,
             delegation=delegation,
             deferred=deferred,

@@ -26,6 +26,7 @@ BAND_OF: dict[Band, ContextBand] = {
     Band.THREAD: ContextBand.THREAD,
     Band.VIEW: ContextBand.VIEWS,
     Band.DOCS: ContextBand.DOCS,
+    Band.MEMORY: ContextBand.MEMORY,
     Band.TASKS: ContextBand.TASK_LIST,
     Band.SKILL: ContextBand.SKILL,
 }

@@ -50,6 +50,7 @@ class Band(StrEnum):
     DOCS = "docs"
     TASKS = "tasks"
     SKILL = "skill"
+    MEMORY = "memory"
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,12 @@ class Window:
         self._marks = [replace(m, pinned=False) if _pins(m, band, key) else m for m in self._marks]
         self._append(Message(role="user", content=text), Mark(self.turn, band, pinned=True, key=key))
         return True
+
+    def repin(self, band: Band, text: str | None) -> None:
+        """Rebuild the band's block: the current one leaves the window, and `text` (None: nothing)
+        is pinned in its place."""
+        self._remove(lambda mark: mark.band is band and mark.pinned)
+        self.pin(band, text)
 
     def pinned(self, band: Band, key: str | None = None) -> str | None:
         """The band's current block under `key`, or None."""
