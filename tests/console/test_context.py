@@ -7,7 +7,7 @@ from gg.console.agents import fold_agents
 from gg.console.charts import agent_tree, context_bands, dependency_graph, nice_top, stacked
 from gg.console.context import read_breakdown, reported_breakdowns
 from gg.state.breakdown import breakdown
-from gg.telemetry.events import ContextBand
+from gg.telemetry.breakdown import ContextBand
 
 
 def test_a_reported_breakdown_is_read_per_agent_and_turn_in_its_own_unit():

@@ -11,6 +11,7 @@ from gg.run.status import AgentStatus
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Choice
 from gg.state.kinds import Disposition, ModuleKind, Origin
+from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
 from gg.telemetry.events import (
     AgentFinished,
     AgentModules,
@@ -19,10 +20,7 @@ from gg.telemetry.events import (
     ArchiveState,
     BoardState,
     ContextAction,
-    ContextBand,
-    ContextBreakdown,
     ContextManaged,
-    ContextUnit,
     EventType,
     FsmStateEntered,
     SkillsState,

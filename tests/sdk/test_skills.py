@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gg.config.model import BuiltInSkills
+from gg.config.skills import BuiltInSkills
 from gg.errors import ErrorCode
 from gg.sandbox.execution import CodeModule
 from gg.sandbox.languages import JAVASCRIPT, TYPESCRIPT

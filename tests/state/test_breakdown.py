@@ -7,7 +7,7 @@ from gg.providers.base import Message, ToolCall, ToolSpec
 from gg.state.breakdown import BAND_OF, apportioned, band_chars, breakdown
 from gg.state.views import FileView, Region
 from gg.state.window import Band, Window
-from gg.telemetry.events import ContextBand
+from gg.telemetry.breakdown import ContextBand
 
 TOOL = ToolSpec("submit_program", "run it", {"type": "object"})
 

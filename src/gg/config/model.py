@@ -56,6 +56,7 @@ from gg.config.delegation import (
 )
 from gg.config.memories import MemoriesCapability
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
+from gg.config.skills import SkillsCapability
 from gg.config.values import Choice, Flag, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
 from gg.sdk.skills import BUILT_IN_FAMILIES
@@ -66,7 +67,6 @@ __all__ = [
     "ID_LENGTH",
     "KEEP",
     "Agent",
-    "BuiltInSkills",
     "Capability",
     "CapabilitySet",
     "ErrorRateCeiling",
@@ -80,7 +80,6 @@ __all__ = [
     "ShellCapability",
     "ShellParams",
     "SkillsCapability",
-    "SkillsParams",
 ]
 
 
@@ -206,54 +205,6 @@ class ProgramLibraryCapability(_Part):
     id: Literal[CapabilityId.PROGRAM_LIBRARY]
     enabled: Enabled = True
     params: ProgramLibraryParams = Field(default_factory=ProgramLibraryParams)
-
-
-class BuiltInSkills(_Part):
-    """gg's own skill families, each `true` (offered) or `false` (switched off); `{}` offers all."""
-
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, alias_generator=lambda name: name.replace("_", "-")
-    )
-
-    gg_filesystem: Enabled = True
-    gg_shell: Enabled = True
-    gg_project: Enabled = True
-    gg_tasks: Enabled = True
-    gg_memory: Enabled = True
-    gg_skills: Enabled = True
-    gg_context: Enabled = True
-    gg_delegation: Enabled = True
-    gg_docs: Enabled = True
-    gg_views: Enabled = True
-    gg_programs: Enabled = True
-    gg_session: Enabled = True
-
-    @property
-    def switched_off(self) -> frozenset[str]:
-        return frozenset(f for f in BUILT_IN_FAMILIES if not getattr(self, f.replace("-", "_")))
-
-
-class SkillsParams(_Part):
-    """The agent's skills: `dir`, a folder of the workspace holding `<name>.md` files and
-    `<name>/skill.md` folders; `builtIns`, which of gg's own skill families are switched off."""
-
-    dir: Annotated[str, Text(max_chars=1024, described="a folder path inside the workspace")] | None = None
-    built_ins: BuiltInSkills | None = None
-
-
-class SkillsCapability(_Part):
-    """The skills catalogue and `skills.readSkill`; when enabled, `dir` and `builtIns` are required."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "if": {"properties": {"enabled": {"const": False}}, "required": ["enabled"]},
-            "else": {"required": ["params"], "properties": {"params": {"required": ["dir", "builtIns"]}}},
-        }
-    )
-
-    id: Literal[CapabilityId.SKILLS]
-    enabled: Enabled = True
-    params: SkillsParams = Field(default_factory=SkillsParams)
 
 
 class ShellParams(_Part):

@@ -1,6 +1,10 @@
-"""The skills capability's workspace pass: judged once the capability set has loaded, because a
-skills `dir` is a folder of the workspace, which only the loaded set names.
+"""The skills capability (anchor-state §1.5): its model and its workspace pass.
 
+Shape rules (the model): `params.dir`, a non-blank path; `params.builtIns`, an object naming
+which of gg's twelve own skill families (`gg.sdk.skills.BUILT_IN_FAMILIES`) are switched off
+(`false`), `{}` for none; both required when enabled (`gg.config.modules`).
+The workspace pass (`skills_findings`), judged once the capability set has loaded, because a
+skills `dir` is a folder of the workspace, which only the loaded set names:
 - an enabled `skills` names, as `dir`, an existing folder inside the workspace;
 - its catalogue can be loaded whole: no skill is given both as `<name>.md` and `<name>/skill.md`.
 Each defect is a finding at `agents[i].capabilities[j].params.dir`, beside every other defect.
@@ -10,14 +14,74 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, mapping, sequence
 from gg.config.machines import enabled_capabilities
-from gg.sdk.skills import catalogue_defects
+from gg.config.values import Flag, Text
+from gg.sdk.skills import BUILT_IN_FAMILIES, catalogue_defects
+from gg.wire import camel
 
-__all__ = ["skills_findings"]
+__all__ = ["BuiltInSkills", "SkillsCapability", "SkillsParams", "skills_findings"]
+
+Enabled = Annotated[bool, Flag()]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
+    )
+
+
+class BuiltInSkills(_Part):
+    """gg's own skill families, each `true` (offered) or `false` (switched off); `{}` offers all."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=lambda name: name.replace("_", "-")
+    )
+
+    gg_filesystem: Enabled = True
+    gg_shell: Enabled = True
+    gg_project: Enabled = True
+    gg_tasks: Enabled = True
+    gg_memory: Enabled = True
+    gg_skills: Enabled = True
+    gg_context: Enabled = True
+    gg_delegation: Enabled = True
+    gg_docs: Enabled = True
+    gg_views: Enabled = True
+    gg_programs: Enabled = True
+    gg_session: Enabled = True
+
+    @property
+    def switched_off(self) -> frozenset[str]:
+        return frozenset(f for f in BUILT_IN_FAMILIES if not getattr(self, f.replace("-", "_")))
+
+
+class SkillsParams(_Part):
+    """The agent's skills: `dir`, a folder of the workspace holding `<name>.md` files and
+    `<name>/skill.md` folders; `builtIns`, which of gg's own skill families are switched off."""
+
+    dir: Annotated[str, Text(max_chars=1024, described="a folder path inside the workspace")] | None = None
+    built_ins: BuiltInSkills | None = None
+
+
+class SkillsCapability(_Part):
+    """The skills catalogue and `skills.readSkill`; when enabled, `dir` and `builtIns` are required."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"enabled": {"const": False}}, "required": ["enabled"]},
+            "else": {"required": ["params"], "properties": {"params": {"required": ["dir", "builtIns"]}}},
+        }
+    )
+
+    id: Literal[CapabilityId.SKILLS]
+    enabled: Enabled = True
+    params: SkillsParams = Field(default_factory=SkillsParams)
 
 
 def skills_findings(agents: Sequence[Any], workspace: Path) -> Iterator[Finding]:

@@ -13,7 +13,8 @@ from enum import StrEnum
 
 from gg.run.tree import ROOT_ID
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
-from gg.telemetry.events import ContextBand, EventType, TransitionKind
+from gg.telemetry.breakdown import ContextBand
+from gg.telemetry.events import EventType, TransitionKind
 
 __all__ = [
     "KIND_BAND",

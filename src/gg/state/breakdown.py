@@ -19,7 +19,7 @@ from typing import Any
 
 from gg.providers.base import Message, ToolSpec
 from gg.state.window import Band, Window
-from gg.telemetry.events import ContextBand, ContextBreakdown, ContextUnit
+from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
 
 BAND_OF: dict[Band, ContextBand] = {
     Band.BRIEF: ContextBand.TASK,

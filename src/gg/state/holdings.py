@@ -3,7 +3,8 @@
 The parts: its modules (`ModuleSet`: the window with its views as `history`, its memories holder
 as `memories`, the skills read set beside its profile's catalogue as `skills`, its thread archive
 as `archive`, and the kinds to come), the program library (None for an agent that keeps none; not
-a module) and the surface (its documentation and the code modules loaded for it). A fork and a succession treat each part by its own rule:
+a module) and the surface (its documentation and the code modules loaded for it). A fork and a
+succession treat each part by its own rule:
 - modules: a fork copies each kind under a new id, or links it (`ModuleSet.fork`); a successor
   carries the kinds its plan names, and the rest are dropped or started fresh
   (`ModuleSet.transfer`);
