@@ -16,27 +16,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, mapping, sequence
 from gg.config.machines import enabled_capabilities
-from gg.config.values import Flag, Text
+from gg.config.part import Enabled, Part
+from gg.config.values import Text
 from gg.sdk.skills import BUILT_IN_FAMILIES, catalogue_defects
-from gg.wire import camel
 
 __all__ = ["BuiltInSkills", "SkillsCapability", "SkillsParams", "skills_findings"]
 
-Enabled = Annotated[bool, Flag()]
 
-
-class _Part(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
-    )
-
-
-class BuiltInSkills(_Part):
+class BuiltInSkills(Part):
     """gg's own skill families, each `true` (offered) or `false` (switched off); `{}` offers all."""
 
     model_config = ConfigDict(
@@ -61,7 +53,7 @@ class BuiltInSkills(_Part):
         return frozenset(f for f in BUILT_IN_FAMILIES if not getattr(self, f.replace("-", "_")))
 
 
-class SkillsParams(_Part):
+class SkillsParams(Part):
     """The agent's skills: `dir`, a folder of the workspace holding `<name>.md` files and
     `<name>/skill.md` folders; `builtIns`, which of gg's own skill families are switched off."""
 
@@ -69,7 +61,7 @@ class SkillsParams(_Part):
     built_ins: BuiltInSkills | None = None
 
 
-class SkillsCapability(_Part):
+class SkillsCapability(Part):
     """The skills catalogue and `skills.readSkill`; when enabled, `dir` and `builtIns` are required."""
 
     model_config = ConfigDict(
