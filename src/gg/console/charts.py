@@ -146,7 +146,11 @@ def spend_per_turn(turns: Sequence[Turn]) -> tuple[BarChart | None, BarChart | N
 def library_growth(sizes: Sequence[tuple[int, int]]) -> BarChart | None:
     """A library's size after each turn it changed in."""
     return stacked(
-        [str(turn) for turn, _ in sizes], [{"kept": float(n)} for _, n in sizes], ("kept",), "programs", whole=True
+        [str(turn) for turn, _ in sizes],
+        [{"kept": float(n)} for _, n in sizes],
+        ("kept",),
+        "programs",
+        whole=True,
     )
 
 
