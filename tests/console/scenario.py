@@ -192,7 +192,7 @@ def _root_opens(r: Recorder, text: str) -> None:
         "skills_state",
         "root",
         moduleId="skills-0",
-        skills=[{"name": "review", "description": "How to review", "read": False}],
+        skills=[{"name": f"skill: {text}", "description": "How to review", "read": False}],
     )
     r.turn("root", 1, text, system=f"You are the planner. {text}")
     r.emit(

@@ -279,3 +279,15 @@ def _unescape(html: str) -> str:
     import html as html_module
 
     return html_module.unescape(html)
+
+
+def test_a_run_with_damaged_events_says_how_many_it_could_not_read(example_store: Path, tmp_path: Path):
+    path = tmp_path / "runs.db"
+    path.write_bytes(example_store.read_bytes())
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "UPDATE events SET json = '[1, 2]' WHERE seq = (SELECT MIN(seq) FROM events WHERE type = 'receipt')"
+        )
+    page = TestClient(create_app(path)).get(f"/runs/{example_run(path)}/instances")
+    assert page.status_code == 200
+    assert "1 stored event of this run could not be read (damaged in the store)" in page.text

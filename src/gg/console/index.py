@@ -20,6 +20,7 @@ from gg.console.context import ContextTurn, estimated_turns, reported_breakdowns
 from gg.console.library import AgentPrograms, fold_programs
 from gg.console.modules import ModuleIndex, fold_modules
 from gg.console.overview import KindOverview, StoreFigures, kind_overviews, store_figures
+from gg.console.source import UNREADABLE
 from gg.console.window import AgentWindow, fold_windows
 from gg.telemetry.events import EventType
 from gg.telemetry.transcript import TokenCounts, Transcript, Turn, fold_transcript
@@ -50,6 +51,7 @@ class RunIndex:
     modules: ModuleIndex
     reported: dict[str, dict[int, ContextTurn]]
     events: int
+    unreadable: int = 0  # stored events that are not JSON objects: left out of every fold
 
     @property
     def live(self) -> bool:
@@ -155,6 +157,7 @@ def build_index(run_id: str, status: str, records: Sequence[Mapping[str, Any]]) 
         modules=fold_modules(records, [i.id for i in tree.ordered()]),
         reported=reported_breakdowns(records),
         events=len(records),
+        unreadable=sum(1 for r in records if r.get("type") == UNREADABLE),
     )
 
 
