@@ -145,7 +145,7 @@ class _Estimates(Mapping[str, dict[int, ContextTurn]]):
 
 def build_index(run_id: str, status: str, records: Sequence[Mapping[str, Any]]) -> RunIndex:
     """Fold a run's wire records; `status` is the run's shown status (`running` while it runs)."""
-    transcript = fold_transcript([r for r in records if r.get("type") in TRANSCRIBED])
+    transcript = fold_transcript([r for r in records if r.get("type") in TRANSCRIBED], for_terminal=False)
     tree = fold_agents(records, None if status == RUNNING else status)
     return RunIndex(
         run_id=run_id,
