@@ -34,10 +34,10 @@ from gg.study.cell import CellReport
 from gg.study.cluster import RayCluster
 from gg.study.delivery import Executor
 from gg.study.figures import RunFigures
-from gg.study.ledger import CellRow
 from gg.study.load import Study, load_study
 from gg.study.local import LocalPool
 from gg.study.plan import CellKey
+from gg.study.rows import CellRow
 from gg.study.runner import run_study
 from gg.telemetry.clock import new_run_id
 from gg.telemetry.emitter import Telemetry

@@ -40,6 +40,18 @@ def test_the_example_runs_to_its_end_and_is_kept_in_the_run_store(example: Path)
     assert "Runtime error" in shown.output and "report.md" in shown.output
 
 
+def test_a_run_whose_reader_goes_away_goes_on_to_its_end_recorded_whole(example: Path) -> None:
+    gg = Path(sys.executable).parent / "gg"
+    piped = subprocess.Popen([str(gg), "run", str(example)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert piped.stdout is not None and piped.stdout.readline().startswith(b"gg")
+    piped.stdout.close()  # as `gg run ... | head -1` does
+    _, stderr = piped.communicate(timeout=300)
+    assert piped.returncode == 0, stderr
+    (shown,) = json.loads(CliRunner().invoke(main, ["runs", "--json"]).output)["runs"]
+    assert shown["status"] == "completed"
+    assert (example / "workspace" / "report.md").read_text().count("- `specs/") == 3
+
+
 def test_a_refused_capability_set_exits_2_naming_every_defect(example: Path) -> None:
     config = json.loads((example / "gg.json").read_text())
     config["limits"] = {"maxTurns": 0}

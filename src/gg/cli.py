@@ -156,15 +156,14 @@ def _say_what_was_kept(base: Path, run_id: str) -> NoReturn:
 
 def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None) -> Telemetry:
     """A run's telemetry: the run store, its NDJSON file, the live display (and the recorder)."""
-    from rich.console import Console
-
     from gg.telemetry.display import LiveDisplay
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.ndjson import NdjsonSink
+    from gg.telemetry.terminal import RunConsole
 
     store = _open_store(base, create=True)
     display = LiveDisplay(
-        Console(highlight=False), operator=Console(stderr=True, highlight=False), verbose=verbose
+        RunConsole(highlight=False), operator=RunConsole(stderr=True, highlight=False), verbose=verbose
     )
     sinks: list[Sink] = [store, NdjsonSink(base, run_id), display]
     return Telemetry(run_id, [*sinks, *([recorder] if recorder else [])])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from gg.study.ledger import CellRow
+from gg.study.rows import CellRow
 
 
 def cell(

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from gg.study.ledger import CellRow, Ledger
+from gg.study.ledger import Ledger
 from gg.study.load import load_study
 from gg.study.local import LocalPool
 from gg.study.progress import QuietProgress
 from gg.study.results import config_results
+from gg.study.rows import CellRow
 from gg.study.runner import FINISHED, run_study
 from gg.study.tables import results_table
 

@@ -9,8 +9,9 @@ import pytest
 from gg.study.cell import CellReport
 from gg.study.check import CheckOutcome, CheckVerdict
 from gg.study.figures import RunFigures
-from gg.study.ledger import Ledger, StudyLookupError, StudyRow
+from gg.study.ledger import Ledger
 from gg.study.plan import CellKey
+from gg.study.rows import StudyLookupError, StudyRow
 from gg.telemetry.store import RunStore
 
 

@@ -12,11 +12,12 @@ from click.testing import CliRunner
 
 from gg.cli import main
 from gg.study.compare import compare
-from gg.study.ledger import CellRow, Ledger
+from gg.study.ledger import Ledger
 from gg.study.load import load_study
 from gg.study.local import LocalPool
 from gg.study.progress import QuietProgress
 from gg.study.results import config_results
+from gg.study.rows import CellRow
 from gg.study.runner import FINISHED, StudyEnd, run_study
 from gg.study.tables import results_table
 from gg.telemetry.layout import events_path

@@ -30,6 +30,7 @@ def environment() -> Environment:
     filters: dict[str, Callable[..., Any]] = {
         "duration": format_duration,
         "count": count,
+        "amount": amount,
         "money": money,
         "size": size,
         "when": when,
@@ -45,6 +46,13 @@ def count(value: float | None) -> str:
     if value is None:
         return "—"
     return f"{value:,.0f}"
+
+
+def amount(value: float | None) -> str:
+    """A median or a percentile: whole when it is, else to one decimal (`2`, `1.5`)."""
+    if value is None:
+        return "—"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
 def money(value: float | None) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from gg.study.rows import CellRow, StudyLookupError, StudyReads, StudyRow
 from gg.telemetry.schema import SCHEMA_VERSION
 from gg.telemetry.store import RunRow
 
@@ -107,6 +108,21 @@ class RunSource:
         with self._db() as db:
             rows = db.execute("SELECT json FROM events WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
         return [_record(text) for (text,) in rows]
+
+    def studies(self) -> list[StudyRow]:
+        """Every study the store holds, newest first (none in a store no study wrote to)."""
+        with self._db() as db:
+            reads = StudyReads(db, self.path)
+            return reads.studies(limit=None) if reads.holds_studies() else []
+
+    def study(self, ref: str) -> tuple[StudyRow, list[CellRow]]:
+        """A study by its id and its finished cells; `StudyLookupError` when it holds none such."""
+        with self._db() as db:
+            reads = StudyReads(db, self.path)
+            if not reads.holds_studies():
+                raise StudyLookupError(f"no studies in {self.path}")
+            row = reads.find_study(ref)
+            return row, reads.cells(row.id)
 
     def state(self) -> StoreState:
         with self._db() as db:

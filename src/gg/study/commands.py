@@ -27,11 +27,12 @@ from gg.study.cluster import RayCluster, RayUnavailable
 from gg.study.compare import compare
 from gg.study.delivery import Executor
 from gg.study.display import render_cells, render_comparison, render_results, render_studies, render_study
-from gg.study.ledger import Ledger, StudyLookupError, StudyRow
+from gg.study.ledger import Ledger
 from gg.study.load import Study, load_study, study_schema
 from gg.study.local import LocalPool
 from gg.study.progress import TerminalProgress
 from gg.study.results import config_results
+from gg.study.rows import StudyLookupError, StudyRow
 from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInterrupted, run_study
 from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table
 from gg.telemetry.layout import GG_DIR, store_path

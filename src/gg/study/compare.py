@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gg.study.ledger import CellRow
+from gg.study.rows import CellRow
 from gg.study.stats import mcnemar_exact, median
 
 __all__ = ["ALL_TASKS", "Comparison", "Difference", "PairTally", "compare"]

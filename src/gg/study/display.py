@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from gg.study.compare import Comparison, PairTally
-from gg.study.ledger import CellRow, StudyRow
 from gg.study.results import ConfigResult, Spread
+from gg.study.rows import CellRow, StudyRow
 
 __all__ = ["render_cells", "render_comparison", "render_results", "render_studies", "render_study"]
 

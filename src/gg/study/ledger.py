@@ -21,16 +21,17 @@ import socket
 import sqlite3
 from collections.abc import Generator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from gg.study.cell import CellReport
 from gg.study.figures import RunFigures
 from gg.study.plan import CellKey
-from gg.telemetry.store import BUSY_TIMEOUT_MS, INTERRUPTED, NEWEST_ALIASES, RUNNING, process_alive
+from gg.study.rows import CELL_COLUMNS, STUDY_COLUMNS, CellRow, StudyReads, StudyRow
+from gg.telemetry.store import BUSY_TIMEOUT_MS, RUNNING
 
-__all__ = ["CellRow", "Ledger", "StudyLookupError", "StudyRow"]
+__all__ = ["Ledger"]
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS studies (
@@ -54,95 +55,11 @@ _SCHEMA = (
 )
 
 
-class StudyLookupError(LookupError):
-    """No study, or more than one, answers a reference."""
-
-
-@dataclass(frozen=True)
-class StudyRow:
-    id: str
-    name: str
-    file: str
-    fingerprint: str
-    configs: str
-    tasks: str
-    repeats: int
-    seed: int
-    cells: int
-    model: str | None
-    executor: str
-    created_at: str
-    updated_at: str
-    status: str
-    pid: int | None
-    host: str | None
-
-    @property
-    def config_names(self) -> list[str]:
-        return list(json.loads(self.configs))
-
-    @property
-    def task_names(self) -> list[str]:
-        return list(json.loads(self.tasks))
-
-    @property
-    def shown_status(self) -> str:
-        """`running` only while the driver still lives on this host; `interrupted` after."""
-        if self.status != RUNNING or self.pid is None or self.host != socket.gethostname():
-            return self.status
-        return RUNNING if process_alive(self.pid) else INTERRUPTED
-
-
-@dataclass(frozen=True)
-class CellRow:
-    study_id: str
-    config: str
-    task: str
-    repeat: int
-    run_id: str
-    status: str
-    exit_code: int | None
-    verdict: str
-    solved: bool
-    check_exit: int | None
-    check_detail: str
-    check_ms: float
-    turns: int
-    programs: int
-    error_turns: int
-    errors_by_type: str
-    input_tokens: int
-    output_tokens: int
-    cost_usd: float | None
-    wall_ms: float
-    attempts: int | None
-    worker: str
-    message: str | None
-    finished_at: str
-
-    @property
-    def key(self) -> CellKey:
-        return CellKey(self.config, self.task, self.repeat)
-
-    @property
-    def error_types(self) -> dict[str, int]:
-        return dict(json.loads(self.errors_by_type))
-
-    @property
-    def tokens(self) -> int:
-        return self.input_tokens + self.output_tokens
-
-
-_STUDY_COLUMNS = ", ".join(f.name for f in fields(StudyRow))
-_CELL_COLUMNS = ", ".join(f.name for f in fields(CellRow))
-
-
-class Ledger:
+class Ledger(StudyReads):
     """The study tables of the store at `path` (the run store's `runs.db`)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        super().__init__(sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None), path)
         self._db.execute("PRAGMA foreign_keys = ON")
         with self._transaction():
             for statement in _SCHEMA:
@@ -160,7 +77,7 @@ class Ledger:
     def begin_study(self, row: StudyRow) -> None:
         placeholders = ", ".join("?" for _ in fields(StudyRow))
         with self._transaction():
-            self._db.execute(f"INSERT INTO studies ({_STUDY_COLUMNS}) VALUES ({placeholders})", _values(row))
+            self._db.execute(f"INSERT INTO studies ({STUDY_COLUMNS}) VALUES ({placeholders})", _values(row))
 
     def adopt_study(self, study_id: str, executor: str, at: str) -> None:
         """A resumed study: running again, under this driver and its executor."""
@@ -218,7 +135,7 @@ class Ledger:
         placeholders = ", ".join("?" for _ in fields(CellRow))
         with self._transaction():
             cursor = self._db.execute(
-                f"INSERT INTO study_cells ({_CELL_COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING",
+                f"INSERT INTO study_cells ({CELL_COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING",
                 _values(row),
             )
             self._db.execute("UPDATE studies SET updated_at = ? WHERE id = ?", (at, study_id))
@@ -244,40 +161,6 @@ class Ledger:
         found = self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone()
         return found is not None
 
-    def cells(self, study_id: str) -> list[CellRow]:
-        cursor = self._db.execute(
-            f"SELECT {_CELL_COLUMNS} FROM study_cells WHERE study_id = ? ORDER BY config, task, repeat",
-            (study_id,),
-        )
-        return [_cell(row) for row in cursor.fetchall()]
-
-    def studies(self, limit: int = 20) -> list[StudyRow]:
-        sql = f"SELECT {_STUDY_COLUMNS} FROM studies ORDER BY created_at DESC, id DESC LIMIT ?"
-        return [StudyRow(*row) for row in self._db.execute(sql, (limit,)).fetchall()]
-
-    def find_study(self, ref: str) -> StudyRow:
-        """The study a reference names: its id, a unique prefix of it, or `latest` / `last`."""
-        ref = ref.strip()
-        if ref.lower() in NEWEST_ALIASES:
-            newest = self.studies(1)
-            if not newest:
-                raise StudyLookupError(f"no studies in {self.path}")
-            return newest[0]
-        sql = (
-            f"SELECT {_STUDY_COLUMNS} FROM studies"
-            " WHERE id = ? OR substr(id, 1, ?) = ? OR substr(id, 1, ?) = ?"
-        )
-        spelled = ref if ref.startswith("study-") else "study-" + ref
-        rows = [StudyRow(*row) for row in self._db.execute(sql, (ref, len(ref), ref, len(spelled), spelled))]
-        exact = [row for row in rows if row.id == ref]
-        if exact or len(rows) == 1:
-            return (exact or rows)[0]
-        if not ref or not rows:
-            raise StudyLookupError(f"no study matches `{ref}`")
-        raise StudyLookupError(
-            f"`{ref}` matches {len(rows)} studies: " + ", ".join(f"`{r.id}`" for r in rows[:5])
-        )
-
     @contextmanager
     def _transaction(self) -> Generator[None]:
         self._db.execute("BEGIN IMMEDIATE")
@@ -291,10 +174,3 @@ class Ledger:
 
 def _values(row: Any) -> Sequence[Any]:
     return tuple(getattr(row, f.name) for f in fields(row))
-
-
-def _cell(row: Sequence[Any]) -> CellRow:
-    values = list(row)
-    solved_at = [f.name for f in fields(CellRow)].index("solved")
-    values[solved_at] = bool(values[solved_at])
-    return CellRow(*values)

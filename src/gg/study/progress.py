@@ -18,8 +18,8 @@ from rich.progress import Progress as Bar
 
 from gg.study.cell import CellReport
 from gg.study.figures import RunFigures
-from gg.study.ledger import CellRow
 from gg.study.plan import CellKey
+from gg.study.rows import CellRow
 
 __all__ = ["Progress", "QuietProgress", "TerminalProgress"]
 

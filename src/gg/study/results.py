@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from gg.study.ledger import CellRow
+from gg.study.rows import CellRow
 from gg.study.stats import median, p90, wilson_interval
 
 __all__ = ["ConfigResult", "Spread", "config_results", "spread"]

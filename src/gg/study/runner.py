@@ -27,10 +27,11 @@ from pathlib import Path
 from gg.study.cell import CellSpec
 from gg.study.delivery import Delivered, Executor, Lost
 from gg.study.figures import RunFigures, figures_of
-from gg.study.ledger import Ledger, StudyRow
+from gg.study.ledger import Ledger
 from gg.study.load import Study
 from gg.study.plan import CellKey, plan_cells
 from gg.study.progress import Progress
+from gg.study.rows import StudyRow
 from gg.telemetry.clock import Clock, format_timestamp, new_run_id, utc_now
 from gg.telemetry.layout import run_dir
 from gg.telemetry.ndjson import NdjsonSink

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.study.compare import Comparison, PairTally
-from gg.study.ledger import CellRow
 from gg.study.results import ConfigResult
+from gg.study.rows import CellRow
 
 __all__ = ["Table", "cells_table", "comparison_table", "in_study_order", "results_table"]
 

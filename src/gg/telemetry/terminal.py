@@ -11,10 +11,13 @@ Rules:
   threshold, exceeded (`error rate 0.6 … > maxErrorRate 0.5`) for the error rate, which stops only
   above it.
 - Text from a run (errors, replies, logs) is never read as rich markup.
+- A run's console whose reader goes away (`gg run ... | head`) falls silent; the run goes on to
+  its end and is recorded whole.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +40,17 @@ STATUS_STYLES = {
 }
 OUTCOME_STYLES = {"progressed": "dim", "finished": "green", "error": "red", "fatal": "bold red"}
 LOG_STYLES = {"debug": "dim", "info": "dim", "warn": "yellow", "error": "red"}
+
+
+class RunConsole(Console):
+    """The console a run's live display writes to."""
+
+    def on_broken_pipe(self) -> None:
+        """Fall silent for good (rich's own answer, exiting, would cut the run short)."""
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self.file.fileno())
+        os.close(devnull)
 
 
 @dataclass(frozen=True)

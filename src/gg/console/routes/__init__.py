@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from gg.console.routes import agents, instances, live, modules, programs, project, runs
+from gg.console.routes import agents, instances, live, modules, programs, project, runs, studies
 
 ROUTES: list[BaseRoute] = [
     *runs.ROUTES,
+    *studies.ROUTES,
     *instances.ROUTES,
     *modules.ROUTES,
     *agents.ROUTES,
