@@ -52,3 +52,16 @@ def test_a_module_kind_the_instance_does_not_hold_has_no_access(crew_run: Record
     )
     assert memories is not None and memories.group(1) == "—"
     assert skills is not None and skills.group(1) == "read/write"
+
+
+def test_activity_names_the_fork_and_the_exec_a_turn_made_and_links_a_chain_to_its_hand_over(
+    crew_run: Recorded,
+):
+    page = client(crew_run).get(f"/runs/{crew_run.run_id}/instances/root/activity").text
+    turns = dict(re.findall(r'<section class="turn" id="turn-(\d+)">(.*?)</section>', page, re.S))
+    made = {
+        n: re.findall(r'<div class="succession"><span class="label">(\w+)</span> <a[^>]*>([^<]+)</a>', t)
+        for n, t in turns.items()
+    }
+    assert made == {"1": [("fork", "root.f1")], "2": [], "3": [], "4": [("exec", "root@2")]}
+    assert f'href="/runs/{crew_run.run_id}/programs#handover-root-3-1">chain of 2</a>' in turns["3"]
