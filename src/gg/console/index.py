@@ -47,15 +47,20 @@ class RunIndex:
     transcript: Transcript
     tree: AgentTree
     windows: dict[str, AgentWindow]
-    programs: dict[str, AgentPrograms]
     modules: ModuleIndex
     reported: dict[str, dict[int, ContextTurn]]
     events: int
     unreadable: int = 0  # stored events that are not JSON objects: left out of every fold
+    records: Sequence[Mapping[str, Any]] = ()  # what the folds only one tab reads are made from
 
     @property
     def live(self) -> bool:
         return self.status == RUNNING
+
+    @cached_property
+    def programs(self) -> dict[str, AgentPrograms]:
+        """Each agent's programs and library, folded the first time the Programs tab is read."""
+        return fold_programs(self.records)
 
     @cached_property
     def turns_by_agent(self) -> dict[str, list[Turn]]:
@@ -153,11 +158,11 @@ def build_index(run_id: str, status: str, records: Sequence[Mapping[str, Any]]) 
         transcript=transcript,
         tree=tree,
         windows=fold_windows(records),
-        programs=fold_programs(records),
         modules=fold_modules(records, [i.id for i in tree.ordered()]),
         reported=reported_breakdowns(records),
         events=len(records),
         unreadable=sum(1 for r in records if r.get("type") == UNREADABLE),
+        records=records,
     )
 
 
