@@ -7,11 +7,14 @@ Mapping a case onto gg:
   `limits` and `sandbox` apply to every profile that takes turns. The one legacy case (030) spells
   exec as `capabilities: [delegation]` with `may_exec`.
 - `replies` keyed by a plain profile become that profile's script; `root` and `root#1` name the
-  root instance; `root#n` the root's (n-1)-th fork copy (`root.f<n-1>`), the one other instance a
-  case keys replies by.
+  root instance; `root#n` the root's (n-1)-th fork copy (`root.f<n-1>`); for the root's own
+  profile `P`, `P#1` is the root and `P#n` (n > 1) the script every other instance of `P` replays.
+- A capability written `compaction: self-compaction` is gg's own `context.compact`, which every
+  agent has: it is no entry of gg's capability set.
 - Selectors in expectations name instances by creation order (`agent_spawned`): `root`, `P`,
   `P#n`, `*`. Transition rows' `fromModuleId` / `toModuleId` are gg's `from` / `to`.
-A case whose profiles need a capability gg does not offer yet is not run here (`needs_modules`).
+A case whose profiles need a capability gg does not offer yet (one whose module kind is not in
+`MODULE_CLASSES`) is not run here (`needs_modules`).
 """
 
 from __future__ import annotations
@@ -26,8 +29,12 @@ from crew import Crew
 from matchers import Bindings, matches
 
 from gg.errors import ConfigDefect
+from gg.state.holdings import MODULE_CLASSES
+from gg.state.kinds import KIND_CAPABILITY
 
-OURS = frozenset({"subagents", "exec", "fork", "fsm", "delegation"})
+CORE = frozenset({"compaction"})  # what every gg agent has, written as a capability by the cases
+HELD = frozenset(c for kind in MODULE_CLASSES if (c := KIND_CAPABILITY[kind]) is not None)
+OURS = frozenset({"subagents", "exec", "fork", "fsm", "delegation"}) | CORE | HELD
 TASK = "Do the work the script does."
 _RENAMED = {"fromModuleId": "from", "toModuleId": "to"}
 
@@ -82,7 +89,7 @@ def document(config: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _profile(agent: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:
-    capabilities = [_capability(c) for c in agent.get("capabilities", [])]
+    capabilities = [_capability(c) for c in agent.get("capabilities", []) if not _core(c)]
     if any(c.get("id") == "fsm" for c in capabilities):
         return {"slug": agent["profile"], "capabilities": capabilities}
     sandbox = config.get("sandbox") or {}
@@ -108,6 +115,10 @@ def _profile(agent: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, A
     return profile
 
 
+def _core(capability: Any) -> bool:
+    return isinstance(capability, Mapping) and "id" not in capability and next(iter(capability)) in CORE
+
+
 def _capability(capability: Any) -> dict[str, Any]:
     if capability == "delegation":
         return {"id": "exec"}
@@ -130,8 +141,9 @@ def _renamed(entry: Mapping[str, Any]) -> dict[str, Any]:
 def lines(case: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The journal lines of the case's replies, each naming whose script it is."""
     out: list[dict[str, Any]] = []
+    root_profile = case["config"]["agents"][0]["profile"]
     for key, replies in case["replies"].items():
-        whose = _whose(key)
+        whose = _whose(key, root_profile)
         for reply in replies:
             calls = [
                 {
@@ -144,12 +156,14 @@ def lines(case: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _whose(key: str) -> dict[str, str]:
-    if key in ("root", "root#1"):
+def _whose(key: str, root_profile: str) -> dict[str, str]:
+    if key in ("root", "root#1", f"{root_profile}#1"):
         return {"agent": "root"}
     fork = re.fullmatch(r"root#(\d+)", key)
     if fork:
         return {"agent": f"root.f{int(fork.group(1)) - 1}"}
+    if re.fullmatch(rf"{re.escape(root_profile)}#\d+", key):
+        return {"profile": root_profile}
     if "#" in key:
         raise ValueError(f"replies keyed by {key} name no instance this harness can place")
     return {"profile": key}

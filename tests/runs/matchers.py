@@ -27,6 +27,7 @@ MATCHERS = frozenset(
         "id_of",
         "starts_with",
         "contains",
+        "contains_any",
         "absent",
         "equals_json",
     }
@@ -98,6 +99,9 @@ _CHECKS: dict[str, Callable[[Any, Any, Bindings], bool]] = {
     "id_of": lambda got, value, b: got == b.id_of(value),
     "starts_with": lambda got, value, b: isinstance(got, str) and got.startswith(value),
     "contains": lambda got, value, b: isinstance(got, str) and all(fact in got for fact in _listed(value)),
+    "contains_any": lambda got, value, b: (
+        isinstance(got, str) and any(fact in got for fact in _listed(value))
+    ),
     "absent": lambda got, value, b: isinstance(got, str) and not any(fact in got for fact in _listed(value)),
     "equals_json": lambda got, value, b: isinstance(got, str) and _json(got) == value,
 }

@@ -77,7 +77,7 @@ def test_a_kind_the_profile_does_not_enable_mints_nothing() -> None:
 
 
 def test_a_kind_whose_module_gg_does_not_have_yet_is_absent_even_when_enabled() -> None:
-    modules = ModuleSet.open(Holder(frozenset({"memories", "tasks"})), StoreIds(), MODULE_CLASSES)
+    modules = ModuleSet.open(Holder(frozenset({"tasks"})), StoreIds(), MODULE_CLASSES)
     assert modules.held() == {H}
 
 

@@ -119,6 +119,19 @@ def test_a_changed_block_is_pinned_at_the_tail_and_the_one_it_supersedes_becomes
     assert pins == [("Tasks\n----\none", False), ("Tasks\n----\ntwo", True)]
 
 
+def test_a_rebuilt_block_replaces_the_one_it_supersedes_outright_and_none_leaves_no_block() -> None:
+    window = Window(system="s")
+    window.brief(TASK)
+    window.pin(Band.MEMORY, "Memories\n----\none")
+    _turns(window, "a result")
+    window.repin(Band.MEMORY, "Memories\n----\ntwo")
+    assert [m.content for m in window.messages if "Memories" in m.content] == ["Memories\n----\ntwo"]
+    assert window.pinned(Band.MEMORY) == "Memories\n----\ntwo"
+    window.repin(Band.MEMORY, None)
+    assert window.pinned(Band.MEMORY) is None
+    assert not any("Memories" in m.content for m in window.messages)
+
+
 def test_the_current_pin_crosses_a_compaction_verbatim_once_after_the_restarted_thread() -> None:
     window = Window(system="s")
     window.brief(TASK)

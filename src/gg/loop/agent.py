@@ -7,7 +7,8 @@ the run's other agents and the record of its turns; the run it belongs to (`RunC
 shared with every other agent. Nothing ends implicitly.
 
 Each turn holds one of the run's `maxParallel` slots from its start to its end. A turn opens by
-putting the messages sent to the agent since its last turn in its window, and closes by
+putting the messages sent to the agent since its last turn in its window, then what its modules
+put there before a request (`gg.loop.modules`), and closes by
 dispatching every fork it declared; a succession it declared ends the incarnation there
 (`Succession`), unless the turn ended the agent. The ceilings read the lineage's record
 (`ledger`, carried across incarnations, so one turn ceiling is spent across them); the summary is
@@ -22,6 +23,7 @@ from typing import Any, Protocol
 from gg import prompts
 from gg.errors import GgDefect
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
+from gg.loop.modules import open_turn
 from gg.loop.turn import take_turn
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import Message, ModelClient, ModelError
@@ -100,6 +102,7 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
         deferred = DeferredDeclarations()
         try:
             _deliver_messages(agent)
+            open_turn(agent.holdings, agent.setup, agent.stream, first=agent.requests == 0)
             agent.stream.turn += 1
             turn = _turn(agent, run, deferred)
             end = turn if isinstance(turn, AgentEnd) else _close_turn(agent, turn)

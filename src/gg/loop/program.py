@@ -1,6 +1,6 @@
 """Running one submission (seed 001, "Turn execution", steps 2-5): its program, and the programs
-it hands over, each in the agent's arm behind the membrane; then the library entry and the one
-`code_execution` record for the whole chain."""
+it hands over, each in the agent's arm behind the membrane; then the library entry, the one
+`code_execution` record for the whole chain, and what the agent's modules report since."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from gg.loop.calls import Submission
 from gg.loop.chain import Handover, Link, fold_counts, fold_executions, next_program
+from gg.loop.modules import report
 from gg.loop.verdict import ProgramRun
 from gg.run.context import RunContext
 from gg.run.stream import AgentStream
@@ -45,6 +46,7 @@ def run_submission(
     )
     _keep(agent.holdings.library, agent.stream, ran)
     _record(agent.stream, ran, index, links)
+    report(agent.stream, agent.holdings.modules)
     agent.executions += 1
     return ran
 

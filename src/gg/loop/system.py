@@ -46,10 +46,11 @@ def system_prompt(
     *,
     delegation: str = "",
     arrival: str = "",
+    memories: str = "",
 ) -> str:
     """The prompt for one agent: only the modules it may call, its own endings, the library's
-    rules when it keeps one, the skills it may read when its profile enables them, and what its
-    shell's jail is when it has one."""
+    rules when it keeps one, the skills it may read when its profile enables them, what its
+    shell's jail is when it has one, and how its memories work when it holds some."""
     bound = [op for op in registry if is_bound(op.gate, role, capabilities)]
     endings = [f"`{op.qualified(language.id)}`" for op in bound if isinstance(op.gate, Ending)]
     modules = [
@@ -69,6 +70,7 @@ def system_prompt(
         shell=_shell_segment(bound, jail),
         delegation=delegation,
         arrival=arrival,
+        memories=memories,
     )
 
 

@@ -5,7 +5,8 @@
    is the library id minted for it), before anything runs;
 3. run each submission in order against the same live window, stopping only after an ending;
 4. decide the turn's one outcome from what happened (a pure decider);
-5. apply the turn's deferred declarations (a compaction rewrites the window);
+5. apply the turn's deferred declarations (a compaction rewrites the window, and the modules'
+   pinned blocks are rebuilt at that boundary);
 6. push what the model reads next turn: each view the turn opened, then the feedback.
 
 What a turn produced reaches the model whatever the turn declared: a compacting turn's views and
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 from gg.errors import FatalFault, GgDefect
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
+from gg.loop.modules import rebuild_blocks, spelling
 from gg.loop.program import run_submission
 from gg.loop.verdict import ProgramRun, TurnFacts, decide_turn
 from gg.outcome import Continue, TurnOutcome
@@ -31,6 +33,7 @@ from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
 from gg.state.library import ProgramLibrary
+from gg.state.modules import Moment
 from gg.state.views import View
 from gg.state.window import Window
 from gg.state.workspace import Workspace
@@ -58,6 +61,8 @@ def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | No
         stream.warn(warning)
     if isinstance(verdict.outcome, Continue):
         _apply_deferred(deferred, held.window, setup.workspace, stream)
+        if deferred.compaction is not None:
+            rebuild_blocks(held, Moment.COMPACTION, spelling(setup))
         _push_next_reading(held.window, views, verdict.outcome.feedback)
     return verdict.outcome
 

@@ -1,10 +1,10 @@
 """Building agent instances: what a new one holds, the system prompt it renders for itself, and
 how it announces itself as it opens.
 
-- A new agent (the root, a subagent) opens holding a fresh store of every kind it holds: a
+- A new agent (the root, a subagent) opens holding the store every kind it holds binds: a
   window whose system prompt is rendered for its own setup and briefed with its brief, an empty
-  view set, a surface opened from its grant, an empty skills read set, and an empty library when
-  its profile keeps one.
+  view set, a surface opened from its grant, an empty skills read set, its memories bound by their
+  scope (a subagent may be offered its spawner's), and an empty library when its profile keeps one.
 - A fork copy and a successor hold what they were handed; each renders its own system prompt into
   the window's empty slot before its first turn (`render_system_prompt`).
 - Every instance opens on its own stream with `agent_spawned`, then `fsm_state` when a machine
@@ -18,13 +18,17 @@ from dataclasses import dataclass
 
 from gg import prompts
 from gg.loop.agent import Agent
+from gg.loop.modules import spelling
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
 from gg.providers.base import Message
 from gg.run.context import RunContext
 from gg.run.setup import AgentSetup
 from gg.run.stream import AgentStream
 from gg.state.holdings import Holdings
+from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary
+from gg.state.memories.module import MemoriesModule
+from gg.state.modules import Instance, ModuleSet
 from gg.telemetry.events import AgentModules, AgentSpawned, FsmStateEntered
 
 
@@ -40,12 +44,15 @@ class Arrival:
     from_state: str | None = None
 
 
-def fresh_holdings(setup: AgentSetup, run: RunContext, arrival: Arrival) -> Holdings:
-    """What a new agent of `setup` holds before its first turn: its window briefed with
-    `arrival.brief` (none: an unbriefed window)."""
+def fresh_holdings(
+    setup: AgentSetup, run: RunContext, arrival: Arrival, agent_id: str, spawner: ModuleSet | None = None
+) -> Holdings:
+    """What a new agent `agent_id` of `setup` holds before its first turn: its window briefed with
+    `arrival.brief` (none: an unbriefed window); `spawner` is the set of the agent that spawned it."""
     settings = setup.library
     library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, run.program_ids)
-    holdings = Holdings.open(setup.holder, setup.grant.open(), library, run.store_ids)
+    instance = Instance(agent_id, spawner)
+    holdings = Holdings.open(setup.holder, setup.grant.open(), library, run.store_ids, instance)
     render_system_prompt(holdings, setup, arrival)
     if arrival.brief:
         holdings.window.brief(Message(role="user", content=prompts.render("task", task=arrival.brief)))
@@ -66,7 +73,13 @@ def render_system_prompt(holdings: Holdings, setup: AgentSetup, arrival: Arrival
         setup.jail,
         delegation=delegation_segment(setup.registry, setup.language, setup.capabilities, facts),
         arrival=arrival_segment(arrival.how, arrival.parent),
+        memories=_memories_segment(holdings, setup),
     )
+
+
+def _memories_segment(holdings: Holdings, setup: AgentSetup) -> str:
+    module = holdings.modules.get(ModuleKind.MEMORIES)
+    return module.guide_text(spelling(setup)) if isinstance(module, MemoriesModule) else ""
 
 
 def announce(agent: Agent, arrival: Arrival) -> None:

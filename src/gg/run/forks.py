@@ -28,7 +28,7 @@ def copy_of(forker: Agent, fork: ForkDeclaration, spawner: Spawner) -> Agent:
     run = spawner.run
     node = run.tree.open_fork(fork.id, forker.node)
     run.lineages.open(node.id, forker.node.lineage, fork.slot)
-    holdings, rows = forker.holdings.fork(run.store_ids)
+    holdings, rows = forker.holdings.fork(run.store_ids, node.id)
     arrival = Arrival("fork", forker.id, node.depth, fork.prompt)
     render_system_prompt(holdings, forker.setup, arrival)
     note = prompts.render("fork-note", forker=forker.id, turn=forker.stream.turn, prompt=fork.prompt)

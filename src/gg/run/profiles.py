@@ -3,7 +3,7 @@ turns, and one per state of each machine (the state's profile, standing in that 
 
 An agent started under a profile that is a machine starts in the machine's entry state. A
 profile's shell is opened once, at launch, so a host that cannot jail it refuses the launch before
-any agent takes a turn.
+any agent takes a turn. Every setup of a run binds `shared` memories among the run's one registry.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from gg.run.setup import AgentSetup, Seat, resolve_setup
 from gg.run.shell import open_shell
 from gg.run.stream import AgentStream
 from gg.sdk.registry import Registry
+from gg.state.memories import ProfileStores
 
 
 class Profiles:
@@ -27,17 +28,18 @@ class Profiles:
         lacks its settings."""
         self.capability_set = capability_set
         self._setups: dict[tuple[str, str | None], AgentSetup] = {}
+        stores = ProfileStores()
         for profile in capability_set.agents:
             if profile.machine is not None:
                 continue
             shell = open_shell(profile, workspace, stream)
             self._setups[(profile.slug, None)] = resolve_setup(
-                profile, capability_set.limits, registry, workspace, shell
+                profile, capability_set.limits, registry, workspace, shell, memory_stores=stores
             )
             for machine, state in self._states_run_by(profile.slug):
                 seat = Seat(machine, state)
                 self._setups[(machine, state.name)] = resolve_setup(
-                    profile, capability_set.limits, registry, workspace, shell, seat
+                    profile, capability_set.limits, registry, workspace, shell, seat, stores
                 )
 
     @property

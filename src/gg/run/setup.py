@@ -5,8 +5,9 @@ An agent instance is its setup, what it holds (`gg.state.holdings`) and the run 
 first turn: the arm's language, the capabilities it enables, the per-program ceilings, the run's
 ceilings, the model settings, the one tool, the SDK it is served, what it may read and load (its
 grant), its workspace, its library settings, its task, the profiles its roster lets it start or
-become, the run's depth limit, and, for a profile a machine runs, the state it stands in (its
-`Seat`: an agent standing in a state with edges out may call `transitionState`).
+become, the run's depth limit, what its memories resolve to (beside the run's one registry of
+`shared` memory stores), and, for a profile a machine runs, the state it stands in (its `Seat`: an
+agent standing in a state with edges out may call `transitionState`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
 from gg.sdk.shell import ShellAccess
 from gg.sdk.surface import Grant
+from gg.state.memories import MemoryProfile, ProfileStores
 from gg.state.modules import Holder
 from gg.state.workspace import Workspace
 
@@ -73,6 +75,8 @@ class AgentSetup:
     roster: tuple[RosterEntry, ...] = ()  # the entries it may start or exec into (`subagent`-scoped)
     max_depth: int | None = None
     seat: Seat | None = None
+    memories: MemoryProfile | None = None
+    memory_stores: ProfileStores | None = None  # the run's `shared` memory stores, one per profile
 
     @property
     def jail(self) -> JailPolicy | None:
@@ -81,7 +85,9 @@ class AgentSetup:
     @property
     def holder(self) -> Holder:
         """What its module set is opened for and re-resolved against."""
-        return Holder(self.capabilities, self.grant.skills)
+        return Holder(
+            self.capabilities, self.grant.skills, memories=self.memories, memory_stores=self.memory_stores
+        )
 
 
 def resolve_setup(
@@ -91,10 +97,11 @@ def resolve_setup(
     workspace: Path,
     shell: ShellAccess | None = None,
     seat: Seat | None = None,
+    memory_stores: ProfileStores | None = None,
 ) -> AgentSetup:
     """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
     with the shell opened for it at launch (`gg.run.shell.open_shell`), if any, standing in `seat`
-    when a machine runs it.
+    when a machine runs it, its memories bound among the run's `memory_stores`.
 
     Raises `LookupError` for a library that lacks its settings.
     """
@@ -122,6 +129,8 @@ def resolve_setup(
         roster=tuple(entry for entry in profile.subagents if RosterScope.SUBAGENT in entry.scopes),
         max_depth=profile.max_depth,
         seat=seat,
+        memories=profile.memories,
+        memory_stores=memory_stores if memory_stores is not None else ProfileStores(),
     )
 
 

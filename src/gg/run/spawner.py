@@ -5,8 +5,8 @@ Rules kept here:
 - an agent's lineage runs incarnation after incarnation: a succession its turn declared opens the
   next incarnation (`gg.run.succession`), anything else ends the lineage;
 - a lineage's end is recorded once, on its last incarnation's stream (`agent_finished`), and is
-  the result its parent's wait reads; gg's own defect in any agent stops the whole run, which
-  ends `internal_error`;
+  the result its parent's wait reads; its last incarnation lets go of every module it held; gg's
+  own defect in any agent stops the whole run, which ends `internal_error`;
 - `stop_all` stops every agent still running, records each as `stopped` (its stream then emits
   nothing more) and gives their threads a moment to wind down; a thread still inside a model
   call is left to end by itself, recording nothing.
@@ -72,7 +72,7 @@ class Spawner:
         its stream before its first turn (at turn 0); its turns count on from `turn`."""
         stream = self.run.stream(node.id, node.parent)
         client: ModelClient = self.clients.client(node, self.profiles.profile(setup.slug), stream)
-        held = holdings or fresh_holdings(setup, self.run, arrival)
+        held = holdings or fresh_holdings(setup, self.run, arrival, node.id)
         port = AgentDelegation(self, self.run)
         agent = Agent(setup, held, client, stream, node, port, ledger=ledger or ErrorLedger())
         port.bind(agent)
@@ -94,9 +94,12 @@ class Spawner:
         node = self.run.tree.spawn(parent.node, setup.slug)
         slot = self.run.lineages.reserve_slot(parent.node.lineage)
         self.run.lineages.open(node.id, parent.node.lineage, slot)
+        arrival = Arrival("spawn", parent.id, node.depth, brief)
+        held = fresh_holdings(setup, self.run, arrival, node.id, parent.holdings.modules)
         try:
-            child = self.open(setup, node, Arrival("spawn", parent.id, node.depth, brief))
+            child = self.open(setup, node, arrival, held)
         except ConfigError as refusal:
+            held.modules.release()
             self.run.lineages.finish(node.id, ChildResult(node.id, AgentStatus.MODEL_ERROR, str(refusal)))
             raise ApiError(
                 "spawn_subagent", ErrorCode.UNAVAILABLE, f"`{profile}`'s model cannot be used: {refusal}"
@@ -168,6 +171,7 @@ class Spawner:
             self.run.stop(fault=end.message)
 
     def _finish(self, agent: Agent, end: AgentEnd) -> None:
+        agent.holdings.modules.release()
         if end.stopped:
             return  # the run records it (`stop_all`)
         result = child_result(agent, end)

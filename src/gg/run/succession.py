@@ -7,7 +7,8 @@ roster) or a machine's move (the agent becomes the next state's profile). Seed 0
 - Before it goes, the outgoing agent's modules report what they have not (its stream), and its
   stream records the succession (`agent_transition`, a row per kind).
 - The successor is a new incarnation of the same lineage (`<lineage>@<k>`, parented to its
-  predecessor, at its depth): it takes the modules the plan carried, the library (truncated to its
+  predecessor, at its depth): it takes the modules the plan carried (a carried window loses the
+  block of each kind dropped or started fresh), the library (truncated to its
   own `keep`), the lineage's record for the ceilings and its turn count. Its window's system-prompt
   slot is filled with its own prompt before its first turn; a window that did not cross opens
   fresh, briefed like the lineage's first. The opening note at its tail says who it now is, what
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 from gg import prompts
 from gg.errors import FatalFault, GgDefect
 from gg.loop.agent import Agent
+from gg.loop.modules import release_blocks
 from gg.loop.system import kinds_phrase
 from gg.providers.base import Message
 from gg.run.build import Arrival, render_system_prompt
@@ -61,8 +63,12 @@ def successor_of(agent: Agent, succession: Succession, spawner: Spawner) -> Agen
     node = run.tree.succeed(agent.node, setup.slug)
     run.lineages.move(node.lineage, node.id)
     holdings, moved = held.transfer(
-        setup.holder, setup.grant.open(), setup.library, Plan(carried, run.store_ids, run.program_ids)
+        setup.holder,
+        setup.grant.open(),
+        setup.library,
+        Plan(carried, run.store_ids, run.program_ids, node.id),
     )
+    release_blocks(holdings, moved.rows)
     arrival = Arrival("succession", agent.id, node.depth, succession.note, target.from_state)
     render_system_prompt(holdings, setup, arrival)
     if ModuleKind.HISTORY not in carried and held.window.task is not None:

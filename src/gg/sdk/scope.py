@@ -169,6 +169,7 @@ class ProgramScope:
             window=holdings.window,
             surface=holdings.surface,
             skills_read=holdings.skills_read,
+            memories=holdings.memories,
             shell=setup.shell,
             delegation=delegation,
             deferred=deferred,

@@ -1,7 +1,8 @@
 """What one agent instance holds, and how it is copied and handed on (seeds 000 and 003).
 
-The parts: its modules (`ModuleSet`: the window with its views as `history`, the skills read set
-beside its profile's catalogue as `skills`, and the kinds to come), the program library (None for
+The parts: its modules (`ModuleSet`: the window with its views as `history`, its memories holder
+as `memories`, the skills read set beside its profile's catalogue as `skills`, and the kinds to
+come), the program library (None for
 an agent that keeps none; not a module) and the surface (its documentation and the code modules
 loaded for it). A fork and a succession treat each part by its own rule:
 - modules: a fork copies each kind under a new id, or links it (`ModuleSet.fork`); a successor
@@ -23,7 +24,9 @@ from gg.errors import FatalFault, GgDefect
 from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
-from gg.state.modules import Holder, ModuleClasses, ModuleSet, Row, Transfer, receiving_kinds
+from gg.state.memories.holder import MemoryHolder
+from gg.state.memories.module import MemoriesModule
+from gg.state.modules import Holder, Instance, ModuleClasses, ModuleSet, Row, Transfer, receiving_kinds
 from gg.state.skills import SkillReads, SkillsModule
 from gg.state.storeids import StoreIds
 from gg.state.views import ViewSet
@@ -33,8 +36,12 @@ if TYPE_CHECKING:
     from gg.config.model import ProgramLibrary as LibrarySettings
     from gg.sdk.surface import Surface
 
-MODULE_CLASSES: ModuleClasses = {ModuleKind.HISTORY: HistoryModule, ModuleKind.SKILLS: SkillsModule}
-"""The kinds gg holds so far; memories, tasks, board and archive are absent from every set."""
+MODULE_CLASSES: ModuleClasses = {
+    ModuleKind.HISTORY: HistoryModule,
+    ModuleKind.MEMORIES: MemoriesModule,
+    ModuleKind.SKILLS: SkillsModule,
+}
+"""The kinds gg holds so far; tasks, board and archive are absent from every set."""
 
 
 def kinds_held_by(holder: Holder) -> frozenset[ModuleKind]:
@@ -51,10 +58,16 @@ class Holdings:
 
     @classmethod
     def open(
-        cls, holder: Holder, surface: Surface, library: ProgramLibrary | None, ids: StoreIds
+        cls,
+        holder: Holder,
+        surface: Surface,
+        library: ProgramLibrary | None,
+        ids: StoreIds,
+        instance: Instance | None = None,
     ) -> Holdings:
-        """What a new agent holds before its first turn: a fresh store of every kind it holds."""
-        return cls(ModuleSet.open(holder, ids, MODULE_CLASSES), surface, library)
+        """What a new agent (`instance`) holds before its first turn: the store every kind it holds
+        binds."""
+        return cls(ModuleSet.open(holder, ids, MODULE_CLASSES, instance), surface, library)
 
     @property
     def history(self) -> HistoryModule:
@@ -72,14 +85,21 @@ class Holdings:
         return self.history.views
 
     @property
+    def memories(self) -> MemoryHolder | None:
+        """Its memories holder, when its profile enables memories."""
+        module = self.modules.get(ModuleKind.MEMORIES)
+        return module.holder if isinstance(module, MemoriesModule) else None
+
+    @property
     def skills_read(self) -> SkillReads:
         """The skills this window has read; a holder without skills has an empty set of its own."""
         module = self.modules.get(ModuleKind.SKILLS)
         return module.reads if isinstance(module, SkillsModule) else self._spare_reads
 
-    def fork(self, ids: StoreIds) -> tuple[Holdings, list[Row]]:
-        """An independent copy for a copy of the agent, and the fork's rows; the two diverge here."""
-        modules, rows = self.modules.fork(ids)
+    def fork(self, ids: StoreIds, copy_id: str = "") -> tuple[Holdings, list[Row]]:
+        """An independent copy for the copy of the agent `copy_id`, and the fork's rows; the two
+        diverge here."""
+        modules, rows = self.modules.fork(ids, Instance(copy_id))
         library = None if self.library is None else self.library.fork()
         return Holdings(modules, self.surface.fresh(), library), rows
 
@@ -88,18 +108,20 @@ class Holdings:
     ) -> tuple[Holdings, Transfer]:
         """What a successor holds once it takes these over under its own profile (`holder`, its
         surface opened from its grant, its library settings), carrying `carried.kinds`."""
-        moved = self.modules.transfer(holder, carried.kinds, carried.ids)
+        moved = self.modules.transfer(holder, carried.kinds, carried.ids, Instance(carried.successor))
         library = adopt_library(self.library, settings, carried.minter)
         return Holdings(moved.modules, surface, library), moved
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A succession's plan: the kinds it carries, the run's store ids and program-id minter."""
+    """A succession's plan: the kinds it carries, the run's store ids and program-id minter, and
+    the successor's agent id."""
 
     kinds: frozenset[ModuleKind]
     ids: StoreIds
     minter: Minter
+    successor: str = ""
 
 
 def adopt_library(

@@ -7,7 +7,12 @@ when another profile takes it over (`adopt`).
   `absent`: the slot holds no module and reports an empty store id. A kind is held when the set
   knows its module class and the holder's profile enables its capability (`gg.state.kinds`).
 - Store ids (`<kind>-<n>`) come from the run's `StoreIds`: a fresh store and a fork's copy mint
-  one; a share and a transfer keep theirs.
+  one; a share and a transfer keep theirs. A module that binds a store it did not make (one its
+  spawner offers, one its profile keeps for the run) names the store's id and its origin itself
+  (`bind`, `forked`, `adopted`), for the agent instance it is bound for (`Instance`).
+- What a module puts in its holder's prompt beside the window: a pinned block in its own band
+  (`block`, at the holder's first turn and at each compaction boundary) and a notice at the tail
+  before the holder's next request (`notice`), each spelt for the holder's arm (`Spelling`).
 - Deciders (pure, over values): `fork_dispositions` (a fork copies every kind it holds, except a
   kind whose module links on fork), `transfer_steps` (a succession carries the kinds its plan
   names, drops what the receiving profile turns off, starts fresh what only the receiving profile
@@ -22,7 +27,7 @@ Adding a kind is adding its module class (to the set's classes) and its capabili
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -30,20 +35,53 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from gg.errors import FatalFault, GgDefect
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin, held_by_profile
 from gg.state.storeids import StoreIds
+from gg.state.window import Band
 
 if TYPE_CHECKING:
     from gg.sdk.skills import SkillShelf
+    from gg.state.memories import MemoryProfile, ProfileStores
     from gg.telemetry.events import Payload
+
+Spelling = Callable[[str], str]
+"""An operation's key (`memories.read_memory`) as the holder's arm spells it (`gg.memories.readMemory`)."""
+
+
+class Moment(StrEnum):
+    """When a module's pinned block is (re)built: the holder's first turn, a compaction boundary."""
+
+    FIRST_TURN = "first-turn"
+    COMPACTION = "compaction"
 
 
 @dataclass(frozen=True)
 class Holder:
     """The profile a set is opened for or re-resolved against: the capabilities it enables, its
-    skills catalogue, and whether the run has a board (which every agent of such a run holds)."""
+    skills catalogue, whether the run has a board (which every agent of such a run holds), what its
+    memories resolve to and the run's `shared` memory stores (one per profile)."""
 
     capabilities: frozenset[str]
     catalogue: SkillShelf | None = None
     run_has_board: bool = False
+    memories: MemoryProfile | None = None
+    memory_stores: ProfileStores | None = None
+
+
+@dataclass(frozen=True)
+class Instance:
+    """The agent instance a set is opened, copied or handed on for: its id, and (a subagent) the
+    set of the agent that spawned it, whose stores it may be offered."""
+
+    agent_id: str = ""
+    spawner: ModuleSet | None = None
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A module as its holder binds it: the module, its store's id, how the holder came by it."""
+
+    module: Module
+    module_id: str
+    origin: Origin
 
 
 @dataclass(frozen=True)
@@ -58,11 +96,43 @@ class Module(ABC):
 
     kind: ClassVar[ModuleKind]
     shared_origin: ClassVar[Origin] = Origin.FORKED  # a fork copy's origin for a linked store
+    band: ClassVar[Band | None] = None  # the band its pinned block stands in, if it pins one
 
     @classmethod
     @abstractmethod
     def fresh(cls, holder: Holder) -> Self:
         """A new, empty store for a holder of `holder`'s profile."""
+
+    @classmethod
+    def bind(cls, holder: Holder, instance: Instance, ids: StoreIds) -> Bound:
+        """The module a new holder binds: a fresh store under a new id, unless the kind says otherwise."""
+        return Bound(cls.fresh(holder), ids.mint(cls.kind.value), Origin.CREATED)
+
+    def forked(self, instance: Instance, ids: StoreIds, module_id: str) -> Bound:
+        """The module a fork copy holds: linked (the same store and id) or a copy under a new id."""
+        if self.links_on_fork():
+            return Bound(self.share(), module_id, self.shared_origin)
+        return Bound(self.copy(), ids.mint(self.kind.value), Origin.FORKED)
+
+    def adopted(
+        self, holder: Holder, instance: Instance, ids: StoreIds, module_id: str
+    ) -> Bound | Incompatible:
+        """The module a successor takes over (`adopt`), under the store id it carries."""
+        adopted = self.adopt(holder)
+        if isinstance(adopted, Incompatible):
+            return adopted
+        return Bound(adopted, module_id, Origin.TRANSFERRED)
+
+    def release(self) -> None:  # noqa: B027 - most kinds keep nothing for their holders
+        """Its holder lets go of it (dropped, replaced, or its agent ended)."""
+
+    def block(self, moment: Moment, spell: Spelling) -> str | None:
+        """The block it pins in its band at `moment`, or None when it builds none then."""
+        return None
+
+    def notice(self, spell: Spelling) -> str | None:
+        """What it tells its holder at the tail of the window before the next request, once."""
+        return None
 
     @abstractmethod
     def copy(self) -> Self:
@@ -207,13 +277,28 @@ class ModuleSet:
         self._classes = classes
 
     @classmethod
-    def open(cls, holder: Holder, ids: StoreIds, classes: ModuleClasses) -> ModuleSet:
-        """A new holder's set: a fresh store of every kind it holds."""
-        slots = [
-            Slot(kind, ids.mint(kind.value), Origin.CREATED, classes[kind].fresh(holder))
-            for kind in receiving_kinds(holder, classes)
+    def open(
+        cls, holder: Holder, ids: StoreIds, classes: ModuleClasses, instance: Instance | None = None
+    ) -> ModuleSet:
+        """A new holder's set: the store each kind it holds binds (a fresh one, as a rule)."""
+        instance = instance or Instance()
+        bound = [
+            (kind, classes[kind].bind(holder, instance, ids)) for kind in receiving_kinds(holder, classes)
         ]
-        return cls(slots, classes)
+        return cls([Slot(kind, b.module_id, b.origin, b.module) for kind, b in bound], classes)
+
+    def modules(self) -> list[Module]:
+        """The modules it holds, in kind order."""
+        return [slot.module for slot in self._slots.values() if slot.module is not None]
+
+    @property
+    def classes(self) -> ModuleClasses:
+        return self._classes
+
+    def release(self) -> None:
+        """Its holder lets go of every module (its agent has ended)."""
+        for module in self.modules():
+            module.release()
 
     def slot(self, kind: ModuleKind) -> Slot:
         return self._slots[kind]
@@ -235,8 +320,10 @@ class ModuleSet:
     def drain(self) -> list[Payload]:
         return [p for slot in self._slots.values() if slot.module for p in slot.module.drain(slot.module_id)]
 
-    def fork(self, ids: StoreIds) -> tuple[ModuleSet, list[Row]]:
-        """The copy's set and the fork's rows: each kind copied under a new id, or linked."""
+    def fork(self, ids: StoreIds, instance: Instance | None = None) -> tuple[ModuleSet, list[Row]]:
+        """The copy's set (for the copy `instance`) and the fork's rows: each kind copied under a
+        new id, or linked."""
+        instance = instance or Instance()
         links = {k: (s.module.links_on_fork() if s.module else None) for k, s in self._slots.items()}
         slots: list[Slot] = []
         rows: list[Row] = []
@@ -244,46 +331,56 @@ class ModuleSet:
             slot = self._slots[kind]
             if slot.module is None:
                 rows.append(Row(kind, Disposition.ABSENT))
-            elif disposition is Disposition.LINKED:
-                slots.append(Slot(kind, slot.module_id, slot.module.shared_origin, slot.module.share()))
-                rows.append(Row(kind, disposition, slot.module_id, slot.module_id))
-            else:
-                copied = Slot(kind, ids.mint(kind.value), Origin.FORKED, slot.module.copy())
-                slots.append(copied)
-                rows.append(Row(kind, disposition, slot.module_id, copied.module_id))
+                continue
+            bound = slot.module.forked(instance, ids, slot.module_id)
+            slots.append(Slot(kind, bound.module_id, bound.origin, bound.module))
+            rows.append(Row(kind, disposition, slot.module_id, bound.module_id))
         return ModuleSet(slots, self._classes), rows
 
-    def transfer(self, holder: Holder, carried: frozenset[ModuleKind], ids: StoreIds) -> Transfer:
-        """The successor's set under `holder`'s profile, carrying `carried`."""
+    def transfer(
+        self, holder: Holder, carried: frozenset[ModuleKind], ids: StoreIds, instance: Instance | None = None
+    ) -> Transfer:
+        """The successor's set (for the successor `instance`) under `holder`'s profile, carrying
+        `carried`; every module that does not cross is let go of."""
         steps = transfer_steps(self.held(), receiving_kinds(holder, self._classes), carried)
         slots: list[Slot] = []
         rows: list[Row] = []
         reasons: list[str] = []
         for kind, step in steps.items():
-            slot, row = self._step(kind, step, holder, ids, reasons)
+            slot, row = self._step(kind, step, holder, ids, reasons, instance or Instance())
             if slot is not None:
                 slots.append(slot)
             rows.append(row)
         return Transfer(ModuleSet(slots, self._classes), rows, reasons)
 
     def _step(
-        self, kind: ModuleKind, step: Step, holder: Holder, ids: StoreIds, reasons: list[str]
+        self,
+        kind: ModuleKind,
+        step: Step,
+        holder: Holder,
+        ids: StoreIds,
+        reasons: list[str],
+        instance: Instance,
     ) -> tuple[Slot | None, Row]:
         old = self._slots[kind]
         source = old.module_id or None
         if step is Step.ABSENT:
             return None, Row(kind, Disposition.ABSENT)
-        if step is Step.DROP:
-            return None, Row(kind, Disposition.DROPPED, source)
         if step is Step.CARRY and old.module is not None:
-            adopted = old.module.adopt(holder)
+            adopted = old.module.adopted(holder, instance, ids, old.module_id)
             if not isinstance(adopted, Incompatible):
-                return Slot(kind, old.module_id, Origin.TRANSFERRED, adopted), Row(
-                    kind, Disposition.CARRIED, source, old.module_id
+                return Slot(kind, adopted.module_id, adopted.origin, adopted.module), Row(
+                    kind, Disposition.CARRIED, source, adopted.module_id
                 )
             reasons.append(adopted.reason)
-        fresh = Slot(kind, ids.mint(kind.value), Origin.CREATED, self._classes[kind].fresh(holder))
-        return fresh, Row(kind, Disposition.INITIALIZED, source, fresh.module_id)
+        if old.module is not None:
+            old.module.release()
+        if step is Step.DROP:
+            return None, Row(kind, Disposition.DROPPED, source)
+        fresh = self._classes[kind].bind(holder, Instance(instance.agent_id), ids)
+        return Slot(kind, fresh.module_id, fresh.origin, fresh.module), Row(
+            kind, Disposition.INITIALIZED, source, fresh.module_id
+        )
 
 
 def receiving_kinds(holder: Holder, classes: ModuleClasses) -> frozenset[ModuleKind]:

@@ -20,7 +20,8 @@ first) and its band: the brief, the thread (replies, receipts, feedback, a compa
 a view (`push_view`: text, file and search views, selected as `gg.state.views` selects them), a
 documentation view, or a pinned block. A pinned band (`pin`, the task list's) holds one current
 message: a changed block is pushed at the tail and the one it supersedes becomes ordinary thread;
-a block identical to the current one pins nothing. The current pins cross a compaction verbatim,
+a block identical to the current one pins nothing; a block rebuilt (`repin`) replaces the current
+one outright. The current pins cross a compaction verbatim,
 after the restarted thread, and cross a fork or a succession with the rest.
 
 What may leave the window by request (`remove_turns`, `remove_views`): whole turns but the turn in
@@ -47,6 +48,7 @@ class Band(StrEnum):
     VIEW = "view"
     DOCS = "docs"
     TASKS = "tasks"
+    MEMORY = "memory"
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,12 @@ class Window:
         self._marks = [replace(m, pinned=False) if m.band is band and m.pinned else m for m in self._marks]
         self._append(Message(role="user", content=text), Mark(self.turn, band, pinned=True))
         return True
+
+    def repin(self, band: Band, text: str | None) -> None:
+        """Rebuild the band's block: the current one leaves the window, and `text` (None: nothing)
+        is pinned in its place."""
+        self._remove(lambda mark: mark.band is band and mark.pinned)
+        self.pin(band, text)
 
     def pinned(self, band: Band) -> str | None:
         """The band's current block, or None."""
