@@ -53,9 +53,10 @@ def gg_run(base: Path, example: Path) -> Recorded:
 @pytest.fixture(scope="session")
 def crew_run(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
     """The crew run, recorded by `gg run` through the real loop and the JavaScript arm: a planner
-    reads a skill, spawns two workers, forks a copy, fetches, patches and hands over a failed
-    program, and execs into the closer. What its agents hold is what gg's config declares:
-    a profile that enables a module kind makes its stores appear on every surface."""
+    reads a skill, spawns two workers sharing a `shared` memories store, forks a copy, fetches,
+    patches and hands over a failed program, and execs into the closer. What its agents hold is
+    what `crew/gg.json` declares: a profile that enables a module kind makes its stores appear on
+    every surface."""
     return gg_run(tmp_path_factory.mktemp("crew"), CREW)
 
 

@@ -23,6 +23,7 @@ EXPECTED = {
     "history-1": ("worker", ["root.1"], ""),
     "history-2": ("worker", ["root.2"], ""),
     "history-3": ("root", ["root.f1"], ""),
+    "memories-0": ("worker", ["root.1", "root.2"], "2 holders"),  # the workers' `shared` store
     "skills-0": ("root → closer", ["root", "root@2"], "handed on"),
     "skills-1": ("worker", ["root.1"], ""),
     "skills-2": ("worker", ["root.2"], ""),
@@ -31,7 +32,7 @@ EXPECTED = {
 # profile -> kind -> the Agents tab's badge
 AGENT_BADGES = {
     "root": {"history": "per instance", "skills": "per instance"},
-    "worker": {"history": "per instance", "skills": "per instance"},
+    "worker": {"history": "per instance", "memories": "agent-scoped", "skills": "per instance"},
     "closer": {"history": "handed on", "skills": "handed on"},
 }
 
@@ -106,7 +107,7 @@ def test_every_store_of_a_recorded_run_reads_the_same_on_all_three_surfaces(crew
         observed = {}
         for row in rows:
             page.goto(f"{base}/runs/{crew_run.run_id}/modules/kind/{row.kind}")
-            observed[row.id] = (row.reach, check_store(page, row), row.badge)
+            observed[row.id] = (row.reach, sorted(check_store(page, row)), row.badge)
             shared = row.badge.endswith("holders")
             assert not shared or row.badge == f"{row.holders} holders", row  # the count is the holders'
 
@@ -114,10 +115,10 @@ def test_every_store_of_a_recorded_run_reads_the_same_on_all_three_surfaces(crew
         badges: dict[str, dict[str, str]] = {}
         for section in page.locator("section.profile").all():
             profile = section.locator(".profile-head h2").inner_text().strip()
-            for tr in section.locator("table.modules-rows tr").all():
+            for tr in section.locator("table.modules-rows > tbody > tr").all():
                 kind = tr.locator("td").first.inner_text().strip()
                 badges.setdefault(profile, {})[kind] = tr.locator(".badge.distribution").inner_text().strip()
-                listed = tr.locator("td").nth(2).locator("code").all_inner_texts()
+                listed = tr.locator("td").nth(2).locator("a > code").all_inner_texts()
                 for store in listed:  # a store the profile's row names counts the profile's holders
                     assert store in observed, (profile, store)
     assert observed == EXPECTED
