@@ -256,3 +256,71 @@ def test_version_prints_the_installed_packages_version_and_loads_nothing_else() 
     )
     checked = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     assert checked.stderr.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("arm", "signature"),
+    [
+        (
+            "javascript",
+            "files.readFile(path: string, options?: { offset?: number; limit?: number }): FileRead",
+        ),
+        (
+            "typescript",
+            "files.readFile(path: string, options?: { offset?: number; limit?: number }): FileRead",
+        ),
+        (
+            "python",
+            "gg.files.read_file(path: str, *, offset: int | None = None, limit: int | None = None)"
+            " -> FileRead",
+        ),
+    ],
+)
+def test_docs_prints_the_sdk_reference_spelled_for_the_arm(arm: str, signature: str) -> None:
+    result = CliRunner().invoke(main, ["docs", "--arm", arm])
+    assert result.exit_code == 0
+    assert result.output.startswith("# gg SDK reference: ")
+    for heading in ["## gg.files", "## gg.views", "## gg.session", "### gg.files.FileRead"]:
+        assert f"\n{heading}\n" in result.output, heading
+    assert f"\n{signature}\n" in result.output
+    assert "Fails with an `ApiError` whose `code` is:" in result.output and "`not-found`" in result.output
+
+
+def test_docs_of_one_module_prints_that_module_alone() -> None:
+    result = CliRunner().invoke(main, ["docs", "--arm", "python", "views"])
+    assert result.exit_code == 0
+    headings = [line for line in result.output.splitlines() if line.startswith("## ")]
+    assert headings == ["## gg.views"] and "### gg.views.open_text" in result.output
+
+
+def test_docs_documents_a_host_family_named_by_its_importable_path() -> None:
+    result = CliRunner().invoke(main, ["docs", "--arm", "typescript", "warehouse:warehouse"])
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.output.splitlines() if line.startswith("## ")] == ["## gg.warehouse"]
+    assert "warehouse.weigh(box: Box, options?: { extra?: number }): number" in result.output
+    assert "### gg.warehouse.Shipment" in result.output
+
+
+def test_docs_of_a_module_the_sdk_does_not_hold_exits_2_naming_those_it_does() -> None:
+    unknown = CliRunner().invoke(main, ["docs", "inventory"])
+    assert (
+        unknown.exit_code == 2 and "no module `inventory` in the SDK; it has files, shell" in unknown.output
+    )
+    unimportable = CliRunner().invoke(main, ["docs", "nowhere.at_all:tools"])
+    assert unimportable.exit_code == 2 and "No module named 'nowhere'" in unimportable.output
+
+
+def test_run_refuses_a_host_family_it_cannot_import_naming_the_entry(example: Path) -> None:
+    config = json.loads((example / "gg.json").read_text())
+    families = {
+        "id": "host-functions",
+        "params": {"families": ["warehouse:warehouse", "no_such_module:tools"]},
+    }
+    config["agents"][0]["capabilities"].append(families)
+    (example / "gg.json").write_text(json.dumps(config))
+    result = CliRunner().invoke(main, ["run", str(example)])
+    assert result.exit_code == 2
+    assert (
+        "families[1]: cannot be imported (ModuleNotFoundError: No module named 'no_such_module')"
+        in result.output
+    )

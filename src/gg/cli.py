@@ -1,4 +1,4 @@
-"""The `gg` command line: run, replay, check, schema, runs, show, study.
+"""The `gg` command line: run, replay, check, schema, runs, show, docs, study, console.
 
 Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
 refused launch; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C), and gg
@@ -184,10 +184,10 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
 
 def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
     """A program may touch anything in its workspace, so the run store must lie outside it."""
-    from gg.telemetry.layout import GG_DIR
+    from gg.telemetry.layout import GG_DIR, holds_store
 
     store = (base / GG_DIR).resolve()
-    if store.is_relative_to(workspace.resolve()):
+    if holds_store(workspace, base):
         click.echo(
             f"gg: the workspace {workspace} holds gg's run store ({store}); a program could read or "
             "overwrite every run. Run gg from a folder outside the workspace.",
@@ -211,12 +211,14 @@ def _open_store(base: Path, *, create: bool) -> RunStore:
 
 
 def _model_override(reference: str | None) -> tuple[str | None, str | None]:
+    from gg.providers.factory import parse_model_reference
+
     if reference is None:
         return None, None
-    provider, _, model = reference.partition(":")
-    if not provider or (provider != "replay" and not model):
-        raise click.BadParameter(f"expected PROVIDER:MODEL, got {reference!r}", param_hint="--model")
-    return provider, model or None
+    try:
+        return parse_model_reference(reference)
+    except ValueError as wrong:
+        raise click.BadParameter(str(wrong), param_hint="--model") from None
 
 
 @main.command()
@@ -246,6 +248,28 @@ def _journals(config: Path) -> list[Path]:
     capability_set = load_capability_set(config)
     bindings = [agent.model for agent in capability_set.agents if agent.model is not None]
     return list(dict.fromkeys(binding.journal for binding in bindings if binding.journal is not None))
+
+
+ARMS = ("javascript", "typescript", "python", "python-typed")
+
+
+@main.command()
+@click.option(
+    "--arm", type=click.Choice(ARMS), default="javascript", show_default=True, help="Spell it for this arm."
+)
+@click.argument("family", required=False)
+def docs(arm: str, family: str | None) -> None:
+    """Print the SDK reference: every module, function, parameter, result and error, spelled for
+    one arm. FAMILY prints one module: one of gg's (`files`) or a host family given as
+    `package.module:attribute`."""
+    from gg.sdk.docs.reference import sdk_reference
+
+    try:
+        text = sdk_reference(arm, family)
+    except LookupError as missing:
+        click.echo(f"gg docs: {family}: {missing}", err=True)
+        sys.exit(REFUSED_EXIT)
+    click.echo(text, nl=False)
 
 
 @main.command()

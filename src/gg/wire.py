@@ -8,6 +8,15 @@ import json
 import re
 from typing import Any
 
+_JS_RESERVED_WORDS = (
+    "break case catch class const continue debugger default delete do else enum export extends "
+    "false finally for function if import in instanceof new null return super switch this throw "
+    "true try typeof var void while with yield let static implements interface package private "
+    "protected public await arguments eval"
+)
+JS_RESERVED = frozenset(_JS_RESERVED_WORDS.split())
+"""The words JavaScript keeps for itself: no SDK function, parameter or module may be one."""
+
 
 def camel(snake: str) -> str:
     """`max_line_chars` → `maxLineChars`."""

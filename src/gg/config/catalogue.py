@@ -8,6 +8,8 @@
   network.
 - `subagents` has no default on purpose: an enabled one must write `maxDepth`. `limits.maxParallel`
   defaults to 4 agents taking turns at once.
+- `host-functions` names its families (`HOST_FAMILY_ENTRY`): a family handed to the run by name,
+  or an importable `package.module:attribute`; each grants `host-functions:<family>`.
 - `memories` has no defaults on purpose: an enabled one writes its strategy, scope and six caps.
 """
 
@@ -28,6 +30,8 @@ __all__ = [
     "DEFAULT_SKILLS_DIRECTORY",
     "DEFAULT_TIMEOUT_SECS",
     "DEFAULT_WORKSPACE",
+    "HOST_FAMILY_ENTRY",
+    "HOST_FAMILY_GRANT",
     "ID_LENGTH_MAX",
     "ID_LENGTH_MIN",
     "MAX_MAX_MEMORY_BYTES",
@@ -58,6 +62,7 @@ class CapabilityId(StrEnum):
     EXEC = "exec"
     FORK = "fork"
     FSM = "fsm"
+    HOST_FUNCTIONS = "host-functions"
     MEMORIES = "memories"
 
 
@@ -110,5 +115,7 @@ DEFAULT_SHELL_MAX_MEMORY_BYTES = 4_294_967_296  # 4 GiB of address space per pro
 DEFAULT_SHELL_MAX_FILE_BYTES = 1_073_741_824  # 1 GiB: the most a command writes to any one file
 MIN_SHELL_MAX_FILE_BYTES = 1_048_576  # 1 MiB: less leaves no room for a build's own files
 MAX_TIMEOUT_SECS = 86_400.0  # a day: past it a program's clock cannot be armed; refused, not capped
+HOST_FAMILY_ENTRY = r"[a-z][a-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_]*"
+HOST_FAMILY_GRANT = "host-functions:{family}"  # the capability a listed family's calls are gated on
 ID_LENGTH_MIN = 2
 ID_LENGTH_MAX = 32

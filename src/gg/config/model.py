@@ -22,24 +22,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from gg.config.catalogue import (
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
     DEFAULT_MAX_PARALLEL,
-    DEFAULT_SHELL_MAX_FILE_BYTES,
-    DEFAULT_SHELL_MAX_MEMORY_BYTES,
-    DEFAULT_SHELL_TIMEOUT_SECS,
     DEFAULT_SKILLS_DIRECTORY,
     DEFAULT_TIMEOUT_SECS,
     DEFAULT_WORKSPACE,
+    HOST_FAMILY_GRANT,
     ID_LENGTH_MAX,
     ID_LENGTH_MIN,
     MAX_MAX_MEMORY_BYTES,
     MAX_TIMEOUT_SECS,
     MIN_MAX_MEMORY_BYTES,
-    MIN_SHELL_MAX_FILE_BYTES,
     CacheLifetime,
     CapabilityId,
     Language,
@@ -55,12 +52,14 @@ from gg.config.delegation import (
     Slug,
     SubagentsCapability,
 )
+from gg.config.host_functions import HostFunctionsCapability, HostFunctionsParams
 from gg.config.memories import MemoriesCapability
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
-from gg.config.values import Choice, Flag, Number, Place, Text, Whole
+from gg.config.part import Enabled, Part
+from gg.config.shell import ShellCapability, ShellParams
+from gg.config.values import Choice, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
 from gg.state.memories import MemoryProfile
-from gg.wire import camel
 
 __all__ = [
     "ID_LENGTH",
@@ -69,6 +68,8 @@ __all__ = [
     "Capability",
     "CapabilitySet",
     "ErrorRateCeiling",
+    "HostFunctionsCapability",
+    "HostFunctionsParams",
     "Limits",
     "ModelBinding",
     "ProgramLibrary",
@@ -82,18 +83,8 @@ __all__ = [
     "SkillsParams",
 ]
 
-
-class _Part(BaseModel):
-    """Every object in a capability set: frozen, camelCase keys, unknown keys refused."""
-
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
-    )
-
-
 KEEP = Whole(0, note="0 keeps every program")
 ID_LENGTH = Whole(ID_LENGTH_MIN, ID_LENGTH_MAX)
-Enabled = Annotated[bool, Flag()]
 
 
 @dataclass(frozen=True)
@@ -104,7 +95,7 @@ class ErrorRateCeiling:
     window: int
 
 
-class Limits(_Part):
+class Limits(Part):
     """Run ceilings, each armed only when written; and how many agents take turns at once."""
 
     max_turns: Annotated[int, Whole(1)] | None = None
@@ -128,7 +119,7 @@ class Limits(_Part):
         return ErrorRateCeiling(self.max_error_rate, self.error_rate_window)
 
 
-class ModelBinding(_Part):
+class ModelBinding(Part):
     """Which model answers an agent, through which provider."""
 
     provider: Annotated[Provider, Choice(Provider)]
@@ -143,7 +134,7 @@ class ModelBinding(_Part):
     cache_lifetime: Annotated[CacheLifetime, Choice(CacheLifetime)] | None = None
 
 
-class ResponsesAsCodeParams(_Part):
+class ResponsesAsCodeParams(Part):
     """Per-program sandbox ceilings and the agent's language; neither ceiling is clamped."""
 
     language: Annotated[Language, Choice(Language)] = DEFAULT_LANGUAGE
@@ -165,7 +156,7 @@ class ResponsesAsCodeParams(_Part):
         return Ceilings(timeout_secs=self.timeout_secs, max_memory_bytes=self.max_memory_bytes)
 
 
-class ProgramLibraryParams(_Part):
+class ProgramLibraryParams(Part):
     """As written; an enabled library must write both (checked in `rules.py`)."""
 
     keep: Annotated[int, KEEP] | None = None
@@ -184,7 +175,7 @@ class ProgramLibrary:
         return self.keep == 0
 
 
-class ResponsesAsCodeCapability(_Part):
+class ResponsesAsCodeCapability(Part):
     """Code mode, the only mode: every agent lists it, enabled."""
 
     id: Literal[CapabilityId.RESPONSES_AS_CODE]
@@ -192,7 +183,7 @@ class ResponsesAsCodeCapability(_Part):
     params: ResponsesAsCodeParams = Field(default_factory=ResponsesAsCodeParams)
 
 
-class ProgramLibraryCapability(_Part):
+class ProgramLibraryCapability(Part):
     """The agent's program library; when enabled, `params.keep` and `params.idLength` are required."""
 
     model_config = ConfigDict(
@@ -207,7 +198,7 @@ class ProgramLibraryCapability(_Part):
     params: ProgramLibraryParams = Field(default_factory=ProgramLibraryParams)
 
 
-class SkillsParams(_Part):
+class SkillsParams(Part):
     """Where the agent's skills live: one folder per skill, each holding `skill.md`."""
 
     directory: Annotated[Path, Place("folder")] = Field(
@@ -215,49 +206,12 @@ class SkillsParams(_Part):
     )
 
 
-class SkillsCapability(_Part):
+class SkillsCapability(Part):
     """The skills catalogue and `skills.readSkill`."""
 
     id: Literal[CapabilityId.SKILLS]
     enabled: Enabled = True
     params: SkillsParams = Field(default={}, validate_default=True)  # the directory resolves like any path
-
-
-class ShellParams(_Part):
-    """A shell command's default timeout, each of its processes' memory, the most it writes to any
-    one file (the workspace is on the host's disk), and whether it shares the host's network (it
-    has none unless `network` is true)."""
-
-    timeout_secs: Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")] = (
-        DEFAULT_SHELL_TIMEOUT_SECS
-    )
-    max_memory_bytes: Annotated[
-        int,
-        Whole(
-            MIN_MAX_MEMORY_BYTES,
-            MAX_MAX_MEMORY_BYTES,
-            what="a whole number of bytes",
-            note="a shell needs 16 MiB and is given at most 1 TiB",
-        ),
-    ] = DEFAULT_SHELL_MAX_MEMORY_BYTES
-    max_file_bytes: Annotated[
-        int,
-        Whole(
-            MIN_SHELL_MAX_FILE_BYTES,
-            MAX_MAX_MEMORY_BYTES,
-            what="a whole number of bytes",
-            note="each file a command writes; the workspace is on the host's disk",
-        ),
-    ] = DEFAULT_SHELL_MAX_FILE_BYTES
-    network: Annotated[bool, Flag()] = False
-
-
-class ShellCapability(_Part):
-    """`shell.shell`: commands run in a jail (`gg.sandbox.jail`)."""
-
-    id: Literal[CapabilityId.SHELL]
-    enabled: Enabled = True
-    params: ShellParams = Field(default_factory=ShellParams)
 
 
 Capability = Annotated[
@@ -269,6 +223,7 @@ Capability = Annotated[
     | ExecCapability
     | ForkCapability
     | FsmCapability
+    | HostFunctionsCapability
     | MemoriesCapability
     | TasksCapability
     | ProjectManagementCapability
@@ -277,7 +232,7 @@ Capability = Annotated[
 ]
 
 
-class Agent(_Part):
+class Agent(Part):
     """One agent profile: its slug, display name, role, task, model, capabilities and roster.
 
     The root's `task` is the run's; another profile's is its default brief, when a spawn gives
@@ -319,6 +274,21 @@ class Agent(_Part):
 
     def roster_entry(self, slug: str) -> RosterEntry | None:
         return next((entry for entry in self.subagents if entry.agent == slug), None)
+
+    @property
+    def capability_ids(self) -> frozenset[str]:
+        """What the profile grants its programs: each enabled capability's id, and
+        `host-functions:<family>` for each host family it lists."""
+        ids = {entry.id.value for entry in self.capabilities if entry.enabled}
+        return frozenset(ids | {HOST_FAMILY_GRANT.format(family=family) for family in self.host_families})
+
+    @property
+    def host_families(self) -> tuple[str, ...]:
+        """The host family entries the profile enables, as written (none when it enables none)."""
+        for entry in self.capabilities:
+            if isinstance(entry, HostFunctionsCapability) and entry.enabled:
+                return entry.params.families
+        return ()
 
     @property
     def responses_as_code(self) -> ResponsesAsCodeParams:
@@ -367,7 +337,7 @@ class Agent(_Part):
         return None
 
 
-class CapabilitySet(_Part):
+class CapabilitySet(Part):
     """A whole run's configuration: its name, workspace, ceilings and agents (one is `root`)."""
 
     name: Annotated[str, Text()]

@@ -8,6 +8,7 @@ Each skips what is mis-shaped (pydantic names that) and yields findings at preci
   (code mode is the only mode);
 - no capability is listed twice by one agent;
 - an enabled `program-library` writes both `keep` and `idLength` (`null` counts as unwritten);
+- `host-functions` lists at least one family, each once;
 - an enabled `memories` writes its `implementation`, `scope` and six caps (`memories.py`);
 - a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`;
 - the agent tree's rules (rosters, `subagents`, `exec`, `fork`) are `roster.py`'s, a machine's
@@ -23,6 +24,7 @@ from typing import Any
 
 from gg.config.catalogue import CapabilityId, Provider
 from gg.config.defects import ABSENT, Finding, Loc, mapping, sequence
+from gg.config.host_functions import host_families_findings
 from gg.config.machines import is_machine, machine_findings
 from gg.config.memories import memories_findings
 from gg.config.model import ID_LENGTH, KEEP
@@ -129,6 +131,10 @@ def _entry(capability: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
     enabled = capability.get("enabled") is not False
     if capability.get("id") == CapabilityId.RESPONSES_AS_CODE and not enabled:
         yield Finding((*loc, "enabled"), "must be true: code mode is the only mode")
+    if capability.get("id") == CapabilityId.HOST_FUNCTIONS:
+        yield from host_families_findings(
+            (mapping(capability.get("params")) or {}).get("families"), (*loc, "params")
+        )
     if capability.get("id") == CapabilityId.MEMORIES and enabled:
         yield from memories_findings(capability, loc)
     if capability.get("id") == CapabilityId.PROGRAM_LIBRARY and enabled:

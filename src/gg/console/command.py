@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from gg.telemetry.layout import GG_DIR, STORE_FILE, store_path
+from gg.telemetry.layout import located_store, store_path
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
@@ -20,13 +20,7 @@ DEFAULT_HOST = "127.0.0.1"
 
 def resolve_store(store: Path | None, cwd: Path) -> Path:
     """The store file: `--store` names the file, a folder holding `.gg/runs.db`, or `.gg/` itself."""
-    if store is None:
-        return store_path(cwd)
-    if store.is_dir():
-        if (store / STORE_FILE).is_file() or store.name == GG_DIR:
-            return store / STORE_FILE
-        return store_path(store)
-    return store
+    return store_path(cwd) if store is None else located_store(store)
 
 
 def is_loopback(host: str) -> bool:

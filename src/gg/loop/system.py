@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from gg import prompts
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LanguageSpec
-from gg.sdk.catalogue import FAMILY_BRIEFS
 from gg.sdk.registry import Ending, Operation, Registry, Role, is_bound
 from gg.sdk.skills import Skill
 from gg.state.kinds import KIND_ORDER, ModuleKind
@@ -54,7 +53,9 @@ def system_prompt(
     bound = [op for op in registry if is_bound(op.gate, role, capabilities)]
     endings = [f"`{op.qualified(language.id)}`" for op in bound if isinstance(op.gate, Ending)]
     modules = [
-        ModuleLine(path=f"gg.{family}", brief=FAMILY_BRIEFS[family], import_line=language.import_line(family))
+        ModuleLine(
+            path=f"gg.{family}", brief=registry.brief(family), import_line=language.import_line(family)
+        )
         for family in registry.families()
         if any(op.family == family for op in bound)
     ]

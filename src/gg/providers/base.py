@@ -112,7 +112,14 @@ class ModelError(Exception):
 
 
 class ModelClient(Protocol):
-    """One model behind one provider. `model_id` is `<provider>:<model>` or `replay`."""
+    """One model behind one provider. `model_id` is `<provider>:<model>` or `replay`.
+
+    Any object with these two members is a model (`gg.run(config, model=...)`), so a model can be
+    scripted in Python. `complete` is called once per turn with the `Request` (the system prompt,
+    the window's messages, the one tool `submit_program`) and returns a `Reply`: the text, the
+    tool calls (`ToolCall(id, "submit_program", {"program": source})`, ids unique in the reply),
+    the `Usage` it spent, the model's name and, when known, its cost in US dollars. A model that
+    cannot answer raises `ModelError`; anything else it raises ends the run `internal_error`."""
 
     @property
     def model_id(self) -> str: ...

@@ -40,7 +40,16 @@ if TYPE_CHECKING:
     import httpx2
 
 REQUEST_TIMEOUT_SECS = 300.0
+MODEL_REFERENCE = "PROVIDER:MODEL"
 _NO_KEY = "no-key"  # a self-hosted server that checks no key still needs a header value
+
+
+def parse_model_reference(reference: str) -> tuple[str, str | None]:
+    """`openai:gpt-5` → (`openai`, `gpt-5`); `replay` needs no model. Raises `ValueError`."""
+    provider, _, model = reference.partition(":")
+    if not provider or (provider != "replay" and not model):
+        raise ValueError(f"expected {MODEL_REFERENCE}, got {reference!r}")
+    return provider, model or None
 
 
 @dataclass(frozen=True)

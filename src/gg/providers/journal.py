@@ -27,6 +27,10 @@ A line is an object; every key is optional:
   {"program": <the file's text>}}]`, and on a call for its `"arguments"`. The path is relative to
   the journal's folder and must stay inside it (a link leading out is refused too); the file is
   UTF-8 text of at most 1 MiB, read when the journal is opened, placeholders allowed.
+- A line holding `hostFamily` or `hostAnswer` alone is not a reply: it records a host function's
+  declaration or one of its answers, each answer naming the agent it was given to
+  (`gg.sdk.host.recording` reads them), so a replay can answer a program's calls with the
+  function absent. No script's replies are numbered with them.
 
 Every defect is reported at once, each with its line number, as a `JournalError` (a launch
 refusal: a bad journal fails before the first turn). A line with a defect is judged no further,
@@ -45,6 +49,7 @@ from typing import Any
 from gg.errors import ConfigDefect, ConfigError
 from gg.outcome import ErrorKind, ErrorType
 from gg.providers.base import SUBMIT_PROGRAM, Usage
+from gg.providers.host_lines import host_line
 from gg.wire import read_json
 
 _MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
@@ -157,7 +162,7 @@ def parse_journal(text: str, source: str, *, folder: Path | None = None) -> tupl
 def _reply_lines(text: str) -> Iterator[tuple[int, str]]:
     for number, raw in enumerate(text.splitlines(), 1):
         stripped = raw.strip()
-        if stripped and not stripped.startswith("//"):
+        if stripped and not stripped.startswith("//") and host_line(stripped) is None:
             yield number, stripped
 
 

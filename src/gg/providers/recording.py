@@ -9,16 +9,23 @@
   latest reply its agent received, matched by call id in call order (providers may repeat ids),
   so the journal keeps every reply's receipts and a replay can reproduce the ids they named. A
   call with no receipt event keeps `null`.
-- The file is rewritten whole (to a temporary file, then renamed over it) after every model call
-  and at `close`, so a run that dies still leaves a journal of every call it made.
+- Host lines (`record_host`: a host function's declaration, or one of its answers) are kept in
+  the order they came; an answer stands after the latest reply of the agent it was given to
+  (whose program made the call), a declaration after the run's latest reply, so a replay can
+  answer each agent's calls of host functions, in order, with the functions absent
+  (`gg.sdk.host.recording`).
+- The file is rewritten whole (to a temporary file, then renamed over it) after every model call,
+  every host line and at `close`, so a run that dies still leaves a journal of every call it made.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from gg.providers.base import ModelClient, ModelError, Reply, Request, Usage
 from gg.providers.journal import JournalCall, JournalFailure, JournalReply, format_reply
@@ -33,6 +40,8 @@ class JournalRecorder:
         self._entries: list[JournalReply] = []
         self._receipts: list[list[str | None]] = []
         self._awaiting: dict[str, list[tuple[str, int, int]]] = {}  # per agent: its latest reply's calls
+        self._latest: dict[str, int] = {}  # per agent: the entry of its latest reply
+        self._host: list[tuple[int, str]] = []  # each host line, after how many entries it stands
         self._lock = threading.Lock()
 
     @classmethod
@@ -75,6 +84,15 @@ class JournalRecorder:
             self._awaiting[agent_id] = []
             self._append(entry, [])
 
+    def record_host(self, line: dict[str, Any], agent_id: str | None = None) -> None:
+        """Keep a host line (`{"hostFamily": ...}` or `{"hostAnswer": ...}`) after the latest reply
+        of `agent_id` (of the run, when None or when that agent has none yet)."""
+        text = json.dumps(line, ensure_ascii=False, allow_nan=False)
+        with self._lock:
+            latest = None if agent_id is None else self._latest.get(agent_id)
+            self._host.append((len(self._entries) if latest is None else latest + 1, text))
+            self._save()
+
     def write(self, event: Event) -> None:
         """The sink side: a receipt event fills its call's receipt."""
         payload = event.payload
@@ -92,6 +110,8 @@ class JournalRecorder:
             self._save()
 
     def _append(self, entry: JournalReply, receipts: list[str | None]) -> None:
+        if entry.agent is not None:
+            self._latest[entry.agent] = len(self._entries)
         self._entries.append(entry)
         self._receipts.append(receipts)
         self._save()
@@ -105,7 +125,13 @@ class JournalRecorder:
     def _save(self) -> None:
         source = f" answered by {self._model_id}" if self._model_id else ""
         lines = [f"// gg recording: {len(self._entries)} model call(s){source}"]
-        lines.extend(format_reply(entry) for entry in self._snapshot())
+        host: dict[int, list[str]] = {}
+        for position, text in self._host:
+            host.setdefault(position, []).append(text)
+        for index, entry in enumerate(self._snapshot()):
+            lines.extend(host.get(index, ()))
+            lines.append(format_reply(entry))
+        lines.extend(host.get(len(self._entries), ()))
         temporary = self.path.with_name(f".{self.path.name}.tmp")
         temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
         os.replace(temporary, self.path)

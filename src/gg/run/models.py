@@ -5,7 +5,8 @@
   `gg run --journal`) answers every agent of the run.
 - A replayed agent plays its own script of its journal (`gg.providers.book`): each journal file
   is read once, owned by the first profile whose model names it (the root, for a journal given
-  on the command line).
+  on the command line). The journals the run's agents replay (`replayed_journals`) are found by
+  the same rule; they also hold the host functions' recorded answers (`gg.run.families`).
 - A recorder (`--record`) wraps every agent's client, so the recording holds every agent's lines.
 - What a run is handed (`World`) comes first: `clients` answers every agent; `client` answers the
   root's lineage.
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gg.config.catalogue import Provider
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet
 from gg.providers.base import ModelClient
@@ -62,13 +64,7 @@ class ModelClients:
 
     def binding_of(self, profile: AgentProfile) -> tuple[str, str | None]:
         """The provider and model that answer `profile`, after the command line's overrides."""
-        overrides = self._overrides
-        if overrides.journal is not None:
-            return "replay", None
-        if overrides.provider is not None and profile.slug == self._set.root.slug:
-            return overrides.provider, overrides.model
-        binding = profile.binding
-        return binding.provider.value, binding.model
+        return binding_of(self._set, self._overrides, profile)
 
     def _built(self, node: AgentNode, profile: AgentProfile, stream: AgentStream) -> ModelClient:
         """A `--model` of the profile's own provider keeps the profile's endpoint, key variable and
@@ -77,8 +73,8 @@ class ModelClients:
         provider, model = self.binding_of(profile)
         binding = profile.binding
         kept = provider == binding.provider.value
-        journal = self._overrides.journal or (binding.journal if kept else None)
-        if provider == "replay" and journal is not None:
+        journal = journal_of(self._set, self._overrides, profile)
+        if provider == Provider.REPLAY and journal is not None:
             return ReplayClient(self._book(journal).script(node.id, profile.slug))
         client = build_client(
             provider=provider,
@@ -115,6 +111,45 @@ class ModelClients:
             if profile.model is not None and profile.model.journal == path:
                 return profile.slug
         return self._set.root.slug
+
+
+def binding_of(
+    capability_set: CapabilitySet, overrides: Overrides, profile: AgentProfile
+) -> tuple[str, str | None]:
+    """The provider and model that answer `profile` in `capability_set`, after `overrides`."""
+    if overrides.journal is not None:
+        return Provider.REPLAY.value, None
+    if overrides.provider is not None and profile.slug == capability_set.root.slug:
+        return overrides.provider, overrides.model
+    binding = profile.binding
+    return binding.provider.value, binding.model
+
+
+def journal_of(capability_set: CapabilitySet, overrides: Overrides, profile: AgentProfile) -> Path | None:
+    """The journal `profile`'s model reads: the command line's, else the profile's own while its
+    provider is kept."""
+    provider, _ = binding_of(capability_set, overrides, profile)
+    kept = provider == profile.binding.provider.value
+    return overrides.journal or (profile.binding.journal if kept else None)
+
+
+def replayed_journals(
+    capability_set: CapabilitySet, overrides: Overrides, given: tuple[ModelClient | None, ClientFor | None]
+) -> tuple[Path, ...]:
+    """Every journal the run's agents replay, each once, in profile order; none of the profiles a
+    client handed to the run answers (every profile, for `clients`; the root's, for `client`)."""
+    root_client, client_for = given
+    if client_for is not None:
+        return ()
+    journals: dict[Path, None] = {}
+    for profile in capability_set.agents:
+        handed = root_client is not None and profile.slug == capability_set.root.slug
+        if profile.model is None or handed:
+            continue
+        journal = journal_of(capability_set, overrides, profile)
+        if binding_of(capability_set, overrides, profile)[0] == Provider.REPLAY and journal is not None:
+            journals[journal] = None
+    return tuple(journals)
 
 
 @dataclass(frozen=True)

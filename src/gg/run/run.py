@@ -8,7 +8,10 @@ ends; its ending is the run's (a machine's terminal state's ending included), an
 still running then is stopped and recorded as stopped. gg's own defect in any agent ends the run
 `internal_error`. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
 ends it with exit 3. `run_finished` sums every agent's turns, programs, errors and spend, and
-lists each agent's own.
+lists each agent's own. The host families the profiles name are bound before any agent opens
+(`gg.sdk.host.binding`) and serve every agent whose profile lists them: one that cannot be served
+refuses the run (exit 2), naming it. Only the launch refuses a run (the families, the profiles'
+setups, the root's model and arm); once the root runs, nothing any agent meets is a refusal.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from gg.loop.limits import ErrorLedger
 from gg.providers.base import ModelClient
 from gg.providers.recording import JournalRecorder
 from gg.run.context import MonotonicClock, RunContext
+from gg.run.families import bind_run_families, log_run_families
 from gg.run.leases import GuestLeases
-from gg.run.models import ClientFor, ModelClients, Overrides
+from gg.run.models import ClientFor, ModelClients, Overrides, replayed_journals
 from gg.run.profiles import Profiles
 from gg.run.scheduler import Scheduler
 from gg.run.spawner import Spawner
@@ -36,6 +40,8 @@ from gg.run.stream import AgentStream
 from gg.run.tree import ROOT_ID
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
+from gg.sdk.host.binding import HostBinding
+from gg.sdk.host.family import HostFamily
 from gg.state.library import Minter, cuid2_minter
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import LogLevel, RunFinished, RunStarted
@@ -63,9 +69,10 @@ class World:
     """What a run may be handed instead of building it itself (tests, embedding gg).
 
     An `arm` handed in serves its own language and is not closed by the run; its owner closes it.
+    It serves gg's own SDK: a run that serves host families builds its arms from its own registry.
     `clock` is the run's one monotonic clock: its deadline, its ceilings and its durations.
     `client` answers the root (every incarnation of it); `clients` answers every agent, given the
-    agent's id and profile.
+    agent's id and profile. `families` are the host families profiles may name by name.
     """
 
     client: ModelClient | None = None
@@ -73,6 +80,7 @@ class World:
     minter: Minter = cuid2_minter
     clock: MonotonicClock = time.monotonic
     clients: ClientFor | None = None
+    families: tuple[HostFamily, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,16 +102,25 @@ def execute_run(
     world: World = World(),
 ) -> RunResult:
     """Run the capability set's agents to the root's end. Never raises for anything gg meets."""
-    run = _context(capability_set, telemetry, world)
+    given = (world.client, world.clients)
+    replayed = replayed_journals(capability_set, options.overrides, given)
+    host, refusal = bind_run_families(capability_set, telemetry, world.families, options.recorder, replayed)
+    capability_set = host.capability_set or capability_set
+    run = _context(capability_set, telemetry, world, host)
     stream = run.stream(ROOT_ID)
     workspace = (options.workspace or capability_set.workspace).resolve()
-    clients = ModelClients(capability_set, options.overrides, run.tool_choice, (world.client, world.clients))
+    clients = ModelClients(capability_set, options.overrides, run.tool_choice, given)
     stream.emit(_started(capability_set, options, workspace, clients))
+    log_run_families(stream, host)
     spawner: Spawner | None = None
     try:
-        end, spawner = _run_tree(capability_set, run, stream, workspace, clients)
+        if refusal is not None:
+            end = AgentEnd(RunStatus.REFUSED, message=str(refusal))
+        else:
+            end, spawner = _run_tree(capability_set, run, stream, workspace, clients)
     finally:
         run.close()
+        host.close()
     summary = None if spawner is None else _summary(spawner, run)
     stream.emit(
         RunFinished(
@@ -119,12 +136,14 @@ def execute_run(
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
 
 
-def _context(capability_set: CapabilitySet, telemetry: Telemetry, world: World) -> RunContext:
-    registry = default_registry()
+def _context(
+    capability_set: CapabilitySet, telemetry: Telemetry, world: World, host: HostBinding
+) -> RunContext:
+    registry = default_registry(host.operations, host.types, host.briefs)
     return RunContext(
         telemetry=telemetry,
         registry=registry,
-        leases=GuestLeases(registry, world.arm),
+        leases=GuestLeases(registry, None if host.operations else world.arm),
         clock=world.clock,
         max_runtime_secs=capability_set.limits.max_runtime_secs,
         program_ids=world.minter,

@@ -106,7 +106,7 @@ def resolve_setup(
     Raises `LookupError` for a library that lacks its settings.
     """
     language = LANGUAGES[profile.language.value]
-    capabilities = frozenset(c.id.value for c in profile.capabilities if c.enabled)
+    capabilities = profile.capability_ids
     if seat is not None and seat.targets:
         capabilities |= {STANDS_IN_A_STATE}
     surface = build_surface(registry, language, profile.role, capabilities, profile.skills_directory)

@@ -1,5 +1,5 @@
 """What each language arm contributes to the prompt: its name, its print call, its prompt segment,
-the import line of a module, the spelling of a signature and of a type, and how its code modules
+the import line of a module, the spelling of a signature and of a result, and how its code modules
 are named (`module_key`), written (`module_extensions`, preferred first) and documented
 (`document_module`)."""
 
@@ -12,7 +12,7 @@ from gg.sandbox.deno.declarations import alias_methods, ts_declaration, ts_param
 from gg.sandbox.execution import CodeModule
 from gg.sandbox.monty.spelling import declarations as python_declarations
 from gg.sandbox.monty.spelling import param_spelling as python_param_spelling
-from gg.sandbox.monty.spelling import py_type
+from gg.sandbox.monty.spelling import returns_type as python_returns
 from gg.sandbox.monty.spelling import signature as python_signature
 from gg.sdk.docs.codemodules import module_documentation
 from gg.sdk.docs.index import DocEntry
@@ -32,18 +32,18 @@ def ts_signature_line(op: Operation) -> str:
 
 def ts_param_spelling(param: Param) -> tuple[str, str]:
     """`("options.offset", "number")`: a parameter as the documentation names and types it."""
-    return (param.wire if param.in_place else f"options.{param.wire}"), ts_param_type(param.type)
+    return (param.wire if param.in_place else f"options.{param.wire}"), ts_param_type(param)
+
+
+def ts_returns(op: Operation) -> str:
+    """What a call hands back, as TypeScript spells it (`FileRead`, `void`)."""
+    return op.returns
 
 
 def ts_declarations(registry: Registry) -> dict[str, str]:
     """Each declared type as the documentation quotes it, by name."""
     methods = alias_methods(registry)
     return {name: ts_declaration(decl, methods.get(name, ())) for name, decl in registry.types.items()}
-
-
-def ts_type(expression: str) -> str:
-    """A registry type expression as the documentation spells it for JavaScript: as it is."""
-    return expression
 
 
 def python_import_line(family: str) -> str:
@@ -63,7 +63,7 @@ class LanguageSpec:
     signature_of: Callable[[Operation], str] = ts_signature_line
     param_spelling: Callable[[Param], tuple[str, str]] = ts_param_spelling
     declarations_of: Callable[[Registry], dict[str, str]] = ts_declarations
-    type_of: Callable[[str], str] = ts_type
+    returns_of: Callable[[Operation], str] = ts_returns
     document_module: Callable[[CodeModule, str], list[DocEntry]] = module_documentation
 
     def import_line(self, family: str) -> str:
@@ -99,7 +99,7 @@ PYTHON = LanguageSpec(
     signature_of=python_signature,
     param_spelling=python_param_spelling,
     declarations_of=python_declarations,
-    type_of=py_type,
+    returns_of=python_returns,
     document_module=python_module_documentation,
 )
 
@@ -114,7 +114,7 @@ PYTHON_TYPED = LanguageSpec(
     signature_of=python_signature,
     param_spelling=python_param_spelling,
     declarations_of=python_declarations,
-    type_of=py_type,
+    returns_of=python_returns,
     document_module=python_module_documentation,
 )
 

@@ -4,7 +4,8 @@
    the role gate runs before any argument is looked at; once the run's wall-clock budget is
    spent, a call that would reach a tool is refused `limit-exceeded` (endings never are);
 2. validate: the arguments must match the operation's declared parameters (a guest SDK already
-   checked them, but the host never trusts the guest);
+   checked them, but the host never trusts the guest); a host function's parameter is judged
+   against its shape, at any depth (`gg.sdk.shape_check`);
 3. dispatch: the operation's handler acts on the program's scope;
 4. record: every call is bracketed `api_call` / `api_result` through the `CallLog`, refused ones
    included, and counted (`api_calls` every call, `tool_calls` those that reached a tool).
@@ -41,6 +42,7 @@ from gg.sdk.registry import (
     is_bound,
 )
 from gg.sdk.scope import ProgramScope
+from gg.sdk.shape_check import violation
 
 MAX_ARGUMENT_PREVIEW = 40
 LIVE_LOG_LINES = 200  # lines of one program passed on live; its record keeps its last lines anyway
@@ -111,7 +113,7 @@ class Membrane:
                 raise _unknown_operation(operation)
             self._gate(op)
             self._refuse_past_the_deadline(op)
-            values = validate_arguments(op, args)
+            values = validate_arguments(op, args, self._language)
             if op.dispatches_tool:
                 self.counts.tool_calls += 1
             result = op.handler(self._scope, values)
@@ -159,10 +161,13 @@ class Membrane:
         return f"`{name}` is not available to this agent; it ends with {' or '.join(own)}"
 
 
-def validate_arguments(op: Operation, args: Mapping[str, Any]) -> dict[str, Any]:
+def validate_arguments(
+    op: Operation, args: Mapping[str, Any], language: str = "javascript"
+) -> dict[str, Any]:
     """Check `args` (camelCase wire fields) against the declared parameters; returns them as given.
 
-    Raises `ApiError(invalid-argument)` naming the argument, what it must be and what it was.
+    Raises `ApiError(invalid-argument)` naming the argument as `language` spells it, what it must
+    be and what it was.
     """
     if not isinstance(args, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, "the call's arguments must be an object")
@@ -171,18 +176,24 @@ def validate_arguments(op: Operation, args: Mapping[str, Any]) -> dict[str, Any]
     if unknown:
         raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{op.key}` takes no argument `{unknown[0]}`")
     for param in op.params:
+        name = param.spelled(language)
         if param.wire in args:
-            _check_value(op, param, args[param.wire])
+            _check_value(op, param, name, args[param.wire])
         elif param.required:
-            raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{param.wire}` is required")
+            raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{name}` is required")
     return dict(args)
 
 
-def _check_value(op: Operation, param: Param, value: Any) -> None:
+def _check_value(op: Operation, param: Param, name: str, value: Any) -> None:
+    if param.shape is not None:
+        wrong = violation(param.shape, value)
+        if wrong is not None:
+            raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{name}{wrong.where}` {wrong.reason}")
+        return
     wanted = _violation(param.type, value)
     if wanted is not None:
         raise ApiError(
-            op.key, ErrorCode.INVALID_ARGUMENT, f"`{param.wire}` must be {wanted}, got {_preview(value)}"
+            op.key, ErrorCode.INVALID_ARGUMENT, f"`{name}` must be {wanted}, got {_preview(value)}"
         )
 
 

@@ -1,7 +1,10 @@
 """The SDK gg offers: every family with its one-line brief, and the default registry (every
-operation, and every result type from `gg.sdk.records`)."""
+operation, and every result type from `gg.sdk.records`), to which a run adds the operations, records
+and briefs of the host families it serves (`gg.sdk.host`), after gg's own."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
 
 from gg.sdk.board import BOARD_OPERATIONS
 from gg.sdk.context import CONTEXT_OPERATIONS
@@ -12,11 +15,12 @@ from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.memories import MEMORIES_OPERATIONS
 from gg.sdk.programs import PROGRAMS_OPERATIONS
 from gg.sdk.records import SDK_TYPES
-from gg.sdk.registry import Registry
+from gg.sdk.registry import Operation, Registry
 from gg.sdk.session import SESSION_OPERATIONS
 from gg.sdk.shell import SHELL_OPERATIONS
 from gg.sdk.skills import SKILLS_OPERATIONS
 from gg.sdk.tasks import TASKS_OPERATIONS
+from gg.sdk.types import TypeDecl
 from gg.sdk.views import VIEWS_OPERATIONS
 
 FAMILY_BRIEFS: dict[str, str] = {
@@ -35,7 +39,12 @@ FAMILY_BRIEFS: dict[str, str] = {
 }
 
 
-def default_registry() -> Registry:
+def default_registry(
+    host: Iterable[Operation] = (),
+    host_types: Iterable[TypeDecl] = (),
+    host_briefs: Mapping[str, str] | None = None,
+) -> Registry:
+    """gg's own SDK, then the host families' operations, records and briefs."""
     return Registry(
         (
             *FILES_OPERATIONS,
@@ -51,6 +60,8 @@ def default_registry() -> Registry:
             *SKILLS_OPERATIONS,
             *MEMORIES_OPERATIONS,
             *SESSION_OPERATIONS,
+            *host,
         ),
-        types=SDK_TYPES,
+        types=(*SDK_TYPES, *host_types),
+        briefs={**FAMILY_BRIEFS, **(host_briefs or {})},
     )

@@ -21,13 +21,15 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from gg.errors import ErrorCode
-from gg.sdk.types import TypeDecl, by_name
+from gg.sdk.shapes import Shape, named
+from gg.sdk.types import TypeDecl, by_name, names_in
 from gg.wire import camel
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
 
 U32_MAX = 4_294_967_295
+PYTHON_ARMS = frozenset({"python", "python-typed"})  # the arms that spell names in snake_case
 
 
 class ParamType(StrEnum):
@@ -37,7 +39,7 @@ class ParamType(StrEnum):
     U32 = "u32"  # a whole number in 0..4294967295
     POSITIVE_NUMBER = "positiveNumber"  # a finite number above zero, fractions allowed
     STRING_LIST = "string[]"
-    ANY = "any"  # checked by the operation itself
+    ANY = "any"  # checked by the operation itself, or by the parameter's shape
     DOC_TARGET = "docTarget"  # an SDK function or a documentation name; crosses as the name
     TURN_SPANS = "turnSpan[]"  # a list of `{from, to}` turn numbers, each a u32
     CLEARABLE_STRING = "string?"  # a string, or null to clear what it sets (Python clears with "")
@@ -105,6 +107,7 @@ class Param:
     doc: str = ""
     positional: bool = False
     checked_by_sdk: bool = False  # a mistyped value is an `invalid-argument` ApiError, not a TypeError
+    shape: Shape | None = None  # a host function's parameter (type `ANY`): what the membrane judges
 
     @property
     def in_place(self) -> bool:
@@ -113,6 +116,10 @@ class Param:
     @property
     def wire(self) -> str:
         return camel(self.name)
+
+    def spelled(self, language: str) -> str:
+        """The parameter's name as the agent's arm writes it: `max_items` (Python) or `maxItems`."""
+        return self.name if language in PYTHON_ARMS else self.wire
 
 
 @dataclass(frozen=True)
@@ -148,10 +155,15 @@ class Operation:
     aliases: tuple[Alias, ...] = ()
     errors: tuple[ErrorDoc, ...] = ()
     waits_externally: bool = False  # time in the call is off the program's clock (a shell, a sub-agent)
+    result: Shape | None = None  # a host function's result; `returns` is then its TypeScript spelling
 
     @property
     def wire(self) -> str:
         return f"{self.family}.{self.key}"
+
+    def returned_names(self) -> list[str]:
+        """The declared-type names the result refers to."""
+        return named(self.result) if self.result is not None else names_in(self.returns)
 
     @property
     def js_name(self) -> str:
@@ -160,7 +172,7 @@ class Operation:
     def sdk_name(self, language: str) -> str:
         """The function's name in the agent's arm: `readFile` (JavaScript, TypeScript) or
         `read_file` (Python, checked or not)."""
-        return self.key if language in ("python", "python-typed") else self.js_name
+        return self.key if language in PYTHON_ARMS else self.js_name
 
     def qualified(self, language: str) -> str:
         """The fully qualified name gg prints, spelled for the agent's arm: `gg.files.readFile`
@@ -169,16 +181,26 @@ class Operation:
 
 
 class Registry:
-    """Every operation gg offers, by wire key, in declaration order, and the result types they
-    hand back (`gg.sdk.types`), by name."""
+    """Every operation gg offers, by wire key, in declaration order, the result types they
+    hand back (`gg.sdk.types`), by name, and each family's one-line brief."""
 
-    def __init__(self, operations: Iterable[Operation], types: Iterable[TypeDecl] = ()) -> None:
+    def __init__(
+        self,
+        operations: Iterable[Operation],
+        types: Iterable[TypeDecl] = (),
+        briefs: Mapping[str, str] | None = None,
+    ) -> None:
         self._by_wire: dict[str, Operation] = {}
         for op in operations:
             if op.wire in self._by_wire:
                 raise ValueError(f"operation {op.wire} declared twice")
             self._by_wire[op.wire] = op
         self.types: dict[str, TypeDecl] = by_name(types)
+        self.briefs: dict[str, str] = dict(briefs or {})
+
+    def brief(self, family: str) -> str:
+        """The family's one line for the module list and its documentation ("" when none)."""
+        return self.briefs.get(family, "")
 
     def get(self, wire: str) -> Operation | None:
         return self._by_wire.get(wire)

@@ -11,6 +11,12 @@ A type expression (an operation's `returns`, a field's `type`) is a string in th
 `unknown`, `null`), a declared type's name, or a string literal in double quotes, followed by any
 number of `[]` (a list). It is TypeScript's spelling, so the TypeScript catalogues quote it as is;
 other arms read it with `terms`.
+
+A host function's records (`gg.sdk.host`) are declared here too, as `plain` records: each field
+carries its `shape` (`gg.sdk.shapes`), which spells it for every arm, and its `type` is that
+shape's TypeScript spelling, which may lie outside the grammar; `field_names` reads either.
+A plain record crosses as a plain object on every arm (a `TypedDict` in Python), its fields
+spelled as their author wrote them.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from gg.sdk.shapes import Shape, named
 
 PRIMITIVES = frozenset({"string", "number", "boolean", "void", "unknown", "null"})
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -32,6 +40,7 @@ class Field:
     type: str
     doc: str
     optional: bool = False
+    shape: Shape | None = None  # a host record's field: its shape, of which `type` is the TS spelling
 
     @property
     def wire_name(self) -> str:
@@ -45,6 +54,7 @@ class Record:
     family: str
     doc: str
     fields: tuple[Field, ...]
+    plain: bool = False  # a host function's record: a plain object on every arm (see the module doc)
 
 
 @dataclass(frozen=True)
@@ -108,11 +118,18 @@ def names_in(expression: str) -> list[str]:
     return list(dict.fromkeys(term.base for term in terms(expression) if term.is_name))
 
 
+def field_names(field: Field) -> list[str]:
+    """The declared-type names a field's type refers to: read from its shape when it has one."""
+    if field.shape is not None:
+        return named(field.shape)
+    return names_in(field.type)
+
+
 def referenced(decl: TypeDecl) -> list[str]:
     """The declared-type names a declaration refers to."""
     match decl:
         case Record(fields=fields):
-            return list(dict.fromkeys(name for f in fields for name in names_in(f.type)))
+            return list(dict.fromkeys(name for f in fields for name in field_names(f)))
         case Union(members=members):
             return list(members)
         case Choice():

@@ -29,3 +29,18 @@ def run_dir(base: Path, run_id: str) -> Path:
 def events_path(base: Path, run_id: str) -> Path:
     """One run's NDJSON event stream."""
     return run_dir(base, run_id) / EVENTS_FILE
+
+
+def located_store(location: Path) -> Path:
+    """The store file a location names: a `runs.db` file itself, a folder holding `.gg/runs.db`
+    (or that will), or the `.gg/` folder itself."""
+    if location.is_dir():
+        if (location / STORE_FILE).is_file() or location.name == GG_DIR:
+            return location / STORE_FILE
+        return store_path(location)
+    return location
+
+
+def holds_store(workspace: Path, base: Path) -> bool:
+    """Whether the run store under `base` lies inside `workspace`, where programs could reach it."""
+    return (base / GG_DIR).resolve().is_relative_to(workspace.resolve())

@@ -21,18 +21,12 @@ from pathlib import Path
 from gg.prompts import render
 from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
-from gg.wire import camel
+from gg.wire import JS_RESERVED, camel
 
 GUEST_DIR = Path(__file__).parent / "guest"
 HOST_SCRIPT = GUEST_DIR / "host.js"
 
-_RESERVED_WORDS = (
-    "break case catch class const continue debugger default delete do else enum export extends "
-    "false finally for function if import in instanceof new null return super switch this throw "
-    "true try typeof var void while with yield let static implements interface package private "
-    "protected public await arguments eval options"
-)
-_RESERVED = frozenset(_RESERVED_WORDS.split())
+_RESERVED = JS_RESERVED | {"options"}  # `options` names the trailing options object
 LOAD_CALL = f'skills.{camel("read_skill")}("{{key}}")'  # how a program loads `lib:<key>`
 
 

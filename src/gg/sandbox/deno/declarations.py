@@ -20,8 +20,9 @@ from functools import cache
 
 from gg.errors import ErrorCode
 from gg.sandbox.deno.bundle import GUEST_DIR, js_identifier
-from gg.sdk.registry import Operation, ParamType, Registry
-from gg.sdk.types import Choice, Record, TypeDecl, Union, names_in, referenced
+from gg.sdk.registry import Operation, Param, ParamType, Registry
+from gg.sdk.shapes import named, ts
+from gg.sdk.types import Choice, Record, TypeDecl, Union, referenced
 from gg.wire import camel
 
 _PARAM_TYPES = {
@@ -37,18 +38,19 @@ _PARAM_TYPES = {
 INDENT = "  "
 
 
-def ts_param_type(kind: ParamType) -> str:
-    return _PARAM_TYPES[kind]
+def ts_param_type(param: Param) -> str:
+    """A parameter's type: its shape's spelling (a host function's), else its `ParamType`'s."""
+    return ts(param.shape) if param.shape is not None else _PARAM_TYPES[param.type]
 
 
 def ts_parameters(op: Operation) -> list[str]:
     """`["path: string", "options?: { offset?: number; limit?: number }"]`."""
     spelled = [
-        f"{js_identifier(p.wire)}{'' if p.required else '?'}: {ts_param_type(p.type)}"
+        f"{js_identifier(p.wire)}{'' if p.required else '?'}: {ts_param_type(p)}"
         for p in op.params
         if p.in_place
     ]
-    optional = [f"{p.wire}?: {ts_param_type(p.type)}" for p in op.params if not p.in_place]
+    optional = [f"{p.wire}?: {ts_param_type(p)}" for p in op.params if not p.in_place]
     if optional:
         spelled.append(f"options?: {{ {'; '.join(optional)} }}")
     return spelled
@@ -68,7 +70,7 @@ def alias_methods(registry: Registry) -> dict[str, list[tuple[str, str]]]:
             returns = "unknown" if target is None else target.returns
             called = alias.operation if target is None else target.qualified("typescript")
             rest = [] if target is None else ts_parameters(target)[1:]
-            for name in names_in(op.returns):
+            for name in op.returned_names():
                 method = f"{camel(alias.method)}({', '.join(rest)}): {returns}"
                 methods.setdefault(name, []).append(
                     (method, f"calls {called} with this record's `{alias.field}`")
@@ -83,7 +85,8 @@ def ts_declaration(decl: TypeDecl, methods: Sequence[tuple[str, str]] = ()) -> s
             lines = [f"interface {name} {{"]
             for field in fields:
                 mark = "?" if field.optional else ""
-                lines.append(f"{INDENT}{field.name}{mark}: {field.type}; // {field.doc}")
+                comment = f" // {field.doc}" if field.doc else ""
+                lines.append(f"{INDENT}{field.name}{mark}: {field.type};{comment}")
             lines.extend(f"{INDENT}{method}; // {doc}" for method, doc in methods)
             lines.append("}")
             return "\n".join(lines)
@@ -158,7 +161,8 @@ def _imports(
 ) -> list[str]:
     """`import type` lines for the names this module uses that another family declares."""
     used = [name for decl in own for name in referenced(decl)]
-    used += [name for op in operations for name in names_in(op.returns)]
+    used += [name for op in operations for name in op.returned_names()]
+    used += [name for op in operations for p in op.params if p.shape is not None for name in named(p.shape)]
     by_family: dict[str, list[str]] = {}
     for name in dict.fromkeys(used):
         decl = registry.types.get(name)

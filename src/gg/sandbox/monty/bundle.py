@@ -14,6 +14,8 @@ program's. It builds:
   alias methods (`summary.source()`); a union picks its member by the `kind` field; a choice stays
   a string; lists and `null` are followed; anything undeclared comes back as the wire sent it;
 - a parameter taking documentation (`ParamType.DOC_TARGET`) turns an SDK function into its key;
+- a host function's arguments and answer cross as plain data, and its records are plain dicts
+  (a record's name is `dict`, as a `TypedDict`'s is at run time);
 - `gg` (every family, `core`, and `ApiError`), `gg.core` (`ApiError`), and an empty `lib`;
 - `ApiError` is the engine's `OSError` (`worker.hostcall.API_ERROR_CLASS`).
 
@@ -182,7 +184,7 @@ def prelude_source(registry: Registry, language: str = "python") -> str:
     parts = [_HEAD]
     methods = alias_methods(registry)
     for decl in registry.types.values():
-        if isinstance(decl, Record):
+        if isinstance(decl, Record) and not decl.plain:
             parts.append(_record_class(decl, methods.get(decl.name, ())))
     parts.extend(_converters(registry))
     families = sdk_families(registry)
@@ -224,7 +226,7 @@ def _untyped(signature: str) -> str:
 def _converters(registry: Registry) -> Iterator[str]:
     """`_to_<Name>(v)` for every record and union: wire value → the Python value."""
     for name, decl in registry.types.items():
-        if isinstance(decl, Record):
+        if isinstance(decl, Record) and not decl.plain:
             fields = []
             for f in decl.fields:
                 read = f'v.get("{f.name}")' if f.optional else f'v["{f.name}"]'
@@ -259,7 +261,7 @@ def converted(registry: Registry, expression: str, value: str) -> str:
     A value of one declared record or union (optionally `null`, optionally in lists) is converted;
     anything else (primitives, choices, mixtures) is handed back as it is."""
     alternatives = terms(expression)
-    named = [t for t in alternatives if t.is_name and isinstance(registry.types.get(t.base), Record | Union)]
+    named = [t for t in alternatives if t.is_name and _converted_type(registry, t.base)]
     if len(named) != 1:
         return value
     term = named[0]
@@ -272,13 +274,19 @@ def converted(registry: Registry, expression: str, value: str) -> str:
     return body
 
 
+def _converted_type(registry: Registry, name: str) -> bool:
+    """Whether a value of the declared type `name` is converted: a record or union of gg's own."""
+    decl = registry.types.get(name)
+    return isinstance(decl, Union) or (isinstance(decl, Record) and not decl.plain)
+
+
 def _family_factory(registry: Registry, family: str, language: str) -> str:
     lines = [f"def _family_{family}():", f'    m = _module("gg.{family}")']
     for op in registry.in_family(family):
         lines.extend(_function(registry, op, language))
     for decl in registry.types.values():
         if decl.family == family and isinstance(decl, Record):
-            lines.append(f"    m.{decl.name} = {decl.name}")
+            lines.append(f"    m.{decl.name} = {'dict' if decl.plain else decl.name}")
     lines.append("    return m")
     return "\n".join(lines)
 
@@ -287,7 +295,7 @@ def _function(registry: Registry, op: Operation, language: str) -> list[str]:
     name = py_name(op.key)
     arguments = ", ".join([*(_argument(p) for p in op.params), UNKNOWN_OPTIONS])
     call = f"_host.{op.family}.{op.key}({arguments})"
-    result = converted(registry, op.returns, "v")
+    result = "v" if op.result is not None else converted(registry, op.returns, "v")
     body = (
         [f"        return {call}"] if result == "v" else [f"        v = {call}", f"        return {result}"]
     )

@@ -8,6 +8,9 @@ Rules kept here:
   wire's names in snake_case (`firstLine` → `first_line`);
 - a record is a frozen dataclass (`@final`), a union and a choice are type aliases; a wire `number`
   in a result is `int` (every such field counts something), `unknown` is `Any`;
+- a host function's types are spelled from their shapes (`float` apart from `int`); its records
+  are `TypedDict`s, their fields as their author wrote them (`NotRequired` when optional), and an
+  optional parameter whose type takes None is not widened again;
 - each family's stub (`gg/<family>.pyi`) declares its own records, unions and choices and imports
   the ones other families own; `gg/__init__.pyi` re-exports every family and `core`, and spells
   `ApiError` as what it is at run time, `OSError`; `lib` is a module whose every name is `Any`.
@@ -20,7 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gg.sdk.registry import Operation, Param, ParamType, Registry
-from gg.sdk.types import Choice, Record, Term, TypeDecl, Union, names_in, terms
+from gg.sdk.shapes import accepts_null, named, py
+from gg.sdk.types import Choice, Field, Record, Term, TypeDecl, Union, field_names, terms
 from gg.wire import snake
 
 API_ERROR_CLASS = "OSError"  # what `gg.ApiError` is inside the engine, which has no exception subclasses
@@ -69,27 +73,39 @@ def _term_type(term: Term) -> str:
 
 
 def param_type(param: Param) -> str:
-    return _PARAM_TYPES[param.type]
+    return py(param.shape) if param.shape is not None else _PARAM_TYPES[param.type]
 
 
 def parameters(op: Operation) -> list[str]:
     """`["path: str", "*", "offset: int | None = None"]`: Python's parameter list for `op`."""
-    spelled: list[str] = []
-    for param in op.params:
-        if param.in_place:
-            default = "" if param.required else " | None = None"
-            spelled.append(f"{py_name(param.name)}: {param_type(param)}{default}")
+    spelled = [_parameter(param) for param in op.params if param.in_place]
     keyword_only = [p for p in op.params if not p.in_place]
     if keyword_only:
         spelled.append("*")
-        spelled.extend(f"{py_name(p.name)}: {param_type(p)} | None = None" for p in keyword_only)
+        spelled.extend(_parameter(p) for p in keyword_only)
     return spelled
+
+
+def _parameter(param: Param) -> str:
+    """`offset: int | None = None`: an optional parameter defaults to None, which leaves it out."""
+    spelled = f"{py_name(param.name)}: {param_type(param)}"
+    if param.required:
+        return spelled
+    takes_none = param.shape is not None and accepts_null(param.shape)
+    return f"{spelled} = None" if takes_none else f"{spelled} | None = None"
+
+
+def returns_type(op: Operation) -> str:
+    """What a call hands back, as Python spells it (`FileRead`, `None`)."""
+    if op.result is not None and op.returns != "void":
+        return py(op.result)
+    return py_type(op.returns)
 
 
 def signature(op: Operation) -> str:
     """The prompt's line for `op`: `gg.files.read_file(path: str, *, offset: int | None = None, ...)
     -> FileRead`."""
-    return f"gg.{op.family}.{op.key}({', '.join(parameters(op))}) -> {py_type(op.returns)}"
+    return f"gg.{op.family}.{op.key}({', '.join(parameters(op))}) -> {returns_type(op)}"
 
 
 @dataclass(frozen=True)
@@ -116,12 +132,12 @@ def alias_methods(registry: Registry) -> dict[str, list[PyAlias]]:
     for op in registry:
         for alias in op.aliases:
             target = registry.get(alias.operation)
-            returns = "Any" if target is None else py_type(target.returns)
+            returns = "Any" if target is None else returns_type(target)
             params, passed = _alias_arguments(target)
             spelled = PyAlias(
                 py_name(alias.method), returns, alias.operation, field_name(alias.field), params, passed
             )
-            for name in _records_named(registry, names_in(op.returns)):
+            for name in _records_named(registry, op.returned_names()):
                 methods.setdefault(name, []).append(spelled)
     return methods
 
@@ -161,6 +177,11 @@ def declarations(registry: Registry) -> dict[str, str]:
 
 def declaration(decl: TypeDecl, methods: Iterable[PyAlias] = ()) -> str:
     match decl:
+        case Record(plain=True):
+            lines = [f"class {decl.name}(TypedDict):"]
+            for f, line in _typed_dict(decl):
+                lines.append(f"    {line}  # {f.doc}" if f.doc else f"    {line}")
+            return "\n".join(lines if len(lines) > 1 else [*lines, "    pass"])
         case Record():
             docs = {field_name(f.name): f.doc for f in decl.fields}
             lines = ["@dataclass(frozen=True)", f"class {decl.name}:"]
@@ -180,6 +201,15 @@ def record_fields(record: Record) -> list[tuple[str, str, bool]]:
     its defaulted fields last)."""
     spelled = [(field_name(f.name), py_type(f.type), f.optional) for f in record.fields]
     return [f for f in spelled if not f[2]] + [f for f in spelled if f[2]]
+
+
+def _typed_dict(record: Record) -> list[tuple[Field, str]]:
+    """Each field of a plain record as its `TypedDict` writes it: `note: NotRequired[str | None]`."""
+    lines: list[tuple[Field, str]] = []
+    for f in record.fields:
+        kind = py(f.shape) if f.shape is not None else py_type(f.type)
+        lines.append((f, f"{f.name}: NotRequired[{kind}]" if f.optional else f"{f.name}: {kind}"))
+    return lines
 
 
 def type_shape(decl: TypeDecl, methods: Iterable[PyAlias] = ()) -> str:
@@ -245,15 +275,13 @@ def family_stub(registry: Registry, family: str, methods: dict[str, list[PyAlias
     lines = [
         "from collections.abc import Callable",
         "from dataclasses import dataclass",
-        "from typing import Any, Literal, final",
+        "from typing import Any, Literal, NotRequired, TypedDict, final",
     ]
     lines.extend(_imports(registry, family, own, operations))
     for decl in own:
         lines.extend(["", *_stub_declaration(decl, methods.get(decl.name, ()))])
     lines.append("")
-    lines.extend(
-        f"def {op.key}({', '.join(parameters(op))}) -> {py_type(op.returns)}: ..." for op in operations
-    )
+    lines.extend(f"def {op.key}({', '.join(parameters(op))}) -> {returns_type(op)}: ..." for op in operations)
     return "\n".join(lines) + "\n"
 
 
@@ -261,10 +289,11 @@ def _imports(registry: Registry, family: str, own: list[TypeDecl], operations: l
     """`from gg.<other> import Name` for each type this family's stub names but does not own."""
     used: list[str] = []
     for op in operations:
-        used.extend(names_in(op.returns))
+        used.extend(op.returned_names())
+        used.extend(name for p in op.params if p.shape is not None for name in _shape_names(p))
     for decl in own:
         if isinstance(decl, Record):
-            used.extend(name for f in decl.fields for name in names_in(f.type))
+            used.extend(name for f in decl.fields for name in field_names(f))
         elif isinstance(decl, Union):
             used.extend(decl.members)
     by_family: dict[str, list[str]] = {}
@@ -275,8 +304,15 @@ def _imports(registry: Registry, family: str, own: list[TypeDecl], operations: l
     return [f"from gg.{other} import {', '.join(names)}" for other, names in by_family.items()]
 
 
+def _shape_names(param: Param) -> list[str]:
+    return [] if param.shape is None else named(param.shape)
+
+
 def _stub_declaration(decl: TypeDecl, methods: Iterable[PyAlias]) -> list[str]:
     match decl:
+        case Record(plain=True):
+            lines = [f"class {decl.name}(TypedDict):", *(f"    {line}" for _, line in _typed_dict(decl))]
+            return lines if len(lines) > 1 else [*lines, "    pass"]
         case Record():
             lines = ["@final", "@dataclass(frozen=True)", f"class {decl.name}:"]
             for name, kind, optional in record_fields(decl):

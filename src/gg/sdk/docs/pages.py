@@ -18,7 +18,8 @@ from collections.abc import Collection, Iterable
 from gg.prompts import render
 from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.docs.signatures import FunctionEntry, ModuleEntry, SignatureCatalogue, TypeEntry
-from gg.sdk.types import names_in
+
+NOTHING = frozenset({"void", "None"})  # a result that is nothing, as each arm spells it
 
 
 def documentation(catalogue: SignatureCatalogue, callable: Collection[str]) -> list[DocEntry]:
@@ -55,7 +56,7 @@ def _function_page(catalogue: SignatureCatalogue, module: ModuleEntry, entry: Fu
         summary=entry.summary,
         import_line=module.import_line,
         params=entry.params,
-        returns=None if entry.returns == "void" else entry.returns_spelled,
+        returns=None if entry.returns in NOTHING else entry.returns,
         declarations=_declarations(catalogue, _returned(catalogue, entry)),
         errors=entry.errors,
     )
@@ -76,7 +77,7 @@ def _type_page(catalogue: SignatureCatalogue, module: ModuleEntry, entry: TypeEn
 
 def _returned(catalogue: SignatureCatalogue, entry: FunctionEntry) -> list[str]:
     """The types a result names, then the types those name (one level down)."""
-    first = [t for t in (catalogue.type_named(name) for name in names_in(entry.returns)) if t is not None]
+    first = [t for t in (catalogue.type_named(name) for name in entry.references) if t is not None]
     second = [ref for t in first for ref in t.references]
     return list(dict.fromkeys([*(t.name for t in first), *second]))
 

@@ -5,7 +5,7 @@ Rules kept here:
 - one entry per family (`gg.files`, with its specifier `gg:files`, brief and import line), per
   operation (`gg.files.readFile`, whoever may call it) and per declared type (`gg.files.FileRead`);
 - the JavaScript arm's catalogue is the TypeScript arm's, entry for entry, type annotations
-  included; only `language` differs;
+  included; only `language` differs; a function's result is spelled for the arm;
 - `to_json()` is schema 1: `{schema, language, modules, functions, types}`, camelCase fields.
 """
 
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.sandbox.languages import LanguageSpec
-from gg.sdk.catalogue import FAMILY_BRIEFS
 from gg.sdk.registry import Operation, Registry
 from gg.sdk.types import referenced
 
@@ -39,9 +38,9 @@ class FunctionEntry:
     signature: str
     summary: str
     params: tuple[ParamEntry, ...]
-    returns: str  # the registry's type expression: `DirEntry[] | null`, `void`
+    returns: str  # spelled for the arm
     errors: tuple[tuple[str, str], ...]  # (code, when)
-    returns_spelled: str = ""  # as the arm spells it: `list[DirEntry] | None` for Python
+    references: tuple[str, ...] = ()  # the declared types its result names
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ def signature_catalogue(registry: Registry, language: LanguageSpec) -> Signature
             key=f"gg.{family}",
             name=family,
             specifier=f"gg:{family}",
-            brief=FAMILY_BRIEFS.get(family, ""),
+            brief=registry.brief(family),
             import_line=language.import_line(family),
         )
         for family in families
@@ -130,9 +129,9 @@ def _function_entry(op: Operation, language: LanguageSpec) -> FunctionEntry:
         signature=language.signature(op),
         summary=op.summary,
         params=params,
-        returns=op.returns,
+        returns=language.returns_of(op),
         errors=tuple((error.code.value, error.when) for error in op.errors),
-        returns_spelled=language.type_of(op.returns),
+        references=tuple(op.returned_names()),
     )
 
 

@@ -1,0 +1,44 @@
+"""`gg.load`: a capability set from a file, a folder, a parsed document or one built in code.
+
+- a path (`str` or `Path`): a JSON or TOML file, or a folder holding one `gg.json` / `gg.toml`;
+  relative paths inside resolve against the file's folder;
+- a mapping: the document itself, as the file would hold it; relative paths resolve against
+  `base` (the working directory unless given);
+- a `CapabilitySet`: judged again whole, so one changed in code (`model_copy(update=...)`) is
+  held to every rule a file is.
+Every defect is reported at once, in one `ConfigError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gg.config.model import CapabilitySet
+
+IN_CODE = "(capability set)"
+
+
+def load(
+    config: str | Path | Mapping[str, Any] | CapabilitySet, *, base: str | Path | None = None
+) -> CapabilitySet:
+    """The capability set `config` describes, validated. Raises `gg.ConfigError` naming every
+    defect, each at its key path."""
+    from gg.config.load import load_capability_set, parse_capability_set
+    from gg.config.model import CapabilitySet
+
+    if isinstance(config, CapabilitySet):
+        document = config.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return parse_capability_set(document, base=Path(base or Path.cwd()), source=IN_CODE)
+    if isinstance(config, Mapping):
+        return parse_capability_set(config, base=Path(base or Path.cwd()), source=IN_CODE)
+    if isinstance(config, str | Path):  # pyright: ignore[reportUnnecessaryIsInstance]
+        return load_capability_set(config)
+    raise TypeError(f"gg.load takes a path, a mapping or a CapabilitySet, not {type(config).__name__}")
+
+
+def source_of(config: object) -> Path:
+    """What a run records as its configuration's path."""
+    return Path(config) if isinstance(config, str | Path) else Path(IN_CODE)

@@ -1,0 +1,222 @@
+"""`gg.run`: one run of a capability set from Python, recorded exactly as `gg run` records it.
+
+- The run writes the same record as the command line: the run store (`<store>/.gg/runs.db`) and the
+  run's NDJSON file, `store` being the folder that holds `.gg/` (the working directory unless
+  given), so `gg runs`, `gg show` and the console read it like any other; nothing is printed.
+- `on_event` receives every event as it is emitted, after the store and the NDJSON file hold it:
+  the typed `gg.Event` whose `to_wire()` is the line the NDJSON file holds. A callback that raises
+  is dropped for the rest of the run, said once on stderr, and the run goes on.
+- `model` answers the root agent: a `ModelClient` (any object with `model_id` and
+  `complete(request)`), or `"PROVIDER:MODEL"` as `--model` takes it; `journal` replays a journal
+  instead (the two do not combine); `record` writes every agent's replies, and the host
+  functions' answers, to a new journal file.
+- `families` are the host families (`gg.family`) profiles may name by name.
+- What refuses the launch before a run exists (a capability set with defects, a journal that does
+  not exist, a workspace that is missing or holds the store, a recording file that exists) raises
+  `gg.ConfigError` and records nothing, as `gg run` does; whatever the run itself meets (a missing
+  key, a host family that cannot be served) ends it `refused` or otherwise, never an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gg.errors import ConfigDefect, ConfigError, FatalFault, GgDefect
+
+if TYPE_CHECKING:
+    from gg.api.result import RunResult
+    from gg.config.model import CapabilitySet
+    from gg.providers.base import ModelClient
+    from gg.providers.recording import JournalRecorder
+    from gg.run.run import RunOptions, World
+    from gg.sdk.host.family import HostFamily
+    from gg.telemetry.emitter import Sink, Telemetry
+    from gg.telemetry.events import Event, RunFinished
+
+LAUNCH = "gg.run"
+
+
+def run(
+    config: str | Path | Mapping[str, Any] | CapabilitySet,
+    *,
+    model: ModelClient | str | None = None,
+    workspace: str | Path | None = None,
+    journal: str | Path | None = None,
+    record: str | Path | None = None,
+    store: str | Path | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    families: Sequence[HostFamily] | None = None,
+) -> RunResult:
+    """Run the capability set `config` (a path, a document, or a `CapabilitySet`) to its end.
+
+    `model` answers the root agent instead of its profile's model (a `ModelClient`, or
+    `"PROVIDER:MODEL"`); `journal` replays that journal instead; `record` writes the session to a
+    new journal file; `workspace` replaces the capability set's; `store` is the folder whose
+    `.gg/` keeps the run (the working directory by default); `on_event` is called with every
+    telemetry event as it happens; `families` are the host families profiles may name.
+    Raises `gg.ConfigError` when the launch is refused before the run starts.
+    """
+    from gg.api.load import load
+    from gg.api.result import result_of
+    from gg.run.run import execute_run
+    from gg.telemetry.clock import new_run_id
+
+    capability_set = load(config)
+    base = Path(store) if store is not None else Path.cwd()
+    chosen = Path(workspace) if workspace is not None else capability_set.workspace
+    _refuse_before_the_run(chosen, base, journal, model)
+    kept = _store(base)  # before the recording is made: a store that cannot be used leaves no file
+    recorder = None if record is None else _recorder(Path(record), chosen)
+    run_id = new_run_id()
+    options, world = _launch(config, chosen, model, journal, recorder, run_id, families)
+    ending = _Ending()
+    telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder)
+    try:
+        execute_run(capability_set, telemetry, options, world)
+    finally:
+        telemetry.close()
+    if ending.finished is None:  # every run ends with this record; its absence is gg's own defect
+        raise GgDefect(FatalFault.HOST_FAULT, f"run {run_id} ended without its run_finished record")
+    return result_of(run_id, ending.finished)
+
+
+def _launch(
+    config: object,
+    workspace: Path,
+    model: ModelClient | str | None,
+    journal: str | Path | None,
+    recorder: JournalRecorder | None,
+    run_id: str,
+    families: Sequence[HostFamily] | None,
+) -> tuple[RunOptions, World]:
+    """What the run is told: the command line's overrides, and what it is handed."""
+    from gg.api.load import source_of
+    from gg.run.run import RunOptions, World
+
+    client, provider, model_id = _model(model, journal)
+    options = RunOptions(
+        config_path=source_of(config),
+        workspace=workspace,
+        provider=provider,
+        model=model_id,
+        journal=None if journal is None else Path(journal),
+        session_id=run_id,
+        recorder=recorder,
+    )
+    return options, World(client=client, families=tuple(families or ()))
+
+
+def _refuse_before_the_run(workspace: Path, base: Path, journal: str | Path | None, model: object) -> None:
+    from gg.telemetry.layout import holds_store
+
+    defects: list[ConfigDefect] = []
+    if journal is not None and model is not None:
+        defects.append(
+            ConfigDefect("journal", str(journal), "replays a journal; it cannot be combined with model")
+        )
+    elif journal is not None and not Path(journal).is_file():
+        defects.append(ConfigDefect("journal", str(journal), "must name an existing file"))
+    if not workspace.is_dir():
+        defects.append(ConfigDefect("workspace", str(workspace), "must name an existing folder"))
+    elif holds_store(workspace, base):
+        reason = "holds gg's run store, which a program could read or overwrite; give another store"
+        defects.append(ConfigDefect("store", str(base), reason))
+    if defects:
+        raise ConfigError(LAUNCH, defects)
+
+
+def _model(
+    model: ModelClient | str | None, journal: object
+) -> tuple[ModelClient | None, str | None, str | None]:
+    """(the client handed in, the provider, the model) the root answers with."""
+    from gg.providers.factory import parse_model_reference
+
+    if journal is not None:
+        return None, "replay", None
+    if model is None:
+        return None, None, None
+    if isinstance(model, str):
+        try:
+            provider, name = parse_model_reference(model)
+        except ValueError as wrong:
+            raise ConfigError(LAUNCH, [ConfigDefect("model", model, str(wrong))]) from None
+        return None, provider, name
+    return model, None, None
+
+
+def _recorder(record: Path, workspace: Path) -> JournalRecorder:
+    from gg.providers.recording import JournalRecorder
+
+    try:
+        if record.resolve().is_relative_to(workspace.resolve()):
+            raise FileExistsError("it lies inside the workspace, where programs could rewrite it")
+        return JournalRecorder.create(record)
+    except OSError as unwritable:
+        raise ConfigError(
+            LAUNCH, [ConfigDefect("record", str(record), f"cannot be written: {unwritable}")]
+        ) from None
+
+
+def _telemetry(
+    store: Sink,
+    base: Path,
+    run_id: str,
+    ending: _Ending,
+    on_event: Callable[[Event], None] | None,
+    recorder: JournalRecorder | None,
+) -> Telemetry:
+    """The run store, the NDJSON file, the run's ending, the caller's callback, the recorder."""
+    from gg.telemetry.emitter import Telemetry
+    from gg.telemetry.ndjson import NdjsonSink
+
+    sinks: list[Sink] = [store, NdjsonSink(base, run_id), ending]
+    if on_event is not None:
+        sinks.append(_Callback(on_event))
+    if recorder is not None:
+        sinks.append(recorder)
+    return Telemetry(run_id, sinks)
+
+
+def _store(base: Path) -> Sink:
+    import sqlite3
+
+    from gg.telemetry.layout import store_path
+    from gg.telemetry.store import RunStore, RunStoreError
+
+    try:
+        return RunStore.at(base, create=True)
+    except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
+        raise ConfigError(
+            LAUNCH, [ConfigDefect("store", str(store_path(base)), f"cannot be used: {unusable}")]
+        ) from None
+
+
+class _Ending:
+    """Keeps the run's `run_finished` payload, which the result is read from."""
+
+    def __init__(self) -> None:
+        self.finished: RunFinished | None = None
+
+    def write(self, event: Event) -> None:
+        from gg.telemetry.events import RunFinished
+
+        if isinstance(event.payload, RunFinished):
+            self.finished = event.payload
+
+    def close(self) -> None:
+        pass
+
+
+class _Callback:
+    """The caller's `on_event`, as a sink."""
+
+    def __init__(self, on_event: Callable[[Event], None]) -> None:
+        self._on_event = on_event
+
+    def write(self, event: Event) -> None:
+        self._on_event(event)
+
+    def close(self) -> None:
+        pass

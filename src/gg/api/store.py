@@ -1,0 +1,133 @@
+"""`gg.open_store`: the runs a run store keeps, read back from Python.
+
+    with gg.open_store(".") as store:
+        for run in store.runs():
+            print(run.id, run.status, run.final_text)
+        events = store.run("latest").events()      # the typed events, as `on_event` received them
+        transcript = store.run("latest").transcript()
+
+- a location is a `runs.db` file, a folder holding `.gg/runs.db`, or the `.gg/` folder itself,
+  given as a path or as a `sqlite:///` or `file://` URL of one; a location with no store is a
+  `FileNotFoundError`, and opening never creates one;
+- `runs()` lists the runs newest first (all of them, or the newest `limit`); `run(ref)` finds one
+  by its id, a unique prefix of it, or `latest`, and raises `LookupError` for none or several;
+- a run's `status` is as `gg runs` shows it (`interrupted` for a run whose process is gone);
+  `events()` are the typed events it emitted, in order; `transcript()` is what `gg show` prints,
+  as values (`gg.telemetry.transcript.Transcript`).
+The store is only read; it may stay open while runs are written to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Self
+from urllib.parse import unquote
+
+if TYPE_CHECKING:
+    from gg.telemetry.events import Event
+    from gg.telemetry.store import ListedRun, RunStore
+    from gg.telemetry.transcript import Transcript
+
+EVERY_RUN = -1  # SQLite's LIMIT for no limit
+URL_SCHEMES = ("sqlite:///", "sqlite://", "file://")  # sqlite:///abs/path, file:///abs/path
+
+
+def open_store(location: str | Path = ".") -> Store:
+    """The run store at `location` (see the module docstring), opened to read."""
+    from gg.telemetry.layout import located_store
+    from gg.telemetry.store import RunStore, RunStoreError
+
+    path = located_store(_path_of(location))
+    try:
+        return Store(RunStore(path, create=False))
+    except RunStoreError as missing:
+        raise FileNotFoundError(str(missing)) from None
+
+
+def _path_of(location: str | Path) -> Path:
+    if isinstance(location, str):
+        for scheme in URL_SCHEMES:
+            if location.startswith(scheme):
+                return Path(unquote(location.removeprefix(scheme)))
+    return Path(location)
+
+
+class Store:
+    """An open run store; close it, or use it as a context manager."""
+
+    def __init__(self, store: RunStore) -> None:
+        self._store = store
+
+    @property
+    def path(self) -> Path:
+        return self._store.path
+
+    def runs(self, limit: int | None = None) -> list[StoredRun]:
+        """Every run, newest first, or the newest `limit`."""
+        rows = self._store.list_runs(EVERY_RUN if limit is None else limit)
+        return [self._run(listed) for listed in self._store.listed(rows)]
+
+    def run(self, ref: str = "latest") -> StoredRun:
+        """The run `ref` names: an id, a unique prefix of one, or `latest`. Raises `LookupError`."""
+        (listed,) = self._store.listed([self._store.find_run(ref)])
+        return self._run(listed)
+
+    def close(self) -> None:
+        self._store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _run(self, listed: ListedRun) -> StoredRun:
+        row = listed.row
+        return StoredRun(
+            store=self._store,
+            id=row.id,
+            name=row.name,
+            status=listed.status,
+            exit_code=row.exit_code,
+            language=row.language,
+            model=row.model,
+            turns=row.turns,
+            started_at=row.started_at,
+            finished_at=row.finished_at,
+            final_text=row.final_text,
+            message=row.message,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoredRun:
+    """One run as the store keeps it."""
+
+    store: RunStore = field(repr=False, compare=False)
+    id: str
+    name: str
+    status: str
+    exit_code: int | None
+    language: str
+    model: str
+    turns: int
+    started_at: str
+    finished_at: str | None
+    final_text: str | None
+    message: str | None
+
+    def events(self) -> list[Event]:
+        """Every event the run emitted, in order, as the typed values `on_event` received."""
+        from gg.telemetry.typed import event_of
+
+        return [event_of(record) for record in self.store.events(self.id)]
+
+    def transcript(self) -> Transcript:
+        """The run's transcript: its turns, what the model read, each program and outcome."""
+        from gg.telemetry.transcript import fold_transcript
+
+        return fold_transcript(self.store.events(self.id), for_terminal=False)

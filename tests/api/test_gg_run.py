@@ -1,0 +1,187 @@
+"""`gg.run` from Python: the same run the command line makes, every event handed to `on_event` as it
+happens, a model scripted in Python, and the launch refusals raised before a run exists."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import gg
+from gg.cli import main
+from gg.telemetry.ndjson import read_events
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "spec-audit"
+KEY_FIELDS = (
+    "operation",
+    "ok",
+    "outcome",
+    "errorType",
+    "finished",
+    "tool",
+    "status",
+    "exitCode",
+    "finalText",
+)
+
+
+def _copy(tmp_path: Path, name: str) -> Path:
+    copy = tmp_path / name
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.md"))
+    return copy
+
+
+def _key(record: dict[str, Any]) -> tuple[Any, ...]:
+    """What two runs of one session share: who, when, what, and each outcome; never ids or times."""
+    return (record["type"], record["agentId"], record["turn"], *(record.get(k) for k in KEY_FIELDS))
+
+
+class Scripted:
+    model_id = "scripted:api"
+
+    def __init__(self, *programs: str, cost: float | None = None) -> None:
+        self.programs = list(programs)
+        self.cost = cost
+        self.seen: list[gg.Request] = []
+
+    def complete(self, request: gg.Request) -> gg.Reply:
+        self.seen.append(request)
+        source = self.programs[len(self.seen) - 1]
+        call = gg.ToolCall(f"c{len(self.seen)}", "submit_program", {"program": source})
+        return gg.Reply("", (call,), gg.Usage(100, 20), self.model_id, cost_usd=self.cost)
+
+
+def test_gg_run_on_the_example_makes_the_same_events_as_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    by_cli, by_api = tmp_path / "cli", tmp_path / "api"
+    by_cli.mkdir(), by_api.mkdir()
+    monkeypatch.chdir(by_cli)
+    assert CliRunner().invoke(main, ["run", str(_copy(by_cli, "spec-audit"))]).exit_code == 0
+    (cli_events,) = [read_events(path) for path in (by_cli / ".gg" / "runs").glob("*/events.ndjson")]
+    seen: list[gg.Event] = []
+    result = gg.run(_copy(by_api, "spec-audit"), store=by_api, on_event=seen.append)
+    api_events = read_events(next((by_api / ".gg" / "runs").glob("*/events.ndjson")))
+    assert [_key(e) for e in api_events] == [_key(e) for e in cli_events]
+    assert [e.to_wire() for e in seen] == api_events  # on_event saw exactly what the file holds
+    assert (result.status, result.exit_code, result.turns) == ("completed", 0, 5)
+    assert result.final_text == cli_events[-1]["finalText"] and "3 of 8 specs" in (result.final_text or "")
+    (root,) = result.agents
+    assert (root.agent_id, root.turns, root.programs, root.error_turns) == ("root", 5, 5, 1)
+    assert result.run_id == api_events[0]["runId"]
+
+
+def test_on_event_receives_each_event_before_the_next_one_is_made(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    order: list[str] = []
+    model = Scripted('import { session } from "gg";\nsession.finish("done");\n')
+
+    def watch(event: gg.Event) -> None:
+        order.append(f"{event.type.value}:{len(model.seen)}")
+
+    gg.run(_document(tmp_path), model=model, store=tmp_path, on_event=watch)
+    assert order[:4] == ["run_started:0", "agent_spawned:0", "agent_modules:0", "model_request:0"]
+    assert "model_reply:1" in order and order[-1] == "run_finished:1"
+
+
+def test_a_model_scripted_in_python_answers_the_root_and_reads_what_its_programs_showed(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "ws").mkdir()
+    model = Scripted(
+        'import { views } from "gg";\nviews.openText("sum", String(40 + 2));\n',
+        'import { session } from "gg";\nsession.finish("the sum is shown");\n',
+        cost=0.25,
+    )
+    result = gg.run(_document(tmp_path), model=model, store=tmp_path)
+    assert (result.status, result.final_text, result.turns) == ("completed", "the sum is shown", 2)
+    assert "42" in model.seen[1].messages[-1].content or any(
+        "42" in m.content for m in model.seen[1].messages
+    )
+    assert (
+        result.cost_usd == 0.5 and result.agents[0].input_tokens == 200 and result.agents[0].cost_usd == 0.5
+    )
+    assert model.seen[0].tool.name == "submit_program" and "JavaScript" in model.seen[0].system
+
+
+def test_a_model_object_that_raises_ends_the_run_as_a_defect_never_as_a_refusal(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    model = Scripted(
+        'import { views } from "gg";\nviews.openText("a", "b");\n'
+    )  # one program; then IndexError
+    result = gg.run(_document(tmp_path), model=model, store=tmp_path)
+    assert (result.status, result.exit_code) == ("internal_error", 1)
+    assert result.message == "gg failed: list index out of range"
+
+
+def test_a_capability_set_with_defects_is_refused_before_any_run_naming_every_defect(tmp_path: Path) -> None:
+    document = _document(tmp_path)
+    document["limits"] = {"maxTurns": 0}
+    document["agents"][0]["capabilities"][0]["params"] = {"language": "cobol"}
+    with pytest.raises(gg.ConfigError) as refused:
+        gg.run(document, store=tmp_path)
+    assert sorted(d.path for d in refused.value.defects) == [
+        "agents[0].capabilities[0].params.language",
+        "limits.maxTurns",
+        "workspace",
+    ]
+    assert not (tmp_path / ".gg").exists()
+
+
+def test_the_launch_refusals_are_raised_each_naming_what_to_change(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    document = _document(tmp_path)
+    with pytest.raises(gg.ConfigError) as both:
+        gg.run(document, model=Scripted(), journal=tmp_path / "j.jsonl", store=tmp_path)
+    assert [d.path for d in both.value.defects] == ["journal"]
+    with pytest.raises(gg.ConfigError, match="must name an existing file"):
+        gg.run(document, journal=tmp_path / "nowhere.jsonl", store=tmp_path)
+    with pytest.raises(gg.ConfigError) as inside:
+        gg.run(document, model=Scripted(), store=tmp_path / "ws")
+    assert [d.path for d in inside.value.defects] == ["store"] and "run store" in str(inside.value)
+    (tmp_path / "taken.jsonl").write_text("")
+    with pytest.raises(gg.ConfigError) as taken:
+        gg.run(document, model=Scripted(), record=tmp_path / "taken.jsonl", store=tmp_path)
+    assert [d.path for d in taken.value.defects] == ["record"] and "already exists" in str(taken.value)
+    with pytest.raises(gg.ConfigError) as unnamed:
+        gg.run(document, model="openai", store=tmp_path)
+    assert [d.path for d in unnamed.value.defects] == ["model"]
+
+
+def test_a_model_named_as_provider_and_model_is_refused_without_its_key_as_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "ws").mkdir()
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    result = gg.run(_document(tmp_path), model="openai:gpt-test", store=tmp_path)
+    assert (result.status, result.exit_code) == ("refused", 2) and "OPENAI_API_KEY" in (result.message or "")
+
+
+def test_a_run_from_python_can_be_recorded_and_replayed_from_python(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    model = Scripted('import { session } from "gg";\nsession.finish("recorded");\n')
+    gg.run(_document(tmp_path), model=model, record=tmp_path / "session.jsonl", store=tmp_path)
+    replayed = gg.run(_document(tmp_path), journal=tmp_path / "session.jsonl", store=tmp_path)
+    assert (replayed.status, replayed.final_text) == ("completed", "recorded")
+    lines = [json.loads(line) for line in (tmp_path / "session.jsonl").read_text().splitlines()[1:]]
+    assert lines[0]["calls"][0]["arguments"]["program"].endswith('session.finish("recorded");\n')
+
+
+def _document(tmp_path: Path) -> dict[str, Any]:
+    (tmp_path / "unused.jsonl").write_text("{}\n")
+    return {
+        "name": "api",
+        "workspace": str(tmp_path / "ws"),
+        "limits": {"maxTurns": 3},
+        "agents": [
+            {
+                "slug": "root",
+                "model": {"provider": "replay", "journal": str(tmp_path / "unused.jsonl")},
+                "capabilities": [{"id": "responses-as-code", "params": {"language": "javascript"}}],
+            }
+        ],
+    }
