@@ -81,3 +81,9 @@ def test_a_blocked_by_dag_puts_each_item_one_column_after_what_it_waits_on():
 
 def test_an_axis_tops_at_a_round_figure_above_the_tallest_bar():
     assert [nice_top(v) for v in (5, 40, 1320, 9845, 0.004)] == [8, 40, 1600, 10_000, 0.004]
+
+
+def test_a_count_has_whole_ticks():
+    assert [nice_top(v, whole=True) for v in (1, 3, 4, 10)] == [4, 4, 4, 16]
+    chart = stacked(["5"], [{"kept": 1.0}], ("kept",), "programs", whole=True)
+    assert chart is not None and [t.label for t in chart.ticks] == ["0", "1", "2", "3", "4"]
