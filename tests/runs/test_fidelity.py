@@ -35,8 +35,6 @@ MANY = [n for n in ALL if "agents" in load(n)["config"]]
 for _number in MANY:
     if needs_modules(load(_number)):
         WAITING[_number] = f"needs {', '.join(needs_modules(load(_number)))}: the modules issue (12)"
-WAITING["093"] = "needs the skills params `dir` and `builtIns` and `<name>.md` skills: the modules issue (12)"
-WAITING["098"] = "needs the skills params `dir` and `builtIns`: the modules issue (12)"
 
 
 def _variant_names(number: str) -> list[str]:
@@ -111,7 +109,9 @@ def test_fidelity_case_of_many_agents(
     if expect.get("launch") == "refused":
         _check_refused(tmp_path, config, profiles, expect)
         return
-    crew = run_crew(tmp_path, profiles, lines(case), arm=arm, task=None, limits=config.get("limits"))
+    crew = run_crew(
+        tmp_path, profiles, lines(case), arm=arm, task=None, limits=config.get("limits"), files=files_of(case)
+    )
     check_run(crew, expect)
 
 

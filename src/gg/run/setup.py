@@ -30,6 +30,7 @@ from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
 from gg.sdk.shell import ShellAccess
+from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
 from gg.sdk.surface import Grant
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardSeat
@@ -118,12 +119,14 @@ def resolve_setup(
     shell: ShellAccess | None = None,
     seat: Seat | None = None,
     memory_stores: ProfileStores | None = None,
+    catalogues: SkillCatalogues | None = None,
     board: BoardSeat | None = None,
 ) -> AgentSetup:
     """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
     with the shell opened for it at launch (`gg.run.shell.open_shell`), if any, standing in `seat`
-    when a machine runs it, its memories bound among the run's `memory_stores`, in a run whose
-    board is `board` (None: the run has none).
+    when a machine runs it, its memories bound among the run's `memory_stores`, its skills
+    catalogue loaded from the run's `catalogues` (one per directory), in a run whose board is
+    `board` (None: the run has none).
 
     Raises `LookupError` for a library that lacks its settings.
     """
@@ -131,7 +134,14 @@ def resolve_setup(
     capabilities = profile.capability_ids
     if seat is not None and seat.targets:
         capabilities |= {STANDS_IN_A_STATE}
-    surface = build_surface(registry, language, profile.role, capabilities, profile.skills_directory)
+    directory = profile.skills_directory(workspace)
+    shelf = (
+        None
+        if directory is None
+        else (catalogues or SkillCatalogues()).shelf(directory, language.module_extensions)
+    )
+    offered = [family for family in BUILT_IN_FAMILIES if family not in profile.built_ins_off]
+    surface = build_surface(registry, language, profile.role, capabilities, shelf, offered)
     return AgentSetup(
         slug=profile.slug,
         role=profile.role,

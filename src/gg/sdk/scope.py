@@ -167,6 +167,7 @@ class ProgramScope:
             library=holdings.library,
             deadline=run.deadline,
             window=holdings.window,
+            archive=holdings.archive,
             surface=holdings.surface,
             skills_read=holdings.skills_read,
             tasks=holdings.tasks,

@@ -2,9 +2,9 @@
 
 The parts: its modules (`ModuleSet`: the window with its views as `history`, its memories holder
 as `memories`, its task list as `tasks`, its handle on the run's board as `board`, the skills read
-set beside its profile's catalogue as `skills`, and the kinds to come), the program library (None for
-an agent that keeps none; not a module) and the surface (its documentation and the code modules
-loaded for it). A fork and a succession treat each part by its own rule:
+set beside its profile's catalogue as `skills`, its thread archive as `archive`), the program
+library (None for an agent that keeps none; not a module) and the surface (its documentation and
+the code modules loaded for it). A fork and a succession treat each part by its own rule:
 - modules: a fork copies each kind under a new id, or links it (`ModuleSet.fork`); a successor
   carries the kinds its plan names, and the rest are dropped or started fresh
   (`ModuleSet.transfer`);
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gg.errors import FatalFault, GgDefect
+from gg.state.archive import ArchiveModule
 from gg.state.board_module import BoardModule
 from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
@@ -46,6 +47,7 @@ MODULE_CLASSES: ModuleClasses = {
     ModuleKind.TASKS: TaskListModule,
     ModuleKind.BOARD: BoardModule,
     ModuleKind.SKILLS: SkillsModule,
+    ModuleKind.ARCHIVE: ArchiveModule,
 }
 """The kinds gg holds so far; a kind absent here is absent from every set."""
 
@@ -89,6 +91,12 @@ class Holdings:
     @property
     def views(self) -> ViewSet:
         return self.history.views
+
+    @property
+    def archive(self) -> ArchiveModule | None:
+        """Its thread archive, when its profile enables `agent-managed-context`."""
+        module = self.modules.get(ModuleKind.ARCHIVE)
+        return module if isinstance(module, ArchiveModule) else None
 
     @property
     def memories(self) -> MemoryHolder | None:
