@@ -1,8 +1,9 @@
 """The planner example, replayed offline through the command line (issue 12, "Tests and done"): a
-planner holding memories, a task list, the board and skills files two issues for two implementers
-that share one `markdown` store, a reviewer approves one, the planner waits for both, forks a copy
-that writes the changelog, and execs into a reviewer organized as a `scratchpad`, which checks the
-work and ends the session. Every kind's store is followed through the run by its id."""
+planner holding every kind (memories, a task list, the board, skills and the thread archive) files
+two issues for two implementers that share one `markdown` store, a reviewer approves one, the
+planner waits for both, archives its planning turn, forks a copy that writes the changelog from
+that archive, and execs into a reviewer organized as a `scratchpad`, which checks the work and
+ends the session. Every kind's store is followed through the run by its id."""
 
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ def test_the_planner_tree_is_two_implementers_a_reviewer_a_fork_and_an_exec(
     assert moves == [("fork", "root.f1", "planner"), ("exec", "root@2", "reviewer")]
     finished = {e["agentId"]: e["summary"] for e in _of(events, "agent_finished")}
     assert finished["root.3"] == "Approved." and finished["root@2"] == "Approved."
-    assert finished["root.f1"] == "CHANGELOG.md names STOCK-1 and STOCK-2"
+    assert finished["root.f1"] == "CHANGELOG.md names 2 issues"
     assert _of(events, "run_finished")[0]["finalText"] == "Approved."
     assert "root.f1 · planner · fork · depth 1 · completed" in shown
     assert "root@2 · reviewer · exec · depth 0 · completed — Approved." in shown
@@ -110,7 +111,7 @@ def test_every_incarnation_states_its_roster_of_the_six_kinds_in_order(
         ("tasks", "tasks-0", True, "created"),
         ("board", "board-0", True, "run"),
         ("skills", "skills-0", True, "created"),
-        off,
+        ("archive", "archive-0", True, "created"),
     ]
     for n, implementer in enumerate(("root.1", "root.2"), start=1):
         assert _roster(events, implementer) == [
@@ -135,7 +136,7 @@ def test_every_incarnation_states_its_roster_of_the_six_kinds_in_order(
         ("tasks", "tasks-2", True, "forked"),
         ("board", "board-0", True, "run"),
         ("skills", "skills-1", True, "forked"),
-        off,
+        ("archive", "archive-1", True, "forked"),
     ]
     assert _roster(events, "root@2") == [
         ("history", "history-0", True, "transferred"),
@@ -194,7 +195,7 @@ def test_the_fork_copies_the_task_list_under_a_new_id_and_links_the_board(
         "tasks": ("copied", "tasks-0", "tasks-2"),
         "board": ("linked", "board-0", "board-0"),
         "skills": ("copied", "skills-0", "skills-1"),
-        "archive": ("absent", None, None),
+        "archive": ("copied", "archive-0", "archive-1"),
     }
 
     def changelog(agent: str) -> list[str]:
@@ -216,7 +217,21 @@ def test_the_fork_copies_the_task_list_under_a_new_id_and_links_the_board(
     assert (edited["name"], edited["len"]) == ("plan", 118)
 
 
-def test_the_exec_carries_tasks_and_board_drops_skills_and_reinitializes_memories_saying_why(
+def test_the_archived_planning_turn_leaves_the_window_and_the_copy_holds_it_under_a_new_id(
+    ran: tuple[Path, list[dict[str, Any]], str],
+) -> None:
+    _, events, _ = ran
+    archived = _of(events, "archive_state", "root")[-1]
+    copied = _of(events, "archive_state", "root.f1")[-1]
+    assert (archived["moduleId"], copied["moduleId"]) == ("archive-0", "archive-1")
+    assert [e["seq"] for e in copied["entries"]] == [e["seq"] for e in archived["entries"]] == [0, 1, 2, 3]
+    assert [e["source"] for e in archived["entries"]] == ["view", "view", "thread", "thread"]
+    assert "File: spec.md" in _prompt(events, "root", 1) and "File: spec.md" not in _prompt(events, "root", 2)
+    searched = [e for e in _of(events, "api_result", "root.f1") if e["operation"] == "context.search_archive"]
+    assert [e["ok"] for e in searched] == [True]
+
+
+def test_the_exec_carries_tasks_and_board_drops_skills_and_archive_and_restarts_memories_saying_why(
     ran: tuple[Path, list[dict[str, Any]], str],
 ) -> None:
     _, events, _ = ran
@@ -227,13 +242,13 @@ def test_the_exec_carries_tasks_and_board_drops_skills_and_reinitializes_memorie
         "tasks": ("carried", "tasks-0", "tasks-0"),
         "board": ("carried", "board-0", "board-0"),
         "skills": ("dropped", "skills-0", None),
-        "archive": ("absent", None, None),
+        "archive": ("dropped", "archive-0", None),
     }
     (arrived, *_) = _of(events, "memory_state", "root@2")
     assert (arrived["moduleId"], arrived["strategy"], arrived["memories"]) == ("memories-4", "scratchpad", [])
     opening = _prompt(events, "root@2", 0)
     assert "Your memories were organized as `markdown`; this agent organizes them as `scratchpad`" in opening
-    assert "the skills already read did not come with it" in opening
+    assert "the skills already read and the thread archive did not come with it" in opening
     assert "- [ready] `check`: a reviewer checks the whole" in opening
     final = _of(events, "tasks_state", "root@2")[-1]
     assert final["moduleId"] == "tasks-0" and all(t["status"] == "done" for t in final["tasks"])
@@ -244,8 +259,11 @@ def test_the_workspace_holds_what_each_agent_wrote(ran: tuple[Path, list[dict[st
     workspace = copy / "workspace"
     assert "return { name, count: Number(count) };" in (workspace / "src" / "parse.js").read_text()
     assert 'count < LOW ? " (low)" : ""' in (workspace / "src" / "report.js").read_text()
-    changelog = (workspace / "CHANGELOG.md").read_text()
-    assert "- STOCK-1: src/report.js" in changelog and "- STOCK-2: src/parse.js" in changelog
+    assert (workspace / "CHANGELOG.md").read_text() == (
+        "# Changelog\n\n"
+        "- STOCK-1: src/report.js: report(items) renders one line per item, below 5 marked (low).\n"
+        "- STOCK-2: src/parse.js: parse(text) gives [{ name, count }], count a Number.\n"
+    )
     assert (workspace / "REVIEW.md").read_text().startswith("Approved: src/parse.js, src/report.js")
 
 
