@@ -28,7 +28,8 @@ from gg.state.holdings import Holdings
 from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary
 from gg.state.memories.module import MemoriesModule
-from gg.state.modules import Instance, ModuleSet
+from gg.state.module import Instance
+from gg.state.modules import ModuleSet
 from gg.telemetry.events import AgentModules, AgentSpawned, FsmStateEntered
 
 

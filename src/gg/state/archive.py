@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.kinds import ModuleKind
-from gg.state.modules import Holder, Module
+from gg.state.module import Holder, Module
 from gg.state.refusal import Refusal
 from gg.state.views import FileView, ViewKind, ViewSet
 from gg.state.window import Band, Held, Window
