@@ -21,10 +21,10 @@ from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Arm, Ceilings
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
+from wall_bounds import STOPPED_WITHIN_SECS
 
 WAIT_SECS = 100.0  # each wait moves the guests' clock this far
 CEILINGS = Ceilings(timeout_secs=1.0, max_memory_bytes=256 * 1024 * 1024)
-STOPPED_WITHIN_SECS = 30.0  # a correctness bound: the program was stopped, not left running
 
 
 class MovedClock:

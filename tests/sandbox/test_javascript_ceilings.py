@@ -18,16 +18,11 @@ from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule
 from manual_clock import HeldClock
+from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT
 
 __all__ = ["host"]  # fixtures
-
-# Correctness bounds, never speeds (`bench/ceilings.py` measures how soon a program is stopped
-# and how soon the next one answers): a stopped program did not run on to its end, and the next
-# program was not left waiting on the stopped one. Both hold by a wide margin on a loaded machine.
-STOPPED_WITHIN_SECS = 30.0
-ANSWERED_WITHIN_SECS = 30.0
 
 
 @dataclass
