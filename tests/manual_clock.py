@@ -2,7 +2,8 @@
 
 - `ManualClock` reads what the test set and moves only when the test moves it;
 - `HeldClock` stands still until the test releases it (on an event it waited for), then runs
-  with the wall clock from where it stood: a ceiling read on it starts counting at the release.
+  with the wall clock from where it stood: a ceiling read on it starts counting at the release;
+  `hold()` stops it again where it is.
 """
 
 from __future__ import annotations
@@ -39,3 +40,8 @@ class HeldClock:
         """From now on the clock runs; a second release changes nothing."""
         if self._released_at is None:
             self._released_at = time.monotonic()
+
+    def hold(self) -> None:
+        """From now on the clock stands still, where it is."""
+        self._now = self()
+        self._released_at = None
