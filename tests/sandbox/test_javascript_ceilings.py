@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import threading
 import time
@@ -17,7 +18,7 @@ from jsworld import CEILINGS, JAVASCRIPT, TRIVIAL, Host, host, registry, run
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule
-from manual_clock import HeldClock
+from manual_clock import HeldClock, ManualClock
 from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT
@@ -94,6 +95,29 @@ def test_the_lines_a_program_logged_before_its_stop_are_kept(host: Host) -> None
         execution = run(arm, held, source, ceilings)
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
     assert execution.logs == ("before the loop", "still before")
+
+
+def test_lines_sent_but_not_yet_read_when_the_ceiling_passed_are_kept(host: Host) -> None:
+    """The ceiling passes inside the program's call (the clock jumps), and the call returns only
+    once the guest's second batch of lines is on its way to gg, unread: the stop still reports it."""
+    clock = ManualClock()
+    source = (
+        'import { views } from "gg";\nconsole.log("first");\nconsole.log("second");\n'
+        'views.openText("late", "x");\nfor (;;) {}\n'
+    )
+    with JavaScriptArm(registry(), clock=clock) as arm:
+
+        def pass_the_ceiling_once_the_lines_are_sent(operation: str, args: object) -> None:
+            clock.advance(100.0)
+            process = arm.pool._leases.latest  # pyright: ignore[reportPrivateUsage]
+            assert process is not None
+            if b'"second"' not in process.buffer:
+                assert select.select([process.channel], [], [], ANSWERED_WITHIN_SECS)[0]
+
+        host.hook = pass_the_ceiling_once_the_lines_are_sent
+        execution = run(arm, host, source, Ceilings(5.0, CEILINGS.max_memory_bytes))
+    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
+    assert execution.logs == ("first", "second")
 
 
 def test_a_heap_overrun_is_out_of_memory_and_the_pool_survives(arm: JavaScriptArm, host: Host) -> None:
