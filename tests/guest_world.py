@@ -16,6 +16,7 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
+from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
@@ -63,7 +64,8 @@ def spec_agent(arm: Arm, root: Path, skill_file: str, skill_source: str) -> Gues
     (skill / "skill.md").write_text("---\ndescription: CSV helpers.\n---\nCall parse.\n")
     (skill / skill_file).write_text(skill_source)
     language = LANGUAGES[arm.language]
-    surface = build_surface(default_registry(), language, Role.STANDARD, {"skills"}, root / "skills")
+    shelf = SkillShelf(root / "skills", language.module_extensions)
+    surface = build_surface(default_registry(), language, Role.STANDARD, {"skills"}, shelf)
     return GuestAgent(arm, surface, ViewSet(), Workspace(workspace))
 
 

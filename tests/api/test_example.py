@@ -33,7 +33,7 @@ def test_the_example_runs_from_python_offline_and_reads_its_run_back(tmp_path: P
     ]
     assert lines[5].endswith(": completed (exit 0) after 2 turns") and lines[6] == f"final text: {SUMMARY}"
     assert lines[7] == "  root: 2 turns, 2 programs, 0 error turns"
-    assert lines[8] == "the store keeps 31 events and 2 turns of it"
+    assert lines[8] == "the store keeps 33 events and 2 turns of it"  # with a context_breakdown a turn
     assert (tmp_path / ".gg" / "runs.db").is_file() and '{"hostAnswer"' in (
         tmp_path / "shop.jsonl"
     ).read_text()

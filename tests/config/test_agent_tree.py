@@ -53,7 +53,7 @@ STATES: list[dict[str, Any]] = [
 
 
 def fsm_run(states: object = STATES, **extra: Any) -> dict[str, Any]:
-    builder = worker("builder", {"id": "skills", "params": {"directory": "."}})
+    builder = worker("builder", {"id": "skills", "params": {"dir": ".", "builtIns": {}}})
     return tree({**machine(states), **extra}, worker("explorer"), builder, worker("verifier"))
 
 
@@ -197,7 +197,7 @@ def test_a_machine_declaring_what_only_a_worker_reads_is_refused(
 
 def test_a_machine_enabling_another_capability_is_refused(folder: Path) -> None:
     document = fsm_run()
-    document["agents"][0]["capabilities"].append({"id": "skills", "params": {"directory": "."}})
+    document["agents"][0]["capabilities"].append({"id": "skills", "params": {"dir": ".", "builtIns": {}}})
     assert (
         "cannot be enabled on a machine"
         in at(refusal(document, folder), "agents[0].capabilities[1].id").reason

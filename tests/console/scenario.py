@@ -1,10 +1,11 @@
 """A synthetic run of many agents holding modules, in the event shapes of `anchor-state.md` §5.
 
-Until gg emits the agents and modules events, this is the multi-agent run the console's tests
-read: a planner root with memories, tasks, a board and skills spawns two implementers sharing a
-`shared` memories store, forks a copy of itself, then execs into a reviewer whose memory
-strategy differs (memories re-initialized). `text` is written into every model- or
-program-written field (reply, program, view label, log line, memory, task and issue titles).
+It holds what no run gg records can hold yet (memories, tasks, a board and an archive are not
+wired into runs; `tests/console/crew/` is the recorded run, for everything else): a planner root
+with memories, tasks, a board and skills spawns two implementers sharing a `shared` memories
+store, forks a copy of itself, then execs into a reviewer whose memory strategy differs
+(memories re-initialized). `text` is written into every model- or program-written field (reply,
+program, view label, log line, memory body, task and issue titles, agent brief, skill name).
 """
 
 from __future__ import annotations
@@ -191,7 +192,7 @@ def _root_opens(r: Recorder, text: str) -> None:
         "skills_state",
         "root",
         moduleId="skills-0",
-        skills=[{"name": "review", "description": "How to review", "read": False}],
+        skills=[{"name": f"skill: {text}", "description": "How to review", "read": False}],
     )
     r.turn("root", 1, text, system=f"You are the planner. {text}")
     r.emit(

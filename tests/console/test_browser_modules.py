@@ -1,5 +1,7 @@
-"""The three module surfaces, clicked through in Chromium: a store reads the same way on the
-Instances tab, the Modules tab and the Agents tab (holder counts, badges, handed on)."""
+"""The three module surfaces, clicked through in Chromium, on the synthetic run
+(`console.scenario`): a store held by two instances at once (`2 holders`, `agent-scoped`) and a
+memories store re-initialized by an exec, which no run gg records can hold until memories are
+wired into runs. The recorded run's walk is `test_browser_crew`."""
 
 from __future__ import annotations
 

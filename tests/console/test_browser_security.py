@@ -3,10 +3,12 @@ field of a run, and every page of that run is opened in real Chromium."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 from console.browser import served
+from console.conftest import gg_run
 from console.scenario import RUN_ID, multi_agent_run
 from console.store_writer import write_records
 
@@ -49,9 +51,16 @@ def test_injected_markup_and_script_are_shown_as_text_and_never_run(tmp_path: Pa
         shown = page.inner_text("main")
         source = page.locator("pre.code").first.text_content() or ""
         page.goto(f"{base}/runs/{RUN_ID}/modules/store/memories-1")
+        page.locator("tr.memory-body summary").click()
         memory = page.inner_text("main")
         page.goto(f"{base}/runs/{RUN_ID}/project")
         board = page.inner_text("main")
+        page.goto(f"{base}/runs/{RUN_ID}/modules/store/tasks-0")
+        tasks = page.inner_text("main")
+        page.goto(f"{base}/runs/{RUN_ID}/modules/store/skills-0")
+        skills = page.inner_text("main")
+        page.goto(f"{base}/runs/{RUN_ID}/instances/impl.1/overview")
+        brief = page.inner_text("main")
     assert dialogs == []
     assert len(visited) > 60
     assert f"reply: {PAYLOAD}" in shown  # the reply, verbatim, as text
@@ -60,5 +69,84 @@ def test_injected_markup_and_script_are_shown_as_text_and_never_run(tmp_path: Pa
     assert (
         "views.openText('<script>window.__pwned" in source and "<img src=x onerror=" in source
     )  # the program
-    assert f"memory: {PAYLOAD}" in memory
+    assert f"memory: {PAYLOAD}" in memory and f"body: {PAYLOAD}" in memory  # description, text
     assert f"issue: {PAYLOAD}" in board
+    assert f"task: {PAYLOAD}" in tasks
+    assert f"skill: {PAYLOAD}" in skills
+    assert f"brief: {PAYLOAD}" in brief
+
+
+SKILL_NAME = '"><img src=x onerror="window.__pwned = \'skill\'">'  # a folder's name: no slash
+
+
+def injected_run(folder: Path) -> Path:
+    """A capability set and journal whose every model- or program-written text is the payload:
+    the reply, the program, a view's label and body, a log line, an error, a subagent's brief, a
+    skill's name and description, the summary."""
+    said = json.dumps(PAYLOAD)
+    skill = folder / "skills" / SKILL_NAME
+    skill.mkdir(parents=True)
+    (skill / "skill.md").write_text(f"---\ndescription: {PAYLOAD}\n---\n{PAYLOAD}\n", encoding="utf-8")
+    (folder / "workspace").mkdir()
+    code = {"id": "responses-as-code", "params": {"language": "javascript", "timeoutSecs": 30}}
+    model = {"provider": "replay", "journal": "journal.jsonl"}
+    root = {
+        "slug": "root",
+        "task": PAYLOAD,
+        "model": model,
+        "capabilities": [
+            code,
+            {"id": "program-library", "params": {"keep": 20, "idLength": 4}},
+            {"id": "skills", "params": {"directory": "skills"}},
+            {"id": "subagents", "params": {"maxDepth": 1}},
+        ],
+        "subagents": [{"agent": "worker", "description": PAYLOAD, "scopes": ["subagent"]}],
+    }
+    worker = {"slug": "worker", "task": PAYLOAD, "model": model, "capabilities": [code]}
+    (folder / "gg.json").write_text(
+        json.dumps({"name": "injected", "agents": [root, worker]}), encoding="utf-8"
+    )
+    first = (
+        'import { delegation, skills, views } from "gg";\n'
+        f"skills.readSkill({json.dumps(SKILL_NAME)});\n"
+        f"views.openText({said}, {said});\nconsole.log({said});\n"
+        f'const child = delegation.spawnSubagent({{ agent: "worker", prompt: {said} }});\n'
+        "delegation.waitForSubagents([child.id]);\n"
+    )
+    finish = f'import {{ session }} from "gg";\nsession.finish({said});\n'
+    lines = [
+        {"text": PAYLOAD, "calls": [{"name": "submit_program", "arguments": {"program": first}}]},
+        {
+            "text": PAYLOAD,
+            "calls": [{"name": "submit_program", "arguments": {"program": f"throw new Error({said});\n"}}],
+        },
+        {"text": PAYLOAD, "calls": [{"name": "submit_program", "arguments": {"program": finish}}]},
+        {
+            "profile": "worker",
+            "text": PAYLOAD,
+            "calls": [{"name": "submit_program", "arguments": {"program": finish}}],
+        },
+    ]
+    (folder / "journal.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8"
+    )
+    return folder
+
+
+def test_text_a_recorded_run_wrote_is_shown_as_text_and_never_runs(tmp_path: Path, page):
+    run = gg_run(tmp_path / "base", injected_run(tmp_path / "injected"))
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    with served(run.store) as base:
+        visited = every_page(page, base, "/")
+        page.goto(f"{base}/runs/{run.run_id}/instances/root/activity")
+        activity = page.inner_text("main")
+        page.goto(f"{base}/runs/{run.run_id}/instances/root.1/overview")
+        brief = page.inner_text("main")
+        page.goto(f"{base}/runs/{run.run_id}/modules/store/skills-0")
+        skills = page.inner_text("main")
+    assert dialogs == []
+    assert len(visited) > 20
+    assert PAYLOAD in activity and f"Error: {PAYLOAD}" in activity  # the reply, view, log, error
+    assert PAYLOAD in brief
+    assert SKILL_NAME in skills and PAYLOAD in skills  # the skill's name and description

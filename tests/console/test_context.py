@@ -6,6 +6,8 @@ from console.scenario import multi_agent_run
 from gg.console.agents import fold_agents
 from gg.console.charts import agent_tree, context_bands, dependency_graph, nice_top, stacked
 from gg.console.context import read_breakdown, reported_breakdowns
+from gg.state.breakdown import breakdown
+from gg.telemetry.breakdown import ContextBand
 
 
 def test_a_reported_breakdown_is_read_per_agent_and_turn_in_its_own_unit():
@@ -21,6 +23,19 @@ def test_a_reported_breakdown_is_read_per_agent_and_turn_in_its_own_unit():
 def test_a_breakdown_may_state_its_bands_as_a_mapping_and_its_unit_in_characters():
     turn = read_breakdown(4, {"bands": {"System": 900, "Memory": 20}, "unit": "chars", "windowLimit": 128000})
     assert (turn.unit, turn.total, turn.limit) == ("chars", 920, 128000)
+
+
+def test_the_breakdown_gg_emits_is_read_in_the_unit_it_states():
+    chars = {ContextBand.SYSTEM: 300, ContextBand.SKILL: 100}
+    measured = read_breakdown(2, {"type": "context_breakdown", **breakdown(chars, 100).to_wire()})
+    assert (measured.unit, measured.band("System"), measured.band("Skill"), measured.total) == (
+        "tokens",
+        75,
+        25,
+        100,
+    )
+    counted = read_breakdown(1, breakdown(chars, 0).to_wire())
+    assert (counted.unit, counted.band("System"), counted.total) == ("chars", 300, 400)
 
 
 def test_stacked_bars_scale_to_the_tallest_turn():
@@ -66,3 +81,9 @@ def test_a_blocked_by_dag_puts_each_item_one_column_after_what_it_waits_on():
 
 def test_an_axis_tops_at_a_round_figure_above_the_tallest_bar():
     assert [nice_top(v) for v in (5, 40, 1320, 9845, 0.004)] == [8, 40, 1600, 10_000, 0.004]
+
+
+def test_a_count_has_whole_ticks():
+    assert [nice_top(v, whole=True) for v in (1, 3, 4, 10)] == [4, 4, 4, 16]
+    chart = stacked(["5"], [{"kept": 1.0}], ("kept",), "programs", whole=True)
+    assert chart is not None and [t.label for t in chart.ticks] == ["0", "1", "2", "3", "4"]

@@ -101,7 +101,7 @@ def test_no_notes_are_written_for_a_run_without_rosters():
     assert tree.root == "root"
 
 
-def test_a_store_row_names_its_profile_run_global_or_dropped():
+def test_a_store_row_names_its_profile_the_profiles_it_was_handed_through_run_global_or_dropped():
     records = multi_agent_run()
     tree = fold_agents(records, "completed")
     index = fold_modules(records)
@@ -109,4 +109,5 @@ def test_a_store_row_names_its_profile_run_global_or_dropped():
     assert store_reach(index.stores["memories-1"], profile_of) == "impl"
     assert store_reach(index.stores["board-0"], profile_of) == "run-global"
     assert store_reach(index.stores["memories-0"], profile_of) == "(dropped)"
-    assert store_reach(index.stores["history-0"], profile_of) == "run-global"  # held across two profiles
+    # handed on from one profile to another: it passed through them, it was never held run-wide
+    assert store_reach(index.stores["history-0"], profile_of) == "planner → reviewer"

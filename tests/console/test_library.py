@@ -37,6 +37,9 @@ def test_a_fetched_patched_hand_over_diffs_the_failed_source_against_the_one_tha
     assert handed.handover.fetched_id == failed.program_id
     assert handed.handover.links == 2
     assert "programs.rerun(" in handed.handover.submitted  # the first link, as submitted
+    first, last = handed.handover.chain  # every link with its own source and verdict
+    assert "programs.rerun(" in first.source and first.ok
+    assert last.source == handed.source and "read.contents.includes" in last.source
     assert "programs.rerun(" not in handed.source  # the last link, as it ran
     changed = [line for line in handed.handover.diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
     assert changed == [

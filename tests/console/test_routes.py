@@ -162,7 +162,7 @@ def test_the_history_overview_withholds_the_never_written_figure(multi_client: T
     memories = multi_client.get(f"/runs/{MULTI_RUN}/modules/kind/memories").text
     assert '<span class="value">3</span><span class="label">never written to</span>' in memories
     archive = multi_client.get(f"/runs/{MULTI_RUN}/modules/kind/archive").text
-    assert '<span class="label">no context band</span>' in archive
+    assert '<span class="label">per turn: no context band</span>' in archive
     assert "measured zero" in memories and "not measured yet" in memories
 
 
@@ -279,3 +279,16 @@ def _unescape(html: str) -> str:
     import html as html_module
 
     return html_module.unescape(html)
+
+
+def test_a_run_with_damaged_events_says_how_many_it_could_not_read(example_store: Path, tmp_path: Path):
+    path = tmp_path / "runs.db"
+    path.write_bytes(example_store.read_bytes())
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "UPDATE events SET json = '[1, 2]'"
+            " WHERE seq = (SELECT MIN(seq) FROM events WHERE type = 'receipt')"
+        )
+    page = TestClient(create_app(path)).get(f"/runs/{example_run(path)}/instances")
+    assert page.status_code == 200
+    assert "1 stored event of this run could not be read (damaged in the store)" in page.text

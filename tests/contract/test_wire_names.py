@@ -11,6 +11,7 @@ from gg.run.status import AgentStatus
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Choice
 from gg.state.kinds import Disposition, ModuleKind, Origin
+from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
 from gg.telemetry.events import (
     AgentFinished,
     AgentModules,
@@ -57,6 +58,7 @@ def test_the_event_types_are_spelled_once_in_snake_case() -> None:
         "board_state",
         "archive_state",
         "context_managed",
+        "context_breakdown",
     ]
 
 
@@ -105,6 +107,26 @@ def test_the_module_snapshots_and_the_reclaim_event_carry_their_fields_in_camel_
     assert [a.value for a in ContextAction] == ["archive_thread", "evict_file_view"]
 
 
+def test_a_context_breakdown_states_its_unit_and_each_bands_size() -> None:
+    rows = [{"band": "System", "tokens": 30, "chars": 120}]
+    measured = ContextBreakdown(unit="tokens", bands=rows, input_tokens=30)
+    assert measured.to_wire() == {"unit": "tokens", "bands": rows, "inputTokens": 30}
+    assert EventType.CONTEXT_BREAKDOWN.value == "context_breakdown"
+    assert [u.value for u in ContextUnit] == ["tokens", "chars"]
+    assert [b.value for b in ContextBand] == [
+        "System",
+        "Tools",
+        "Task",
+        "Thread",
+        "Views",
+        "Docs",
+        "Memory",
+        "TaskList",
+        "Board",
+        "Skill",
+    ]
+
+
 def test_the_vocabularies_of_the_tree_and_its_modules() -> None:
     assert [k.value for k in TransitionKind] == ["exec", "fork", "fsm"]
     assert [k.value for k in ModuleKind] == ["history", "memories", "tasks", "board", "skills", "archive"]
@@ -139,7 +161,16 @@ def test_the_console_reads_the_one_declaration_of_every_name_gg_emits() -> None:
     assert vocabulary.ModuleKind is ModuleKind and vocabulary.Origin is Origin
     assert vocabulary.Disposition is Disposition and vocabulary.TransitionKind is TransitionKind
     emitted = {t.value for t in EventType}
-    for name in ("AGENT_SPAWNED", "AGENT_TRANSITION", "AGENT_FINISHED", "AGENT_MODULES", "FSM_STATE"):
+    for name in (
+        "AGENT_SPAWNED",
+        "AGENT_TRANSITION",
+        "AGENT_FINISHED",
+        "AGENT_MODULES",
+        "FSM_STATE",
+        "CONTEXT_BREAKDOWN",
+    ):
         assert vocabulary.AgentEvent[name].value in emitted
+    bands = {band.value for band in ContextBand}
+    assert {band for band in vocabulary.KIND_BAND.values() if band is not None} <= bands
     for name in ("SKILLS_STATE", "TASKS_STATE", "BOARD_STATE", "ARCHIVE_STATE"):
         assert vocabulary.ModuleEvent[name].value == EventType[name].value

@@ -13,6 +13,8 @@ Mapping a case onto gg:
   agent has: it is no entry of gg's capability set.
 - Selectors in expectations name instances by creation order (`agent_spawned`): `root`, `P`,
   `P#n`, `*`. Transition rows' `fromModuleId` / `toModuleId` are gg's `from` / `to`.
+- gg's board has no merge agent and issues dispatch as subagents, so a runner drops
+  `project-management`'s `mergeAgentId` and a `shell` whose `implementation` gg does not have.
 A case whose profiles need a capability gg does not offer yet (one whose module kind is not in
 `MODULE_CLASSES`) is not run here (`needs_modules`).
 """
@@ -45,6 +47,7 @@ def needs_modules(case: Mapping[str, Any]) -> list[str]:
         str(cap.get("id", next(iter(cap)))) if isinstance(cap, Mapping) else str(cap)
         for agent in case["config"].get("agents", [])
         for cap in agent.get("capabilities", [])
+        if not _dropped(cap)
     }
     return sorted(found - OURS)
 
@@ -89,7 +92,7 @@ def document(config: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _profile(agent: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:
-    capabilities = [_capability(c) for c in agent.get("capabilities", []) if not _core(c)]
+    capabilities = [_capability(c) for c in agent.get("capabilities", []) if not _dropped(c)]
     if any(c.get("id") == "fsm" for c in capabilities):
         return {"slug": agent["profile"], "capabilities": capabilities}
     sandbox = config.get("sandbox") or {}
@@ -115,14 +118,22 @@ def _profile(agent: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, A
     return profile
 
 
-def _core(capability: Any) -> bool:
-    return isinstance(capability, Mapping) and "id" not in capability and next(iter(capability)) in CORE
+def _dropped(capability: Any) -> bool:
+    """What the runner leaves out: what every gg agent has (`CORE`), and a shell spelled with an
+    implementation (the original's arms, which gg's one shell is not)."""
+    if not isinstance(capability, Mapping):
+        return False
+    if "id" not in capability and next(iter(capability)) in CORE:
+        return True
+    return capability.get("id") == "shell" and "implementation" in capability
 
 
 def _capability(capability: Any) -> dict[str, Any]:
     if capability == "delegation":
         return {"id": "exec"}
     mapped = copy.deepcopy(dict(capability))
+    if mapped.get("id") == "project-management":
+        mapped["params"] = {k: v for k, v in (mapped.get("params") or {}).items() if k != "mergeAgentId"}
     states = (mapped.get("params") or {}).get("states")
     if mapped.get("id") == "fsm" and isinstance(states, list):
         mapped["params"]["states"] = [

@@ -135,6 +135,7 @@ def run_crew(
     workspace = tmp_path / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)
     for name, contents in (files or {}).items():
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
         (workspace / name).write_text(contents, encoding="utf-8")
     journal = tmp_path / "journal.jsonl"
     journal.write_text("".join(json.dumps(entry) + "\n" for entry in lines), encoding="utf-8")

@@ -12,6 +12,7 @@ import pytest
 from crew import EXEC, FORK, Crew, line, profile, run_crew, subagents
 
 from gg.sandbox.execution import Arm
+from gg.sdk.skills import BUILT_IN_FAMILIES
 
 pytestmark = pytest.mark.arms("javascript", "python")
 
@@ -445,9 +446,9 @@ def test_a_machine_moves_explore_build_verify_carrying_exactly_what_each_edge_na
     tmp_path: Path, arm: Arm
 ) -> None:
     lang = arm.language
-    (tmp_path / "skills" / "guide").mkdir(parents=True)
-    (tmp_path / "skills" / "guide" / "skill.md").write_text("---\ndescription: how shelves go\n---\nFIT-IT\n")
-    skills = {"id": "skills", "params": {"directory": "skills"}}
+    guide = {"skills/guide/skill.md": "---\ndescription: how shelves go\n---\nFIT-IT\n"}
+    off = {family: False for family in BUILT_IN_FAMILIES}  # the directory's skills alone
+    skills = {"id": "skills", "params": {"dir": "skills", "builtIns": off}}
     comment = "//" if lang == "javascript" else "#"
     head = f"{comment} explore-marker\n" + _imports(lang, "delegation", "skills")
     if lang == "javascript":
@@ -492,6 +493,7 @@ def test_a_machine_moves_explore_build_verify_carrying_exactly_what_each_edge_na
         ],
         arm=arm,
         task="Build the shelf.",
+        files=guide,
     )
     assert crew.finished["finalText"] == "verified" and crew.agents == ["root", "root@2", "root@3"]
     states_entered = [(e["agentId"], e["state"], e["profileId"], e.get("from")) for e in crew.of("fsm_state")]

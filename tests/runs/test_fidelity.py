@@ -35,7 +35,6 @@ MANY = [n for n in ALL if "agents" in load(n)["config"]]
 for _number in MANY:
     if needs_modules(load(_number)):
         WAITING[_number] = f"needs {', '.join(needs_modules(load(_number)))}: the modules issue (12)"
-WAITING["093"] = "needs the skills params `dir` and `builtIns` and `<name>.md` skills: the modules issue (12)"
 
 
 def _variant_names(number: str) -> list[str]:
@@ -105,12 +104,14 @@ def test_fidelity_case_of_many_agents(
     config, expect = case["config"], case["expect"]
     if variant is not None:
         (spec,) = [v for v in case["variants"] if v["name"] == variant]
-        config, expect = patched(config, spec.get("patch", {})), {**spec["expect"]}
+        config, expect = patched(config, spec.get("patch", {})), {**spec.get("expect", expect)}
     profiles = document(config)
     if expect.get("launch") == "refused":
         _check_refused(tmp_path, config, profiles, expect)
         return
-    crew = run_crew(tmp_path, profiles, lines(case), arm=arm, task=None, limits=config.get("limits"))
+    crew = run_crew(
+        tmp_path, profiles, lines(case), arm=arm, task=None, limits=config.get("limits"), files=files_of(case)
+    )
     check_run(crew, expect)
 
 

@@ -14,6 +14,7 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
+from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
@@ -61,5 +62,6 @@ def world(
 ) -> World:
     workspace = tmp_path / "ws"
     workspace.mkdir(exist_ok=True)
-    surface = build_surface(default_registry(), language, role, capabilities, skills)
+    shelf = None if skills is None else SkillShelf(skills, language.module_extensions)
+    surface = build_surface(default_registry(), language, role, capabilities, shelf)
     return World(surface, ViewSet(), Workspace(workspace), role, capabilities, language)

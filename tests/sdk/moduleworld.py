@@ -13,7 +13,7 @@ from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
-from gg.state.archive import ArchiveModule
+from gg.state.archive import Archive, ArchiveModule
 from gg.state.board import Board, BoardCaps
 from gg.state.board_handle import BoardHandle, IssuePolicy
 from gg.state.tasks import TaskMode, TasksModule
@@ -62,6 +62,6 @@ def module_agent(
         window=window or Window(system="s"),
         tasks=tasks or TasksModule.fresh(10, TaskMode.SIMPLE),
         board=board or BoardHandle(Board(BoardCaps(5, 10, 0)), IssuePolicy(implementers=("impl",))),
-        archive=ArchiveModule.fresh(),
+        archive=ArchiveModule(Archive()),
     )
     return ModuleAgent(arm, scope)

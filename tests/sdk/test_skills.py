@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from gg.config.skills import BuiltInSkills
 from gg.errors import ErrorCode
 from gg.sandbox.execution import CodeModule
 from gg.sandbox.languages import JAVASCRIPT, TYPESCRIPT
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.skills import SkillShelf, split_front_matter
+from gg.sdk.docs.surface import build_surface
+from gg.sdk.registry import Role
+from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues, SkillShelf, split_front_matter
+from gg.state.skills import SkillReads
+from gg.state.window import Band, Window
 from guest_world import QuietLog
 
 from .docworld import World, world
@@ -174,3 +180,68 @@ def test_each_skill_read_joins_the_windows_read_set_once(tmp_path: Path, skills:
     for name in ("notes", "csv-tools", "notes"):
         membrane("skills.read_skill", {"name": name})
     assert scope.skills_read.names == ("notes", "csv-tools")
+
+
+def test_flat_md_files_are_skills_beside_folders_sorted_by_name(tmp_path: Path, skills: Path) -> None:
+    (skills / "bolts.md").write_text("---\nname: bolts\ndescription: Star pattern.\n---\nBOLTS-BODY\n")
+    (skills / "readme.txt").write_text("not a skill")
+    (skills / ".draft.md").write_text("not a skill either")
+    shelf = SkillShelf(skills, ("js",))
+    assert [skill.name for skill in shelf.skills] == ["bolts", "csv-tools", "csv_tools", "notes"]
+    assert shelf.skills[0].description == "Star pattern."
+    assert _agent(tmp_path, skills).call("skills.read_skill", name="bolts") == "BOLTS-BODY\n"
+
+
+def test_a_read_pins_the_body_in_the_window_once_however_often_it_is_read(
+    tmp_path: Path, skills: Path
+) -> None:
+    agent = _agent(tmp_path, skills)
+    window, reads = Window(system="s"), SkillReads()
+    scope = replace(agent.scope(), window=window, skills_read=reads)
+    membrane = Membrane(default_registry(), scope, QuietLog(), JAVASCRIPT.id)
+    for name in ("notes", "csv-tools", "notes"):
+        membrane("skills.read_skill", {"name": name})
+    pinned = [message.content for mark, message in window.held() if mark.band is Band.SKILL]
+    assert pinned == ["Skill `notes`\n----\nTake notes.", "Skill `csv-tools`\n----\nUse parse."]
+    assert reads.names == ("notes", "csv-tools")
+    window.restart([])  # a compaction keeps every pinned body
+    assert [m.content for mark, m in window.held() if mark.pinned] == pinned
+
+
+def test_two_profiles_naming_one_directory_hold_one_loaded_catalogue(tmp_path: Path, skills: Path) -> None:
+    catalogues = SkillCatalogues()
+    one = catalogues.shelf(skills, ("js",))
+    assert catalogues.shelf(tmp_path / "skills" / ".." / "skills", ("js",)) is one
+    (tmp_path / "other").mkdir()
+    assert catalogues.shelf(tmp_path / "other", ("js",)) is not one
+
+
+def test_gg_offers_its_own_skills_for_the_families_the_agent_may_call_each_its_reference_pages(
+    tmp_path: Path, skills: Path
+) -> None:
+    shelf = SkillShelf(skills, ("js",))
+    offered = [name for name in BUILT_IN_FAMILIES if name != "gg-session"]
+    surface = build_surface(default_registry(), JAVASCRIPT, Role.STANDARD, {"skills"}, shelf, offered)
+    assert surface.skills is not None
+    names = [skill.name for skill in surface.skills.skills]
+    assert names == sorted(names) and "csv-tools" in names
+    assert "gg-filesystem" in names and "gg-skills" in names
+    assert "gg-session" not in names  # switched off
+    assert "gg-shell" not in names and "gg-tasks" not in names  # the agent may call none of theirs
+    files = surface.skills.get("gg-filesystem")
+    assert files is not None and files.description
+    body = surface.skills.read(files).body
+    assert "readFile" in body and body.startswith(
+        next(page.body for page in surface.docs if page.key == "gg.files")
+    )
+    assert [skill.name for skill in shelf.skills] == [
+        "csv-tools",
+        "csv_tools",
+        "notes",
+    ]  # the directory's own
+
+
+def test_every_family_a_builtins_object_may_name_is_one_of_ggs_own() -> None:
+    written = {field.alias for field in BuiltInSkills.model_fields.values()}
+    assert written == set(BUILT_IN_FAMILIES) and len(BUILT_IN_FAMILIES) == 12
+    assert set(BUILT_IN_FAMILIES.values()) == {op.family for op in default_registry()}

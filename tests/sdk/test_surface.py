@@ -9,6 +9,7 @@ from gg.sandbox.languages import JAVASCRIPT
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
+from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
 
 CSV = "/** Split CSV text into rows. */\nexport function parse(text) { return []; }\n"
@@ -20,7 +21,8 @@ def _keys(surface: Surface) -> list[str]:
 
 def test_a_fresh_surface_holds_the_granted_documentation_and_nothing_loaded(tmp_path: Path) -> None:
     (tmp_path / "skills").mkdir()
-    surface = build_surface(default_registry(), JAVASCRIPT, Role.STANDARD, {"skills"}, tmp_path / "skills")
+    shelf = SkillShelf(tmp_path / "skills", JAVASCRIPT.module_extensions)
+    surface = build_surface(default_registry(), JAVASCRIPT, Role.STANDARD, {"skills"}, shelf)
     granted = _keys(surface)
     surface.load_module("csv-tools", CSV, "js", "CSV helpers.")
     assert "lib:csvTools.parse" in _keys(surface)

@@ -88,7 +88,7 @@ def test_search_finds_entries_case_insensitively_newest_first_at_most_eight() ->
 
 
 def test_an_empty_archive_is_told_apart_from_a_search_that_matched_nothing() -> None:
-    module = ArchiveModule.fresh()
+    module = ArchiveModule(Archive())
     assert module.search("quokka") == {"archiveEmpty": True, "hits": []}
     window = _window("wombat")
     module.archive_thread(window, [(1, 1)])
@@ -100,7 +100,7 @@ def test_an_empty_archive_is_told_apart_from_a_search_that_matched_nothing() -> 
 
 
 def test_a_fork_of_an_archive_holding_0_to_4_hands_out_5_next_in_both_copies() -> None:
-    original = ArchiveModule.fresh()
+    original = ArchiveModule(Archive())
     original.archive_thread(_window(*[f"result {n}" for n in range(5)]), [(1, 5)])
     assert [entry.seq for entry in original.archive.entries] == [0, 1, 2, 3, 4]
     copy = original.copy()
@@ -113,7 +113,7 @@ def test_a_fork_of_an_archive_holding_0_to_4_hands_out_5_next_in_both_copies() -
 
 
 def test_the_report_says_what_left_and_that_its_tokens_are_estimated() -> None:
-    module = ArchiveModule.fresh()
+    module = ArchiveModule(Archive())
     report = module.archive_thread(_window("a result"), [(1, 1)])
     assert report["items"] == 3 and report["paths"] == []
     assert report["reclaimedTokens"] == -(-len("reply 1" + "ok" + "a result") // 4)
@@ -128,7 +128,7 @@ def test_the_report_says_what_left_and_that_its_tokens_are_estimated() -> None:
 
 
 def test_it_opens_with_an_empty_snapshot_and_reports_each_archival_beside_context_managed() -> None:
-    module = ArchiveModule.fresh()
+    module = ArchiveModule(Archive())
     assert module.restate("archive-0") == [
         ArchiveState(module_id="archive-0", entries=[], count=0, total_len=0)
     ]
@@ -159,7 +159,7 @@ def test_evicting_file_views_closes_them_in_the_window_and_this_turn_and_names_t
     views = ViewSet()
     views.open_file(FileView("a.txt", Region(3, None), 4, 4, 4, "w\n"))
     views.open_text("keep", "me")
-    module = ArchiveModule.fresh()
+    module = ArchiveModule(Archive())
     report = module.evict_file_views(window, views, "a.txt")
     assert report["items"] == 2 and report["paths"] == ["a.txt"]
     assert [view.selector for view in views.current()] == ["keep"]

@@ -27,7 +27,7 @@ def _setup(tmp_path: Path, *, library: dict[str, int] | None = None, skills: boo
         capabilities.append({"id": "program-library", "params": library})
     if skills:
         (tmp_path / "skills").mkdir(exist_ok=True)
-        capabilities.append({"id": "skills", "params": {"directory": "skills"}})
+        capabilities.append({"id": "skills", "params": {"dir": "skills", "builtIns": {}}})
     agent = {
         "slug": "root",
         "model": {"provider": "replay", "journal": str(journal)},

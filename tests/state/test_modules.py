@@ -1,6 +1,6 @@
 """The module framework (seed 003): one slot per kind in kind order, store ids per kind, the fork
 plan and the two transfer plans, and what each did to each kind (anchor-state §2-§4's worked
-examples, on the kinds gg holds today: history and skills; the other four absent)."""
+examples, on the kinds gg holds today: history, skills and archive; the other three absent)."""
 
 from __future__ import annotations
 
@@ -11,22 +11,17 @@ from typing import ClassVar, Self
 import pytest
 
 from gg.errors import GgDefect
+from gg.providers.base import Message
 from gg.sdk.skills import SkillShelf
+from gg.state.archive import ArchiveModule
+from gg.state.dispositions import Row, Step, exec_carries, fork_dispositions, transfer_steps
 from gg.state.holdings import MODULE_CLASSES
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
-from gg.state.modules import (
-    Holder,
-    Incompatible,
-    Module,
-    ModuleSet,
-    Row,
-    Step,
-    exec_carries,
-    fork_dispositions,
-    transfer_steps,
-)
+from gg.state.module import Holder, Incompatible, Module
+from gg.state.modules import ModuleSet
 from gg.state.skills import SkillsModule
 from gg.state.storeids import StoreIds
+from gg.state.window import Window
 
 H, M, T, B, S, A = KIND_ORDER
 PLAIN = Holder(frozenset())
@@ -76,8 +71,8 @@ def test_a_kind_the_profile_does_not_enable_mints_nothing() -> None:
     assert ids.mint("skills") == "skills-0" and ids.mint("history") == "history-1"
 
 
-def test_a_kind_whose_module_gg_does_not_have_yet_is_absent_even_when_enabled() -> None:
-    modules = ModuleSet.open(Holder(frozenset({"tasks"})), StoreIds(), MODULE_CLASSES)
+def test_a_kind_whose_module_the_set_does_not_know_is_absent_even_when_enabled() -> None:
+    modules = ModuleSet.open(Holder(frozenset({"tasks"})), StoreIds(), {H: MODULE_CLASSES[H]})
     assert modules.held() == {H}
 
 
@@ -257,3 +252,62 @@ def test_a_fork_copy_reports_nothing_its_original_had_not_drained_yet(tmp_path: 
 def test_a_catalogue_with_no_skills_reports_no_snapshot(tmp_path: Path) -> None:
     empty = Holder(frozenset({"skills"}), SkillShelf(tmp_path, ("js",)))
     assert ModuleSet.open(empty, StoreIds(), MODULE_CLASSES).restate() == []
+
+
+MANAGED = Holder(frozenset({"agent-managed-context"}))
+
+
+def _archive_of(modules: ModuleSet) -> ArchiveModule:
+    archive = modules.get(A)
+    assert isinstance(archive, ArchiveModule)
+    return archive
+
+
+def _turns(*results: str) -> Window:
+    window = Window(system="s")
+    for turn, result in enumerate(results, start=1):
+        window.begin_turn(turn)
+        window.push(Message("assistant", f"reply {turn}"))
+        window.push(Message("user", result))
+    window.begin_turn(len(results) + 1)
+    return window
+
+
+def test_agent_managed_context_holds_an_archive_under_its_own_store_id_and_opens_it_empty() -> None:
+    modules = ModuleSet.open(MANAGED, StoreIds(), MODULE_CLASSES)
+    assert modules.roster()[5] == {
+        "kind": "archive",
+        "moduleId": "archive-0",
+        "enabled": True,
+        "origin": "created",
+        "writable": True,
+    }
+    assert [event.to_wire() for event in modules.restate()] == [
+        {"moduleId": "archive-0", "entries": [], "count": 0, "totalLen": 0}
+    ]
+
+
+def test_a_fork_of_an_archive_holding_0_to_4_copies_it_and_both_hand_out_5_next() -> None:
+    ids = StoreIds()
+    root = ModuleSet.open(MANAGED, ids, MODULE_CLASSES)
+    _archive_of(root).archive_thread(_turns(*[f"result {n}" for n in range(5)]), [(1, 5)])
+    copy, rows = root.fork(ids)
+    assert _rows(rows)[5] == ("archive", "copied", "archive-0", "archive-1")
+    assert copy.slot(A).origin is Origin.FORKED
+    for modules, text in ((copy, "the copy's"), (root, "the original's")):
+        _archive_of(modules).archive_thread(_turns(text), [(1, 1)])
+    assert [(e.seq, e.text) for e in _archive_of(copy).archive.entries][-1] == (5, "the copy's")
+    assert [(e.seq, e.text) for e in _archive_of(root).archive.entries][-1] == (5, "the original's")
+    assert [event.to_wire()["moduleId"] for event in copy.drain() if "moduleId" in event.to_wire()] == [
+        "archive-1"
+    ]
+
+
+def test_an_exec_carries_the_archive_under_its_id_or_drops_it_for_a_profile_without_it() -> None:
+    ids = StoreIds()
+    root = ModuleSet.open(MANAGED, ids, MODULE_CLASSES)
+    kept = root.transfer(MANAGED, exec_carries(root.held(), frozenset({H, A})), ids)
+    assert _rows(kept.rows)[5] == ("archive", "carried", "archive-0", "archive-0")
+    assert kept.modules.get(A) is root.get(A)
+    dropped = root.transfer(PLAIN, exec_carries(root.held(), frozenset({H})), ids)
+    assert _rows(dropped.rows)[5] == ("archive", "dropped", "archive-0", None)

@@ -119,6 +119,16 @@ def test_a_changed_block_is_pinned_at_the_tail_and_the_one_it_supersedes_becomes
     assert pins == [("Tasks\n----\none", False), ("Tasks\n----\ntwo", True)]
 
 
+def test_a_band_pinned_under_keys_holds_one_current_block_per_key() -> None:
+    window = Window(system="s")
+    assert window.pin(Band.SKILL, "guide v1", key="guide") and window.pin(Band.SKILL, "torque", key="torque")
+    assert window.pin(Band.SKILL, "guide v1", key="guide") is False
+    assert window.pin(Band.SKILL, "guide v2", key="guide") is True
+    current = [(mark.key, m.content) for mark, m in window.held() if mark.pinned]
+    assert current == [("torque", "torque"), ("guide", "guide v2")]
+    assert window.pinned(Band.SKILL, "torque") == "torque" and window.pinned(Band.SKILL) is None
+
+
 def test_a_rebuilt_block_replaces_the_one_it_supersedes_outright_and_none_leaves_no_block() -> None:
     window = Window(system="s")
     window.brief(TASK)

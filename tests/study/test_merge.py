@@ -60,7 +60,9 @@ def test_agents_merge_by_slug_and_capabilities_by_id_whatever_their_position() -
 
 def test_an_item_the_base_lacks_is_appended() -> None:
     variant = {
-        "agents": [{"slug": "root", "capabilities": [{"id": "skills", "params": {"directory": "skills"}}]}]
+        "agents": [
+            {"slug": "root", "capabilities": [{"id": "skills", "params": {"dir": "skills", "builtIns": {}}}]}
+        ]
     }
     capabilities = layer(_layers(variant)).document["agents"][0]["capabilities"]
     assert [entry["id"] for entry in capabilities] == ["responses-as-code", "program-library", "skills"]

@@ -27,7 +27,6 @@ __all__ = [
     "DEFAULT_SHELL_MAX_FILE_BYTES",
     "DEFAULT_SHELL_MAX_MEMORY_BYTES",
     "DEFAULT_SHELL_TIMEOUT_SECS",
-    "DEFAULT_SKILLS_DIRECTORY",
     "DEFAULT_TIMEOUT_SECS",
     "DEFAULT_WORKSPACE",
     "HOST_FAMILY_ENTRY",
@@ -104,7 +103,6 @@ CONFIG_FILE_NAMES = ("gg.json", "gg.toml")  # what a folder given as the config 
 ROOT_SLUG = "root"  # the root agent's id (the root is agents[0], whatever its slug)
 DEFAULT_MAX_PARALLEL = 4  # agents taking turns at once; more queue
 DEFAULT_WORKSPACE = "workspace"  # beside the config file
-DEFAULT_SKILLS_DIRECTORY = "skills"  # beside the config file
 DEFAULT_LANGUAGE = Language.JAVASCRIPT
 DEFAULT_TIMEOUT_SECS = 30.0
 DEFAULT_MAX_MEMORY_BYTES = 268_435_456  # 256 MiB

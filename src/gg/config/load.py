@@ -3,7 +3,8 @@
 - `load_capability_set(path)` reads a JSON or TOML file (or the one config file in a folder);
   relative paths in it resolve against the file's folder.
 - `parse_capability_set(document, base)` judges an already-parsed document; shape checks
-  (pydantic), cross-field rules and repeated JSON keys are collected into one `ConfigError`;
+  (pydantic), cross-field rules, repeated JSON keys and the workspace pass (`gg.config.skills`,
+  once the rest loads) are collected into one `ConfigError`;
   `judge_capability_set` returns the same findings unrendered (a study maps them to its own keys).
 - `capability_set_schema()` is the JSON Schema editors use; keys are spelled as in the file.
 """
@@ -16,10 +17,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gg.config.defects import Finding, render_defects
+from gg.config.defects import Finding, render_defects, sequence
 from gg.config.document import locate, read_document, repeated_key_findings
 from gg.config.model import CapabilitySet
 from gg.config.rules import cross_field_findings
+from gg.config.skills import skills_findings
 from gg.config.wording import findings_from
 from gg.errors import ConfigError
 
@@ -61,6 +63,8 @@ def judge_capability_set(
         loaded = CapabilitySet.model_validate(document, context={"base": base})
     except ValidationError as error:
         findings = [*findings_from(error, document, CapabilitySet), *findings]
+    if loaded is not None:  # the workspace pass, once the workspace is known
+        findings = [*findings, *skills_findings(sequence(document.get("agents")) or [], loaded.workspace)]
     return (None if findings else loaded), findings
 
 

@@ -5,9 +5,9 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
 - `limits` ceilings are all optional; a ceiling nobody wrote is not armed;
 - an agent lists capabilities by `id`; `enabled` defaults to true; `params` are judged whenever
   written, even when the capability is switched off;
-- paths (`workspace`, a replay `journal`, the skills `directory`) resolve against the config file's
-  folder and must exist; the workspace defaults to the folder `workspace` beside the config file,
-  the skills directory to the folder `skills` beside it;
+- paths (`workspace`, a replay `journal`) resolve against the config file's folder and must exist;
+  the workspace defaults to the folder `workspace` beside the config file; the skills `dir` is a
+  folder of the workspace (judged once the workspace is known: `gg.config.skills`);
 - `agents[0]` is the root, where the run starts; a profile with `fsm` enabled is a machine (a
   shell with no model of its own, whose states other profiles run);
 - `limits.maxParallel` (4 unless written) bounds how many agents take turns at once.
@@ -28,7 +28,6 @@ from gg.config.catalogue import (
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
     DEFAULT_MAX_PARALLEL,
-    DEFAULT_SKILLS_DIRECTORY,
     DEFAULT_TIMEOUT_SECS,
     DEFAULT_WORKSPACE,
     HOST_FAMILY_GRANT,
@@ -57,8 +56,10 @@ from gg.config.memories import MemoriesCapability
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.part import Enabled, Part
 from gg.config.shell import ShellCapability, ShellParams
+from gg.config.skills import SkillsCapability
 from gg.config.values import Choice, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
+from gg.sdk.skills import BUILT_IN_FAMILIES
 from gg.state.memories import MemoryProfile
 
 __all__ = [
@@ -80,7 +81,6 @@ __all__ = [
     "ShellCapability",
     "ShellParams",
     "SkillsCapability",
-    "SkillsParams",
 ]
 
 KEEP = Whole(0, note="0 keeps every program")
@@ -198,22 +198,6 @@ class ProgramLibraryCapability(Part):
     params: ProgramLibraryParams = Field(default_factory=ProgramLibraryParams)
 
 
-class SkillsParams(Part):
-    """Where the agent's skills live: one folder per skill, each holding `skill.md`."""
-
-    directory: Annotated[Path, Place("folder")] = Field(
-        default=Path(DEFAULT_SKILLS_DIRECTORY), validate_default=True
-    )
-
-
-class SkillsCapability(Part):
-    """The skills catalogue and `skills.readSkill`."""
-
-    id: Literal[CapabilityId.SKILLS]
-    enabled: Enabled = True
-    params: SkillsParams = Field(default={}, validate_default=True)  # the directory resolves like any path
-
-
 Capability = Annotated[
     ResponsesAsCodeCapability
     | ProgramLibraryCapability
@@ -302,11 +286,18 @@ class Agent(Part):
         return self.responses_as_code.language
 
     @property
-    def skills_directory(self) -> Path | None:
-        """The skills directory, or None when the agent's profile does not enable skills."""
+    def built_ins_off(self) -> frozenset[str]:
+        """gg's own skill families the profile's `builtIns` switches off (all: skills disabled)."""
         for entry in self.capabilities:
-            if isinstance(entry, SkillsCapability) and entry.enabled:
-                return entry.params.directory
+            if isinstance(entry, SkillsCapability) and entry.enabled and entry.params.built_ins is not None:
+                return entry.params.built_ins.switched_off
+        return frozenset(BUILT_IN_FAMILIES)
+
+    def skills_directory(self, workspace: Path) -> Path | None:
+        """The skills directory in `workspace`, or None when the profile does not enable skills."""
+        for entry in self.capabilities:
+            if isinstance(entry, SkillsCapability) and entry.enabled and entry.params.dir is not None:
+                return (workspace / entry.params.dir).resolve()
         return None
 
     @property

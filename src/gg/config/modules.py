@@ -10,7 +10,8 @@ Shape rules (the models; every param is judged whenever written, even with the c
   `signalThresholdPercent`, 0 to 100 (absent: `DEFAULT_SIGNAL_THRESHOLD_PERCENT`).
 Rules on the document as written (`module_findings`, each at its key path, every one at once):
 - an enabled capability writes every param it requires (`maxTasks` and `mode`; `maxEpics`,
-  `maxIssues` and `maxRetries`; `topFileViews`): gg substitutes none;
+  `maxIssues` and `maxRetries`; `topFileViews`; the skills' `dir` and `builtIns`): gg
+  substitutes none;
 - the board's caps are the run's: read off the first profile that enables `project-management`,
   and a profile that enables it with a different value refuses the launch.
 """
@@ -30,6 +31,7 @@ from gg.config.part import Enabled, Part
 from gg.config.values import Choice, Flag, Number, Whole
 from gg.state.board import BoardCaps
 from gg.state.tasks import TaskMode
+from gg.state.tasks_module import TaskListSettings
 
 __all__ = [
     "DEFAULT_SIGNAL_THRESHOLD_PERCENT",
@@ -54,6 +56,7 @@ _REQUIRED: dict[CapabilityId, tuple[str, ...]] = {
     CapabilityId.TASKS: ("maxTasks", "mode"),
     CapabilityId.PROJECT_MANAGEMENT: ("maxEpics", "maxIssues", "maxRetries"),
     CapabilityId.AGENT_MANAGED_CONTEXT: ("topFileViews",),
+    CapabilityId.SKILLS: ("dir", "builtIns"),
 }
 _RUN_LEVEL = ("maxEpics", "maxIssues", "maxRetries")
 
@@ -115,12 +118,6 @@ class AgentManagedContextCapability(Part):
     id: Literal[CapabilityId.AGENT_MANAGED_CONTEXT]
     enabled: Enabled = True
     params: AgentManagedContextParams = Field(default_factory=AgentManagedContextParams)
-
-
-@dataclass(frozen=True)
-class TaskListSettings:
-    max_tasks: int
-    mode: TaskMode
 
 
 @dataclass(frozen=True)

@@ -70,13 +70,19 @@ class BarChart:
 
 
 def stacked(
-    labels: Sequence[str], rows: Sequence[Mapping[str, float]], series: Sequence[str], unit: str
+    labels: Sequence[str],
+    rows: Sequence[Mapping[str, float]],
+    series: Sequence[str],
+    unit: str,
+    *,
+    whole: bool = False,
 ) -> BarChart | None:
-    """Bars of stacked values, one per label, the series bottom up."""
+    """Bars of stacked values, one per label, the series bottom up; a count (`whole`) has whole
+    ticks."""
     totals = [sum(row.get(name, 0.0) for name in series) for row in rows]
     if not rows or max(totals, default=0.0) <= 0:
         return None
-    top = nice_top(max(totals))
+    top = nice_top(max(totals), whole=whole)
     plot_h = HEIGHT - BOTTOM - TOP
     slot = (WIDTH - LEFT - 8) / len(rows)
     width = min(MAX_BAR, slot * 0.7)
@@ -107,12 +113,17 @@ def stacked(
     return BarChart(WIDTH, HEIGHT, tuple(bars), ticks, tuple(series), unit)
 
 
-def nice_top(value: float) -> float:
+def nice_top(value: float, *, whole: bool = False) -> float:
     """The axis top: the least multiple of a round step (1, 2, 2.5, 4 or 5 times a power of ten) at or
-    above `value` in at most `TICKS` steps, so every tick reads as a round figure."""
+    above `value` in at most `TICKS` steps, so every tick reads as a round figure; for a count
+    (`whole`) the step is a whole number."""
     magnitude = 10 ** math.floor(math.log10(value / TICKS)) if value > 0 else 1
+    if whole:
+        magnitude = max(1, magnitude)
     for factor in (1, 2, 2.5, 4, 5, 10):
         step = factor * magnitude
+        if whole and step != int(step):
+            continue
         if step * TICKS >= value:
             return step * TICKS
     return 10 * magnitude * TICKS
@@ -135,7 +146,11 @@ def spend_per_turn(turns: Sequence[Turn]) -> tuple[BarChart | None, BarChart | N
 def library_growth(sizes: Sequence[tuple[int, int]]) -> BarChart | None:
     """A library's size after each turn it changed in."""
     return stacked(
-        [str(turn) for turn, _ in sizes], [{"kept": float(n)} for _, n in sizes], ("kept",), "programs"
+        [str(turn) for turn, _ in sizes],
+        [{"kept": float(n)} for _, n in sizes],
+        ("kept",),
+        "programs",
+        whole=True,
     )
 
 

@@ -87,13 +87,16 @@ def badge_for(
 
 
 def store_reach(store: Store, profile_of: Mapping[str, str]) -> str:
-    """What a store's row names: `run-global`, `(dropped)`, or the profile holding it."""
+    """What a store's row names: `(dropped)`; `run-global` for the board or a store held at once
+    under several profiles; the profiles in the order it passed through them, for one handed on
+    (`planner → reviewer`); or the profile holding it."""
     if store.dropped:
         return "(dropped)"
-    profiles = {profile_of.get(h.agent_id, "") for h in store.holders}
-    if store.kind is ModuleKind.BOARD or len(profiles) > 1:
+    concurrent = {profile_of.get(h.agent_id, "") for h in store.concurrent}
+    if store.kind is ModuleKind.BOARD or (store.shared and len(concurrent) > 1):
         return "run-global"
-    return next(iter(profiles), "")
+    passed = list(dict.fromkeys(profile_of.get(h.agent_id, "") for h in store.holders))
+    return " → ".join(passed)
 
 
 def _notes(

@@ -20,6 +20,7 @@ from gg.console.context import ContextTurn, estimated_turns, reported_breakdowns
 from gg.console.library import AgentPrograms, fold_programs
 from gg.console.modules import ModuleIndex, fold_modules
 from gg.console.overview import KindOverview, StoreFigures, kind_overviews, store_figures
+from gg.console.source import UNREADABLE
 from gg.console.window import AgentWindow, fold_windows
 from gg.telemetry.events import EventType
 from gg.telemetry.transcript import TokenCounts, Transcript, Turn, fold_transcript
@@ -46,14 +47,20 @@ class RunIndex:
     transcript: Transcript
     tree: AgentTree
     windows: dict[str, AgentWindow]
-    programs: dict[str, AgentPrograms]
     modules: ModuleIndex
     reported: dict[str, dict[int, ContextTurn]]
     events: int
+    unreadable: int = 0  # stored events that are not JSON objects: left out of every fold
+    records: Sequence[Mapping[str, Any]] = ()  # what the folds only one tab reads are made from
 
     @property
     def live(self) -> bool:
         return self.status == RUNNING
+
+    @cached_property
+    def programs(self) -> dict[str, AgentPrograms]:
+        """Each agent's programs and library, folded the first time the Programs tab is read."""
+        return fold_programs(self.records)
 
     @cached_property
     def turns_by_agent(self) -> dict[str, list[Turn]]:
@@ -143,7 +150,7 @@ class _Estimates(Mapping[str, dict[int, ContextTurn]]):
 
 def build_index(run_id: str, status: str, records: Sequence[Mapping[str, Any]]) -> RunIndex:
     """Fold a run's wire records; `status` is the run's shown status (`running` while it runs)."""
-    transcript = fold_transcript([r for r in records if r.get("type") in TRANSCRIBED])
+    transcript = fold_transcript([r for r in records if r.get("type") in TRANSCRIBED], for_terminal=False)
     tree = fold_agents(records, None if status == RUNNING else status)
     return RunIndex(
         run_id=run_id,
@@ -151,10 +158,11 @@ def build_index(run_id: str, status: str, records: Sequence[Mapping[str, Any]]) 
         transcript=transcript,
         tree=tree,
         windows=fold_windows(records),
-        programs=fold_programs(records),
         modules=fold_modules(records, [i.id for i in tree.ordered()]),
         reported=reported_breakdowns(records),
         events=len(records),
+        unreadable=sum(1 for r in records if r.get("type") == UNREADABLE),
+        records=records,
     )
 
 

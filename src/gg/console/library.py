@@ -3,8 +3,9 @@
 Rules:
 - A program is one `code_execution`: its submission, verdict, error, and the source that ran
   (the chain's last link). The source the model submitted is its call's `program` argument,
-  found through the receipt's call id; a chain of more than one program ran `programs` links, of
-  which the record keeps the first (submitted) and the last (ran).
+  found through the receipt's call id. A chain of more than one program is read off
+  `code_execution.links`: every link's own source and verdict, in the order run; a record
+  without links (written before gg kept them) knows only the first (submitted) and the last.
 - The library is every `program_kept` entry not yet `program_dropped`, with its id, turn, size
   and verdict and the error the model read; `grew` lists, turn by turn, what entered and left.
 - A hand-over that fetched a failed program: the submitted source quotes the id of a failed
@@ -19,17 +20,19 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gg.telemetry.events import EventType
-from gg.telemetry.records import int_of, list_of, read_call, read_program
+from gg.telemetry.records import LinkRun, int_of, list_of, read_call, read_program
 
 DIFF_CONTEXT_LINES = 3
 
 
 @dataclass(frozen=True)
 class Handover:
-    """A chain whose first link handed over a patched program."""
+    """A chain whose first link handed over a patched program: `chain` holds every link (empty
+    for a record that kept only their count, `links`)."""
 
     links: int
     submitted: str
+    chain: tuple[LinkRun, ...] = ()
     fetched_id: str | None = None
     fetched_error: str | None = None
     diff: tuple[str, ...] = ()
@@ -137,8 +140,9 @@ def _program(agent: str, turn: int, record: Mapping[str, Any], draft: _Draft) ->
         submitted = draft.pending.pop(0)
     elif submitted is not None and submitted in draft.pending:
         draft.pending.remove(submitted)
-    links = int_of(record.get("programs")) or 1
-    handover = Handover(links, submitted or ran) if links > 1 else None
+    links = max(run.programs, len(run.links))
+    first = run.links[0].source if run.links else submitted or ran
+    handover = Handover(links, first, run.links) if links > 1 else None
     return Program(
         agent_id=agent,
         turn=turn,

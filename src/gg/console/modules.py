@@ -76,6 +76,7 @@ class Store:
     snapshot_agent: str | None = None
     written: bool = False
     revisions: int = 0
+    bodies: dict[str, str] = field(default_factory=dict[str, str])  # memory name -> its latest text
     inferred: bool = False
 
     @property
@@ -169,7 +170,7 @@ def fold_modules(records: Iterable[Mapping[str, Any]], agents: Iterable[str] = (
         elif kind in SNAPSHOT_KIND:
             _snapshot(index, agent, SNAPSHOT_KIND[str(kind)], record)
         elif kind == ModuleEvent.MEMORY_REVISION:
-            _revision(index, agent)
+            _revision(index, agent, record)
     if not index.rosters_reported:
         _infer_windows(index, agents)
     return index
@@ -283,11 +284,18 @@ def _snapshot(index: ModuleIndex, agent: str, kind: ModuleKind, record: Mapping[
     store.written = store.written or not snapshot_is_empty(kind, record)
 
 
-def _revision(index: ModuleIndex, agent: str) -> None:
+def _revision(index: ModuleIndex, agent: str, record: Mapping[str, Any]) -> None:
+    """A memory's revision: the store's text of that memory as of it (none once deleted)."""
     store = index.store_of(agent, ModuleKind.MEMORIES)
-    if store is not None:
-        store.revisions += 1
-        store.written = True
+    if store is None:
+        return
+    store.revisions += 1
+    store.written = True
+    name, body = str(record.get("name", "")), record.get("body")
+    if isinstance(body, str) and body:
+        store.bodies[name] = body
+    else:
+        store.bodies.pop(name, None)
 
 
 def _infer_windows(index: ModuleIndex, agents: Iterable[str]) -> None:

@@ -201,9 +201,13 @@ def _reason(damaged: sqlite3.DatabaseError) -> str:
     return f"SQLite could not read it: {text}"
 
 
+UNREADABLE = "unreadable"
+"""The type a stored event that is not a JSON object reads as: counted and shown, never folded."""
+
+
 def _record(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError:
-        return {"type": "unreadable", "raw": text[:200]}
-    return value if isinstance(value, dict) else {"type": "unreadable", "raw": text[:200]}
+        return {"type": UNREADABLE, "raw": text[:200]}
+    return value if isinstance(value, dict) else {"type": UNREADABLE, "raw": text[:200]}

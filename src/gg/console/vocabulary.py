@@ -3,8 +3,8 @@
 
 Every name gg emits has its one declaration where it is emitted (`gg.telemetry.events` for event
 types and transition kinds, `gg.state.kinds` for module kinds, origins and dispositions) and is
-read here under that spelling. The few events no part of gg emits yet (`agent_surface`,
-`context_breakdown`) are declared here until one does.
+read here under that spelling (`context_breakdown` and its band names too). The one event no
+part of gg emits yet (`agent_surface`) is declared here until one does.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from gg.run.tree import ROOT_ID
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
+from gg.telemetry.breakdown import ContextBand
 from gg.telemetry.events import EventType, TransitionKind
 
 __all__ = [
@@ -38,7 +39,7 @@ class AgentEvent(StrEnum):
     AGENT_MODULES = EventType.AGENT_MODULES.value
     AGENT_SURFACE = "agent_surface"
     FSM_STATE = EventType.FSM_STATE.value
-    CONTEXT_BREAKDOWN = "context_breakdown"
+    CONTEXT_BREAKDOWN = EventType.CONTEXT_BREAKDOWN.value
 
 
 class ModuleEvent(StrEnum):
@@ -60,14 +61,14 @@ SNAPSHOT_KIND: dict[str, ModuleKind] = {
     ModuleEvent.ARCHIVE_STATE: ModuleKind.ARCHIVE,
 }
 
-# The context band each kind costs its holder's window; history is the whole window and the
-# archive has no band by construction.
+# The context band each kind costs its holder's window; history is the whole window, the board's
+# band is always empty, and the archive has no band by construction.
 KIND_BAND: dict[ModuleKind, str | None] = {
     ModuleKind.HISTORY: None,
-    ModuleKind.MEMORIES: "Memory",
-    ModuleKind.TASKS: "TaskList",
-    ModuleKind.BOARD: "Board",
-    ModuleKind.SKILLS: "Skill",
+    ModuleKind.MEMORIES: ContextBand.MEMORY.value,
+    ModuleKind.TASKS: ContextBand.TASK_LIST.value,
+    ModuleKind.BOARD: ContextBand.BOARD.value,
+    ModuleKind.SKILLS: ContextBand.SKILL.value,
     ModuleKind.ARCHIVE: None,
 }
 

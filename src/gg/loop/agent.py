@@ -8,9 +8,10 @@ shared with every other agent. Nothing ends implicitly.
 
 Each turn holds one of the run's `maxParallel` slots from its start to its end. A turn opens by
 putting the messages sent to the agent since its last turn in its window, then what its modules
-put there before a request (`gg.loop.modules`), and closes by
-dispatching every fork it declared; a succession it declared ends the incarnation there
-(`Succession`), unless the turn ended the agent. The ceilings read the lineage's record
+put there before a request (`gg.loop.modules`), and closes by dispatching every fork it declared;
+then, outside any slot, it waits for the board issues it declared waits on, and a succession it
+declared ends the incarnation there (`Succession`), unless the turn ended the agent. The ceilings
+read the lineage's record
 (`ledger`, carried across incarnations, so one turn ceiling is spent across them); the summary is
 the incarnation's own (`tally`, `spend`).
 """
@@ -112,6 +113,7 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
             forks.dispatch(agent, deferred.forks)
         if end is not None:
             return end
+        _wait_for_issues(agent, run, deferred.waits)
         if deferred.succession is not None:
             return deferred.succession
 
@@ -130,6 +132,18 @@ def _deliver_messages(agent: Agent) -> None:
         agent.holdings.window.push(
             Message(role="user", content=prompts.render("message", sender=sender, message=text))
         )
+
+
+def _wait_for_issues(agent: Agent, run: RunContext, issues: list[str]) -> None:
+    """The board issues the turn waits for (`waitForIssue`), between its turns: once each is done
+    or failed (or the run's time or the run ran out), what became of each reaches its window."""
+    if not issues or run.issues is None:
+        return
+    for answer in run.issues.wait(issues, run.deadline, run.clock):
+        text = prompts.render(
+            "issue-settled", id=answer.id, status=answer.status.value, summary=answer.summary
+        )
+        agent.holdings.window.push(Message(role="user", content=text))
 
 
 def _breach_before_turn(limits: Limits, run: RunContext, turns: int) -> Breach | None:

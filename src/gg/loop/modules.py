@@ -3,7 +3,8 @@
 places it:
 - before an instance's first request, each first-turn block a module builds replaces the block of
   its band the window brought with it (a fork copy keeps its forker's block as it stood);
-- before every request, each module's notice at the tail, once, then what the modules report;
+- before every request, each module's notice at the tail, once, then what each module rebuilds
+  at every turn boundary (`refresh`: the task list), then what the modules report;
 - at a compaction boundary, each band's block rebuilt (a band left with no block keeps none);
 - across a succession, a block leaves the window with the store it described (a kind dropped or
   started fresh);
@@ -18,9 +19,11 @@ from collections.abc import Sequence
 from gg.providers.base import Message
 from gg.run.setup import AgentSetup
 from gg.run.stream import AgentStream
+from gg.state.dispositions import Row
 from gg.state.holdings import Holdings
 from gg.state.kinds import Disposition
-from gg.state.modules import ModuleSet, Moment, Row, Spelling
+from gg.state.module import Moment, Spelling
+from gg.state.modules import ModuleSet
 from gg.state.window import Band
 
 
@@ -43,6 +46,7 @@ def open_turn(holdings: Holdings, setup: AgentSetup, stream: AgentStream, *, fir
         text = module.notice(spell)
         if text is not None:
             holdings.window.push(Message(role="user", content=text))
+    holdings.modules.refresh(holdings.window)
     report(stream, holdings.modules)
 
 

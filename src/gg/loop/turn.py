@@ -1,6 +1,9 @@
 """One turn, walked top to bottom (seed 001, "Turn execution").
 
-1. ask the model: the system prompt, the window, the one tool `submit_program`;
+1. ask the model: the system prompt, the window (each module first puts its part in it: the
+   task list's pinned block), the one tool `submit_program`; every message the turn pushes is
+   marked with its number (the turn a thread archive moves out whole); once it answers, report
+   what the request cost its window, band by band (`context_breakdown`);
 2. acknowledge: push the assistant message, then one receipt per call (a submission's receipt
    is the library id minted for it), before anything runs;
 3. run each submission in order against the same live window, stopping only after an ending;
@@ -32,8 +35,9 @@ from gg.run.setup import AgentSetup
 from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
+from gg.state.breakdown import band_chars, breakdown
 from gg.state.library import ProgramLibrary
-from gg.state.modules import Moment
+from gg.state.module import Moment
 from gg.state.views import View
 from gg.state.window import Window
 from gg.state.workspace import Workspace
@@ -49,10 +53,13 @@ def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | No
     """One turn; the declarations its programs defer to the turn's close collect in `deferred`."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
     deferred = DeferredDeclarations() if deferred is None else deferred
+    held.window.begin_turn(stream.turn)
     request = _request(setup, held.window)
+    sent = band_chars(request.system, setup.tool, held.window)
     _record_request(stream, held.window, opening=agent.requests == 0)
     agent.requests += 1
     reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
+    stream.emit(breakdown(sent, reply.usage.input_tokens))
     calls = _acknowledge(reply, held.window, held.library, stream)
     runs = _run_submissions(agent, run, calls, deferred)
     views = held.views.close_turn()
@@ -174,8 +181,11 @@ def _facts(setup: AgentSetup, calls: list[CallClass], runs: list[ProgramRun], vi
 
 
 def _push_next_reading(window: Window, views: list[View], feedback: tuple[str, ...]) -> None:
-    """What the model reads next turn: each view the turn opened, then gg's feedback."""
-    for message in (*(view.render() for view in views), *feedback):
+    """What the model reads next turn: each view the turn opened (marked with what it shows, so
+    it can be closed by name later), then gg's feedback."""
+    for view in views:
+        window.push_view(view)
+    for message in feedback:
         window.push(Message(role="user", content=message))
 
 

@@ -28,20 +28,23 @@ from gg.state.holdings import Holdings
 from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary
 from gg.state.memories.module import MemoriesModule
-from gg.state.modules import Instance, ModuleSet
+from gg.state.module import Instance
+from gg.state.modules import ModuleSet
 from gg.telemetry.events import AgentModules, AgentSpawned, FsmStateEntered
 
 
 @dataclass(frozen=True)
 class Arrival:
-    """How an instance came to be: `spawn`, `fork` or `succession` (None for the root), who made
-    it, how deep it stands, its brief, and the machine state it moved from."""
+    """How an instance came to be: `spawn`, `fork`, `succession` or `issue` (None for the root),
+    who made it, how deep it stands, its brief, the machine state it moved from, and the board
+    issue gg dispatched it to implement or review."""
 
     how: str | None = None
     parent: str | None = None
     depth: int = 0
     brief: str | None = None
     from_state: str | None = None
+    issue: str | None = None
 
 
 def fresh_holdings(
@@ -52,7 +55,9 @@ def fresh_holdings(
     settings = setup.library
     library = None if settings is None else ProgramLibrary(settings.keep, settings.id_length, run.program_ids)
     instance = Instance(agent_id, spawner)
-    holdings = Holdings.open(setup.holder, setup.grant.open(), library, run.store_ids, instance)
+    holdings = Holdings.open(
+        setup.holder_at(arrival.issue), setup.grant.open(), library, run.store_ids, instance
+    )
     render_system_prompt(holdings, setup, arrival)
     if arrival.brief:
         holdings.window.brief(Message(role="user", content=prompts.render("task", task=arrival.brief)))

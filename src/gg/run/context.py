@@ -8,6 +8,9 @@
 - the guest leases: one arm per language, closed when the run ends (`close`);
 - the agent tree (who made whom, and every agent's id), the agents as their parents see them
   (`lineages`: results, inboxes, waits), and the scheduler bounding how many take turns at once;
+- the run's board, when it has one (`board-0`, minted as the run starts), and the desk that
+  dispatches its issues and serves the waits on them (`issues`, set once the run's agents can be
+  started);
 - whether the run is stopping, and the fault that stopped it, when one did (`stop`).
 Everything here is safe to use from several agent threads.
 """
@@ -18,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.providers.tool_choice import ToolChoiceMemory
@@ -28,9 +32,13 @@ from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.run.tree import AgentTree
 from gg.sdk.registry import Registry
+from gg.state.board_module import BoardSeat
 from gg.state.library import Minter, cuid2_minter
 from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
+
+if TYPE_CHECKING:
+    from gg.run.issues import IssueDesk
 
 MonotonicClock = Callable[[], float]
 """Seconds on a clock that never goes back; only differences between two readings mean anything."""
@@ -52,6 +60,8 @@ class RunContext:
     tree: AgentTree = field(default_factory=AgentTree)
     lineages: Lineages = field(default_factory=Lineages)
     scheduler: Scheduler = field(default_factory=lambda: Scheduler(DEFAULT_MAX_PARALLEL))
+    board: BoardSeat | None = None
+    issues: IssueDesk | None = None
     started: float = field(init=False)
     fault: str | None = field(init=False, default=None)
 

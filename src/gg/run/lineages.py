@@ -90,6 +90,11 @@ class Lineages:
             self._by_id[lineage].result = result
             self._changed.notify_all()
 
+    def result_of(self, lineage: str) -> ChildResult | None:
+        """What lineage `lineage` ended with; None while it runs."""
+        with self._changed:
+            return self._by_id[lineage].result
+
     def running(self) -> list[Lineage]:
         """Every lineage without a result yet, in the order they opened."""
         with self._changed:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from gg.config.model import CapabilitySet
+from gg.config.modules import board_caps
 from gg.errors import ConfigError
 from gg.loop.agent import AgentEnd
 from gg.loop.limits import ErrorLedger
@@ -30,6 +31,7 @@ from gg.providers.base import ModelClient
 from gg.providers.recording import JournalRecorder
 from gg.run.context import MonotonicClock, RunContext
 from gg.run.families import bind_run_families, log_run_families
+from gg.run.issues import IssueDesk
 from gg.run.leases import GuestLeases
 from gg.run.models import ClientFor, ModelClients, Overrides, replayed_journals
 from gg.run.profiles import Profiles
@@ -42,7 +44,11 @@ from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.host.binding import HostBinding
 from gg.sdk.host.family import HostFamily
+from gg.state.board import Board
+from gg.state.board_module import BoardSeat
+from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, cuid2_minter
+from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import LogLevel, RunFinished, RunStarted
 
@@ -140,6 +146,8 @@ def _context(
     capability_set: CapabilitySet, telemetry: Telemetry, world: World, host: HostBinding
 ) -> RunContext:
     registry = default_registry(host.operations, host.types, host.briefs)
+    ids = StoreIds()
+    caps = board_caps([profile.capabilities for profile in capability_set.agents])
     return RunContext(
         telemetry=telemetry,
         registry=registry,
@@ -148,6 +156,8 @@ def _context(
         max_runtime_secs=capability_set.limits.max_runtime_secs,
         program_ids=world.minter,
         scheduler=Scheduler(capability_set.limits.parallel),
+        store_ids=ids,
+        board=None if caps is None else BoardSeat(Board(caps), ids.mint(ModuleKind.BOARD.value)),
     )
 
 
@@ -159,7 +169,9 @@ def _run_tree(
     clients: ModelClients,
 ) -> tuple[AgentEnd, Spawner | None]:
     try:
-        spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream), clients)
+        spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream, run.board), clients)
+        if run.board is not None:
+            run.issues = IssueDesk(spawner, run.board.board)
         root = spawner.open_root()
         run.leases.arm(root.setup.language)
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built

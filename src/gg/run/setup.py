@@ -12,7 +12,8 @@ agent standing in a state with edges out may call `transitionState`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gg.config.catalogue import RosterScope
@@ -20,6 +21,7 @@ from gg.config.delegation import FsmState, RosterEntry
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import Limits as LimitsConfig
 from gg.config.model import ProgramLibrary as LibrarySettings
+from gg.config.modules import reviewers_required, task_list
 from gg.loop.limits import Limits
 from gg.providers.base import ToolSpec, submit_program_tool
 from gg.sandbox.execution import Ceilings
@@ -28,9 +30,13 @@ from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
 from gg.sdk.shell import ShellAccess
+from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
 from gg.sdk.surface import Grant
+from gg.state.board_handle import IssuePolicy
+from gg.state.board_module import BoardSeat
+from gg.state.kinds import ModuleKind
 from gg.state.memories import MemoryProfile, ProfileStores
-from gg.state.modules import Holder
+from gg.state.module import Holder
 from gg.state.workspace import Workspace
 
 
@@ -75,6 +81,7 @@ class AgentSetup:
     roster: tuple[RosterEntry, ...] = ()  # the entries it may start or exec into (`subagent`-scoped)
     max_depth: int | None = None
     seat: Seat | None = None
+    modules: Mapping[ModuleKind, object] = field(default_factory=dict[ModuleKind, object], hash=False)
     memories: MemoryProfile | None = None
     memory_stores: ProfileStores | None = None  # the run's `shared` memory stores, one per profile
 
@@ -86,7 +93,21 @@ class AgentSetup:
     def holder(self) -> Holder:
         """What its module set is opened for and re-resolved against."""
         return Holder(
-            self.capabilities, self.grant.skills, memories=self.memories, memory_stores=self.memory_stores
+            self.capabilities,
+            self.grant.skills,
+            ModuleKind.BOARD in self.modules,
+            memories=self.memories,
+            memory_stores=self.memory_stores,
+            settings=self.modules,
+        )
+
+    def holder_at(self, issue: str | None) -> Holder:
+        """The holder of an agent dispatched to implement or review `issue` (None: any other)."""
+        seat = self.modules.get(ModuleKind.BOARD)
+        if issue is None or not isinstance(seat, BoardSeat):
+            return self.holder
+        return replace(
+            self.holder, settings={**self.modules, ModuleKind.BOARD: replace(seat, assigned_issue=issue)}
         )
 
 
@@ -98,10 +119,14 @@ def resolve_setup(
     shell: ShellAccess | None = None,
     seat: Seat | None = None,
     memory_stores: ProfileStores | None = None,
+    catalogues: SkillCatalogues | None = None,
+    board: BoardSeat | None = None,
 ) -> AgentSetup:
     """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
     with the shell opened for it at launch (`gg.run.shell.open_shell`), if any, standing in `seat`
-    when a machine runs it, its memories bound among the run's `memory_stores`.
+    when a machine runs it, its memories bound among the run's `memory_stores`, its skills
+    catalogue loaded from the run's `catalogues` (one per directory), in a run whose board is
+    `board` (None: the run has none).
 
     Raises `LookupError` for a library that lacks its settings.
     """
@@ -109,7 +134,14 @@ def resolve_setup(
     capabilities = profile.capability_ids
     if seat is not None and seat.targets:
         capabilities |= {STANDS_IN_A_STATE}
-    surface = build_surface(registry, language, profile.role, capabilities, profile.skills_directory)
+    directory = profile.skills_directory(workspace)
+    shelf = (
+        None
+        if directory is None
+        else (catalogues or SkillCatalogues()).shelf(directory, language.module_extensions)
+    )
+    offered = [family for family in BUILT_IN_FAMILIES if family not in profile.built_ins_off]
+    surface = build_surface(registry, language, profile.role, capabilities, shelf, offered)
     return AgentSetup(
         slug=profile.slug,
         role=profile.role,
@@ -129,9 +161,32 @@ def resolve_setup(
         roster=tuple(entry for entry in profile.subagents if RosterScope.SUBAGENT in entry.scopes),
         max_depth=profile.max_depth,
         seat=seat,
+        modules=module_settings(profile, board),
         memories=profile.memories,
         memory_stores=memory_stores if memory_stores is not None else ProfileStores(),
     )
+
+
+def module_settings(profile: AgentProfile, board: BoardSeat | None) -> dict[ModuleKind, object]:
+    """Each module kind's settings for an agent of `profile` (`Holder.settings`): its task list's,
+    and its seat at the run's board (whom its roster lets it put to work through an issue)."""
+    settings: dict[ModuleKind, object] = {}
+    tasks = task_list(profile.capabilities)
+    if tasks is not None:
+        settings[ModuleKind.TASKS] = tasks
+    if board is not None:
+        settings[ModuleKind.BOARD] = replace(board, policy=issue_policy(profile))
+    return settings
+
+
+def issue_policy(profile: AgentProfile) -> IssuePolicy:
+    """Whom an agent of `profile` may put to work through the board: its roster's implementers and
+    reviewers, and whether its profile requires a reviewer on every issue."""
+    implementers, reviewers = (
+        tuple(entry.agent for entry in profile.subagents if scope in entry.scopes)
+        for scope in (RosterScope.IMPLEMENTER, RosterScope.REVIEWER)
+    )
+    return IssuePolicy(implementers, reviewers, reviewers_required(profile.capabilities))
 
 
 def resolve_limits(limits: LimitsConfig) -> Limits:

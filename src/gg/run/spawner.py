@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 import time
 import traceback
+from collections.abc import Callable
 
 from gg import prompts
 from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
@@ -107,6 +108,11 @@ class Spawner:
         self._start(child)
         return {"id": node.id, "slot": slot, "modelId": child.client.model_id}
 
+    def start(self, agent: Agent, then: Callable[[ChildResult], None]) -> None:
+        """Run `agent`'s lineage on a thread of its own; once it ended, `then` is handed its result
+        on that thread (never when the run stopped it)."""
+        self._start(agent, then)
+
     def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None:
         """Start a copy of `agent` for every fork its turn declared (none once the run is ending)."""
         for fork in forks:
@@ -150,17 +156,20 @@ class Spawner:
         for thread in threads:
             thread.join(max(until - time.monotonic(), 0))
 
-    def _start(self, agent: Agent) -> None:
+    def _start(self, agent: Agent, then: Callable[[ChildResult], None] | None = None) -> None:
         thread = threading.Thread(
-            target=self._run_child, args=(agent,), name=f"gg-agent-{agent.id}", daemon=True
+            target=self._run_child, args=(agent, then), name=f"gg-agent-{agent.id}", daemon=True
         )
         with self._lock:
             self._threads.append(thread)
         thread.start()
 
-    def _run_child(self, agent: Agent) -> None:
+    def _run_child(self, agent: Agent, then: Callable[[ChildResult], None] | None) -> None:
         try:
             end = self.run_lineage(agent)
+            result = self.run.lineages.result_of(agent.node.lineage)
+            if then is not None and result is not None and not self.run.stopping:
+                then(result)
         except Exception as defect:  # gg's own failure in a child ends the run, as in the root
             if self.run.stopping:
                 return  # the run has ended and recorded this agent as stopped

@@ -61,6 +61,7 @@ def _create_issue(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any
         blocked_by=tuple(args.get("blockedBy", ())),
         epic_id=args.get("epicId"),
         reviewers=tuple(args.get("reviewers", ())),
+        filed_by=scope.agent_id,
     )
     return _on_board(scope, "create_issue", lambda board: board.create_issue(new))
 

@@ -1,15 +1,23 @@
 """The skills catalogue and `skills.readSkill` (capability `skills`).
 
 Rules kept here:
-- a skill is a folder of the skills directory holding `skill.md`; its name is the folder's name.
-  Folders whose name starts with `.` and folders without `skill.md` are not skills;
+- a skill is a file `<name>.md` of the skills directory, or a folder `<name>` holding `skill.md`;
+  the catalogue lists them sorted by name. Entries whose name starts with `.`, other files and
+  folders without `skill.md` are not skills; a name given both ways cannot be loaded
+  (`catalogue_defects`: the launch is refused);
 - `skill.md` may open with front matter: a `---` line, `key: value` lines, a closing `---` line.
   `description` is the skill's one-line description; the body is the text after the front matter;
-- a skill's code module is `skill.<ext>` for the first of the arm's module extensions that exists
-  (TypeScript: `ts`, then `js`; JavaScript: `js`);
+- a folder skill's code module is `skill.<ext>` for the first of the arm's module extensions that
+  exists (TypeScript: `ts`, then `js`; JavaScript: `js`); a file skill has none;
 - `readSkill(name)` returns the body and loads the code module, if any, for the agent: it is
   reached as `lib:<key>` from the agent's next program on (`gg.sdk.surface`); the skill joins
-  the window's read set (`gg.state.skills`) at its first read;
+  the window's read set (`gg.state.skills`) at its first read, and its body is pinned in the
+  window (the skill band, one block per skill: a second read pins no second copy);
+- two profiles naming one directory hold one loaded catalogue (`SkillCatalogues`, one per run);
+- gg's own skills (`BUILT_IN_FAMILIES`, `gg-<family>`) join an agent's catalogue beside its
+  directory's, each unless its profile's `builtIns` switches it off and only where the agent may
+  call one of the family's functions: its body is the family's reference pages (the module's,
+  then each function's the agent may call), its description the module's brief;
 - an unknown name is `not-found`, naming the skills there are; a file over 1 MiB is
   `limit-exceeded`; a file that cannot be read is `io-error`.
 """
@@ -17,13 +25,16 @@ Rules kept here:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
+from gg.state.window import Band
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
@@ -38,9 +49,14 @@ FRONT_MATTER_RULE = "---"
 
 @dataclass(frozen=True)
 class Skill:
+    """A skill: its name, its description, its text file and its folder (None for a file skill),
+    or, for one of gg's own, its body."""
+
     name: str
     description: str
-    folder: Path
+    file: Path | None = None
+    folder: Path | None = None
+    text: str | None = None  # a built-in skill's body, which no file holds
 
 
 @dataclass(frozen=True)
@@ -64,12 +80,24 @@ def split_front_matter(text: str) -> tuple[dict[str, str], str]:
 
 
 class SkillShelf:
-    """The skills of one directory, as the agent's arm reads them."""
+    """The skills of one directory, as the agent's arm reads them, and the built-ins offered
+    beside them (`offering`: the directory's skills stay the one loaded copy)."""
 
-    def __init__(self, directory: Path, extensions: Sequence[str]) -> None:
+    def __init__(
+        self, directory: Path, extensions: Sequence[str], skills: Sequence[Skill] | None = None
+    ) -> None:
+        """The skills of `directory`, read from it unless given as `skills`."""
         self.directory = directory
         self._extensions = tuple(extensions)
-        self._skills = {skill.name: skill for skill in self._scan()}
+        found = self._scan() if skills is None else skills
+        self._skills = {skill.name: skill for skill in sorted(found, key=lambda skill: skill.name)}
+
+    def offering(self, built_ins: Sequence[Skill]) -> SkillShelf:
+        """This catalogue with `built_ins` beside it, sorted by name together; the directory is
+        not read again."""
+        if not built_ins:
+            return self
+        return SkillShelf(self.directory, self._extensions, [*self._skills.values(), *built_ins])
 
     @property
     def skills(self) -> list[Skill]:
@@ -80,26 +108,94 @@ class SkillShelf:
 
     def read(self, skill: Skill) -> SkillText:
         """The skill's body and code. Raises `ApiError` (`read_skill`) when a file cannot be read."""
-        _, body = split_front_matter(_read_text(skill.folder / SKILL_FILE))
-        for extension in self._extensions:
-            path = skill.folder / f"{CODE_STEM}.{extension}"
+        if skill.file is None:
+            return SkillText(skill.text or "", None)
+        _, body = split_front_matter(_read_text(skill.file))
+        for extension in () if skill.folder is None else self._extensions:
+            path = (skill.folder or self.directory) / f"{CODE_STEM}.{extension}"
             if path.is_file():
                 return SkillText(body, (_read_text(path), extension))
         return SkillText(body, None)
 
     def _scan(self) -> list[Skill]:
         try:
-            folders = sorted(entry for entry in self.directory.iterdir() if entry.is_dir())
+            entries = catalogue_entries(self.directory)
         except OSError as error:
             raise GgDefect(
                 FatalFault.HOST_FAULT, f"the skills directory cannot be listed: {error}"
             ) from error
-        found: list[Skill] = []
-        for folder in folders:
-            if folder.name.startswith(".") or not (folder / SKILL_FILE).is_file():
-                continue
-            found.append(Skill(folder.name, _description(folder / SKILL_FILE), folder))
-        return found
+        return [Skill(name, _description(file), file, folder) for name, file, folder in entries]
+
+
+class SkillCatalogues:
+    """A run's loaded catalogues: one per directory (and arm's module extensions), however many
+    profiles name it."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[tuple[Path, tuple[str, ...]], SkillShelf] = {}
+
+    def shelf(self, directory: Path, extensions: Sequence[str]) -> SkillShelf:
+        key = (directory.resolve(), tuple(extensions))
+        if key not in self._loaded:
+            self._loaded[key] = SkillShelf(key[0], key[1])
+        return self._loaded[key]
+
+
+BUILT_IN_FAMILIES: dict[str, str] = {
+    "gg-filesystem": "files",
+    "gg-shell": "shell",
+    "gg-project": "board",
+    "gg-tasks": "tasks",
+    "gg-memory": "memories",
+    "gg-skills": "skills",
+    "gg-context": "context",
+    "gg-delegation": "delegation",
+    "gg-docs": "docs",
+    "gg-views": "views",
+    "gg-programs": "programs",
+    "gg-session": "session",
+}
+"""gg's own skill families (what a `skills.builtIns` object names) and the SDK family each reads."""
+
+
+def built_in_skills(pages: Sequence[DocEntry], offered: Collection[str]) -> list[Skill]:
+    """gg's own skills of the families `offered` names, for an agent documented by `pages`: one
+    per family it may call into."""
+    found: list[Skill] = []
+    for name, family in BUILT_IN_FAMILIES.items():
+        own = [page for page in pages if page.module == family]
+        module = next((page for page in own if page.kind is DocKind.MODULE), None)
+        if name not in offered or module is None:
+            continue
+        body = "\n\n".join([module.body, *(p.body for p in own if p.kind is DocKind.FUNCTION)])
+        found.append(Skill(name, module.summary, text=body))
+    return found
+
+
+Entry = tuple[str, Path, Path | None]  # a skill's name, its text file, its folder (None: a file skill)
+
+
+def catalogue_entries(directory: Path) -> list[Entry]:
+    """The skills of `directory`, sorted by name. Raises `OSError` when it cannot be listed."""
+    entries: list[Entry] = []
+    for entry in sorted(directory.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir() and (entry / SKILL_FILE).is_file():
+            entries.append((entry.name, entry / SKILL_FILE, entry))
+        elif entry.is_file() and entry.suffix == ".md" and entry.stem:
+            entries.append((entry.stem, entry, None))
+    return sorted(entries, key=lambda found: found[0])
+
+
+def catalogue_defects(directory: Path) -> list[str]:
+    """Why `directory`'s catalogue cannot be loaded, if it cannot: each reason once."""
+    try:
+        names = [name for name, _, _ in catalogue_entries(directory)]
+    except OSError as error:
+        return [f"cannot be listed: {error.strerror}"]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    return [f"holds the skill `{name}` twice, as `{name}.md` and as `{name}/{SKILL_FILE}`" for name in twice]
 
 
 def _description(path: Path) -> str:
@@ -142,6 +238,9 @@ def _read_skill(scope: ProgramScope, args: Mapping[str, Any]) -> str:
         raise ApiError("read_skill", ErrorCode.NOT_FOUND, _no_such_skill(name, shelf))
     text = shelf.read(skill)
     scope.skills_read.record(skill.name)
+    if scope.window is not None:
+        pinned = prompts.render("skill-pinned", name=skill.name, body=text.body.strip("\n"))
+        scope.window.pin(Band.SKILL, pinned, key=skill.name)
     if text.code is not None:
         source, extension = text.code
         surface.load_module(skill.name, source, extension, skill.description)

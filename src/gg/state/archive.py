@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from gg import prompts
 from gg.errors import ErrorCode
+from gg.state.kinds import ModuleKind
+from gg.state.module import Holder, Module
 from gg.state.refusal import Refusal
 from gg.state.views import FileView, ViewKind, ViewSet
 from gg.state.window import Band, Held, Window
@@ -136,35 +138,40 @@ def archive_turns(archive: Archive, window: Window, spans: Sequence[Span]) -> Ar
     return Archived(chosen, len(held), entries, chars, earliest)
 
 
-class ArchiveModule:
+class ArchiveModule(Module):
     """The `archive` module: one holder's thread archive, with its four answers for the module
     framework.
 
-    - open: `fresh()`, an empty archive (the framework mints its store id, `archive-<n>`).
+    - open: `fresh(holder)`, an empty archive (the framework mints its store id, `archive-<n>`).
     - prompt: nothing, ever; the archive is out of the window by definition.
     - report: `restate(id)` is its `archive_state` (at open, empty); `drain(id)` is, for each
       reclaim since the last drain in order, its `context_managed` and, when the archive grew, the
       `archive_state` after it.
     - fork: `copy()` is a deep copy carrying `next_seq` on, with nothing left to report; an archive
       never links, so a share is a copy too.
-    - transfer: `adopt()` always carries it as it is; the capability has nothing to re-point. It is
+    - transfer: `adopt(holder)` always carries it as it is; the capability has nothing to re-point. It is
       never incompatible; a receiving profile without `agent-managed-context` drops it.
     The calls: `archive_thread` and `search` (the archive), `evict_file_views` (a reclaim of the
     same capability, which leaves the archive as it is).
     """
+
+    kind: ClassVar[ModuleKind] = ModuleKind.ARCHIVE
 
     def __init__(self, archive: Archive) -> None:
         self.archive = archive
         self._unreported: list[Payload | None] = []  # None: the archive's state at drain time
 
     @classmethod
-    def fresh(cls) -> ArchiveModule:
+    def fresh(cls, holder: Holder) -> ArchiveModule:
         return cls(Archive())
 
     def copy(self) -> ArchiveModule:
         return ArchiveModule(self.archive.copy())
 
-    def adopt(self) -> ArchiveModule:
+    def share(self) -> ArchiveModule:
+        return self.copy()
+
+    def adopt(self, holder: Holder) -> ArchiveModule:
         return self
 
     def restate(self, module_id: str) -> list[Payload]:

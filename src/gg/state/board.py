@@ -13,7 +13,8 @@ of the run holds, one store for the run (`board-0`).
   least; `description` and `epicId` `None` clear; a program may set `open`, `in_progress` or
   `done`. Removing an epic ungroups its issues; removing an issue strips it from every list.
   An unknown id is `not-found`; a refused write changes nothing.
-- gg moves an issue through its lifecycle with `move` (`gg.state.lifecycle`).
+- gg moves an issue through its lifecycle with `move` (`gg.state.lifecycle`), and names the
+  implementer at work on it with `assign`.
 - Thread-safe: one lock holds every read and write. Each write counts one more `version` and hands
   back the board as it stood right after (`Written`). The dispatch hooks are called once the lock
   is released: `issue_filed` for each issue created, `issue_settled` for each that became done or
@@ -82,6 +83,7 @@ class NewIssue:
     blocked_by: tuple[str, ...] = ()
     epic_id: str | None = None
     reviewers: tuple[str, ...] = ()
+    filed_by: str | None = None  # the agent whose call filed it (never on the wire)
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,10 @@ class Board:
     def move(self, issue_id: str, event: IssueEvent, agent_id: str | None = None) -> Written[Step | None]:
         """gg's move of an issue after `event` (`agent_id`: the agent now at work on it)."""
         return self._write(lambda: self._move(issue_id, event, agent_id))
+
+    def assign(self, issue_id: str, agent_id: str) -> Written[None]:
+        """gg put agent `agent_id` to work on the issue (a new implementer, its status unchanged)."""
+        return self._write(lambda: self._put(replace(self._get(issue_id), assigned_agent_id=agent_id)))
 
     def usage(self) -> BoardUsage:
         with self._lock:

@@ -1,10 +1,10 @@
 """What one agent instance holds, and how it is copied and handed on (seeds 000 and 003).
 
 The parts: its modules (`ModuleSet`: the window with its views as `history`, its memories holder
-as `memories`, the skills read set beside its profile's catalogue as `skills`, and the kinds to
-come), the program library (None for
-an agent that keeps none; not a module) and the surface (its documentation and the code modules
-loaded for it). A fork and a succession treat each part by its own rule:
+as `memories`, its task list as `tasks`, its handle on the run's board as `board`, the skills read
+set beside its profile's catalogue as `skills`, its thread archive as `archive`), the program
+library (None for an agent that keeps none; not a module) and the surface (its documentation and
+the code modules loaded for it). A fork and a succession treat each part by its own rule:
 - modules: a fork copies each kind under a new id, or links it (`ModuleSet.fork`); a successor
   carries the kinds its plan names, and the rest are dropped or started fresh
   (`ModuleSet.transfer`);
@@ -21,27 +21,37 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gg.errors import FatalFault, GgDefect
+from gg.state.archive import ArchiveModule
+from gg.state.board_module import BoardModule
+from gg.state.dispositions import Row
 from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.module import MemoriesModule
-from gg.state.modules import Holder, Instance, ModuleClasses, ModuleSet, Row, Transfer, receiving_kinds
+from gg.state.module import Holder, Instance, ModuleClasses
+from gg.state.modules import ModuleSet, Transfer, receiving_kinds
 from gg.state.skills import SkillReads, SkillsModule
 from gg.state.storeids import StoreIds
+from gg.state.tasks_module import TaskListModule
 from gg.state.views import ViewSet
 from gg.state.window import Window
 
 if TYPE_CHECKING:
     from gg.config.model import ProgramLibrary as LibrarySettings
     from gg.sdk.surface import Surface
+    from gg.state.board_handle import BoardHandle
+    from gg.state.tasks import TasksModule
 
 MODULE_CLASSES: ModuleClasses = {
     ModuleKind.HISTORY: HistoryModule,
     ModuleKind.MEMORIES: MemoriesModule,
+    ModuleKind.TASKS: TaskListModule,
+    ModuleKind.BOARD: BoardModule,
     ModuleKind.SKILLS: SkillsModule,
+    ModuleKind.ARCHIVE: ArchiveModule,
 }
-"""The kinds gg holds so far; tasks, board and archive are absent from every set."""
+"""The kinds gg holds so far; a kind absent here is absent from every set."""
 
 
 def kinds_held_by(holder: Holder) -> frozenset[ModuleKind]:
@@ -85,6 +95,12 @@ class Holdings:
         return self.history.views
 
     @property
+    def archive(self) -> ArchiveModule | None:
+        """Its thread archive, when its profile enables `agent-managed-context`."""
+        module = self.modules.get(ModuleKind.ARCHIVE)
+        return module if isinstance(module, ArchiveModule) else None
+
+    @property
     def memories(self) -> MemoryHolder | None:
         """Its memories holder, when its profile enables memories."""
         module = self.modules.get(ModuleKind.MEMORIES)
@@ -95,6 +111,18 @@ class Holdings:
         """The skills this window has read; a holder without skills has an empty set of its own."""
         module = self.modules.get(ModuleKind.SKILLS)
         return module.reads if isinstance(module, SkillsModule) else self._spare_reads
+
+    @property
+    def tasks(self) -> TasksModule | None:
+        """Its task list, when its profile enables `tasks`."""
+        module = self.modules.typed(ModuleKind.TASKS, TaskListModule)
+        return None if module is None else module.held
+
+    @property
+    def board(self) -> BoardHandle | None:
+        """Its handle on the run's board, in a run that has one."""
+        module = self.modules.typed(ModuleKind.BOARD, BoardModule)
+        return None if module is None else module.handle
 
     def fork(self, ids: StoreIds, copy_id: str = "") -> tuple[Holdings, list[Row]]:
         """An independent copy for the copy of the agent `copy_id`, and the fork's rows; the two

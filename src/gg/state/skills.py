@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from gg.state.kinds import ModuleKind
-from gg.state.modules import Holder, Module
+from gg.state.module import Holder, Module
 from gg.telemetry.events import Payload, SkillsState
 
 if TYPE_CHECKING:

@@ -18,11 +18,12 @@ escape, a non-UTF-8 file name) becomes U+FFFD there, and no request can carry on
 Each message carries a mark (`Mark`): the turn it was pushed in (`begin_turn`; 0 before the
 first) and its band: the brief, the thread (replies, receipts, feedback, a compaction's summary),
 a view (`push_view`: text, file and search views, selected as `gg.state.views` selects them), a
-documentation view, or a pinned block. A pinned band (`pin`, the task list's) holds one current
-message: a changed block is pushed at the tail and the one it supersedes becomes ordinary thread;
-a block identical to the current one pins nothing; a block rebuilt (`repin`) replaces the current
-one outright. The current pins cross a compaction verbatim,
-after the restarted thread, and cross a fork or a succession with the rest.
+documentation view, or a pinned block. A pinned band (`pin`: the task list's, the skills read in
+the window) holds one current message per key (a band with one block pins under no key; the skill
+band under each skill's name): a changed block is pushed at the tail and the one it supersedes
+becomes ordinary thread; a block identical to the current one pins nothing. The current pins
+cross a compaction verbatim, after the restarted thread, and cross a fork or a succession with
+the rest.
 
 What may leave the window by request (`remove_turns`, `remove_views`): whole turns but the turn in
 progress, without the brief, the current pins or any documentation view; views, by selector,
@@ -48,6 +49,7 @@ class Band(StrEnum):
     VIEW = "view"
     DOCS = "docs"
     TASKS = "tasks"
+    SKILL = "skill"
     MEMORY = "memory"
 
 
@@ -64,8 +66,9 @@ class ViewMark:
 class Mark:
     turn: int
     band: Band
-    pinned: bool = False  # the band's current block
+    pinned: bool = False  # the band's current block under `key`
     view: ViewMark | None = None
+    key: str | None = None  # which of a band's blocks a pinned message is
 
 
 Held = tuple[Mark, Message]
@@ -116,13 +119,13 @@ class Window:
         mark = Mark(self.turn, band, view=ViewMark(view.kind, view.selector, region))
         self._append(Message(role="user", content=view.render()), mark)
 
-    def pin(self, band: Band, text: str | None) -> bool:
-        """Make `text` the band's current block; True when that pushed a message. None, or the
-        text already pinned, pushes nothing."""
-        if text is None or text == self.pinned(band):
+    def pin(self, band: Band, text: str | None, key: str | None = None) -> bool:
+        """Make `text` the band's current block under `key`; True when that pushed a message.
+        None, or the text already pinned there, pushes nothing."""
+        if text is None or text == self.pinned(band, key):
             return False
-        self._marks = [replace(m, pinned=False) if m.band is band and m.pinned else m for m in self._marks]
-        self._append(Message(role="user", content=text), Mark(self.turn, band, pinned=True))
+        self._marks = [replace(m, pinned=False) if _pins(m, band, key) else m for m in self._marks]
+        self._append(Message(role="user", content=text), Mark(self.turn, band, pinned=True, key=key))
         return True
 
     def repin(self, band: Band, text: str | None) -> None:
@@ -131,10 +134,10 @@ class Window:
         self._remove(lambda mark: mark.band is band and mark.pinned)
         self.pin(band, text)
 
-    def pinned(self, band: Band) -> str | None:
-        """The band's current block, or None."""
+    def pinned(self, band: Band, key: str | None = None) -> str | None:
+        """The band's current block under `key`, or None."""
         for mark, message in zip(self._marks, self.messages, strict=True):
-            if mark.band is band and mark.pinned:
+            if _pins(mark, band, key):
                 return message.content
         return None
 
@@ -210,6 +213,10 @@ class Window:
             briefed = briefed or brief
             marks.append(Mark(self.turn, Band.BRIEF if brief else Band.THREAD))
         return marks
+
+
+def _pins(mark: Mark, band: Band, key: str | None) -> bool:
+    return mark.pinned and mark.band is band and mark.key == key
 
 
 def _removable(mark: Mark) -> bool:

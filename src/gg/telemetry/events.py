@@ -48,6 +48,7 @@ class EventType(StrEnum):
     BOARD_STATE = "board_state"
     ARCHIVE_STATE = "archive_state"
     CONTEXT_MANAGED = "context_managed"
+    CONTEXT_BREAKDOWN = "context_breakdown"
 
 
 class TransitionKind(StrEnum):

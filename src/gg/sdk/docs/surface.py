@@ -9,14 +9,13 @@ catalogue, so what a search finds and what the agent may call are one set.
 from __future__ import annotations
 
 from collections.abc import Collection
-from pathlib import Path
 
 from gg.sandbox.languages import LanguageSpec
 from gg.sdk.docs.index import DocIndex
 from gg.sdk.docs.pages import documentation
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.registry import Registry, Role, is_bound
-from gg.sdk.skills import SkillShelf
+from gg.sdk.skills import SkillShelf, built_in_skills
 from gg.sdk.surface import LoadedModules, Surface
 
 
@@ -25,17 +24,18 @@ def build_surface(
     language: LanguageSpec,
     role: Role,
     capabilities: Collection[str],
-    skills_directory: Path | None = None,
+    skills: SkillShelf | None = None,
+    built_ins: Collection[str] = (),
 ) -> Surface:
-    """The surface of an agent of `role` holding `capabilities`; `skills_directory` is the skills
-    capability's directory when the profile enables it."""
+    """The surface of an agent of `role` holding `capabilities`; `skills` is its directory's
+    skills catalogue when the profile enables skills, beside which gg's own skills of the families
+    `built_ins` names are offered (`gg.sdk.skills.built_in_skills`)."""
     granted = frozenset(capabilities)
     callable_keys = {op.qualified(language.id) for op in registry if is_bound(op.gate, role, granted)}
     pages = documentation(signature_catalogue(registry, language), callable_keys)
-    shelf = None if skills_directory is None else SkillShelf(skills_directory, language.module_extensions)
     return Surface(
         docs=DocIndex(pages),
         modules=LoadedModules(language.module_key),
         document_module=language.document_module,
-        skills=shelf,
+        skills=None if skills is None else skills.offering(built_in_skills(pages, built_ins)),
     )

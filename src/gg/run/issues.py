@@ -1,0 +1,180 @@
+"""The run's issue desk (seed 003, "board"): gg's side of the board. It is the board's dispatcher
+(`gg.state.board.BoardHooks`) and serves `waitForIssue`, on the agent tree's own machinery: every
+agent it puts to work is a subagent the run's spawner opens and runs on a thread of its own, its
+turns under the run's scheduler like any other agent's.
+
+Rules kept here:
+- an issue is dispatched once it is open, held by no agent and every issue it is blocked by is
+  done (filed so, or unblocked later): an implementer of the profile its `agent` names is started
+  as a subagent of the agent that filed it, briefed with the issue; the issue moves to
+  `in_progress` and names it (`assignedAgentId`);
+- an agent gg put to work is not its parent's child for the delegation family (no wait, no
+  message reaches it): its end moves the issue, as `gg.state.lifecycle` decides. An implementer
+  that ended on an ending finished its work; any other end is unfinished, retried by a new
+  implementer up to `maxRetries`, then failed. Each of the issue's reviewers in turn reviews the
+  work, briefed with the issue and the implementer's last word: an approval passes it to the next
+  (the last makes the issue done), a change list sends it back to a new implementer briefed with
+  the changes, and no verdict is a review retried up to `maxRetries`, then failed;
+- `wait` blocks, between the waiter's turns, until each named issue is done or failed, the run's
+  deadline passes or the run stops, and answers each issue as it then stands, with the last word
+  of the agent that last worked on it.
+Safe from every agent thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gg import prompts
+from gg.errors import ConfigError, FatalFault, GgDefect
+from gg.run.build import Arrival
+from gg.run.lineages import ChildResult
+from gg.run.status import AgentStatus
+from gg.run.tree import ROOT_ID, AgentNode
+from gg.state.board import Board, Issue
+from gg.state.lifecycle import Action, IssueEvent, IssueStatus, Step
+from gg.state.refusal import Refusal
+
+if TYPE_CHECKING:
+    from gg.run.spawner import Spawner
+
+POLL_SECS = 0.25  # how often a wait re-reads the run's clock and whether the run is stopping
+
+
+@dataclass(frozen=True)
+class IssueAnswer:
+    """An issue as a wait answers it: its id, its status, and the last word on it."""
+
+    id: str
+    status: IssueStatus
+    summary: str | None = None
+
+
+class IssueDesk:
+    def __init__(self, spawner: Spawner, board: Board) -> None:
+        self._spawner = spawner
+        self._board = board
+        self._words: dict[str, str] = {}  # issue id -> its last implementer's (or reviewer's) word
+        self._lock = threading.RLock()
+        self._settled = threading.Condition()
+        board.hooks = self
+
+    def issue_filed(self, issue_id: str) -> None:
+        self._dispatch_ready()
+
+    def issue_settled(self, issue_id: str, status: IssueStatus) -> None:
+        with self._settled:
+            self._settled.notify_all()
+        self._dispatch_ready()
+
+    def wait(
+        self, issues: Sequence[str], deadline: float | None, clock: Callable[[], float]
+    ) -> list[IssueAnswer]:
+        """Each issue of `issues` once all are final, or as they stand when the wait ends early."""
+        run = self._spawner.run
+        with self._settled:
+            while not all(self._final(issue) for issue in issues) and not run.stopping:
+                if deadline is not None and clock() >= deadline:
+                    break
+                left = POLL_SECS if deadline is None else min(POLL_SECS, max(deadline - clock(), 0))
+                self._settled.wait(left)
+        return [self._answer(issue) for issue in issues]
+
+    def _final(self, issue_id: str) -> bool:
+        issue = self._board.issue(issue_id)
+        return issue is None or issue.status.is_final
+
+    def _answer(self, issue_id: str) -> IssueAnswer:
+        issue = self._board.issue(issue_id)
+        status = IssueStatus.FAILED if issue is None else issue.status
+        return IssueAnswer(issue_id, status, self._words.get(issue_id))
+
+    def _dispatch_ready(self) -> None:
+        with self._lock:
+            for issue_id in self._board.dispatchable():
+                if self._spawner.run.stopping:
+                    return
+                self._implement(issue_id, first=True)
+
+    def _implement(self, issue_id: str, *, first: bool = False, changes: Sequence[str] = ()) -> None:
+        issue = self._board.issue(issue_id)
+        if issue is None:
+            return
+        parent, setup = self._parent(issue), self._spawner.profiles.entering(issue.spec.agent)
+        node = self._spawner.run.tree.spawn(parent, setup.slug)
+        if first:
+            self._board.move(issue_id, IssueEvent.DISPATCHED, node.id)
+        else:
+            self._board.assign(issue_id, node.id)
+        brief = prompts.render("issue-brief", issue=issue, headline=issue.spec.title, changes=list(changes))
+        self._put_to_work(issue_id, node, brief, lambda result: self._implemented(issue_id, result))
+
+    def _review(self, issue_id: str, reviewer: int) -> None:
+        issue = self._board.issue(issue_id)
+        if issue is None:
+            return
+        setup = self._spawner.profiles.entering(issue.spec.reviewers[reviewer])
+        node = self._spawner.run.tree.spawn(self._parent(issue), setup.slug)
+        brief = prompts.render(
+            "issue-review", issue=issue, headline=issue.spec.title, report=self._words.get(issue_id)
+        )
+        self._put_to_work(issue_id, node, brief, lambda result: self._reviewed(issue_id, result))
+
+    def _put_to_work(
+        self, issue_id: str, node: AgentNode, brief: str, then: Callable[[ChildResult], None]
+    ) -> None:
+        """Start the agent at `node` on `issue_id`; a model that cannot be built for it ends its
+        work at once, unfinished."""
+        spawner = self._spawner
+        spawner.run.lineages.open(node.id, None)
+        setup = spawner.profiles.entering(node.profile)
+        arrival = Arrival("issue", node.parent, node.depth, brief, issue=issue_id)
+        try:
+            agent = spawner.open(setup, node, arrival)
+        except ConfigError as refusal:
+            ended = ChildResult(node.id, AgentStatus.MODEL_ERROR, str(refusal))
+            spawner.run.lineages.finish(node.id, ended)
+            then(ended)
+            return
+        spawner.start(agent, then)
+
+    def _implemented(self, issue_id: str, result: ChildResult) -> None:
+        self._words[issue_id] = result.summary
+        finished = result.status is AgentStatus.COMPLETED
+        self._next(
+            issue_id, self._moved(issue_id, IssueEvent.FINISHED if finished else IssueEvent.UNFINISHED), ()
+        )
+
+    def _reviewed(self, issue_id: str, result: ChildResult) -> None:
+        event = IssueEvent.REVIEW_UNFINISHED
+        if result.approved is not None:
+            event = IssueEvent.APPROVED if result.approved else IssueEvent.CHANGES_REQUESTED
+        self._next(issue_id, self._moved(issue_id, event), result.changes or ())
+
+    def _moved(self, issue_id: str, event: IssueEvent) -> Step | None:
+        """The issue's next step after `event`; None when it left the board meanwhile."""
+        try:
+            return self._board.move(issue_id, event).value
+        except Refusal:
+            return None
+
+    def _next(self, issue_id: str, step: Step | None, changes: Sequence[str]) -> None:
+        if step is None or self._spawner.run.stopping:
+            return  # a program moved the issue meanwhile, or the run is ending
+        if step.action is Action.IMPLEMENT:
+            with self._lock:
+                self._implement(issue_id, changes=changes)
+        elif step.action is Action.REVIEW:
+            with self._lock:
+                self._review(issue_id, step.progress.approvals)
+
+    def _parent(self, issue: Issue) -> AgentNode:
+        """The agent that filed `issue` (the root, for an issue no agent's call filed)."""
+        tree = self._spawner.run.tree
+        node = tree.get(issue.spec.filed_by or ROOT_ID) or tree.get(ROOT_ID)
+        if node is None:
+            raise GgDefect(FatalFault.HOST_FAULT, "an issue was dispatched in a run with no root agent")
+        return node
