@@ -30,7 +30,7 @@ from gg.state.library import ProgramLibrary
 from gg.state.memories.module import MemoriesModule
 from gg.state.module import Instance
 from gg.state.modules import ModuleSet
-from gg.telemetry.events import AgentModules, AgentSpawned, FsmStateEntered
+from gg.telemetry.agent_events import AgentModules, AgentSpawned, FsmStateEntered
 
 
 @dataclass(frozen=True)

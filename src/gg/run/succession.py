@@ -33,7 +33,7 @@ from gg.sdk.scope import Succession
 from gg.state.dispositions import Row, exec_carries
 from gg.state.holdings import Plan, kinds_held_by
 from gg.state.kinds import Disposition, ModuleKind
-from gg.telemetry.events import AgentTransition, TransitionKind
+from gg.telemetry.agent_events import AgentTransition, TransitionKind
 
 if TYPE_CHECKING:
     from gg.run.profiles import Profiles

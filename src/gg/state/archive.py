@@ -27,7 +27,8 @@ from gg.state.module import Holder, Module
 from gg.state.refusal import Refusal
 from gg.state.views import FileView, ViewKind, ViewSet
 from gg.state.window import Band, Held, Window
-from gg.telemetry.events import ArchiveState, ContextAction, ContextManaged, Payload
+from gg.telemetry.events import Payload
+from gg.telemetry.module_events import ArchiveState, ContextAction, ContextManaged
 
 MAX_SPANS = 32
 MAX_HITS = 8

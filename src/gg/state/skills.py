@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from gg.state.kinds import ModuleKind
 from gg.state.module import Holder, Module
-from gg.telemetry.events import Payload, SkillsState
+from gg.telemetry.events import Payload
+from gg.telemetry.module_events import SkillsState
 
 if TYPE_CHECKING:
     from gg.sdk.skills import SkillShelf
