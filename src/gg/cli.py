@@ -176,9 +176,7 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
     from gg.providers.recording import JournalRecorder
 
     try:
-        if record.resolve().is_relative_to(workspace.resolve()):
-            raise FileExistsError("it lies inside the workspace, where programs could rewrite it")
-        return JournalRecorder.create(record)
+        return JournalRecorder.create_outside(record, workspace)
     except OSError as unwritable:
         click.echo(f"gg: cannot record to {record}: {unwritable}", err=True)
         sys.exit(REFUSED_EXIT)

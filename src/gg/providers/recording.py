@@ -60,6 +60,14 @@ class JournalRecorder:
         recorder.close()
         return recorder
 
+    @classmethod
+    def create_outside(cls, path: Path, workspace: Path) -> JournalRecorder:
+        """`create`, for a file outside `workspace` (where programs could rewrite it): one inside
+        raises `FileExistsError` saying so."""
+        if path.resolve().is_relative_to(workspace.resolve()):
+            raise FileExistsError("it lies inside the workspace, where programs could rewrite it")
+        return cls.create(path)
+
     def wrap(self, client: ModelClient, agent_id: str) -> ModelClient:
         self._model_id = self._model_id or client.model_id
         return _RecordingClient(client, self, agent_id)
