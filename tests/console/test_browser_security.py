@@ -76,18 +76,25 @@ def test_injected_markup_and_script_are_shown_as_text_and_never_run(tmp_path: Pa
     assert f"brief: {PAYLOAD}" in brief
 
 
+MEMORY_PARAMS = {
+    "scope": "isolated",
+    **dict.fromkeys(("maxCount", "maxTotalLen", "maxResults"), 0),
+    "maxLenPerMemory": 2000,
+    "maxLenIndex": 2000,
+    "maxLenDescription": 2000,
+}
 SKILL_NAME = '"><img src=x onerror="window.__pwned = \'skill\'">'  # a folder's name: no slash
 
 
 def injected_run(folder: Path) -> Path:
     """A capability set and journal whose every model- or program-written text is the payload:
     the reply, the program, a view's label and body, a log line, an error, a subagent's brief, a
-    skill's name and description, the summary."""
+    skill's name and description, a task's title, a memory's description and body, an issue's
+    title and scope, a turn archived (its error), the summary."""
     said = json.dumps(PAYLOAD)
-    skill = folder / "skills" / SKILL_NAME
+    skill = folder / "workspace" / "skills" / SKILL_NAME
     skill.mkdir(parents=True)
     (skill / "skill.md").write_text(f"---\ndescription: {PAYLOAD}\n---\n{PAYLOAD}\n", encoding="utf-8")
-    (folder / "workspace").mkdir()
     code = {"id": "responses-as-code", "params": {"language": "javascript", "timeoutSecs": 30}}
     model = {"provider": "replay", "journal": "journal.jsonl"}
     root = {
@@ -97,22 +104,32 @@ def injected_run(folder: Path) -> Path:
         "capabilities": [
             code,
             {"id": "program-library", "params": {"keep": 20, "idLength": 4}},
-            {"id": "skills", "params": {"directory": "skills"}},
+            {"id": "skills", "params": {"dir": "skills", "builtIns": {}}},
             {"id": "subagents", "params": {"maxDepth": 1}},
+            {"id": "memories", "implementation": "markdown", "params": MEMORY_PARAMS},
+            {"id": "tasks", "params": {"maxTasks": 4, "mode": "simple"}},
+            {"id": "project-management", "params": {"maxEpics": 1, "maxIssues": 2, "maxRetries": 0}},
+            {"id": "agent-managed-context", "params": {"topFileViews": 5}},
         ],
-        "subagents": [{"agent": "worker", "description": PAYLOAD, "scopes": ["subagent"]}],
+        "subagents": [{"agent": "worker", "description": PAYLOAD, "scopes": ["subagent", "implementer"]}],
     }
     worker = {"slug": "worker", "task": PAYLOAD, "model": model, "capabilities": [code]}
     (folder / "gg.json").write_text(
         json.dumps({"name": "injected", "agents": [root, worker]}), encoding="utf-8"
     )
     first = (
-        'import { delegation, skills, views } from "gg";\n'
+        'import { board, delegation, memories, skills, tasks, views } from "gg";\n'
         f"skills.readSkill({json.dumps(SKILL_NAME)});\n"
         f"views.openText({said}, {said});\nconsole.log({said});\n"
         f'const child = delegation.spawnSubagent({{ agent: "worker", prompt: {said} }});\n'
         "delegation.waitForSubagents([child.id]);\n"
+        f'tasks.addTask({{ id: "t1", title: {said} }});\n'
+        f'memories.createMemory({{ name: "note", description: {said}, body: {said} }});\n'
+        f"const issue = board.createIssue({{ title: {said}, inScope: {said}, outOfScope: {said}, "
+        f'completionCriteria: {said}, agent: "worker" }});\n'
+        "board.waitForIssue(issue.id);\n"
     )
+    archive = 'import { context } from "gg";\ncontext.archiveThread([{ from: 2, to: 2 }]);\n'
     finish = f'import {{ session }} from "gg";\nsession.finish({said});\n'
     lines = [
         {"text": PAYLOAD, "calls": [{"name": "submit_program", "arguments": {"program": first}}]},
@@ -120,6 +137,7 @@ def injected_run(folder: Path) -> Path:
             "text": PAYLOAD,
             "calls": [{"name": "submit_program", "arguments": {"program": f"throw new Error({said});\n"}}],
         },
+        {"text": PAYLOAD, "calls": [{"name": "submit_program", "arguments": {"program": archive}}]},
         {"text": PAYLOAD, "calls": [{"name": "submit_program", "arguments": {"program": finish}}]},
         {
             "profile": "worker",
@@ -145,8 +163,19 @@ def test_text_a_recorded_run_wrote_is_shown_as_text_and_never_runs(tmp_path: Pat
         brief = page.inner_text("main")
         page.goto(f"{base}/runs/{run.run_id}/modules/store/skills-0")
         skills = page.inner_text("main")
+        texts = {}
+        for store in ("tasks-0", "memories-0", "archive-0"):
+            page.goto(f"{base}/runs/{run.run_id}/modules/store/{store}")
+            page.locator("details summary").evaluate_all("els => els.forEach(e => e.click())")
+            texts[store] = page.inner_text("main")
+        page.goto(f"{base}/runs/{run.run_id}/project")
+        texts["project"] = page.inner_text("main")
     assert dialogs == []
-    assert len(visited) > 20
+    assert len(visited) > 30
     assert PAYLOAD in activity and f"Error: {PAYLOAD}" in activity  # the reply, view, log, error
     assert PAYLOAD in brief
     assert SKILL_NAME in skills and PAYLOAD in skills  # the skill's name and description
+    assert f"t1\t{PAYLOAD}\tpending" in texts["tasks-0"]  # the task's title, in the table
+    assert texts["memories-0"].count(PAYLOAD) >= 2  # the memory's description and body
+    assert f"Error: {PAYLOAD}" in texts["archive-0"]  # the archived turn
+    assert f"{PAYLOAD}\nroot.2" in texts["project"]  # the issue's title on its card, by its implementer
