@@ -33,7 +33,11 @@ EXPECTED = {
     "memories-4": ("closer", ["root@2"], ""),  # the fresh scratchpad the exec started
     "tasks-0": ("root \u2192 closer", ["root", "root@2"], "handed on"),
     "tasks-1": ("root", ["root.f1"], ""),
-    "board-0": ("run-global", ["root", "root.1", "root.2", "root.3", "root.4", "root.f1", "root@2"], "7 holders"),
+    "board-0": (
+        "run-global",
+        ["root", "root.1", "root.2", "root.3", "root.4", "root.f1", "root@2"],
+        "7 holders",
+    ),
     "skills-0": ("root \u2192 closer", ["root", "root@2"], "handed on"),
     "skills-1": ("worker", ["root.1"], ""),
     "skills-2": ("worker", ["root.2"], ""),
@@ -111,12 +115,16 @@ def badge_of(page: Page, scope: str) -> str:
 
 def listed_stores(row: Locator) -> list[tuple[str, str]]:
     """The stores an Agents row names, each with the holder count beside it ("" for none)."""
-    return row.locator("td").nth(2).evaluate(
-        """td => [...td.querySelectorAll(':scope > a:has(> code)')].map(a => {
+    return (
+        row.locator("td")
+        .nth(2)
+        .evaluate(
+            """td => [...td.querySelectorAll(':scope > a:has(> code)')].map(a => {
             const next = a.nextElementSibling;
             const count = next && next.matches('span.muted') && next.querySelector('svg.glyph');
             return [a.innerText.trim(), count ? next.innerText.trim() : ''];
         })"""
+        )
     )
 
 
