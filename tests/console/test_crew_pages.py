@@ -189,3 +189,27 @@ def test_the_console_never_writes_the_store(crew_run: Recorded):
     ):
         assert pages.get(path).status_code == 200
     assert hashlib.sha256(crew_run.store.read_bytes()).hexdigest() == before
+
+
+def test_a_successor_shows_the_library_it_took_over_as_its_predecessor_held_it(crew_run: Recorded):
+    page = html.unescape(client(crew_run).get(f"/runs/{crew_run.run_id}/programs").text)
+    section = page[page.index('id="library-root@2"') :]
+    section = section[: section.index("</section>")]
+    (taken,) = re.findall(r'<div class="taken-over">(.*?)</div>', section, re.S)
+    assert "Taken over from" in taken and "by exec, after its turn 5" in taken
+    shown = re.findall(r"<code class=\"(?:good|bad)\">(\w+)</code>", taken)
+    # what the closer's own `programs.history()` listed before its program was kept
+    (held,) = re.findall(r"held: ([\w ]+)", section_of(client(crew_run), crew_run, "root@2"))
+    assert shown == held.split() and len(shown) == 5
+
+
+def section_of(pages: TestClient, run: Recorded, agent: str) -> str:
+    return html.unescape(pages.get(f"/runs/{run.run_id}/instances/{agent}/activity").text)
+
+
+def test_a_skill_read_in_a_program_is_marked_read_by_the_snapshot_gg_reports_after_it(crew_run: Recorded):
+    page = html.unescape(
+        client(crew_run).get(f"/runs/{crew_run.run_id}/instances/root.1/modules/skills").text
+    )
+    rows = dict(re.findall(r"<tr[^>]*><td><code>([\w-]+)</code></td><td>[^<]*</td><td>(read|)</td>", page))
+    assert rows.get("tally") == "read" and rows.get("triage") == ""
