@@ -7,11 +7,13 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+from typing import Any
 
 from starlette.testclient import TestClient
 
 from console.conftest import Recorded
 from gg.console.app import CONTENT_SECURITY_POLICY, create_app
+from gg.console.source import RunSource
 
 
 def client(run: Recorded) -> TestClient:
@@ -213,3 +215,54 @@ def test_a_skill_read_in_a_program_is_marked_read_by_the_snapshot_gg_reports_aft
     )
     rows = dict(re.findall(r"<tr[^>]*><td><code>([\w-]+)</code></td><td>[^<]*</td><td>(read|)</td>", page))
     assert rows.get("tally") == "read" and rows.get("triage") == ""
+
+
+def breakdowns(run: Recorded, agent: str) -> list[dict[str, Any]]:
+    """The `context_breakdown` events gg emitted for `agent`'s requests, in order."""
+    return [
+        e
+        for e in RunSource(run.store).events(run.run_id)
+        if e["type"] == "context_breakdown" and e["agentId"] == agent
+    ]
+
+
+def band(event: dict[str, Any], name: str) -> int:
+    return next((b["tokens"] for b in event["bands"] if b["band"] == name), 0)
+
+
+def test_the_context_file_shows_each_band_gg_measured_for_each_request(crew_run: Recorded):
+    page = client(crew_run).get(f"/runs/{crew_run.run_id}/instances/root/context").text
+    table = page[page.index("<table") :]
+    names = re.findall(r'<th class="num">(\w+)</th>', table)[:-1]  # the bands, then Total
+    rows = re.findall(r"<tr><td>(\d+)</td>(.*?)</tr>", table, re.S)
+    reported = breakdowns(crew_run, "root")
+    assert [int(turn) for turn, _ in rows] == [e["turn"] for e in reported] == [1, 2, 3, 4, 5]
+    for (_, cells), event in zip(rows, reported, strict=True):
+        figures = re.findall(r'<td class="num">([\d,]*)', cells)
+        stated = {b["band"]: f"{b['tokens']:,}" for b in event["bands"]}
+        assert dict(zip(names, figures[:-1], strict=True)) == {n: stated.get(n, "") for n in names}
+        assert figures[-1] == f"{event['inputTokens']:,}"  # the bands add up to what the provider billed
+    assert "estimated" not in table
+
+
+def test_module_costs_are_the_bands_gg_measured_and_withheld_figures_stay_withheld(crew_run: Recorded):
+    pages = client(crew_run)
+    closer, fork = breakdowns(crew_run, "root@2")[-1], breakdowns(crew_run, "root.f1")[-1]
+    strip = pages.get(f"/runs/{crew_run.run_id}/instances/root@2/modules/tasks").text
+    assert f'<dt>this window</dt><dd><span class="cost">{band(closer, "TaskList")} tokens</span>' in strip
+    overview = pages.get(f"/runs/{crew_run.run_id}/modules/kind/tasks").text
+    summed = band(closer, "TaskList") + band(fork, "TaskList")  # the live holders of tasks-0 and tasks-1
+    assert (
+        f'<span class="value">{summed} tokens</span><span class="label">per turn, summed</span>' in overview
+    )
+    history = pages.get(f"/runs/{crew_run.run_id}/modules/kind/history").text
+    assert (
+        f'<span class="cost">{closer["inputTokens"]:,} tokens</span>' in history
+    )  # a window costs all of it
+    board = pages.get(f"/runs/{crew_run.run_id}/modules/store/board-0").text
+    assert "measured zero" in board and "not measured yet" not in board  # no Board band: a measured zero
+    archive = pages.get(f"/runs/{crew_run.run_id}/instances/root.f1/modules/archive").text
+    assert (
+        "no context band" in archive
+        and "tokens" not in archive[archive.index('<div class="identity">') :][:800]
+    )
