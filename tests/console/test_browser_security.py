@@ -1,5 +1,5 @@
-"""Text a model or a program wrote never runs in the browser: it is written into every such
-field of a run, and every page of that run is opened in real Chromium."""
+"""Text a model or a program wrote never runs in the browser: a run gg records writes it into
+every such field, and every page of that run is opened in real Chromium."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pathlib import Path
 
 from console.browser import served
 from console.conftest import gg_run
-from console.scenario import RUN_ID, multi_agent_run
-from console.store_writer import write_records
 
 SCRIPT = "<script>window.__pwned = 'script'; alert('script')</script>"
 ATTRIBUTE = "\"><img src=x onerror=\"window.__pwned = 'img'; alert('img')\">"
@@ -38,42 +36,6 @@ def every_page(page, base: str, start: str) -> list[str]:
             if not link.startswith("/static") and "/live" not in link and link not in seen:
                 todo.append(link)
     return seen
-
-
-def test_injected_markup_and_script_are_shown_as_text_and_never_run(tmp_path: Path, page):
-    store = tmp_path / "runs.db"
-    write_records(store, multi_agent_run(PAYLOAD)).close()
-    dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    with served(store) as base:
-        visited = every_page(page, base, f"/runs/{RUN_ID}/instances")
-        page.goto(f"{base}/runs/{RUN_ID}/instances/root/activity")
-        shown = page.inner_text("main")
-        source = page.locator("pre.code").first.text_content() or ""
-        page.goto(f"{base}/runs/{RUN_ID}/modules/store/memories-1")
-        page.locator("tr.memory-body summary").click()
-        memory = page.inner_text("main")
-        page.goto(f"{base}/runs/{RUN_ID}/project")
-        board = page.inner_text("main")
-        page.goto(f"{base}/runs/{RUN_ID}/modules/store/tasks-0")
-        tasks = page.inner_text("main")
-        page.goto(f"{base}/runs/{RUN_ID}/modules/store/skills-0")
-        skills = page.inner_text("main")
-        page.goto(f"{base}/runs/{RUN_ID}/instances/impl.1/overview")
-        brief = page.inner_text("main")
-    assert dialogs == []
-    assert len(visited) > 60
-    assert f"reply: {PAYLOAD}" in shown  # the reply, verbatim, as text
-    assert f"View: {PAYLOAD}" in shown  # the view's label
-    assert f"log: {PAYLOAD}" in shown  # the operator's log line
-    assert (
-        "views.openText('<script>window.__pwned" in source and "<img src=x onerror=" in source
-    )  # the program
-    assert f"memory: {PAYLOAD}" in memory and f"body: {PAYLOAD}" in memory  # description, text
-    assert f"issue: {PAYLOAD}" in board
-    assert f"task: {PAYLOAD}" in tasks
-    assert f"skill: {PAYLOAD}" in skills
-    assert f"brief: {PAYLOAD}" in brief
 
 
 MEMORY_PARAMS = {
@@ -125,8 +87,9 @@ def injected_run(folder: Path) -> Path:
         "delegation.waitForSubagents([child.id]);\n"
         f'tasks.addTask({{ id: "t1", title: {said} }});\n'
         f'memories.createMemory({{ name: "note", description: {said}, body: {said} }});\n'
+        f'const epic = board.createEpic({{ prefix: "PAY", title: {said}, description: {said} }});\n'
         f"const issue = board.createIssue({{ title: {said}, inScope: {said}, outOfScope: {said}, "
-        f'completionCriteria: {said}, agent: "worker" }});\n'
+        f'completionCriteria: {said}, agent: "worker", epicId: epic.id }});\n'
         "board.waitForIssue(issue.id);\n"
     )
     archive = 'import { context } from "gg";\ncontext.archiveThread([{ from: 2, to: 2 }]);\n'
@@ -178,4 +141,5 @@ def test_text_a_recorded_run_wrote_is_shown_as_text_and_never_runs(tmp_path: Pat
     assert f"t1\t{PAYLOAD}\tpending" in texts["tasks-0"]  # the task's title, in the table
     assert texts["memories-0"].count(PAYLOAD) >= 2  # the memory's description and body
     assert f"Error: {PAYLOAD}" in texts["archive-0"]  # the archived turn
-    assert f"{PAYLOAD}\nroot.2" in texts["project"]  # the issue's title on its card, by its implementer
+    assert f"PAY\t{PAYLOAD}\t{PAYLOAD}" in texts["project"]  # the epic's title and description
+    assert f"{PAYLOAD}\nby root.2" in texts["project"]  # the issue's title on its card, by its implementer
