@@ -4,10 +4,11 @@ Rules:
 - A `model_request` carries the messages appended since the agent's previous request; a
   `system` message among them fills the system-prompt slot, which renders first on every
   request and is not part of the thread.
-- A `compaction` restarts the thread: the next request records the whole new thread, so the
-  window it sent begins at that request's first message.
+- A `compaction` restarts the thread, and so does a `context_managed` that took messages out of
+  the window (`items` > 0: an archived turn, a closed or evicted view): the next request records
+  the whole window anew, so the window it sent begins at that request's first message.
 - The views a turn opened are the user messages the next request added that are not the turn's
-  feedback; after a compaction they were replaced by the restarted thread and are not known.
+  feedback; after a restart they are among the restated window and are not known.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from gg.telemetry.events import EventType
 from gg.telemetry.records import Message, int_of, list_of, read_message
 
 VIEW_RULE = "----"
+COMPACTED = "compaction"
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,11 @@ class SentRequest:
     start: int  # the window's first message in the agent's log
     end: int  # one past its last
     system: int  # which of the agent's system prompts it sent (-1: none recorded)
-    after_compaction: bool = False
+    restarted: str | None = None  # what restated the window before it: compaction, archive_thread, ...
+
+    @property
+    def after_compaction(self) -> bool:
+        return self.restarted == COMPACTED
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ class AgentWindow:
     def views_of(self, turn: int, feedback: Iterable[str]) -> list[ViewShown] | None:
         """The views turn `turn` opened, as the model read them; None when that is not known."""
         following = self.request_for(turn + 1)
-        if following is None or following.after_compaction:
+        if following is None or following.restarted is not None:
             return None
         skip = set(feedback)
         return [view_shown(m.content) for m in following.added if m.role == "user" and m.content not in skip]
@@ -87,24 +93,26 @@ def view_shown(content: str) -> ViewShown:
 def fold_windows(records: Iterable[Mapping[str, Any]]) -> dict[str, AgentWindow]:
     windows: dict[str, AgentWindow] = {}
     thread_start: dict[str, int] = {}
-    compacted: set[str] = set()
+    restarted: dict[str, str] = {}
     for record in records:
         kind = record.get("type")
-        if kind not in (EventType.MODEL_REQUEST, EventType.COMPACTION):
+        if kind not in (EventType.MODEL_REQUEST, EventType.COMPACTION, EventType.CONTEXT_MANAGED):
             continue
         agent = str(record.get("agentId", ""))
         window = windows.setdefault(agent, AgentWindow(agent))
+        if kind == EventType.MODEL_REQUEST:
+            _add_request(window, record, thread_start.get(agent, 0), restarted.pop(agent, None))
+            continue
         if kind == EventType.COMPACTION:
             window.compactions.append(_compaction(record))
-            thread_start[agent] = len(window.log)
-            compacted.add(agent)
-            continue
-        _add_request(window, record, thread_start.get(agent, 0), agent in compacted)
-        compacted.discard(agent)
+        elif int_of(record.get("items")) == 0:
+            continue  # nothing left the window: the next request adds to it as usual
+        thread_start[agent] = len(window.log)
+        restarted[agent] = COMPACTED if kind == EventType.COMPACTION else str(record.get("action") or "")
     return windows
 
 
-def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, after_compaction: bool) -> None:
+def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, restarted: str | None) -> None:
     added = tuple(read_message(raw) for raw in list_of(record.get("messages")))
     for message in added:
         if message.role == "system":
@@ -119,7 +127,7 @@ def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, aft
             start=start,
             end=len(window.log),
             system=len(window.systems) - 1,
-            after_compaction=after_compaction,
+            restarted=restarted,
         )
     )
 
