@@ -266,3 +266,14 @@ def test_module_costs_are_the_bands_gg_measured_and_withheld_figures_stay_withhe
         "no context band" in archive
         and "tokens" not in archive[archive.index('<div class="identity">') :][:800]
     )
+
+
+def test_activity_says_what_a_turn_took_out_of_its_window_and_that_its_views_are_not_known(
+    crew_run: Recorded,
+):
+    page = html.unescape(client(crew_run).get(f"/runs/{crew_run.run_id}/instances/root/activity").text)
+    turns = dict(re.findall(r'<section class="turn" id="turn-(\d+)">(.*?)</section>', page, re.S))
+    assert '<span class="label">context</span> Archived turns: 2.' in turns["4"]
+    assert "not known: the next request restated the whole window" in turns["4"]
+    assert f'href="/runs/{crew_run.run_id}/instances/root/prompt?request=5">Prompt</a>' in turns["4"]
+    assert "not known" not in turns["3"] and "View: kinds" in turns["3"]

@@ -51,6 +51,16 @@ class Compaction:
 
 
 @dataclass(frozen=True)
+class Reclaim:
+    """An agent's own move of part of its window out (`context_managed`), as gg described it."""
+
+    turn: int
+    action: str
+    items: int
+    detail: str
+
+
+@dataclass(frozen=True)
 class ViewShown:
     heading: str
     body: str
@@ -63,6 +73,7 @@ class AgentWindow:
     systems: list[str] = field(default_factory=list[str])
     requests: list[SentRequest] = field(default_factory=list[SentRequest])
     compactions: list[Compaction] = field(default_factory=list[Compaction])
+    reclaims: list[Reclaim] = field(default_factory=list[Reclaim])
 
     @property
     def system(self) -> str | None:
@@ -70,6 +81,9 @@ class AgentWindow:
 
     def window(self, request: SentRequest) -> list[Message]:
         return self.log[request.start : request.end]
+
+    def reclaims_of(self, turn: int) -> list[Reclaim]:
+        return [r for r in self.reclaims if r.turn == turn]
 
     def request_for(self, turn: int) -> SentRequest | None:
         return next((r for r in self.requests if r.turn == turn), None)
@@ -105,8 +119,11 @@ def fold_windows(records: Iterable[Mapping[str, Any]]) -> dict[str, AgentWindow]
             continue
         if kind == EventType.COMPACTION:
             window.compactions.append(_compaction(record))
-        elif int_of(record.get("items")) == 0:
-            continue  # nothing left the window: the next request adds to it as usual
+        else:
+            reclaim = _reclaim(record)
+            window.reclaims.append(reclaim)
+            if reclaim.items == 0:
+                continue  # nothing left the window: the next request adds to it as usual
         thread_start[agent] = len(window.log)
         restarted[agent] = COMPACTED if kind == EventType.COMPACTION else str(record.get("action") or "")
     return windows
@@ -139,4 +156,13 @@ def _compaction(record: Mapping[str, Any]) -> Compaction:
         files=tuple(str(f) for f in list_of(record.get("files"))),
         messages_before=int_of(record.get("messagesBefore")),
         messages_after=int_of(record.get("messagesAfter")),
+    )
+
+
+def _reclaim(record: Mapping[str, Any]) -> Reclaim:
+    return Reclaim(
+        turn=int_of(record.get("turn")),
+        action=str(record.get("action") or ""),
+        items=int_of(record.get("items")),
+        detail=str(record.get("detail") or ""),
     )
