@@ -118,3 +118,10 @@ def test_a_store_row_names_its_profile_the_profiles_it_was_handed_through_run_gl
     assert store_reach(index.stores["memories-0"], profile_of) == "(dropped)"
     # handed on from one profile to another: it passed through them, it was never held run-wide
     assert store_reach(index.stores["history-0"], profile_of) == "root → closer"
+
+
+def test_an_inherited_scope_gg_dispatched_is_noted_even_for_one_instance(crew_records: Records):
+    (note,) = badges(crew_records, "inspector")[ModuleKind.MEMORIES].notes
+    assert note.startswith("declared scope: inherited, observed: its one instance got its own store")
+    assert "gg dispatched it (a board's implementer or reviewer)" in note
+    assert badges(crew_records, "worker")[ModuleKind.MEMORIES].notes == ()  # `shared`, and one store
