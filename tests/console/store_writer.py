@@ -13,17 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from gg.telemetry import events
 from gg.telemetry.events import Event, EventType, Payload
 from gg.telemetry.store import RunStore
+from gg.telemetry.typed import PAYLOAD_CLASSES
 from gg.wire import snake
 
 ENVELOPE = ("type", "timestamp", "runId", "agentId", "turn")
-_DECLARED: dict[str, type[Payload]] = {
-    cls.TYPE.value: cls
-    for cls in vars(events).values()
-    if isinstance(cls, type) and issubclass(cls, Payload) and cls is not Payload
-}
+_DECLARED: dict[str, type[Payload]] = {kind.value: cls for kind, cls in PAYLOAD_CLASSES.items()}
 
 
 @dataclass(frozen=True)

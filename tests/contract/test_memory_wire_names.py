@@ -10,7 +10,8 @@ from gg.sdk.types import Record
 from gg.state import kinds, modules
 from gg.state.memories import CapName, Change, Incompatible, Origin, Scope, Strategy
 from gg.state.memories.notices import NoticeChange
-from gg.telemetry.events import EventType, MemoryRevision, MemoryState
+from gg.telemetry.events import EventType
+from gg.telemetry.module_events import MemoryRevision, MemoryState
 
 
 def test_the_memory_events_are_declared_in_snake_case_and_read_by_the_console_as_declared() -> None:

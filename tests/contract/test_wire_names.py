@@ -11,21 +11,23 @@ from gg.run.status import AgentStatus
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Choice
 from gg.state.kinds import Disposition, ModuleKind, Origin
-from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
-from gg.telemetry.events import (
+from gg.telemetry.agent_events import (
     AgentFinished,
     AgentModules,
     AgentSpawned,
     AgentTransition,
+    FsmStateEntered,
+    TransitionKind,
+)
+from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
+from gg.telemetry.events import EventType
+from gg.telemetry.module_events import (
     ArchiveState,
     BoardState,
     ContextAction,
     ContextManaged,
-    EventType,
-    FsmStateEntered,
     SkillsState,
     TasksState,
-    TransitionKind,
 )
 
 

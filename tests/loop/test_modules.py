@@ -12,10 +12,11 @@ from gg.loop.modules import open_turn, rebuild_blocks, release_blocks, spelling
 from gg.run.setup import AgentSetup, resolve_setup
 from gg.run.stream import AgentStream
 from gg.sdk.catalogue import default_registry
+from gg.state.dispositions import Row
 from gg.state.holdings import Holdings
 from gg.state.kinds import Disposition, ModuleKind
 from gg.state.memories import Draft
-from gg.state.modules import Instance, Moment, Row
+from gg.state.module import Instance, Moment
 from gg.state.storeids import StoreIds
 from gg.state.window import Band
 from gg.telemetry.events import Payload

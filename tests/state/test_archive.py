@@ -12,7 +12,7 @@ from gg.state.archive import Archive, ArchiveModule, archive_turns, checked_span
 from gg.state.refusal import Refusal
 from gg.state.views import DocsView, FileView, Region, ViewSet
 from gg.state.window import Band, Window
-from gg.telemetry.events import ArchiveState, ContextManaged
+from gg.telemetry.module_events import ArchiveState, ContextManaged
 
 TASK = Message("user", "Task\n----\ncount the quokkas")
 

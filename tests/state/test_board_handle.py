@@ -10,7 +10,7 @@ from gg.state.board import Board, BoardCaps, NewIssue
 from gg.state.board_handle import BoardHandle, IssuePolicy
 from gg.state.lifecycle import IssueEvent
 from gg.state.refusal import Refusal
-from gg.telemetry.events import BoardState
+from gg.telemetry.module_events import BoardState
 
 POLICY = IssuePolicy(implementers=("impl",), reviewers=("rev",))
 

@@ -11,9 +11,11 @@ from gg.errors import ErrorCode, GgDefect
 from gg.state.board import Board, BoardCaps, NewIssue
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardModule, BoardSeat
+from gg.state.dispositions import Row, exec_carries
 from gg.state.holdings import MODULE_CLASSES
 from gg.state.kinds import ModuleKind
-from gg.state.modules import Holder, ModuleSet, Row, exec_carries, receiving_kinds
+from gg.state.module import Holder
+from gg.state.modules import ModuleSet, receiving_kinds
 from gg.state.refusal import Refusal
 from gg.state.storeids import StoreIds
 from gg.state.tasks import TaskMode

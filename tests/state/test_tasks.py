@@ -17,7 +17,7 @@ from gg.state.refusal import Refusal
 from gg.state.tasks import ScopeEdit, TaskList, TaskMode, TaskPatch, TasksModule, TaskStatus
 from gg.state.window import Band, Window
 from gg.state.workspace import Workspace
-from gg.telemetry.events import TasksState
+from gg.telemetry.module_events import TasksState
 
 SCOPE = ScopeEdit("the frame", "the roof", "the frame stands")
 

@@ -13,8 +13,9 @@ from enum import StrEnum
 
 from gg.run.tree import ROOT_ID
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
+from gg.telemetry.agent_events import TransitionKind
 from gg.telemetry.breakdown import ContextBand
-from gg.telemetry.events import EventType, TransitionKind
+from gg.telemetry.events import EventType
 
 __all__ = [
     "KIND_BAND",

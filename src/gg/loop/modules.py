@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from gg.providers.base import Message
 from gg.run.setup import AgentSetup
 from gg.run.stream import AgentStream
+from gg.state.dispositions import Row
 from gg.state.holdings import Holdings
 from gg.state.kinds import Disposition
-from gg.state.modules import ModuleSet, Moment, Row, Spelling
+from gg.state.module import Moment, Spelling
+from gg.state.modules import ModuleSet
 from gg.state.window import Band
 
 

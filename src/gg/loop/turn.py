@@ -37,7 +37,7 @@ from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
 from gg.state.breakdown import band_chars, breakdown
 from gg.state.library import ProgramLibrary
-from gg.state.modules import Moment
+from gg.state.module import Moment
 from gg.state.views import View
 from gg.state.window import Window
 from gg.state.workspace import Workspace

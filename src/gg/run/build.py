@@ -28,8 +28,9 @@ from gg.state.holdings import Holdings
 from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary
 from gg.state.memories.module import MemoriesModule
-from gg.state.modules import Instance, ModuleSet
-from gg.telemetry.events import AgentModules, AgentSpawned, FsmStateEntered
+from gg.state.module import Instance
+from gg.state.modules import ModuleSet
+from gg.telemetry.agent_events import AgentModules, AgentSpawned, FsmStateEntered
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from gg.loop.agent import Agent
 from gg.providers.base import Message
 from gg.run.build import Arrival, render_system_prompt
 from gg.sdk.scope import ForkDeclaration
-from gg.telemetry.events import AgentTransition, TransitionKind
+from gg.telemetry.agent_events import AgentTransition, TransitionKind
 
 if TYPE_CHECKING:
     from gg.run.spawner import Spawner

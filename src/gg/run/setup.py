@@ -36,7 +36,7 @@ from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardSeat
 from gg.state.kinds import ModuleKind
 from gg.state.memories import MemoryProfile, ProfileStores
-from gg.state.modules import Holder
+from gg.state.module import Holder
 from gg.state.workspace import Workspace
 
 

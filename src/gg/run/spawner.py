@@ -37,7 +37,8 @@ from gg.run.succession import successor_of
 from gg.run.tree import AgentNode
 from gg.sdk.scope import ForkDeclaration, Succession
 from gg.state.holdings import Holdings
-from gg.telemetry.events import AgentFinished, LogLevel
+from gg.telemetry.agent_events import AgentFinished
+from gg.telemetry.events import LogLevel
 
 JOIN_SECS = 5.0  # how long a stopped run waits, in all, for its agents' threads to end
 

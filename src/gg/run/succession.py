@@ -30,10 +30,10 @@ from gg.providers.base import Message
 from gg.run.build import Arrival, render_system_prompt
 from gg.run.setup import AgentSetup
 from gg.sdk.scope import Succession
+from gg.state.dispositions import Row, exec_carries
 from gg.state.holdings import Plan, kinds_held_by
 from gg.state.kinds import Disposition, ModuleKind
-from gg.state.modules import Row, exec_carries
-from gg.telemetry.events import AgentTransition, TransitionKind
+from gg.telemetry.agent_events import AgentTransition, TransitionKind
 
 if TYPE_CHECKING:
     from gg.run.profiles import Profiles

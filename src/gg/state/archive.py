@@ -23,11 +23,12 @@ from typing import Any, ClassVar
 from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.kinds import ModuleKind
-from gg.state.modules import Holder, Module
+from gg.state.module import Holder, Module
 from gg.state.refusal import Refusal
 from gg.state.views import FileView, ViewKind, ViewSet
 from gg.state.window import Band, Held, Window
-from gg.telemetry.events import ArchiveState, ContextAction, ContextManaged, Payload
+from gg.telemetry.events import Payload
+from gg.telemetry.module_events import ArchiveState, ContextAction, ContextManaged
 
 MAX_SPANS = 32
 MAX_HITS = 8

@@ -34,7 +34,7 @@ from gg.state.dag import checked_blockers
 from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
 from gg.state.lifecycle import IssueEvent, IssueStatus, Progress, Step, next_step
 from gg.state.refusal import Refusal
-from gg.telemetry.events import BoardState
+from gg.telemetry.module_events import BoardState
 
 T = TypeVar("T")
 UNGROUPED_PREFIX = "ISSUE"

@@ -26,7 +26,7 @@ from gg.errors import FatalFault, GgDefect
 from gg.state.board import Board
 from gg.state.board_handle import BoardHandle, IssuePolicy
 from gg.state.kinds import ModuleKind, Origin
-from gg.state.modules import Bound, Holder, Incompatible, Instance, Module
+from gg.state.module import Bound, Holder, Incompatible, Instance, Module
 from gg.state.storeids import StoreIds
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from gg.state.kinds import ModuleKind
-from gg.state.modules import Holder, Module
+from gg.state.module import Holder, Module
 from gg.state.views import ViewSet
 from gg.state.window import Window
 

@@ -23,12 +23,14 @@ from typing import TYPE_CHECKING
 from gg.errors import FatalFault, GgDefect
 from gg.state.archive import ArchiveModule
 from gg.state.board_module import BoardModule
+from gg.state.dispositions import Row
 from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.module import MemoriesModule
-from gg.state.modules import Holder, Instance, ModuleClasses, ModuleSet, Row, Transfer, receiving_kinds
+from gg.state.module import Holder, Instance, ModuleClasses
+from gg.state.modules import ModuleSet, Transfer, receiving_kinds
 from gg.state.skills import SkillReads, SkillsModule
 from gg.state.storeids import StoreIds
 from gg.state.tasks_module import TaskListModule

@@ -1,189 +1,33 @@
-"""The module framework (seed 003, "Modules"): everything an agent instance holds is one module per
-kind, each answering four questions: what it puts in its holder's prompt (`block`, `notice`, and
-`refresh` at each turn boundary), what it reports (`restate`, `drain`), how it is copied (`copy`,
-`share`) and what happens to it when another profile takes it over (`adopt`).
+"""A holder's module set (seed 003, "Modules"): one slot per kind, always in kind order, and how a
+fork and a succession build the next set from it.
 
-- A `ModuleSet` has one slot per kind, always in kind order. A kind its holder does not hold is
-  `absent`: the slot holds no module and reports an empty store id. A kind is held when the set
-  knows its module class and the holder's profile enables its capability (`gg.state.kinds`).
-- Store ids (`<kind>-<n>`) come from the run's `StoreIds`: a fresh store and a fork's copy mint
-  one; a share and a transfer keep theirs. A module that binds a store it did not make (one its
-  spawner offers, one its profile keeps for the run) names the store's id and its origin itself
-  (`bind`, `forked`, `adopted`), for the agent instance it is bound for (`Instance`).
-- What a module puts in its holder's prompt beside the window: a pinned block in its own band
-  (`block`, at the holder's first turn and at each compaction boundary) and a notice at the tail
-  before the holder's next request (`notice`), each spelt for the holder's arm (`Spelling`); a
-  module that rebuilds its block at every turn boundary does so itself (`refresh`: the task list).
-- What a holder needs beyond its capabilities (a task list's cap and mode, its seat at the board)
-  is resolved once per profile into `Holder.settings`, one entry per kind, read by that kind's
-  module.
-- Deciders (pure, over values): `fork_dispositions` (a fork copies every kind it holds, except a
-  kind whose module links on fork), `transfer_steps` (a succession carries the kinds its plan
-  names, drops what the receiving profile turns off, starts fresh what only the receiving profile
-  has), `exec_carries` (an exec's plan: every kind both sides have; a machine's edge names its own).
-- Acting on a decision: `ModuleSet.fork` and `ModuleSet.transfer` build the new set and the
-  `agent_transition` rows; a carried module the receiving profile cannot read (`Incompatible`) is
-  started fresh instead, and the reason joins the successor's opening note. A run-global kind (the
-  board) is carried by every succession, named or not. A plan that carries a kind the outgoing
-  set does not hold is gg's own defect.
-Adding a kind is adding its module class (to the set's classes) and its capability.
+- A kind its holder does not hold is `absent`: the slot holds no module and reports an empty store
+  id. A kind is held when the set knows its module class and the holder's profile enables its
+  capability (`gg.state.kinds`).
+- `ModuleSet.fork` and `ModuleSet.transfer` act on the deciders of `gg.state.dispositions` and
+  build the new set and its `agent_transition` rows; a carried module the receiving profile cannot
+  read (`Incompatible`) is started fresh instead, and the reason joins the successor's opening
+  note. A run-global kind (the board) is carried by every succession, named or not.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from gg.errors import FatalFault, GgDefect
+from gg.state.dispositions import Row, Step, fork_dispositions, transfer_steps
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin, held_by_profile
+from gg.state.module import Holder, Incompatible, Instance, Module, ModuleClasses
 from gg.state.storeids import StoreIds
-from gg.state.window import Band
 
 if TYPE_CHECKING:
-    from gg.sdk.skills import SkillShelf
-    from gg.state.memories import MemoryProfile, ProfileStores
     from gg.state.window import Window
     from gg.telemetry.events import Payload
 
-M = TypeVar("M", bound="Module")
+__all__ = ["ModuleSet", "Slot", "Transfer", "receiving_kinds"]
 
-Spelling = Callable[[str], str]
-"""An operation's key (`memories.read_memory`) as the holder's arm spells it (`gg.memories.readMemory`)."""
-
-
-class Moment(StrEnum):
-    """When a module's pinned block is (re)built: the holder's first turn, a compaction boundary."""
-
-    FIRST_TURN = "first-turn"
-    COMPACTION = "compaction"
-
-
-@dataclass(frozen=True)
-class Holder:
-    """The profile a set is opened for or re-resolved against: the capabilities it enables, its
-    skills catalogue, whether the run has a board (which every agent of such a run holds), what its
-    memories resolve to, the run's `shared` memory stores (one per profile), and each other kind's
-    settings as that kind's module reads them (`settings[kind]`, resolved once from the profile and
-    the run)."""
-
-    capabilities: frozenset[str]
-    catalogue: SkillShelf | None = None
-    run_has_board: bool = False
-    memories: MemoryProfile | None = None
-    memory_stores: ProfileStores | None = None
-    settings: Mapping[ModuleKind, object] = field(default_factory=dict[ModuleKind, object], hash=False)
-
-
-@dataclass(frozen=True)
-class Instance:
-    """The agent instance a set is opened, copied or handed on for: its id, and (a subagent) the
-    set of the agent that spawned it, whose stores it may be offered."""
-
-    agent_id: str = ""
-    spawner: ModuleSet | None = None
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A module as its holder binds it: the module, its store's id, how the holder came by it."""
-
-    module: Module
-    module_id: str
-    origin: Origin
-
-
-@dataclass(frozen=True)
-class Incompatible:
-    """A carried module the receiving profile cannot read; `reason` is told to the successor."""
-
-    reason: str
-
-
-class Module(ABC):
-    """One kind's state for one holder."""
-
-    kind: ClassVar[ModuleKind]
-    shared_origin: ClassVar[Origin] = Origin.FORKED  # a fork copy's origin for a linked store
-    band: ClassVar[Band | None] = None  # the band its pinned block stands in, if it pins one
-    run_global: ClassVar[bool] = False  # the run's one store: every succession carries it
-
-    @classmethod
-    @abstractmethod
-    def fresh(cls, holder: Holder) -> Self:
-        """A new, empty store for a holder of `holder`'s profile."""
-
-    @classmethod
-    def bind(cls, holder: Holder, instance: Instance, ids: StoreIds) -> Bound:
-        """The module a new holder binds: a fresh store under a new id, unless the kind says otherwise."""
-        return Bound(cls.fresh(holder), ids.mint(cls.kind.value), Origin.CREATED)
-
-    def forked(self, instance: Instance, ids: StoreIds, module_id: str) -> Bound:
-        """The module a fork copy holds: linked (the same store and id) or a copy under a new id."""
-        if self.links_on_fork():
-            return Bound(self.share(), module_id, self.shared_origin)
-        return Bound(self.copy(), ids.mint(self.kind.value), Origin.FORKED)
-
-    def adopted(
-        self, holder: Holder, instance: Instance, ids: StoreIds, module_id: str
-    ) -> Bound | Incompatible:
-        """The module a successor takes over (`adopt`), under the store id it carries."""
-        adopted = self.adopt(holder)
-        if isinstance(adopted, Incompatible):
-            return adopted
-        return Bound(adopted, module_id, Origin.TRANSFERRED)
-
-    def release(self) -> None:  # noqa: B027 - most kinds keep nothing for their holders
-        """Its holder lets go of it (dropped, replaced, or its agent ended)."""
-
-    def block(self, moment: Moment, spell: Spelling) -> str | None:
-        """The block it pins in its band at `moment`, or None when it builds none then."""
-        return None
-
-    def notice(self, spell: Spelling) -> str | None:
-        """What it tells its holder at the tail of the window before the next request, once."""
-        return None
-
-    def refresh(self, window: Window) -> None:
-        """What it rebuilds in its holder's window at each turn boundary (before each request)."""
-        return None
-
-    @abstractmethod
-    def copy(self) -> Self:
-        """An independent copy (a fork): its own contents, counters carried, nothing undrained."""
-
-    def links_on_fork(self) -> bool:
-        """Whether a fork shares this store instead of copying it."""
-        return False
-
-    def share(self) -> Module:
-        """A linked handle on the same store, reporting from the store's head."""
-        return self
-
-    def adopt(self, holder: Holder) -> Module | Incompatible:
-        """This module as a successor under `holder`'s profile takes it over."""
-        return self
-
-    @property
-    def scope(self) -> str | None:
-        return None
-
-    @property
-    def writable(self) -> bool:
-        return True
-
-    def restate(self, module_id: str) -> list[Payload]:
-        """Its snapshot, as it arrives with a holder (an empty list: it reports none)."""
-        return []
-
-    def drain(self, module_id: str) -> list[Payload]:
-        """What it has to report since it last reported."""
-        return []
-
-
-ModuleClasses = Mapping[ModuleKind, type[Module]]
+M = TypeVar("M", bound=Module)
 
 
 @dataclass(frozen=True)
@@ -208,71 +52,6 @@ class Slot:
         if self.module.scope is not None:
             row["scope"] = self.module.scope
         return {**row, "writable": self.module.writable}
-
-
-@dataclass(frozen=True)
-class Row:
-    """What a fork or a succession did to one kind (`agent_transition.modules`)."""
-
-    kind: ModuleKind
-    disposition: Disposition
-    source: str | None = None
-    target: str | None = None
-
-    def to_wire(self) -> dict[str, Any]:
-        wire: dict[str, Any] = {"kind": self.kind.value, "disposition": self.disposition.value}
-        if self.source:
-            wire["from"] = self.source
-        if self.target:
-            wire["to"] = self.target
-        return wire
-
-
-class Step(StrEnum):
-    """What a succession's plan does to one kind, before the module has its say."""
-
-    CARRY = "carry"
-    DROP = "drop"
-    INITIALIZE = "initialize"
-    ABSENT = "absent"
-
-
-def fork_dispositions(links: Mapping[ModuleKind, bool | None]) -> dict[ModuleKind, Disposition]:
-    """Per kind, in kind order: `links[kind]` is None where the forker holds nothing, else whether
-    its module links on fork."""
-    decided: dict[ModuleKind, Disposition] = {}
-    for kind in KIND_ORDER:
-        link = links.get(kind)
-        decided[kind] = (
-            Disposition.ABSENT if link is None else Disposition.LINKED if link else Disposition.COPIED
-        )
-    return decided
-
-
-def exec_carries(held: frozenset[ModuleKind], receiving: frozenset[ModuleKind]) -> frozenset[ModuleKind]:
-    """An exec carries every kind the outgoing set holds and the receiving profile enables."""
-    return held & receiving
-
-
-def transfer_steps(
-    held: frozenset[ModuleKind], receiving: frozenset[ModuleKind], carried: frozenset[ModuleKind]
-) -> dict[ModuleKind, Step]:
-    """Per kind, in kind order. Raises `GgDefect` for a plan carrying a kind not held."""
-    missing = sorted(carried - held, key=KIND_ORDER.index)
-    if missing:
-        names = ", ".join(kind.value for kind in missing)
-        raise GgDefect(
-            FatalFault.HOST_FAULT, f"a transfer carries {names}, which the outgoing agent does not hold"
-        )
-    steps: dict[ModuleKind, Step] = {}
-    for kind in KIND_ORDER:
-        if kind in carried:
-            steps[kind] = Step.CARRY if kind in receiving else Step.DROP
-        elif kind in receiving:
-            steps[kind] = Step.INITIALIZE
-        else:
-            steps[kind] = Step.DROP if kind in held else Step.ABSENT
-    return steps
 
 
 @dataclass

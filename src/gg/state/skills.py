@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from gg.state.kinds import ModuleKind
-from gg.state.modules import Holder, Module
-from gg.telemetry.events import Payload, SkillsState
+from gg.state.module import Holder, Module
+from gg.telemetry.events import Payload
+from gg.telemetry.module_events import SkillsState
 
 if TYPE_CHECKING:
     from gg.sdk.skills import SkillShelf

@@ -29,7 +29,8 @@ from gg.state.dag import checked_blockers
 from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
 from gg.state.refusal import Refusal
 from gg.state.window import Band, Window
-from gg.telemetry.events import Payload, TasksState
+from gg.telemetry.events import Payload
+from gg.telemetry.module_events import TasksState
 
 T = TypeVar("T")
 

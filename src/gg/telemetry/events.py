@@ -5,10 +5,8 @@ Every event on the wire carries `type` (snake_case), `timestamp` (ISO 8601, UTC)
 one) and `turn`, then its own fields in camelCase. Fields whose value is `None` are omitted, so
 "absent" and "zero" stay different facts.
 
-The agent tree's events: `agent_spawned` opens every instance (the root, each subagent, fork copy
-and successor), `agent_modules` states its roster once, `fsm_state` the state it stands in when a
-machine runs it; `agent_transition` (on the outgoing stream) records an exec, a fork or a machine's
-move with what it did to each module kind; `agent_finished` closes an agent's last incarnation.
+Every event type is declared here (`EventType`); the run's and the turn's payloads live here too,
+the agent tree's in `gg.telemetry.agent_events` and the modules' in `gg.telemetry.module_events`.
 """
 
 from __future__ import annotations
@@ -49,15 +47,6 @@ class EventType(StrEnum):
     ARCHIVE_STATE = "archive_state"
     CONTEXT_MANAGED = "context_managed"
     CONTEXT_BREAKDOWN = "context_breakdown"
-
-
-class TransitionKind(StrEnum):
-    """How an agent made another (`agent_transition.kind`): an exec or a machine's move hands the
-    session on, a fork starts a copy beside it."""
-
-    EXEC = "exec"
-    FORK = "fork"
-    FSM = "fsm"
 
 
 class LogLevel(StrEnum):
@@ -266,161 +255,6 @@ class RunFinished(Payload):
     final_text: str | None = None
     message: str | None = None
     summary: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class AgentSpawned(Payload):
-    """An agent instance opens: the profile it runs, its model, its depth (the root at 0) and the
-    brief it was given (a spawn's or fork's prompt, an exec's prompt, a machine move's note)."""
-
-    TYPE: ClassVar[EventType] = EventType.AGENT_SPAWNED
-    profile_id: str
-    model_id: str
-    depth: int
-    brief: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class AgentModules(Payload):
-    """The instance's roster, once: one row per module kind, in kind order."""
-
-    TYPE: ClassVar[EventType] = EventType.AGENT_MODULES
-    modules: list[dict[str, Any]]
-
-
-@dataclass(frozen=True, kw_only=True)
-class AgentTransition(Payload):
-    """An exec, fork or machine move made `to_agent_id`, running `profile_id` (in `state`, for a
-    machine); `modules` holds what it did to each kind (`{kind, disposition, from?, to?}`)."""
-
-    TYPE: ClassVar[EventType] = EventType.AGENT_TRANSITION
-    kind: str
-    to_agent_id: str
-    profile_id: str
-    modules: list[dict[str, Any]]
-    state: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class FsmStateEntered(Payload):
-    """The instance stands in `state` of machine `fsm_id`, run by `profile_id`; `from_state` (on
-    the wire `from`) is the state it moved from, absent at the machine's entry."""
-
-    TYPE: ClassVar[EventType] = EventType.FSM_STATE
-    fsm_id: str
-    state: str
-    profile_id: str
-    from_state: str | None = None
-
-    def to_wire(self) -> dict[str, Any]:
-        wire = wire_fields(self)
-        if "fromState" in wire:
-            wire["from"] = wire.pop("fromState")
-        return wire
-
-
-@dataclass(frozen=True, kw_only=True)
-class AgentFinished(Payload):
-    """An agent's last incarnation ended: how (a `SubagentResult` status) and its final word."""
-
-    TYPE: ClassVar[EventType] = EventType.AGENT_FINISHED
-    status: str
-    summary: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class SkillsState(Payload):
-    """A skills module's snapshot: its catalogue, each skill marked read or not."""
-
-    TYPE: ClassVar[EventType] = EventType.SKILLS_STATE
-    module_id: str
-    skills: list[dict[str, Any]]
-
-
-@dataclass(frozen=True, kw_only=True)
-class MemoryState(Payload):
-    """A memory store as one holder sees it: every memory (`{name, description, len, lines}`), the
-    totals, the peaks held at once, the caps in force (`null` where none is), and the holder's
-    declared scope and whether it may write. `moduleId` is the store's, not the holder's."""
-
-    TYPE: ClassVar[EventType] = EventType.MEMORY_STATE
-    module_id: str
-    strategy: str
-    memories: list[dict[str, Any]]
-    count: int
-    total_len: int
-    total_lines: int
-    peak: dict[str, int]
-    caps: dict[str, int | None]
-    scope: str
-    writable: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class MemoryRevision(Payload):
-    """One successful mutation of one memory, on the stream of the agent that made it: the text as
-    of this revision (empty for a deletion)."""
-
-    TYPE: ClassVar[EventType] = EventType.MEMORY_REVISION
-    name: str
-    revision: int
-    change: str
-    description: str
-    body: str
-    len: int
-    lines: int
-
-
-class ContextAction(StrEnum):
-    """What an agent did to its own window (`context_managed.action`)."""
-
-    ARCHIVE_THREAD = "archive_thread"
-    EVICT_FILE_VIEW = "evict_file_view"
-
-
-@dataclass(frozen=True, kw_only=True)
-class TasksState(Payload):
-    """A task list's snapshot: every task in the order added (`{id, title, description?, status,
-    blockedBy, inScope?, outOfScope?, completionCriteria?}`), under the store's id."""
-
-    TYPE: ClassVar[EventType] = EventType.TASKS_STATE
-    module_id: str
-    tasks: list[dict[str, Any]]
-
-
-@dataclass(frozen=True, kw_only=True)
-class BoardState(Payload):
-    """The run's board: its epics and its issues, in the order created, under the store's id."""
-
-    TYPE: ClassVar[EventType] = EventType.BOARD_STATE
-    module_id: str
-    epics: list[dict[str, Any]]
-    issues: list[dict[str, Any]]
-
-
-@dataclass(frozen=True, kw_only=True)
-class ArchiveState(Payload):
-    """A thread archive's snapshot: each entry's `{seq, source, role, len, preview}` (the first
-    200 characters), how many it holds and their total length in characters."""
-
-    TYPE: ClassVar[EventType] = EventType.ARCHIVE_STATE
-    module_id: str
-    entries: list[dict[str, Any]]
-    count: int
-    total_len: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class ContextManaged(Payload):
-    """An agent moved part of its own window out: what it did, how many messages left the window,
-    the tokens that freed (as `detail` says, measured or estimated) and in words what happened."""
-
-    TYPE: ClassVar[EventType] = EventType.CONTEXT_MANAGED
-    action: str
-    reclaimed_tokens: int
-    items: int
-    detail: str
-    earliest_removed: int | None = None
 
 
 @dataclass(frozen=True)

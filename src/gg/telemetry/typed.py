@@ -1,9 +1,10 @@
 """Wire records read back as the typed events they were written from (`gg.telemetry.events`).
 
 A record from the run store or an NDJSON file (`Event.to_wire()`) becomes the `Event` the
-emitter made: its envelope, and its payload as the dataclass of its `type`, each field read from
-its camelCase key. A field left out on the wire (it was None) takes its default; a key this gg does
-not declare is ignored, and a `type` it does not know is a `ValueError`.
+emitter made: its envelope (the parent agent's id included), and its payload as the dataclass of
+its `type`, each field read from its camelCase key. A field left out on the wire (it was None)
+takes its default; a key this gg does not declare is ignored, and a `type` it does not know is a
+`ValueError`. Every payload class is known here, whichever module declares it.
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+# Every module declaring payloads, imported so that each payload class is known here.
+from gg.telemetry import agent_events, breakdown, module_events  # noqa: F401
 from gg.telemetry.events import Event, EventType, Payload
 from gg.wire import camel
+
+__all__ = ["PAYLOAD_CLASSES", "event_of"]
 
 
 def _payload_classes() -> dict[EventType, type[Payload]]:
@@ -27,7 +32,8 @@ def _payload_classes() -> dict[EventType, type[Payload]]:
     return found
 
 
-_PAYLOADS = _payload_classes()
+PAYLOAD_CLASSES = _payload_classes()
+"""The payload dataclass of each event type."""
 
 
 def event_of(record: Mapping[str, Any]) -> Event:
@@ -36,7 +42,8 @@ def event_of(record: Mapping[str, Any]) -> Event:
         kind = EventType(record.get("type"))
     except ValueError:
         raise ValueError(f"`{record.get('type')}` is not an event type this gg knows") from None
-    cls = _PAYLOADS[kind]
+    cls = PAYLOAD_CLASSES[kind]
     values = {f.name: record[camel(f.name)] for f in dataclasses.fields(cls) if camel(f.name) in record}
     envelope = (str(record["runId"]), str(record["agentId"]), int(record["turn"]), str(record["timestamp"]))
-    return Event(*envelope, cls(**values))
+    parent = record.get("parentAgentId")
+    return Event(*envelope, cls(**values), None if parent is None else str(parent))

@@ -11,7 +11,8 @@ from gg.state.holdings import MODULE_CLASSES
 from gg.state.kinds import ModuleKind
 from gg.state.memories import MemoryProfile, ProfileStores, Scope, Strategy
 from gg.state.memories.module import MemoriesModule
-from gg.state.modules import Holder, Instance, ModuleSet, Moment
+from gg.state.module import Holder, Instance, Moment
+from gg.state.modules import ModuleSet
 from gg.state.storeids import StoreIds
 
 from .world import note, profile

@@ -4,7 +4,8 @@ store moved (worked example 3 of the research notes: a store shared by two holde
 from __future__ import annotations
 
 from gg.state.memories import Scope, drain, snapshot
-from gg.telemetry.events import MemoryRevision, MemoryState, Payload
+from gg.telemetry.events import Payload
+from gg.telemetry.module_events import MemoryRevision, MemoryState
 
 from .world import Run, note, profile
 

@@ -33,7 +33,7 @@ from gg.state.memories.store import MemoryStore
 from gg.state.memories.strategy import Call
 from gg.state.memories.transfer import Carried, adopt, fork
 from gg.state.memories.transfer import Incompatible as Unreadable
-from gg.state.modules import Bound, Holder, Incompatible, Instance, Module, Moment, Spelling
+from gg.state.module import Bound, Holder, Incompatible, Instance, Module, Moment, Spelling
 from gg.state.storeids import StoreIds
 from gg.state.window import Band
 from gg.telemetry.events import Payload

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.memory import Revision
-from gg.telemetry.events import MemoryRevision, MemoryState, Payload
+from gg.telemetry.events import Payload
+from gg.telemetry.module_events import MemoryRevision, MemoryState
 
 
 def snapshot(holder: MemoryHolder) -> MemoryState:

@@ -26,7 +26,7 @@ from gg.state.memories.binding import MemoryProfile, Origin, Scope
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.prompt import mismatch_reason
 from gg.state.memories.scopes import KIND, ProfileStores
-from gg.state.modules import Incompatible
+from gg.state.module import Incompatible
 from gg.state.storeids import StoreIds
 
 
