@@ -12,10 +12,6 @@ import pytest
 
 from gg.sandbox.execution import Ceilings
 
-# The baseline's bound on a run: stopped, never left running. How soon past its ceiling a
-# runaway is stopped (the cases' "timeoutSecs + 0.5 s") is measured by `bench/ceilings.py`.
-STOPPED_WITHIN_SECS = 30.0
-
 CANARY_FILES = {
     "ws/notes.txt": "hello from the workspace\n",
     "ws/sub/inner.txt": "inner file\n",

@@ -161,6 +161,24 @@ def test_a_recording_inside_the_workspace_or_onto_a_dangling_link_is_refused(exa
     )
 
 
+def test_a_launch_refused_before_anything_was_recorded_leaves_no_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shop = tmp_path / "python-api"
+    shutil.copytree(EXAMPLE.parent / "python-api", shop)
+    config = shop / "gg.json"
+    good = config.read_text()
+    config.write_text(good.replace('"shop:inventory"', '"no_such_module:inventory"'))
+    monkeypatch.chdir(tmp_path)
+    refused = CliRunner().invoke(main, ["run", str(shop), "--record", "rec.jsonl"])
+    assert refused.exit_code == 2 and "cannot be imported" in refused.output
+    assert not (tmp_path / "rec.jsonl").exists()
+    config.write_text(good)  # fixed, the same command records to the same path
+    recorded = CliRunner().invoke(main, ["run", str(shop), "--record", "rec.jsonl"])
+    assert recorded.exit_code == 0, recorded.output
+    assert (tmp_path / "rec.jsonl").read_text().startswith("// gg recording: ")
+
+
 def test_runs_and_show_print_machine_readable_json_with_the_documented_keys(example: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["run", str(example)]).exit_code == 0

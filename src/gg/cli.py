@@ -129,6 +129,8 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
             telemetry.close()
     except KeyboardInterrupt:
         _say_what_was_kept(base, run_id)
+    if recorder is not None and result.exit_code == REFUSED_EXIT:
+        recorder.discard_unused()
     sys.exit(result.exit_code)
 
 

@@ -108,6 +108,23 @@ def test_a_model_scripted_in_python_answers_the_root_and_reads_what_its_programs
     assert model.seen[0].tool.name == "submit_program" and "JavaScript" in model.seen[0].system
 
 
+def test_a_model_object_names_the_run_s_model_by_its_own_model_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The profile says `replay`; the object answering in its place is the run's model, in
+    `run_started` and so in `gg runs`."""
+    (tmp_path / "ws").mkdir()
+    model = Scripted('import { session } from "gg";\nsession.finish("named");\n')
+    result = gg.run(_document(tmp_path), model=model, store=tmp_path)
+    events = read_events(tmp_path / ".gg" / "runs" / result.run_id / "events.ndjson")
+    assert events[0]["type"] == "run_started" and events[0]["model"] == "scripted:api"
+    monkeypatch.chdir(tmp_path)
+    runs = CliRunner().invoke(main, ["runs", "--json"])
+    assert runs.exit_code == 0, runs.output
+    (row,) = json.loads(runs.output)["runs"]
+    assert row["model"] == "scripted:api"
+
+
 def test_a_model_object_that_raises_ends_the_run_as_a_defect_never_as_a_refusal(tmp_path: Path) -> None:
     (tmp_path / "ws").mkdir()
     model = Scripted(

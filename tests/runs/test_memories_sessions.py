@@ -39,7 +39,7 @@ session.finish(memories.readMemory("plan"));
         "diverge": """import { context, delegation, memories } from "gg";
 delegation.waitForSubagents();
 let theirs = "found";
-try { memories.readMemory("copy-note"); } catch (e) { theirs = e.code; }
+try { memories.readMemory("copy-note"); } catch (e) { theirs = `${e.code}: ${e.message}`; }
 const before = memories.readMemory("plan");
 memories.editMemory({ name: "plan", search: "kiln", replace: "kiln with a chimney" });
 console.log(JSON.stringify([before, theirs, memories.readMemory("plan")]));
@@ -71,7 +71,7 @@ theirs = "found"
 try:
     memories.read_memory("copy-note")
 except OSError as e:
-    theirs = core.details(e).code
+    theirs = core.details(e).code + ": " + core.details(e).message
 before = memories.read_memory("plan")
 memories.edit_memory(name="plan", search="kiln", replace="kiln with a chimney")
 print(json.dumps([before, theirs, memories.read_memory("plan")]))
@@ -136,7 +136,9 @@ def test_a_forked_markdown_store_is_copied_under_a_new_id_and_the_two_diverge(
         "writable": True,
     }
     assert crew.one("agent_finished", "root.f1")["summary"] == "a kiln for the copy"
-    assert crew.logged_json("root", 1) == [["a kiln", "not-found", "a kiln with a chimney"]]
+    create = {"javascript": "gg.memories.createMemory", "python": "gg.memories.create_memory"}[arm.language]
+    missing = f"not-found: no memory named `copy-note`; create one with `{create}`"  # spelt for the arm
+    assert crew.logged_json("root", 1) == [["a kiln", missing, "a kiln with a chimney"]]
     copy_revisions = [(e["name"], e["revision"], e["change"]) for e in crew.of("memory_revision", "root.f1")]
     assert copy_revisions == [("plan", 2, "updated"), ("copy-note", 1, "written")]  # the counter carried
     root_revisions = [(e["name"], e["revision"]) for e in crew.of("memory_revision", "root")]

@@ -25,7 +25,6 @@ import yaml
 from jsworld import JAVASCRIPT, TRIVIAL, Host
 
 from attack_fixture import (
-    STOPPED_WITHIN_SECS,
     build_canary,
     case_number,
     ceilings_of,
@@ -37,6 +36,7 @@ from attack_fixture import (
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
+from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT
 
@@ -122,7 +122,7 @@ def check_baseline(world: World, before: dict[str, bytes]) -> None:
     assert outside_snapshot(world.root) == before
     start = time.monotonic()
     trivial = world.arm.run(TRIVIAL, Host(world.root / "ws"), Ceilings(5.0, 256 * 1024 * 1024))
-    assert trivial.ok and time.monotonic() - start < 2.0
+    assert trivial.ok and time.monotonic() - start < ANSWERED_WITHIN_SECS
 
 
 def probe_lines(outcome: Outcome, view: str = "probe") -> list[str]:
@@ -368,4 +368,4 @@ def test_053_a_search_the_host_does_not_offer_ends_at_once(world: World) -> None
     assert outcome.type is None, outcome.execution.failure
     notes = probe_lines(outcome, "notes")
     assert len(notes) == 5 and all(" !! TypeError in " in line for line in notes), notes
-    assert outcome.seconds < 2.0
+    # It finished, so inside its 2 s ceiling; how fast is `bench/guest.py`'s.

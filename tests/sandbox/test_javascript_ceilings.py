@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
+import threading
 import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from jsworld import CEILINGS, JAVASCRIPT, TRIVIAL, Host, host, registry, run
@@ -13,12 +18,35 @@ from jsworld import CEILINGS, JAVASCRIPT, TRIVIAL, Host, host, registry, run
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule
+from manual_clock import HeldClock, ManualClock
+from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT
 
 __all__ = ["host"]  # fixtures
 
-STOPPED_WITHIN_SECS = 30.0  # a correctness bound: the program was stopped, not left running
+
+@dataclass
+class HeldHost(Host):
+    """A host whose `clock` stands still until the program has made its first call and logged
+    `lines_before_release` lines: a ceiling on that clock counts only from then, so the program
+    is stopped where the test put it however long the machine took to boot it."""
+
+    clock: HeldClock = field(default_factory=HeldClock)
+    lines_before_release: int = 0
+    live: list[str] = field(default_factory=list[str])
+
+    def __call__(self, operation: str, args: Mapping[str, Any]) -> Any:
+        self._release_when_ready(called=True)
+        return super().__call__(operation, args)
+
+    def logged(self, lines: Sequence[str], dropped: int) -> None:
+        self.live.extend(lines)
+        self._release_when_ready(called=bool(self.calls))
+
+    def _release_when_ready(self, called: bool) -> None:
+        if called and len(self.live) >= self.lines_before_release:
+            self.clock.release()
 
 
 # ---- ceilings and the engine ------------------------------------------------------------------
@@ -28,7 +56,7 @@ def assert_next_program_runs(arm: JavaScriptArm, host: Host) -> None:
     start = time.monotonic()
     execution = run(arm, host, TRIVIAL)
     assert execution.ok, execution.failure
-    assert time.monotonic() - start < 2.0
+    assert time.monotonic() - start < ANSWERED_WITHIN_SECS
 
 
 @pytest.mark.parametrize(
@@ -39,25 +67,57 @@ def assert_next_program_runs(arm: JavaScriptArm, host: Host) -> None:
         'import { views } from "gg";\nviews.openText("started", "blocking");\nAtomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);\n',  # noqa: E501
     ],
 )
-def test_the_time_ceiling_stops_any_program_and_the_next_one_runs(
-    arm: JavaScriptArm, host: Host, source: str
-) -> None:
-    """How soon after its ceiling a program is stopped is `bench/ceilings.py`'s to measure."""
+def test_the_time_ceiling_stops_any_program_and_the_next_one_runs(host: Host, source: str) -> None:
+    """The ceiling's clock runs from the program's first call, so the call is made before the
+    stop on any machine; how soon after its ceiling a program is stopped is `bench/ceilings.py`'s
+    to measure."""
+    held = HeldHost(host.workspace)
     ceilings = Ceilings(timeout_secs=0.75, max_memory_bytes=CEILINGS.max_memory_bytes)
-    execution = run(arm, host, source, ceilings)
-    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
-    assert execution.failure.text == "The program was stopped at its 0.75 s timeout."
-    assert 0.75 <= execution.duration_ms / 1000 < STOPPED_WITHIN_SECS
-    assert host.calls, "the calls made before the stop stand"
-    assert_next_program_runs(arm, host)
+    with JavaScriptArm(registry(), clock=held.clock) as arm:
+        execution = run(arm, held, source, ceilings)
+        assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
+        assert execution.failure.text == "The program was stopped at its 0.75 s timeout."
+        assert 0.75 <= execution.duration_ms / 1000 < STOPPED_WITHIN_SECS
+        assert held.calls, "the calls made before the stop stand"
+        assert_next_program_runs(arm, held)
 
 
-def test_the_lines_a_program_logged_before_its_stop_are_kept(arm: JavaScriptArm, host: Host) -> None:
+def test_the_lines_a_program_logged_before_its_stop_are_kept(host: Host) -> None:
+    """The ceiling's clock runs once gg holds both lines, so the stop comes while the program
+    spins past them on any machine."""
+    held = HeldHost(host.workspace, lines_before_release=2)
     ceilings = Ceilings(timeout_secs=0.5, max_memory_bytes=CEILINGS.max_memory_bytes)
-    source = 'console.log("before the loop");\nconsole.log("still before");\nfor (;;) {}\n'
-    execution = run(arm, host, source, ceilings)
+    source = (
+        'import { views } from "gg";\nconsole.log("before the loop");\nconsole.log("still before");\n'
+        'views.openText("spinning", "now");\nfor (;;) {}\n'
+    )
+    with JavaScriptArm(registry(), clock=held.clock) as arm:
+        execution = run(arm, held, source, ceilings)
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
     assert execution.logs == ("before the loop", "still before")
+
+
+def test_lines_sent_but_not_yet_read_when_the_ceiling_passed_are_kept(host: Host) -> None:
+    """The ceiling passes inside the program's call (the clock jumps), and the call returns only
+    once the guest's second batch of lines is on its way to gg, unread: the stop still reports it."""
+    clock = ManualClock()
+    source = (
+        'import { views } from "gg";\nconsole.log("first");\nconsole.log("second");\n'
+        'views.openText("late", "x");\nfor (;;) {}\n'
+    )
+    with JavaScriptArm(registry(), clock=clock) as arm:
+
+        def pass_the_ceiling_once_the_lines_are_sent(operation: str, args: object) -> None:
+            clock.advance(100.0)
+            process = arm.pool._leases.latest  # pyright: ignore[reportPrivateUsage]
+            assert process is not None
+            if b'"second"' not in process.buffer:
+                assert select.select([process.channel], [], [], ANSWERED_WITHIN_SECS)[0]
+
+        host.hook = pass_the_ceiling_once_the_lines_are_sent
+        execution = run(arm, host, source, Ceilings(5.0, CEILINGS.max_memory_bytes))
+    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
+    assert execution.logs == ("first", "second")
 
 
 def test_a_heap_overrun_is_out_of_memory_and_the_pool_survives(arm: JavaScriptArm, host: Host) -> None:
@@ -86,17 +146,30 @@ def test_a_lost_engine_is_a_trap_and_the_next_program_gets_a_new_one(arm: JavaSc
 
 
 def test_close_from_another_thread_ends_a_running_program_at_once(host: Host) -> None:
-    import threading
+    """The program is closed on once it runs (its first call was answered); a trap, not the
+    30 s ceiling's timeout, ends it, and it ends well inside that ceiling."""
+    closed: list[float] = []
+
+    def close_soon(operation: str, args: object) -> None:
+        def close() -> None:
+            closed.append(time.monotonic())
+            arm.close()
+
+        threading.Timer(0.3, close).start()
 
     with JavaScriptArm(registry()) as arm:
         assert run(arm, host, TRIVIAL).ok
-        threading.Timer(0.3, arm.close).start()
-        start = time.monotonic()
+        host.hook = close_soon
         execution = run(
-            arm, host, "for (;;) {}", Ceilings(timeout_secs=30.0, max_memory_bytes=CEILINGS.max_memory_bytes)
+            arm,
+            host,
+            'import { views } from "gg";\nviews.openText("running", "yes");\nfor (;;) {}\n',
+            Ceilings(timeout_secs=30.0, max_memory_bytes=CEILINGS.max_memory_bytes),
         )
+        ended = time.monotonic()
         assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TRAP
-        assert time.monotonic() - start < 1.5
+        assert closed and ended - closed[0] < 10.0
+        host.hook = None
         assert_next_program_runs(arm, host)
 
 

@@ -24,7 +24,6 @@ import pytest
 import yaml
 
 from attack_fixture import (
-    STOPPED_WITHIN_SECS,
     build_canary,
     case_number,
     ceilings_of,
@@ -45,6 +44,7 @@ from gg.sdk.scope import ProgramScope
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import QuietLog
+from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = pytest.mark.arms("python")
 
@@ -89,10 +89,14 @@ class World:
     arm: PythonArm
     agents: dict[str, Agent] = field(default_factory=dict[str, Agent])
     outcomes: list[Outcome] = field(default_factory=list[Outcome])
+    timeout_secs: float | None = None  # a test's own time ceiling in place of the case's
 
     @property
     def ceilings(self) -> Ceilings:
-        return ceilings_of(self.case)
+        ceilings = ceilings_of(self.case)
+        if self.timeout_secs is None:
+            return ceilings
+        return Ceilings(self.timeout_secs, ceilings.max_memory_bytes)
 
     def agent(self, workspace: str) -> Agent:
         if workspace not in self.agents:
@@ -151,7 +155,7 @@ def check_baseline(world: World, before: dict[str, bytes]) -> None:
     assert outside_snapshot(world.root) == before
     start = time.monotonic()
     trivial = world.run(TRIVIAL)
-    assert trivial.execution.ok and time.monotonic() - start < 2.0
+    assert trivial.execution.ok and time.monotonic() - start < ANSWERED_WITHIN_SECS
 
 
 def probe_lines(outcome: Outcome, view: str = "probe") -> list[str]:
@@ -271,7 +275,7 @@ def test_056_giant_allocations_and_growth_end_out_of_memory(world: World) -> Non
     """The engine's memory limit cannot be caught, so the first giant allocation already ends the
     run as out of memory (the case's `notes` view is never opened)."""
     outcome = world.main()
-    assert outcome.type is ErrorType.SANDBOX_OUT_OF_MEMORY and outcome.seconds < 1.0
+    assert outcome.type is ErrorType.SANDBOX_OUT_OF_MEMORY and "notes" not in outcome.views
 
 
 def test_062_recursion_is_catchable_and_deep_values_never_reach_the_host(world: World) -> None:
@@ -289,7 +293,14 @@ def test_062_recursion_is_catchable_and_deep_values_never_reach_the_host(world: 
     assert text.endswith("RecursionError: maximum recursion depth exceeded")
 
 
+# The flood of case 066 is a million prints: on a loaded machine it may not reach the refusals and
+# the exception inside the case's 10 s, which its expectation allows ("or with sandbox_timeout").
+# What the test checks is what the program meets once it got there, so it gets the time to.
+FLOOD_RUNS_TO_ITS_END_SECS = 120.0
+
+
 def test_066_floods_are_capped_and_oversized_views_refused(world: World) -> None:
+    world.timeout_secs = FLOOD_RUNS_TO_ITS_END_SECS
     outcome = world.main()
     logs = outcome.execution.logs
     assert outcome.execution.logs_suppressed > 0 and len("\n".join(logs).encode()) <= 16 * 1024 + 4096

@@ -19,6 +19,7 @@ from gg.sandbox.arms.typescript import TypeScriptArm
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.tscheck import TypeChecker, blank_directives
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
+from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 __all__ = ["host"]  # fixtures
 
@@ -247,9 +248,10 @@ def test_a_checker_that_died_between_checks_is_replaced(arm: TypeScriptArm, host
     server._process._proc.kill()  # pyright: ignore[reportPrivateUsage]
     server._process._proc.wait()  # pyright: ignore[reportPrivateUsage]
     start = time.monotonic()
-    execution = run(arm, host, 'import { views } from "gg";\nviews.openText("alive", "yes");\n')
+    roomy = Ceilings(timeout_secs=STOPPED_WITHIN_SECS, max_memory_bytes=CEILINGS.max_memory_bytes)
+    execution = arm.run('import { views } from "gg";\nviews.openText("alive", "yes");\n', host, roomy)
     assert execution.ok and host.views == {"alive": "yes"}
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < ANSWERED_WITHIN_SECS  # a new checker, started cold
 
 
 def test_close_removes_the_checkers_directory(host: Host) -> None:
@@ -263,15 +265,21 @@ def test_close_removes_the_checkers_directory(host: Host) -> None:
 
 def test_a_type_check_bomb_is_refused_at_the_ceiling_and_the_next_program_is_checked(host: Host) -> None:
     """A program whose types make the checker work without end is the program's failure, bounded
-    by its own time ceiling (plus the check's grace), never gg's; the checker is replaced."""
+    by its own time ceiling (plus the check's grace), never gg's; the checker is replaced.
+
+    The checker is warm before the bomb, so the check's time is the bomb's alone; the next
+    program is checked by a new checker, started cold, under a ceiling that leaves it room on a
+    loaded machine (how fast a check is, is `bench/guest.py`'s)."""
     bomb = (
         'type Rep<N extends number, T extends unknown[]> = T["length"] extends N ? T : Rep<N, [...T, T]>;\n'
     )
     bomb += "".join(f'const v{i}: Rep<999, [{i}]>["length"] = 999;\n' for i in range(400))
     with TypeScriptArm(registry(), check_grace_secs=0.5) as arm:
+        arm.checker.warm()
         ceilings = Ceilings(timeout_secs=0.5, max_memory_bytes=CEILINGS.max_memory_bytes)
         refused = arm.run(bomb, host, ceilings)
         assert refused.failure is not None and refused.failure.type is ErrorType.TRANSPILE_COMPILE
         assert refused.failure.heading == "Compiler error" and "1 s" in refused.failure.text
-        assert refused.compile_ms is not None and 1000 <= refused.compile_ms < 30_000
-        assert arm.run("const fine: number = 1;\n", host, CEILINGS).ok
+        assert refused.compile_ms is not None and 1000 <= refused.compile_ms < STOPPED_WITHIN_SECS * 1000
+        roomy = Ceilings(timeout_secs=STOPPED_WITHIN_SECS, max_memory_bytes=CEILINGS.max_memory_bytes)
+        assert arm.run("const fine: number = 1;\n", host, roomy).ok

@@ -1,6 +1,6 @@
 """The memories family through the membrane, on the JavaScript and Python arms, against a real store:
 each strategy's calls and the ones it lacks, the caps, a read-only holder, search hits as records,
-and the revision counter a holder then drains."""
+the revision counter a holder then drains, and the calls a refusal names, spelt for the arm."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import pytest
 from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.memories import call_names
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.memories import MemoryHolder, Scope, Strategy, drain
@@ -59,17 +58,24 @@ class MemoryAgent:
     workspace: Workspace
 
     def run(self, source: str) -> Execution:
+        registry, language = default_registry(), self.arm.language
         scope = ProgramScope(
-            "root", Role.STANDARD, self.capabilities, self.workspace, ViewSet(), 1, memories=self.holder
+            "root",
+            Role.STANDARD,
+            self.capabilities,
+            self.workspace,
+            ViewSet(),
+            1,
+            memories=self.holder,
+            spell=registry.spelling(language),
         )
-        return self.arm.run(
-            source, Membrane(default_registry(), scope, QuietLog(), self.arm.language), CEILINGS, ()
-        )
+        return self.arm.run(source, Membrane(registry, scope, QuietLog(), language), CEILINGS, ())
 
-    def attempts(self, calls: dict[str, list[tuple[str, str]]]) -> list[str]:
-        """Run each (label, call) of the arm's list in one program; what each answered."""
+    def attempts(self, calls: dict[str, list[tuple[str, str]]], head: str = "") -> list[str]:
+        """Run each (label, call) of the arm's list in one program; what each answered (`head`: how
+        an answer is told, the code and operation of a refusal unless given)."""
         language = self.arm.language
-        head = JS_ATTEMPT if language == "javascript" else PY_ATTEMPT
+        head = head or (JS_ATTEMPT if language == "javascript" else PY_ATTEMPT)
         lines = [
             f"attempt({label!r}, () => {call});"
             if language == "javascript"
@@ -355,9 +361,83 @@ def test_the_revision_counter_runs_on_through_a_delete_and_a_rewrite(arm: Arm, t
     ]
 
 
-def test_the_calls_are_named_in_the_arms_spelling() -> None:
-    from gg.state.memories import Call
+JS_SAY = JS_ATTEMPT.replace("${e.code} ${e.operation}", "${e.message}")  # a refusal told by its message
+PY_SAY = PY_ATTEMPT.replace('d.code + " " + d.operation', "d.message")
+SPELT = {
+    "javascript": {
+        "create": "gg.memories.createMemory",
+        "read": "gg.memories.readMemory",
+        "edit": "gg.memories.editMemory",
+        "delete": "gg.memories.deleteMemory",
+        "search": "gg.memories.searchMemories",
+        "write": "gg.memories.writeMemory",
+    },
+    "python": {
+        "create": "gg.memories.create_memory",
+        "read": "gg.memories.read_memory",
+        "edit": "gg.memories.edit_memory",
+        "delete": "gg.memories.delete_memory",
+        "search": "gg.memories.search_memories",
+        "write": "gg.memories.write_memory",
+    },
+}
 
-    registry = default_registry()
-    assert call_names(registry, "javascript")[Call.READ] == "gg.memories.readMemory"
-    assert call_names(registry, "python")[Call.SEARCH] == "gg.memories.search_memories"
+
+def test_every_call_a_refusal_names_is_spelt_as_the_programs_arm_spells_it(arm: Arm, tmp_path: Path) -> None:
+    holder = _holder(Strategy.KEYWORD_SEARCH, max_count=1)
+    calls = {
+        "javascript": [
+            ("a", 'memories.createMemory({ name: "a", description: "d", body: "b" })'),
+            ("full", 'memories.createMemory({ name: "b", description: "d", body: "b" })'),
+            ("taken", 'memories.createMemory({ name: "a", description: "d", body: "b" })'),
+            ("missing", 'memories.readMemory("gone")'),
+            ("not-offered", 'memories.writeMemory({ name: "c", description: "d", body: "b" })'),
+        ],
+        "python": [
+            ("a", 'memories.create_memory(name="a", description="d", body="b")'),
+            ("full", 'memories.create_memory(name="b", description="d", body="b")'),
+            ("taken", 'memories.create_memory(name="a", description="d", body="b")'),
+            ("missing", 'memories.read_memory("gone")'),
+            ("not-offered", 'memories.write_memory(name="c", description="d", body="b")'),
+        ],
+    }
+    head = JS_SAY if arm.language == "javascript" else PY_SAY
+    n = SPELT[arm.language]
+    assert _agent(arm, tmp_path, holder, WITH).attempts(calls, head) == [
+        "a ok 1 1",
+        f"full at the maximum of 1 memories (maxCount); revise one with `{n['edit']}` "
+        f"or remove one with `{n['delete']}`",
+        f"taken memory `a` already exists; revise it with `{n['edit']}`",
+        f"missing no memory named `gone`; create one with `{n['create']}`",
+        f"not-offered `{n['write']}` is not offered: this agent's memories are organized as "
+        f"`keyword-search`, whose calls are `{n['create']}`, `{n['read']}`, `{n['edit']}`, "
+        f"`{n['delete']}`, `{n['search']}`",
+    ]
+
+
+def test_a_read_only_holders_refusal_names_the_calls_it_has_as_the_programs_arm_spells_them(
+    arm: Arm, tmp_path: Path
+) -> None:
+    run = Run()
+    searched = run.open(profile(Strategy.KEYWORD_SEARCH), "root")
+    reader = run.open(profile(Strategy.KEYWORD_SEARCH, Scope.READ_ONLY, slug="reader"), "reader", searched)
+    pad_reader = run.open(
+        profile(scope=Scope.READ_ONLY, slug="pad-reader"), "pad-reader", run.open(profile(), "pad")
+    )
+    calls = {
+        "javascript": [("edit", 'memories.editMemory({ name: "a", search: "x", replace: "y" })')],
+        "python": [("edit", 'memories.edit_memory(name="a", search="x", replace="y")')],
+    }
+    pad_calls = {
+        "javascript": [("write", 'memories.writeMemory({ name: "a", description: "d", body: "b" })')],
+        "python": [("write", 'memories.write_memory(name="a", description="d", body="b")')],
+    }
+    head = JS_SAY if arm.language == "javascript" else PY_SAY
+    n = SPELT[arm.language]
+    assert _agent(arm, tmp_path, reader, WITH).attempts(calls, head) == [
+        f"edit this agent may read these memories, not change them; the calls it has: `{n['read']}`, "
+        f"`{n['search']}`"
+    ]
+    assert _agent(arm, tmp_path, pad_reader, WITH).attempts(pad_calls, head) == [
+        "write this agent may read these memories, not change them; the calls it has: none"
+    ]

@@ -79,7 +79,10 @@ def run(
         telemetry.close()
     if ending.finished is None:  # every run ends with this record; its absence is gg's own defect
         raise GgDefect(FatalFault.HOST_FAULT, f"run {run_id} ended without its run_finished record")
-    return result_of(run_id, ending.finished)
+    result = result_of(run_id, ending.finished)
+    if recorder is not None and result.status == "refused":  # a refused launch records nothing
+        recorder.discard_unused()
+    return result
 
 
 def _launch(

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from gg.config.catalogue import CapabilityId, RosterScope
-from gg.config.values import Choice, Flag, Text, Whole
+from gg.config.part import Enabled, Part
+from gg.config.values import Choice, Text, Whole
 from gg.state.kinds import ModuleKind
-from gg.wire import camel
 
 __all__ = [
     "SLUG_PATTERN",
@@ -42,17 +42,10 @@ SLUG_PATTERN = r"[a-z0-9]+(-[a-z0-9]+)*"
 Slug = Annotated[
     str, Text(SLUG_PATTERN, "lowercase letters, digits and hyphens, in words joined by one hyphen", 64)
 ]
-Enabled = Annotated[bool, Flag()]
 Description = Annotated[str, Text(described="what it is for", max_chars=2000)]
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
-    )
-
-
-class RosterEntry(_Part):
+class RosterEntry(Part):
     """A profile this agent may start or hand on to, and how."""
 
     agent: Slug
@@ -60,11 +53,11 @@ class RosterEntry(_Part):
     scopes: tuple[Annotated[RosterScope, Choice(RosterScope)], ...] = ()
 
 
-class SubagentsParams(_Part):
+class SubagentsParams(Part):
     max_depth: Annotated[int, Whole(1, what="a whole number of levels")] | None = None
 
 
-class SubagentsCapability(_Part):
+class SubagentsCapability(Part):
     """`delegation.spawnSubagent`, `waitForSubagents`, `sendMessage`."""
 
     id: Literal[CapabilityId.SUBAGENTS]
@@ -72,11 +65,11 @@ class SubagentsCapability(_Part):
     params: SubagentsParams = Field(default_factory=SubagentsParams)
 
 
-class _NoParams(_Part):
+class _NoParams(Part):
     pass
 
 
-class ExecCapability(_Part):
+class ExecCapability(Part):
     """`delegation.exec`: hand the session to a `subagent`-scoped profile of the roster."""
 
     id: Literal[CapabilityId.EXEC]
@@ -84,7 +77,7 @@ class ExecCapability(_Part):
     params: _NoParams = Field(default_factory=_NoParams)
 
 
-class ForkCapability(_Part):
+class ForkCapability(Part):
     """`delegation.fork`: start a copy of this agent."""
 
     id: Literal[CapabilityId.FORK]
@@ -92,7 +85,7 @@ class ForkCapability(_Part):
     params: _NoParams = Field(default_factory=_NoParams)
 
 
-class FsmTransition(_Part):
+class FsmTransition(Part):
     to: Annotated[str, Text(described="the state it leads to")]
     transfer: tuple[Annotated[ModuleKind, Choice(ModuleKind)], ...] | None = None
     description: Description | None = None
@@ -103,7 +96,7 @@ class FsmTransition(_Part):
         return frozenset(self.transfer or ())
 
 
-class FsmState(_Part):
+class FsmState(Part):
     name: Annotated[str, Text(described="the state's name")]
     agent: Slug
     transitions: tuple[FsmTransition, ...] = ()
@@ -112,7 +105,7 @@ class FsmState(_Part):
         return next((edge for edge in self.transitions if edge.to == to), None)
 
 
-class FsmParams(_Part):
+class FsmParams(Part):
     states: tuple[FsmState, ...] = Field(json_schema_extra={"minItems": 1})
 
     @property
@@ -123,7 +116,7 @@ class FsmParams(_Part):
         return next((state for state in self.states if state.name == name), None)
 
 
-class FsmCapability(_Part):
+class FsmCapability(Part):
     """A state machine: the profile is a shell with no model, whose states other profiles run."""
 
     id: Literal[CapabilityId.FSM]

@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, Loc, mapping
-from gg.config.values import Choice, Flag, Whole
+from gg.config.part import Enabled, Part
+from gg.config.values import Choice, Whole
 from gg.state.memories import CapName, Caps, MemoryProfile, Scope, Strategy
-from gg.wire import camel, snake
+from gg.wire import snake
 
 __all__ = ["MemoriesCapability", "MemoriesParams", "memories_findings"]
 
@@ -29,13 +30,7 @@ CAP = Whole(0, note="0 switches it off")
 Cap = Annotated[int, CAP]
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
-    )
-
-
-class MemoriesParams(_Part):
+class MemoriesParams(Part):
     """As written; an enabled capability writes every one (checked in `memories_findings`)."""
 
     scope: Annotated[Scope, Choice(Scope)] | None = None
@@ -47,7 +42,7 @@ class MemoriesParams(_Part):
     max_results: Cap | None = None
 
 
-class MemoriesCapability(_Part):
+class MemoriesCapability(Part):
     """Model-curated notes, organized by `implementation`, bound by `params.scope`."""
 
     model_config = ConfigDict(
@@ -61,7 +56,7 @@ class MemoriesCapability(_Part):
     )
 
     id: Literal[CapabilityId.MEMORIES]
-    enabled: Annotated[bool, Flag()] = True
+    enabled: Enabled = True
     implementation: Annotated[Strategy, Choice(Strategy)] | None = None
     params: MemoriesParams = Field(default_factory=MemoriesParams)
 

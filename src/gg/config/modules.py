@@ -27,11 +27,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, Loc, mapping, sequence
 from gg.config.machines import enabled_capabilities
+from gg.config.part import Enabled, Part
 from gg.config.values import Choice, Flag, Number, Whole
 from gg.state.board import BoardCaps
 from gg.state.tasks import TaskMode
 from gg.state.tasks_module import TaskListSettings
-from gg.wire import camel
 
 __all__ = [
     "DEFAULT_SIGNAL_THRESHOLD_PERCENT",
@@ -52,7 +52,6 @@ __all__ = [
 
 DEFAULT_SIGNAL_THRESHOLD_PERCENT = 75.0
 C = TypeVar("C", bound=BaseModel)
-Enabled = Annotated[bool, Flag()]
 _REQUIRED: dict[CapabilityId, tuple[str, ...]] = {
     CapabilityId.TASKS: ("maxTasks", "mode"),
     CapabilityId.PROJECT_MANAGEMENT: ("maxEpics", "maxIssues", "maxRetries"),
@@ -69,18 +68,12 @@ def _required_when_enabled(*keys: str) -> dict[str, Any]:
     }
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, alias_generator=camel, field_title_generator=lambda name, _: camel(name)
-    )
-
-
-class TasksParams(_Part):
+class TasksParams(Part):
     max_tasks: Annotated[int, Whole(1, what="a whole number of tasks")] | None = None
     mode: Annotated[TaskMode, Choice(TaskMode)] | None = None
 
 
-class TasksCapability(_Part):
+class TasksCapability(Part):
     """The agent's own task list (`gg.tasks`); when enabled, `maxTasks` and `mode` are required."""
 
     model_config = ConfigDict(json_schema_extra=_required_when_enabled(*_REQUIRED[CapabilityId.TASKS]))
@@ -90,14 +83,14 @@ class TasksCapability(_Part):
     params: TasksParams = Field(default_factory=TasksParams)
 
 
-class ProjectManagementParams(_Part):
+class ProjectManagementParams(Part):
     max_epics: Annotated[int, Whole(1, what="a whole number of epics")] | None = None
     max_issues: Annotated[int, Whole(1, what="a whole number of issues")] | None = None
     max_retries: Annotated[int, Whole(0, what="a whole number of retries")] | None = None
     reviewers: Annotated[bool, Flag()] | None = None
 
 
-class ProjectManagementCapability(_Part):
+class ProjectManagementCapability(Part):
     """The run's board (`gg.board`); when enabled, `maxEpics`, `maxIssues`, `maxRetries` are required."""
 
     model_config = ConfigDict(
@@ -109,12 +102,12 @@ class ProjectManagementCapability(_Part):
     params: ProjectManagementParams = Field(default_factory=ProjectManagementParams)
 
 
-class AgentManagedContextParams(_Part):
+class AgentManagedContextParams(Part):
     top_file_views: Annotated[int, Whole(0, what="a whole number of file views")] | None = None
     signal_threshold_percent: Annotated[float, Number(least=0, most=100, what="a percentage")] | None = None
 
 
-class AgentManagedContextCapability(_Part):
+class AgentManagedContextCapability(Part):
     """The agent reclaims its own window (`gg.context.archiveThread`, `gg.views.close`, ...); when
     enabled, `topFileViews` is required."""
 

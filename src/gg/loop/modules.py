@@ -29,12 +29,7 @@ from gg.state.window import Band
 
 def spelling(setup: AgentSetup) -> Spelling:
     """An operation key as the agent's arm spells it (`memories.read_memory` -> `gg.memories.readMemory`)."""
-
-    def spell(key: str) -> str:
-        op = setup.registry.get(key)
-        return op.qualified(setup.language.id) if op is not None else f"gg.{key}"
-
-    return spell
+    return setup.registry.spelling(setup.language.id)
 
 
 def open_turn(holdings: Holdings, setup: AgentSetup, stream: AgentStream, *, first: bool) -> None:

@@ -16,6 +16,8 @@
   (`gg.sdk.host.recording`).
 - The file is rewritten whole (to a temporary file, then renamed over it) after every model call,
   every host line and at `close`, so a run that dies still leaves a journal of every call it made.
+- A launch refused before anything was recorded leaves no file (`discard_unused`): the same
+  command, once fixed, may record to the same path.
 """
 
 from __future__ import annotations
@@ -108,6 +110,14 @@ class JournalRecorder:
     def close(self) -> None:
         with self._lock:
             self._save()
+
+    def discard_unused(self) -> bool:
+        """Remove the file when nothing was recorded in it; whether it was removed."""
+        with self._lock:
+            if self._entries or self._host:
+                return False
+            self.path.unlink(missing_ok=True)
+            return True
 
     def _append(self, entry: JournalReply, receipts: list[str | None]) -> None:
         if entry.agent is not None:

@@ -66,6 +66,14 @@ class ModelClients:
         """The provider and model that answer `profile`, after the command line's overrides."""
         return binding_of(self._set, self._overrides, profile)
 
+    def named(self, profile: AgentProfile) -> str:
+        """The model the run names for `profile`: a client handed in to answer it names itself
+        (its `model_id`), any other is `<provider>:<model>`, or the provider alone."""
+        if self._client_for is None and self._root_client is not None and profile.slug == self._set.root.slug:
+            return self._root_client.model_id
+        provider, model = self.binding_of(profile)
+        return provider if model is None else f"{provider}:{model}"
+
     def _built(self, node: AgentNode, profile: AgentProfile, stream: AgentStream) -> ModelClient:
         """A `--model` of the profile's own provider keeps the profile's endpoint, key variable and
         journal; one of another provider keeps none of them. The agent's launch log names the

@@ -212,12 +212,11 @@ def _started(
     capability_set: CapabilitySet, options: RunOptions, workspace: Path, clients: ModelClients
 ) -> RunStarted:
     entry = capability_set.entry(capability_set.root)
-    provider, model = clients.binding_of(entry)
     return RunStarted(
         name=capability_set.name,
         config_path=str(options.config_path),
         workspace=str(workspace),
-        model=provider if model is None else f"{provider}:{model}",
+        model=clients.named(entry),
         language=entry.language.value,
         limits=capability_set.limits.model_dump(by_alias=True, exclude_none=True),
     )

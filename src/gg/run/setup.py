@@ -138,7 +138,7 @@ def resolve_setup(
     shelf = (
         None
         if directory is None
-        else (catalogues or SkillCatalogues()).shelf(directory, language.module_extensions)
+        else (catalogues or SkillCatalogues()).shelf(directory, language.module_extensions, workspace)
     )
     offered = [family for family in BUILT_IN_FAMILIES if family not in profile.built_ins_off]
     surface = build_surface(registry, language, profile.role, capabilities, shelf, offered)

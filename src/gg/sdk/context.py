@@ -19,9 +19,10 @@ from typing import Any
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.registry import Always, Capability, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import Compaction, ProgramScope
+from gg.sdk.summary import check_summary
 from gg.state.archive import MAX_HITS, MAX_SPANS, ArchiveModule
 from gg.state.refusal import Refusal
-from gg.state.views import MAX_SUMMARY_BYTES, wire_size
+from gg.state.views import MAX_SUMMARY_BYTES
 from gg.state.window import Window
 
 MANAGED_CONTEXT = "agent-managed-context"
@@ -32,13 +33,7 @@ def _compact(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     summary: str = args["summary"]
     if not summary.strip():
         raise ApiError("compact", ErrorCode.INVALID_ARGUMENT, "`summary` must not be blank")
-    size = wire_size(summary, MAX_SUMMARY_BYTES)
-    if size > MAX_SUMMARY_BYTES:
-        raise ApiError(
-            "compact",
-            ErrorCode.INVALID_ARGUMENT,
-            f"`summary` is {size} bytes, over the {MAX_SUMMARY_BYTES}-byte cap; write a shorter one",
-        )
+    check_summary("compact", "summary", summary)
     files: list[str] = args.get("files", [])
     scope.deferred.compact(Compaction(summary, tuple(files)))
 

@@ -10,7 +10,8 @@ Rules kept here (the store's own rules are `gg.state.memories`'):
 - `code` and `onUse` are kept with the memory (each at most 32,768 characters); nothing loads or
   runs them yet;
 - the store's refusals keep their codes: `invalid-argument`, `not-found`, `conflict` (a taken name,
-  an ambiguous edit), `limit-exceeded` (a cap; nothing is ever truncated).
+  an ambiguous edit), `limit-exceeded` (a cap; nothing is ever truncated);
+- every call a message names is spelt as the program's arm spells it (`ProgramScope.spell`).
 """
 
 from __future__ import annotations
@@ -18,23 +19,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
-from gg.sdk.registry import Capability, ErrorDoc, Handler, Operation, Param, ParamType, Registry
+from gg.sdk.registry import Capability, ErrorDoc, Handler, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
-from gg.state.memories import Call, Draft, MemoryHolder, MemoryRefusal
+from gg.state.memories import Call, CallNames, Draft, MemoryHolder, MemoryRefusal, call_names
 
 CAPABILITY = "memories"
 FAMILY = "memories"
 _T = TypeVar("_T")
 
 
-def call_names(registry: Registry, language: str) -> dict[Call, str]:
-    """Each memory call as the agent's arm spells it (`gg.memories.readMemory`)."""
-    names: dict[Call, str] = {}
-    for call in Call:
-        op = registry.get(f"{FAMILY}.{call.value}")
-        names[call] = op.qualified(language) if op is not None else f"gg.{FAMILY}.{call.value}"
-    return names
+def _names(scope: ProgramScope, call: Call) -> CallNames:
+    if scope.spell is None:  # every scope a run builds says how its arm spells a call
+        raise GgDefect(
+            FatalFault.HOST_FAULT, f"memories.{call.value} reached a scope without its arm's spelling"
+        )
+    return call_names(scope.spell)
 
 
 def _holder(scope: ProgramScope, call: Call) -> MemoryHolder:
@@ -42,28 +43,26 @@ def _holder(scope: ProgramScope, call: Call) -> MemoryHolder:
     if holder is None:  # the gate admits only agents whose profile enables memories
         raise GgDefect(FatalFault.HOST_FAULT, f"memories.{call.value} reached an agent holding no memories")
     if call not in holder.strategy.calls:
-        calls = ", ".join(f"`{c.value}`" for c in holder.strategy.calls)
-        raise ApiError(
-            call.value,
-            ErrorCode.UNAVAILABLE,
-            f"`{call.value}` is not offered: this agent's memories are organized as `{holder.strategy}`, "
-            f"whose calls are {calls}",
+        names = _names(scope, call)
+        not_offered = prompts.render(
+            "memories-not-offered",
+            call=names[call],
+            strategy=holder.strategy.value,
+            calls=[names[c] for c in holder.strategy.calls],
         )
+        raise ApiError(call.value, ErrorCode.UNAVAILABLE, not_offered)
     if not holder.offers(call):
-        reads = ", ".join(f"`{c.value}`" for c in holder.offered) or "none"
-        raise ApiError(
-            call.value,
-            ErrorCode.REFUSED,
-            f"this agent may read these memories, not change them; the calls it has: {reads}",
-        )
+        names = _names(scope, call)
+        reads = prompts.render("memories-read-only", calls=[names[c] for c in holder.offered])
+        raise ApiError(call.value, ErrorCode.REFUSED, reads)
     return holder
 
 
-def _answer(call: Call, act: Callable[[], _T]) -> _T:
+def _answer(scope: ProgramScope, call: Call, act: Callable[[], _T]) -> _T:
     try:
         return act()
     except MemoryRefusal as refusal:
-        raise ApiError(call.value, refusal.code, refusal.message) from None
+        raise ApiError(call.value, refusal.code, refusal.message(_names(scope, call))) from None
 
 
 def _draft(args: Mapping[str, Any]) -> Draft:
@@ -74,17 +73,17 @@ def _draft(args: Mapping[str, Any]) -> Draft:
 
 def _write(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     holder = _holder(scope, Call.WRITE)
-    return _answer(Call.WRITE, lambda: holder.store.write(holder.agent_id, _draft(args)))
+    return _answer(scope, Call.WRITE, lambda: holder.store.write(holder.agent_id, _draft(args)))
 
 
 def _update(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     holder = _holder(scope, Call.UPDATE)
-    return _answer(Call.UPDATE, lambda: holder.store.update(holder.agent_id, _draft(args)))
+    return _answer(scope, Call.UPDATE, lambda: holder.store.update(holder.agent_id, _draft(args)))
 
 
 def _create(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     holder = _holder(scope, Call.CREATE)
-    return _answer(Call.CREATE, lambda: holder.store.create(holder.agent_id, _draft(args)))
+    return _answer(scope, Call.CREATE, lambda: holder.store.create(holder.agent_id, _draft(args)))
 
 
 def _edit(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -93,22 +92,26 @@ def _edit(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     replace: str | None = args.get("replace")
     if replace is None:
         raise ApiError(Call.EDIT.value, ErrorCode.INVALID_ARGUMENT, "`replace` is required")
-    return _answer(Call.EDIT, lambda: holder.store.edit(holder.agent_id, args.get("name"), search, replace))
+    return _answer(
+        scope, Call.EDIT, lambda: holder.store.edit(holder.agent_id, args.get("name"), search, replace)
+    )
 
 
 def _read(scope: ProgramScope, args: Mapping[str, Any]) -> str:
     holder = _holder(scope, Call.READ)
-    return _answer(Call.READ, lambda: holder.store.read(args["name"]).body)
+    return _answer(scope, Call.READ, lambda: holder.store.read(args["name"]).body)
 
 
 def _delete(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     holder = _holder(scope, Call.DELETE)
-    return _answer(Call.DELETE, lambda: holder.store.delete(holder.agent_id, args["name"]))
+    return _answer(scope, Call.DELETE, lambda: holder.store.delete(holder.agent_id, args["name"]))
 
 
 def _search(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, Any]]:
     holder = _holder(scope, Call.SEARCH)
-    return _answer(Call.SEARCH, lambda: [hit.to_wire() for hit in holder.store.search(args["keywords"])])
+    return _answer(
+        scope, Call.SEARCH, lambda: [hit.to_wire() for hit in holder.store.search(args["keywords"])]
+    )
 
 
 def _option(name: str, doc: str) -> Param:

@@ -27,6 +27,7 @@ from gg.wire import camel
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
+    from gg.state.module import Spelling
 
 U32_MAX = 4_294_967_295
 PYTHON_ARMS = frozenset({"python", "python-typed"})  # the arms that spell names in snake_case
@@ -204,6 +205,16 @@ class Registry:
 
     def get(self, wire: str) -> Operation | None:
         return self._by_wire.get(wire)
+
+    def spelling(self, language: str) -> Spelling:
+        """An operation's wire key as `language`'s arm spells it (`memories.read_memory` ->
+        `gg.memories.readMemory`); a key it does not hold is only prefixed (`gg.<key>`)."""
+
+        def spell(wire: str) -> str:
+            op = self._by_wire.get(wire)
+            return op.qualified(language) if op is not None else f"gg.{wire}"
+
+        return spell
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self._by_wire.values())

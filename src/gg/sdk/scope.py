@@ -2,8 +2,8 @@
 
 A `ProgramScope` is built by the turn for each program: what the program's calls act on (the
 agent's role and capabilities, its workspace, the views, library, surface, skills read set and
-memories holder it holds, the run's deadline, its port onto the run's other agents) and two sets
-of declarations the loop acts on afterwards:
+memories holder it holds, the run's deadline, its port onto the run's other agents), how its arm
+spells a call a message names (`spell`), and two sets of declarations the loop acts on afterwards:
 - `declarations` belong to this one program: its ending (the last call wins) and its hand-over
   (the first stands, a second is refused);
 - `deferred` belong to the whole turn and merge across every program of the reply: the last
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gg.state.holdings import Holdings
     from gg.state.library import ProgramLibrary
     from gg.state.memories import MemoryHolder
+    from gg.state.module import Spelling
     from gg.state.tasks import TasksModule
     from gg.state.views import ViewSet
     from gg.state.window import Window
@@ -141,6 +142,7 @@ class ProgramScope:
     shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
     delegation: Delegation | None = None  # the run's answer to the delegation family
     memories: MemoryHolder | None = None  # its memories holder, when its profile enables memories
+    spell: Spelling | None = None  # its arm's spelling of an operation key (`Registry.spelling`)
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
 
@@ -173,6 +175,7 @@ class ProgramScope:
             tasks=holdings.tasks,
             board=holdings.board,
             memories=holdings.memories,
+            spell=setup.registry.spelling(setup.language.id),
             shell=setup.shell,
             delegation=delegation,
             deferred=deferred,

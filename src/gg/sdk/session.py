@@ -3,7 +3,8 @@
 Both groups are declared for every agent; the membrane's role gate accepts only the agent's own
 group, before any argument is looked at. An ending sets a flag in the program's declarations and
 returns: the statements after it run, the last call wins, and the loop reads the flag once the
-program is over (an uncaught throw or a ceiling revokes it there).
+program is over (an uncaught throw or a ceiling revokes it there). A final word is bounded like
+every summary (`gg.sdk.summary`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from gg.errors import ApiError, ErrorCode
 from gg.sdk.registry import Ending, Operation, Param, ParamType, Role
 from gg.sdk.scope import DeclaredEnding, ProgramScope
+from gg.sdk.summary import check_summary
 
 APPROVED_TEXT = "Approved."
 
@@ -26,6 +28,7 @@ def _finish(scope: ProgramScope, args: Mapping[str, Any]) -> None:
             ErrorCode.INVALID_ARGUMENT,
             "`summary` is blank, so nothing was declared: the session is not over",
         )
+    check_summary("finish", "summary", summary)
     scope.declarations.declare_ending(DeclaredEnding("finish", summary))
 
 
@@ -42,6 +45,7 @@ def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
             "`items` holds no change once blank items are dropped; an approval is `gg.session.approve`",
         )
     numbered = "\n".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
+    check_summary("request_changes", "items", numbered)
     scope.declarations.declare_ending(
         DeclaredEnding("request_changes", f"Changes requested:\n{numbered}", tuple(items))
     )

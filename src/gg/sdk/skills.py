@@ -19,7 +19,10 @@ Rules kept here:
   call one of the family's functions: its body is the family's reference pages (the module's,
   then each function's the agent may call), its description the module's brief;
 - an unknown name is `not-found`, naming the skills there are; a file over 1 MiB is
-  `limit-exceeded`; a file that cannot be read is `io-error`.
+  `limit-exceeded`; a file that cannot be read is `io-error`;
+- the skills directory lies in the workspace, and every skill file is read through the workspace's
+  confinement (`gg.state.workspace`): a link is not a skill, and a file a link leads out of the
+  workspace through (planted before the run or during it) is refused `io-error`, never read.
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
+from gg.state.paths import PathRefusal
 from gg.state.window import Band
+from gg.state.workspace import Workspace
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
@@ -84,11 +89,17 @@ class SkillShelf:
     beside them (`offering`: the directory's skills stay the one loaded copy)."""
 
     def __init__(
-        self, directory: Path, extensions: Sequence[str], skills: Sequence[Skill] | None = None
+        self,
+        directory: Path,
+        extensions: Sequence[str],
+        skills: Sequence[Skill] | None = None,
+        confinement: Workspace | None = None,
     ) -> None:
-        """The skills of `directory`, read from it unless given as `skills`."""
+        """The skills of `directory`, read from it unless given as `skills`, every file read
+        within `confinement` (the directory itself, unless given the workspace holding it)."""
         self.directory = directory
         self._extensions = tuple(extensions)
+        self._confinement = confinement or Workspace(directory)
         found = self._scan() if skills is None else skills
         self._skills = {skill.name: skill for skill in sorted(found, key=lambda skill: skill.name)}
 
@@ -97,7 +108,8 @@ class SkillShelf:
         not read again."""
         if not built_ins:
             return self
-        return SkillShelf(self.directory, self._extensions, [*self._skills.values(), *built_ins])
+        skills = [*self._skills.values(), *built_ins]
+        return SkillShelf(self.directory, self._extensions, skills, self._confinement)
 
     @property
     def skills(self) -> list[Skill]:
@@ -110,11 +122,13 @@ class SkillShelf:
         """The skill's body and code. Raises `ApiError` (`read_skill`) when a file cannot be read."""
         if skill.file is None:
             return SkillText(skill.text or "", None)
-        _, body = split_front_matter(_read_text(skill.file))
-        for extension in () if skill.folder is None else self._extensions:
-            path = (skill.folder or self.directory) / f"{CODE_STEM}.{extension}"
-            if path.is_file():
-                return SkillText(body, (_read_text(path), extension))
+        _, body = split_front_matter(self._read_text(skill.file))
+        if skill.folder is None:
+            return SkillText(body, None)
+        for extension in self._extensions:
+            code = self._read_within(skill.folder / f"{CODE_STEM}.{extension}", absent_ok=True)
+            if code is not None:
+                return SkillText(body, (code, extension))
         return SkillText(body, None)
 
     def _scan(self) -> list[Skill]:
@@ -124,7 +138,43 @@ class SkillShelf:
             raise GgDefect(
                 FatalFault.HOST_FAULT, f"the skills directory cannot be listed: {error}"
             ) from error
-        return [Skill(name, _description(file), file, folder) for name, file, folder in entries]
+        return [Skill(name, self._description(file), file, folder) for name, file, folder in entries]
+
+    def _description(self, path: Path) -> str:
+        """The `description` of a skill's front matter, read from the head of its file ("" if none)."""
+        try:
+            with self._confinement.open_for_read(os.path.relpath(path, self._confinement.root)) as stream:
+                head = stream.read(MAX_FRONT_MATTER_BYTES).decode("utf-8", "replace")
+        except (PathRefusal, OSError):
+            return ""
+        matter, _ = split_front_matter(head)
+        return matter.get("description", "")
+
+    def _read_text(self, path: Path) -> str:
+        """The file's text. Raises `ApiError` (`read_skill`)."""
+        text = self._read_within(path, absent_ok=False)
+        assert text is not None
+        return text
+
+    def _read_within(self, path: Path, absent_ok: bool) -> str | None:
+        """The file's text, opened within the confinement; None for an absent one when `absent_ok`.
+        Raises `ApiError` (`read_skill`), quoting the path from the workspace, never the host's."""
+        written = os.path.relpath(path, self._confinement.root)
+        try:
+            with self._confinement.open_for_read(written) as stream:
+                size = os.fstat(stream.fileno()).st_size
+                if size > MAX_SKILL_FILE_BYTES:
+                    over = f"is {size} bytes, over the {MAX_SKILL_FILE_BYTES}-byte cap"
+                    raise ApiError("read_skill", ErrorCode.LIMIT_EXCEEDED, f"`{written}` {over}")
+                return stream.read().decode("utf-8", "replace")
+        except PathRefusal as refusal:
+            if absent_ok and refusal.code is ErrorCode.NOT_FOUND:
+                return None
+            raise ApiError("read_skill", ErrorCode.IO_ERROR, f"cannot be read: {refusal.message}") from None
+        except OSError as error:
+            raise ApiError(
+                "read_skill", ErrorCode.IO_ERROR, f"`{written}` cannot be read: {error.strerror}"
+            ) from None
 
 
 class SkillCatalogues:
@@ -134,10 +184,12 @@ class SkillCatalogues:
     def __init__(self) -> None:
         self._loaded: dict[tuple[Path, tuple[str, ...]], SkillShelf] = {}
 
-    def shelf(self, directory: Path, extensions: Sequence[str]) -> SkillShelf:
+    def shelf(self, directory: Path, extensions: Sequence[str], workspace: Path | None = None) -> SkillShelf:
+        """The catalogue of `directory`, its files read within `workspace` (else the directory)."""
         key = (directory.resolve(), tuple(extensions))
         if key not in self._loaded:
-            self._loaded[key] = SkillShelf(key[0], key[1])
+            confinement = None if workspace is None else Workspace(workspace)
+            self._loaded[key] = SkillShelf(key[0], key[1], confinement=confinement)
         return self._loaded[key]
 
 
@@ -181,6 +233,8 @@ def catalogue_entries(directory: Path) -> list[Entry]:
     for entry in sorted(directory.iterdir()):
         if entry.name.startswith("."):
             continue
+        if entry.is_symlink():
+            continue  # a link is not a skill: where it leads is not the catalogue's to follow
         if entry.is_dir() and (entry / SKILL_FILE).is_file():
             entries.append((entry.name, entry / SKILL_FILE, entry))
         elif entry.is_file() and entry.suffix == ".md" and entry.stem:
@@ -196,35 +250,6 @@ def catalogue_defects(directory: Path) -> list[str]:
         return [f"cannot be listed: {error.strerror}"]
     twice = sorted({name for name in names if names.count(name) > 1})
     return [f"holds the skill `{name}` twice, as `{name}.md` and as `{name}/{SKILL_FILE}`" for name in twice]
-
-
-def _description(path: Path) -> str:
-    """The `description` of a skill's front matter, read from the head of its file ("" if none)."""
-    try:
-        with path.open("rb") as stream:
-            head = stream.read(MAX_FRONT_MATTER_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return ""
-    matter, _ = split_front_matter(head)
-    return matter.get("description", "")
-
-
-def _read_text(path: Path) -> str:
-    try:
-        size = os.stat(path).st_size
-        if size > MAX_SKILL_FILE_BYTES:
-            raise ApiError(
-                "read_skill",
-                ErrorCode.LIMIT_EXCEEDED,
-                f"`{path.parent.name}/{path.name}` is {size} bytes, over the {MAX_SKILL_FILE_BYTES}-byte cap",
-            )
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        raise ApiError(
-            "read_skill",
-            ErrorCode.IO_ERROR,
-            f"`{path.parent.name}/{path.name}` cannot be read: {error.strerror}",
-        ) from None
 
 
 def _read_skill(scope: ProgramScope, args: Mapping[str, Any]) -> str:

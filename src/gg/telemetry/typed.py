@@ -13,12 +13,15 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-# Every module declaring payloads, imported so that each payload class is known here.
-from gg.telemetry import agent_events, breakdown, module_events  # noqa: F401
+from gg.telemetry import agent_events, breakdown, module_events
 from gg.telemetry.events import Event, EventType, Payload
 from gg.wire import camel
 
 __all__ = ["PAYLOAD_CLASSES", "event_of"]
+
+
+DECLARING = (agent_events, breakdown, module_events)
+"""The modules declaring payloads beside `gg.telemetry.events`, imported so each class is known."""
 
 
 def _payload_classes() -> dict[EventType, type[Payload]]:

@@ -9,7 +9,7 @@ import pytest
 from gg.errors import GgDefect
 from gg.state.holdings import MODULE_CLASSES
 from gg.state.kinds import ModuleKind
-from gg.state.memories import MemoryProfile, ProfileStores, Scope, Strategy
+from gg.state.memories import MemoryProfile, MemoryRefusal, ProfileStores, Scope, Strategy
 from gg.state.memories.module import MemoriesModule
 from gg.state.module import Holder, Instance, Moment
 from gg.state.modules import ModuleSet
@@ -197,8 +197,9 @@ def test_caps_tighten_forward_for_a_sole_holder_contents_kept_and_the_next_write
         moved.rows[1].to_wire()["disposition"] == "carried" and row(moved.modules)["origin"] == "transferred"
     )
     assert [m.length for m in successor.store.memories] == [4000, 4000, 4000]
-    with pytest.raises(Exception, match="100"):
+    with pytest.raises(MemoryRefusal) as refused:
         successor.store.write("root@2", note("d", "y" * 101))
+    assert "100-character cap" in refused.value.message({})
 
 
 def test_caps_stay_as_they_are_when_the_store_has_another_holder() -> None:

@@ -18,7 +18,8 @@ Rules kept here:
   the thread that called `run`, in the order the guest makes them;
 - the time ceiling is kept here, on the wall clock from the moment the program is sent: a run
   with no `done` by then is stopped at once by killing its process (Deno's `worker.terminate()`
-  leaves a running Worker spinning), reported with the lines it streamed, and the process is
+  leaves a running Worker spinning), reported with the lines it streamed (those it had sent
+  before the stop and gg had not read yet included), and the process is
   reaped and its directory removed after the report. The time a call to an operation that waits
   on external work spends on the host is added back (`Deadline`);
 - the pool starts its first process on first use; a process that died (EOF), ran a program that
@@ -53,6 +54,7 @@ START_SECS = 15.0
 DATA_BASE_BYTES = 1152 * 1024**2
 MAIN_HEAP_MB = 1024
 ENGINE_SLACK_BYTES = 32 * 1024**2  # over a run's memory ceiling: the spare Workers booting beside it
+SENT_LOGS_SECS = 0.05  # a stopped guest's channel ends at once; what it had sent is read by then
 _MiB = 1024 * 1024
 
 # Statuses after which the next program gets a fresh process: a trap leaves the engine suspect, and
@@ -116,6 +118,7 @@ class DenoPool:
                 report = self._serve(process, run_id, watch, host, streamed)
             except Overran as over:
                 process.stop()
+                _read_sent_logs(process, run_id, streamed)
                 self._leases.discard(process, later=True, replace=heap)
                 logs, dropped = streamed.tail()
                 status = GuestStatus.OOM if over.memory else GuestStatus.TIMEOUT
@@ -177,6 +180,19 @@ class DenoPool:
             return start(self._bundle, heap_mb, self.data_limit(heap_mb))
         except EngineLost as error:
             raise GgDefect(FatalFault.HOST_FAULT, str(error)) from error
+
+
+def _read_sent_logs(process: DenoProcess, run_id: int, streamed: StreamedTail) -> None:
+    """Take the lines a stopped guest had sent before its stop and gg had not read yet: they
+    stand in its report. Waits `SENT_LOGS_SECS` at most for the channel's end."""
+    until = time.monotonic() + SENT_LOGS_SECS
+    while (left := until - time.monotonic()) > 0:
+        try:
+            message = process.receive(left)
+        except (EngineSilent, EngineLost):
+            return
+        if message.get("id") == run_id and message.get("t") == "logs":
+            streamed.take(message)
 
 
 def _ms_since(started: float) -> float:

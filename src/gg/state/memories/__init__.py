@@ -26,8 +26,10 @@ The interface a module framework calls; only `open_holder`, `fork` and `adopt` b
   holder's own stream.
 - `block_at(holder, BlockMoment.FIRST_TURN | COMPACTION)`: the pinned block to build then, if any;
   `notice_text(holder, names)`: the tail notice, once; `guide(holder, names)`: the system prompt's
-  section; `names` spells each `Call` for the agent's arm (`gg.sdk.memories.call_names`).
+  section; `names` spells each `Call` for the agent's arm (`call_names(spell)`, `spell` the
+  arm's `gg.state.module.Spelling`).
 - `holder.offered`: the calls the holder may make (its strategy's; the reads alone when read-only).
+- A store's `MemoryRefusal` is worded when it is read: `refusal.message(names)`, the same `names`.
 """
 
 from gg.state.memories.binding import MemoryProfile, Origin, Scope
@@ -39,7 +41,7 @@ from gg.state.memories.prompt import BlockMoment, block_at, guide, mismatch_reas
 from gg.state.memories.report import drain, snapshot
 from gg.state.memories.scopes import KIND, BindingDecision, ProfileStores, Source, decide_binding, open_holder
 from gg.state.memories.store import Draft, MemoryStore
-from gg.state.memories.strategy import Call, Pinned, Strategy, offered_calls
+from gg.state.memories.strategy import Call, CallNames, Pinned, Strategy, call_names, offered_calls
 from gg.state.memories.transfer import Adoption, Carried, Dropped, Forked, Incompatible, adopt, fork
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "BindingDecision",
     "BlockMoment",
     "Call",
+    "CallNames",
     "CapName",
     "Caps",
     "Carried",
@@ -72,6 +75,7 @@ __all__ = [
     "Strategy",
     "adopt",
     "block_at",
+    "call_names",
     "decide_binding",
     "drain",
     "fork",

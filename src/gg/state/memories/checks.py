@@ -6,26 +6,51 @@
 - Caps are checked in this order, so a call over several is told about the cheapest fix first:
   description, body, count, total, index. Each refusal is `limit-exceeded` naming the figure, the
   cap and the param.
+- A refusal that names a call keeps it a `Call` (`Wording`) until the membrane, which knows the
+  holder's arm, spells it (`MemoryRefusal.message`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
+from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.memories.caps import MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps
+from gg.state.memories.strategy import Call, CallNames
 
 _SLUG = re.compile(r"[A-Za-z0-9._-]+")
 _SHOWN = 60  # characters of a refused name a message repeats
 
 
-class MemoryRefusal(Exception):
-    """A memory call refused: its code and the message the program reads."""
+@dataclass(frozen=True)
+class Wording:
+    """A refusal's sentence that names calls (`prompts/templates/<template>.j2`): the calls it
+    names, by the value each fills, and its other values."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(f"{code.value}: {message}")
+    template: str
+    calls: Mapping[str, Call]
+    values: Mapping[str, object] = field(default_factory=dict[str, object])
+
+    def spelt(self, names: CallNames) -> str:
+        spelt = {value: names[call] for value, call in self.calls.items()}
+        return prompts.render(self.template, **self.values, **spelt)
+
+
+class MemoryRefusal(Exception):
+    """A memory call refused: its code and what the program reads (`message`)."""
+
+    def __init__(self, code: ErrorCode, wording: str | Wording) -> None:
+        super().__init__(code.value)
         self.code = code
-        self.message = message
+        self._wording = wording
+
+    def message(self, names: CallNames) -> str:
+        """What the program reads, each call it names spelt as `names` spells it."""
+        wording = self._wording
+        return wording if isinstance(wording, str) else wording.spelt(names)
 
 
 def shown(name: str) -> str:
@@ -86,16 +111,14 @@ def check_body(caps: Caps, memory: str, length: int) -> None:
         raise _over(f"memory `{memory}` is", length, cap, CapName.MAX_LEN_PER_MEMORY)
 
 
-def check_count(caps: Caps, count: int, revise: str, remove: str) -> None:
-    """Another memory is refused once `count` is at the cap; `revise` and `remove` name the calls
-    that make room."""
+def check_count(caps: Caps, count: int, revise: Call) -> None:
+    """Another memory is refused once `count` is at the cap, naming the calls that make room:
+    `revise` and `delete_memory`."""
     cap = caps.max_count
     if cap is not None and count >= cap:
-        raise MemoryRefusal(
-            ErrorCode.LIMIT_EXCEEDED,
-            f"at the maximum of {cap} memories ({CapName.MAX_COUNT}); revise one with `{revise}` "
-            f"or remove one with `{remove}`",
-        )
+        calls = {"revise_call": revise, "delete_call": Call.DELETE}
+        values = {"cap": cap, "cap_name": CapName.MAX_COUNT.value}
+        raise MemoryRefusal(ErrorCode.LIMIT_EXCEEDED, Wording("memories-full", calls, values))
 
 
 def check_total(caps: Caps, would_be: int) -> None:

@@ -26,11 +26,11 @@ from gg.errors import FatalFault, GgDefect
 from gg.state.kinds import ModuleKind, Origin
 from gg.state.memories.binding import MemoryProfile, Scope
 from gg.state.memories.holder import MemoryHolder
-from gg.state.memories.prompt import BlockMoment, CallNames, block_at, guide, notice_text
+from gg.state.memories.prompt import BlockMoment, block_at, guide, notice_text
 from gg.state.memories.report import drain, snapshot
 from gg.state.memories.scopes import ProfileStores, open_holder
 from gg.state.memories.store import MemoryStore
-from gg.state.memories.strategy import Call
+from gg.state.memories.strategy import call_names
 from gg.state.memories.transfer import Carried, adopt, fork
 from gg.state.memories.transfer import Incompatible as Unreadable
 from gg.state.module import Bound, Holder, Incompatible, Instance, Module, Moment, Spelling
@@ -117,11 +117,6 @@ class MemoriesModule(Module):
     def guide_text(self, spell: Spelling) -> str:
         """The system prompt's section on these memories."""
         return guide(self.holder, call_names(spell))
-
-
-def call_names(spell: Spelling) -> CallNames:
-    """Each memory call as the holder's arm spells it."""
-    return {call: spell(f"{ModuleKind.MEMORIES.value}.{call.value}") for call in Call}
 
 
 def _profile(holder: Holder) -> MemoryProfile:

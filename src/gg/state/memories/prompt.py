@@ -15,7 +15,6 @@ Call names are the agent's arm's spelling (`gg.memories.readMemory`), handed in 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import StrEnum
 
 from gg import prompts
@@ -23,9 +22,7 @@ from gg.state.memories.binding import Origin, Scope
 from gg.state.memories.caps import MAX_SLUG_CHARS
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.notices import notice_entries
-from gg.state.memories.strategy import Call, Pinned, Strategy
-
-CallNames = Mapping[Call, str]
+from gg.state.memories.strategy import Call, CallNames, Pinned, Strategy
 
 
 class BlockMoment(StrEnum):

@@ -22,7 +22,7 @@ from typing import Any
 from gg.errors import ErrorCode
 from gg.state.memories import checks
 from gg.state.memories.caps import Caps
-from gg.state.memories.checks import MemoryRefusal, required, shown
+from gg.state.memories.checks import MemoryRefusal, Wording, required, shown
 from gg.state.memories.index import index_after_adding, index_text
 from gg.state.memories.log import RevisionLog
 from gg.state.memories.memory import Change, Memory, Revision
@@ -225,24 +225,22 @@ class MemoryStore:
         )
         body = required("body", draft.body)
         if name in self._memories:
-            raise MemoryRefusal(
-                ErrorCode.CONFLICT,
-                f"memory `{name}` already exists; revise it with `{self.strategy.revises}`",
-            )
+            taken = Wording("memories-taken", {"revise_call": self.strategy.revises}, {"name": name})
+            raise MemoryRefusal(ErrorCode.CONFLICT, taken)
         return _with_code(Memory(name, description, body), draft)
 
     def _check_room(self, memory: Memory) -> None:
         checks.check_description(self._caps, memory.name, memory.description)
         checks.check_body(self._caps, memory.name, memory.length)
-        checks.check_count(self._caps, len(self._memories), self.strategy.revises, "delete_memory")
+        checks.check_count(self._caps, len(self._memories), self.strategy.revises)
 
     def _existing(self, name: str) -> Memory:
         memory = self._memories.get(name)
         if memory is None:
-            raise MemoryRefusal(
-                ErrorCode.NOT_FOUND,
-                f"no memory named `{shown(name)}`; create one with `{self.strategy.creates}`",
+            missing = Wording(
+                "memories-missing", {"create_call": self.strategy.creates}, {"name": shown(name)}
             )
+            raise MemoryRefusal(ErrorCode.NOT_FOUND, missing)
         return memory
 
     def _put(self, author: str, memory: Memory, change: Change) -> dict[str, Any]:

@@ -8,11 +8,19 @@ A strategy decides two things and nothing else decides them:
   `search_memories` (`keyword-search`).
 A read-only holder is offered the strategy's read calls alone (`read_memory`, plus
 `search_memories` under `keyword-search`; a scratchpad has none: its memories are its pinned block).
+A text that names a call names it as the holder's arm spells it (`CallNames`), never by its key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from gg.state.kinds import ModuleKind
+
+if TYPE_CHECKING:
+    from gg.state.module import Spelling
 
 
 class Strategy(StrEnum):
@@ -76,6 +84,15 @@ class Call(StrEnum):
     def reads(self) -> bool:
         """A call that changes nothing, which a read-only holder may make."""
         return self in (Call.READ, Call.SEARCH)
+
+
+CallNames = Mapping[Call, str]
+"""Each call as the holder's arm spells it (`gg.memories.readMemory`, `gg.memories.read_memory`)."""
+
+
+def call_names(spell: Spelling) -> CallNames:
+    """Each call as the holder's arm (`spell`) spells its operation key."""
+    return {call: spell(f"{ModuleKind.MEMORIES.value}.{call.value}") for call in Call}
 
 
 _PINS = {
