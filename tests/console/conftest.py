@@ -1,6 +1,6 @@
-"""Stores the console's tests read: runs recorded by gg itself (the spec-audit example, and the
-crew run of many agents in `tests/console/crew/`), and the synthetic run written through the real
-run store writer for the figures no run can produce yet (see `console.scenario`)."""
+"""Stores the console's tests read, every one recorded by gg itself: the spec-audit example, and
+the crew run of many agents in `tests/console/crew/` (its store, and its events for the folds).
+The few hand-written streams left are `console.scenario`'s."""
 
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from console.scenario import RUN_ID, multi_agent_run
-from console.store_writer import write_records
 from gg.console.app import create_app
+from gg.console.source import RunSource
 
+Records = list[dict[str, Any]]  # a run's events, as wire records
 REPO = Path(__file__).resolve().parents[2]
 CREW = Path(__file__).resolve().parent / "crew"
 GG = Path(sys.executable).parent / "gg"
@@ -61,23 +62,21 @@ def crew_run(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
 
 
 @pytest.fixture(scope="session")
-def multi_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("multi") / "runs.db"
-    write_records(path, multi_agent_run("notes and <b>bold</b>")).close()
-    return path
+def crew_records(crew_run: Recorded) -> Records:
+    """The crew run's events as the store holds them, for the folds that read a run's events."""
+    return RunSource(crew_run.store).events(crew_run.run_id)
+
+
+def written_until(records: Records, event_type: str, agent: str) -> Records:
+    """The run as the console reads it while gg is still writing it: every event before the
+    first `event_type` of `agent`."""
+    cut = next(n for n, e in enumerate(records) if e["type"] == event_type and e["agentId"] == agent)
+    return records[:cut]
 
 
 @pytest.fixture
 def example_client(example_store: Path) -> TestClient:
     return TestClient(create_app(example_store))
-
-
-@pytest.fixture
-def multi_client(multi_store: Path) -> TestClient:
-    return TestClient(create_app(multi_store))
-
-
-MULTI_RUN = RUN_ID
 
 
 @pytest.fixture(scope="session")

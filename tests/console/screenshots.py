@@ -29,6 +29,12 @@ def pages(run: str) -> list[tuple[str, str]]:
     shots += [
         ("root-modules-history", f"/runs/{run}/instances/root/modules/history"),
         ("root-modules-skills", f"/runs/{run}/instances/root/modules/skills"),
+        ("root-modules-archive", f"/runs/{run}/instances/root/modules/archive"),
+        ("closer-modules-tasks", f"/runs/{run}/instances/root@2/modules/tasks"),
+        ("worker-modules-memories", f"/runs/{run}/instances/root.3/modules/memories"),
+        ("store-tasks-0", f"/runs/{run}/modules/store/tasks-0"),
+        ("store-board-0", f"/runs/{run}/modules/store/board-0"),
+        ("store-memories-0", f"/runs/{run}/modules/store/memories-0"),
         ("closer-overview", f"/runs/{run}/instances/root@2/overview"),
         ("worker-activity", f"/runs/{run}/instances/root.1/activity"),
         ("store-history-0", f"/runs/{run}/modules/store/history-0"),

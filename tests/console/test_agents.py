@@ -1,9 +1,9 @@
 """The agent tree: spawned subagents and forks under their parent, successors off their
-predecessor, statuses once the run ended."""
+predecessor, statuses once the run ended (the crew run gg recorded, and small streams)."""
 
 from __future__ import annotations
 
-from console.scenario import multi_agent_run
+from console.conftest import Records, written_until
 from gg.console.agents import fold_agents
 
 
@@ -14,39 +14,53 @@ def test_a_run_without_spawn_events_is_one_root_agent():
     assert (root.relation, root.profile, root.model, root.status) == ("root", "root", "replay", "running")
 
 
-def test_subagents_and_forks_hang_under_their_parent_and_successors_off_their_predecessor():
-    tree = fold_agents(multi_agent_run(), "completed")
+def test_subagents_and_forks_hang_under_their_parent_and_successors_off_their_predecessor(
+    crew_records: Records,
+):
+    tree = fold_agents(crew_records, "completed")
     root = tree.instances["root"]
-    assert root.successors == ("root.1",)
-    assert root.subagents == ("impl.1", "impl.2", "root.f1")
+    assert root.successors == ("root@2",)
+    assert root.subagents == ("root.1", "root.2", "root.f1", "root.3", "root.4")
     assert tree.instances["root.f1"].relation == "fork"
-    assert tree.instances["root.1"].relation == "exec"
-    assert tree.instances["impl.1"].relation == "subagent"
-    assert [i.id for i in tree.ordered()] == ["root", "root.1", "impl.1", "impl.2", "root.f1"]
+    assert tree.instances["root@2"].relation == "exec"
+    assert tree.instances["root.3"].relation == "subagent"  # the board's implementer, under its filer
+    assert [i.id for i in tree.ordered()] == [
+        "root",
+        "root@2",
+        "root.1",
+        "root.2",
+        "root.f1",
+        "root.3",
+        "root.4",
+    ]
 
 
-def test_profiles_come_from_the_spawn_events():
-    tree = fold_agents(multi_agent_run(), "completed")
+def test_profiles_come_from_the_spawn_events(crew_records: Records):
+    tree = fold_agents(crew_records, "completed")
     assert {a: i.profile for a, i in tree.instances.items()} == {
-        "root": "planner",
-        "impl.1": "impl",
-        "impl.2": "impl",
-        "root.f1": "planner",
-        "root.1": "reviewer",
+        "root": "root",
+        "root.1": "worker",
+        "root.2": "worker",
+        "root.f1": "root",
+        "root.3": "worker",
+        "root.4": "inspector",
+        "root@2": "closer",
     }
-    assert list(tree.profiles()) == ["planner", "reviewer", "impl"]
+    assert list(tree.profiles()) == ["root", "closer", "worker", "inspector"]
 
 
-def test_an_instance_that_handed_over_reads_so_and_the_last_incarnation_takes_the_runs_ending():
-    tree = fold_agents(multi_agent_run(finished=False), "limit_exceeded")
+def test_an_instance_that_handed_over_reads_so_and_the_last_incarnation_takes_the_runs_ending(
+    crew_records: Records,
+):
+    tree = fold_agents(written_until(crew_records, "agent_finished", "root@2"), "limit_exceeded")
     assert tree.instances["root"].status == "handed over"
-    assert tree.instances["root.1"].status == "limit_exceeded"
-    assert tree.instances["impl.1"].status == "completed"
+    assert tree.instances["root@2"].status == "limit_exceeded"
+    assert tree.instances["root.1"].status == "completed"
 
 
-def test_every_instance_runs_while_the_run_does():
-    tree = fold_agents(multi_agent_run(finished=False), None)
-    assert tree.instances["root.1"].status == "running"
+def test_every_instance_runs_while_the_run_does(crew_records: Records):
+    tree = fold_agents(written_until(crew_records, "agent_finished", "root@2"), None)
+    assert tree.instances["root@2"].status == "running"
     assert tree.instances["root.f1"].status == "completed"  # it reported its own ending
 
 

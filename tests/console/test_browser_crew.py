@@ -2,38 +2,74 @@
 holds reads the same way on the Modules tab, on each holder's Instances file and on its
 profile's Agents row (holder counts, badges, `handed on`).
 
-The subject is the crew run (`tests/console/crew/`, recorded by `gg run` in `crew_run`). The walk
-over the stores reads each from the Modules tab and checks it everywhere else, so a kind a
-profile enables in `crew/gg.json` is checked with the rest; `EXPECTED` pins what the run holds
-today, literally, and grows with it.
+The subject is the crew run (`tests/console/crew/`, recorded by `gg run` in `crew_run`): every
+module kind, held for real. The walk over the stores reads each from the Modules tab and checks it
+everywhere else, so a kind a profile enables in `crew/gg.json` is checked with the rest;
+`EXPECTED` pins what the run holds, literally, and grows with it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from console.browser import served
 from console.conftest import Recorded
 
-# store -> (reach, holders in order, badge on every surface: "" / "handed on" / "N holders")
+# store -> (reach, holders in order, badges on every surface: "N holders" / "handed on" / "dropped")
 EXPECTED = {
-    "history-0": ("root → closer", ["root", "root@2"], "handed on"),
+    "history-0": ("root \u2192 closer", ["root", "root@2"], "handed on"),
     "history-1": ("worker", ["root.1"], ""),
     "history-2": ("worker", ["root.2"], ""),
     "history-3": ("root", ["root.f1"], ""),
-    "memories-0": ("worker", ["root.1", "root.2"], "2 holders"),  # the workers' `shared` store
-    "skills-0": ("root → closer", ["root", "root@2"], "handed on"),
+    "history-4": ("worker", ["root.3"], ""),  # the board's implementer
+    "history-5": ("inspector", ["root.4"], ""),  # the board's reviewer
+    # the planner's markdown notes, let go at the exec into a scratchpad profile (re-initialised)
+    "memories-0": ("(dropped)", ["root"], "dropped"),
+    "memories-1": ("worker", ["root.1", "root.2", "root.3"], "3 holders"),  # the workers' `shared` store
+    "memories-2": ("root", ["root.f1"], ""),  # the fork's copy
+    "memories-3": ("inspector", ["root.4"], ""),  # `inherited`, but gg dispatched it: no spawner
+    "memories-4": ("closer", ["root@2"], ""),  # the fresh scratchpad the exec started
+    "tasks-0": ("root \u2192 closer", ["root", "root@2"], "handed on"),
+    "tasks-1": ("root", ["root.f1"], ""),
+    "board-0": (
+        "run-global",
+        ["root", "root.1", "root.2", "root.3", "root.4", "root.f1", "root@2"],
+        "7 holders",
+    ),
+    "skills-0": ("root \u2192 closer", ["root", "root@2"], "handed on"),
     "skills-1": ("worker", ["root.1"], ""),
     "skills-2": ("worker", ["root.2"], ""),
     "skills-3": ("root", ["root.f1"], ""),
+    "skills-4": ("worker", ["root.3"], ""),
+    "archive-0": ("(dropped)", ["root"], "dropped"),  # the closer keeps no archive
+    "archive-1": ("root", ["root.f1"], ""),
 }
 # profile -> kind -> the Agents tab's badge
 AGENT_BADGES = {
-    "root": {"history": "per instance", "skills": "per instance"},
-    "worker": {"history": "per instance", "memories": "agent-scoped", "skills": "per instance"},
-    "closer": {"history": "handed on", "skills": "handed on"},
+    "root": {
+        "history": "per instance",
+        "memories": "per instance",
+        "tasks": "per instance",
+        "board": "run-global",
+        "skills": "per instance",
+        "archive": "per instance",
+    },
+    "closer": {
+        "history": "handed on",
+        "memories": "per instance",
+        "tasks": "handed on",
+        "board": "run-global",
+        "skills": "handed on",
+    },
+    "worker": {
+        "history": "per instance",
+        "memories": "agent-scoped",
+        "board": "run-global",
+        "skills": "per instance",
+    },
+    "inspector": {"history": "per instance", "memories": "per instance", "board": "run-global"},
 }
 
 
@@ -72,9 +108,24 @@ def store_rows(page: Page, base: str, run: str) -> list[StoreRow]:
 
 
 def badge_of(page: Page, scope: str) -> str:
-    """The sharing badge shown in `scope`: "N holders", "handed on" or nothing."""
-    badges = page.locator(f"{scope} .badge.shared, {scope} .badge.handed")
-    return badges.first.inner_text().strip() if badges.count() else ""
+    """The store badges shown in `scope`: "N holders", "handed on", "dropped" or nothing."""
+    badges = page.locator(f"{scope} .badge.shared, {scope} .badge.handed, {scope} .badge.dropped")
+    return " ".join(b.strip() for b in badges.all_inner_texts())
+
+
+def listed_stores(row: Locator) -> list[tuple[str, str]]:
+    """The stores an Agents row names, each with the holder count beside it ("" for none)."""
+    return (
+        row.locator("td")
+        .nth(2)
+        .evaluate(
+            """td => [...td.querySelectorAll(':scope > a:has(> code)')].map(a => {
+            const next = a.nextElementSibling;
+            const count = next && next.matches('span.muted') && next.querySelector('svg.glyph');
+            return [a.innerText.trim(), count ? next.innerText.trim() : ''];
+        })"""
+        )
+    )
 
 
 def check_store(page: Page, row: StoreRow) -> list[str]:
@@ -118,9 +169,10 @@ def test_every_store_of_a_recorded_run_reads_the_same_on_all_three_surfaces(crew
             for tr in section.locator("table.modules-rows > tbody > tr").all():
                 kind = tr.locator("td").first.inner_text().strip()
                 badges.setdefault(profile, {})[kind] = tr.locator(".badge.distribution").inner_text().strip()
-                listed = tr.locator("td").nth(2).locator("a > code").all_inner_texts()
-                for store in listed:  # a store the profile's row names counts the profile's holders
+                for store, count in listed_stores(tr):  # the count beside a store is its holders'
                     assert store in observed, (profile, store)
+                    _, holders, badge = observed[store]
+                    assert count == (str(len(holders)) if badge.endswith("holders") else ""), (profile, store)
     assert observed == EXPECTED
     assert badges == AGENT_BADGES
 

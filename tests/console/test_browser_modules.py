@@ -1,7 +1,6 @@
-"""The three module surfaces, clicked through in Chromium, on the synthetic run
-(`console.scenario`): a store held by two instances at once (`2 holders`, `agent-scoped`) and a
-memories store re-initialized by an exec, which no run gg records can hold until memories are
-wired into runs. The recorded run's walk is `test_browser_crew`."""
+"""The module surfaces of the crew run gg recorded (`tests/console/crew/`), clicked through in
+Chromium where a walk over every store (`test_browser_crew`) does not look: the task list as a
+graph, the board on the Project tab, and a memories store the exec re-initialised."""
 
 from __future__ import annotations
 
@@ -10,65 +9,64 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from console.browser import served
-from console.scenario import RUN_ID
+from console.conftest import Recorded
 
 
-def test_a_shared_store_reads_the_same_on_all_three_surfaces(multi_store: Path, page):
-    with served(multi_store) as base:
-        page.goto(f"{base}/runs/{RUN_ID}/instances/impl.1/overview")
-        folder = page.locator("#modules-impl\\.1")
-        expect(folder).not_to_have_attribute("open", "")  # closed by default
-        folder.locator("> summary").click()
-        row = folder.locator("li", has=page.locator("a", has_text="memories"))
-        expect(row.locator(".badge.shared")).to_have_text("2 holders")
-        row.locator("a", has_text="memories").click()
+def test_the_task_list_is_a_graph_each_task_one_column_after_what_blocks_it(crew_run: Recorded, page):
+    with served(crew_run.store) as base:
+        page.goto(f"{base}/runs/{crew_run.run_id}/instances/root@2/modules/tasks")
         strip = page.locator(".identity")
-        expect(strip.locator(".store-id")).to_have_text("memories-1")
-        expect(strip.locator(".badge.shared")).to_have_text("2 holders")
-        expect(strip.locator(".chip")).to_have_text(["impl.2"])
-        strip.locator(".chip", has_text="impl.2").click()
-        expect(page.locator(".file-head")).to_contain_text("impl.2")
-        expect(page.locator(".identity .store-id")).to_have_text("memories-1")
-        page.locator(".identity .open-in").click()
-
-        expect(page.locator(".file-head h2")).to_have_text("memories-1")
-        holders = page.locator("table").first.locator("tbody tr")
-        expect(holders).to_have_count(2)
-        expect(page.locator(".identity .badge.shared")).to_have_text("2 holders")
-        explorer_row = page.locator("nav.explorer li", has=page.locator("code", has_text="memories-1"))
-        expect(explorer_row.locator(".badge.shared")).to_have_text("2 holders")
-        holders.first.locator("td").nth(1).locator("a").click()
-
-        section = page.locator("#profile-impl")
-        memories = section.locator("tr", has=page.locator("td", has_text="memories"))
-        expect(memories.locator(".badge.distribution")).to_have_text("agent-scoped")
-        expect(memories.locator("td").nth(2)).to_contain_text("memories-1")
-        expect(memories.locator("td").nth(2)).to_contain_text("2")
-        expect(memories.locator(".inline-contents")).to_contain_text("api-notes")
+        expect(strip.locator(".store-id")).to_have_text("tasks-0")
+        expect(strip.locator(".badge.handed")).to_have_text("handed on")
+        graph = page.locator("figure.graph svg")
+        expect(graph.locator("rect.task-node")).to_have_count(4)
+        expect(graph.locator("rect.task-done")).to_have_count(4)  # the closer completed the last
+        expect(graph.locator("path.arrow")).to_have_count(6)  # three blockers, two strokes an arrow
+        xs = {
+            g.locator("title").text_content().split(":")[0]: float(g.locator("rect").get_attribute("x") or "")
+            for g in graph.locator("g").all()
+        }
+        assert xs["bolts"] == xs["nuts"] == xs["washers"] < xs["report"]
+        rows = page.locator("table", has=page.locator("th", has_text="Blocked by")).locator("tbody tr")
+        expect(rows.last).to_contain_text("report")
+        expect(rows.last.locator("td").last).to_have_text("bolts nuts washers")
 
 
-def test_a_store_handed_on_reads_handed_on_everywhere_and_shared_nowhere(multi_store: Path, page):
-    with served(multi_store) as base:
-        page.goto(f"{base}/runs/{RUN_ID}/instances/root.1/modules/history")
-        folder = page.locator("#modules-root\\.1")
-        expect(folder).to_have_attribute("open", "")  # the selected file's folder shows it
-        history = folder.locator("li", has=page.locator("a", has_text="history"))
-        expect(history.locator(".badge.handed")).to_have_text("handed on")
-        expect(history.locator(".badge.shared")).to_have_count(0)
-        expect(page.locator(".identity .badge.handed")).to_have_text("handed on")
-        page.locator(".identity .open-in").click()
-
-        expect(page.locator(".file-head h2")).to_have_text("history-0")
-        expect(page.locator(".identity .badge.handed")).to_have_text("handed on")
-        expect(page.locator(".identity .badge.shared")).to_have_count(0)
-        expect(page.locator("ol.lifetime li")).to_have_text(
-            ["created at root as it opened", "carried at root → root.1 by exec"]
+def test_the_project_tab_shows_the_issue_gg_dispatched_and_who_worked_it(crew_run: Recorded, page):
+    with served(crew_run.store) as base:
+        page.goto(f"{base}/runs/{crew_run.run_id}/instances")
+        page.locator("a.tab", has_text="Project").click()
+        expect(page.locator(".board .column h3")).to_have_text(
+            ["open 0", "in progress 0", "in review 0", "done 1", "failed 0"]
         )
-        page.locator("a.tab", has_text="Agents").click()
+        card = page.locator(".board .column", has_text="done").locator(".issue")
+        expect(card.locator("code").first).to_have_text("ISSUE-1")
+        expect(card.locator(".title")).to_have_text("recount the bolts")
+        expect(card).to_contain_text("reviewed by inspector")
+        card.locator("summary", has_text="scope").click()
+        expect(card.locator("dl")).to_contain_text("a count the inspector approves")
+        expect(page.locator("figure.graph rect.task-done")).to_have_count(1)
+        card.locator("a.chip", has_text="root.3").click()
+        expect(page.locator(".file-head")).to_contain_text("root.3")
+        expect(page.locator("main")).to_contain_text("issue `ISSUE-1`")  # the brief gg wrote it
 
-        reviewer = page.locator("#profile-reviewer")
-        row = reviewer.locator("tr", has=page.locator("td", has_text="history"))
-        expect(row.locator(".badge.distribution")).to_have_text("handed on")
+
+def test_a_memories_store_an_exec_re_initialised_reads_so_on_both_ends(crew_run: Recorded, page):
+    with served(crew_run.store) as base:
+        page.goto(f"{base}/runs/{crew_run.run_id}/modules/store/memories-0")
+        expect(page.locator(".identity .badge.dropped")).to_have_text("dropped")
+        lifetime = page.locator("ol.lifetime li")
+        expect(lifetime).to_have_text(
+            ["created at root as it opened", "released at root → root@2 by exec (now memories-4)"]
+        )
+        lifetime.last.locator("a", has_text="memories-4").click()
+        expect(page.locator(".file-head h2")).to_have_text("memories-4")
+        expect(page.locator("ol.lifetime li")).to_have_text(["created at root@2 by exec"])
+        expect(page.locator(".file-pane")).to_contain_text("scratchpad")
+        page.locator("a.tab", has_text="Agents").click()
+        row = page.locator("#profile-closer tr", has=page.locator("td", has_text="memories"))
+        expect(row.locator(".badge.distribution")).to_have_text("per instance")
+        expect(row.locator("td").nth(2)).to_contain_text("memories-4")
 
 
 def test_the_modules_tab_is_not_offered_without_a_module_backed_capability(example_store: Path, page):

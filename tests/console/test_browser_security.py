@@ -1,5 +1,5 @@
-"""Text a model or a program wrote never runs in the browser: it is written into every such
-field of a run, and every page of that run is opened in real Chromium."""
+"""Text a model or a program wrote never runs in the browser: a run gg records writes it into
+every such field, and every page of that run is opened in real Chromium."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pathlib import Path
 
 from console.browser import served
 from console.conftest import gg_run
-from console.scenario import RUN_ID, multi_agent_run
-from console.store_writer import write_records
 
 SCRIPT = "<script>window.__pwned = 'script'; alert('script')</script>"
 ATTRIBUTE = "\"><img src=x onerror=\"window.__pwned = 'img'; alert('img')\">"
@@ -40,54 +38,25 @@ def every_page(page, base: str, start: str) -> list[str]:
     return seen
 
 
-def test_injected_markup_and_script_are_shown_as_text_and_never_run(tmp_path: Path, page):
-    store = tmp_path / "runs.db"
-    write_records(store, multi_agent_run(PAYLOAD)).close()
-    dialogs: list[str] = []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    with served(store) as base:
-        visited = every_page(page, base, f"/runs/{RUN_ID}/instances")
-        page.goto(f"{base}/runs/{RUN_ID}/instances/root/activity")
-        shown = page.inner_text("main")
-        source = page.locator("pre.code").first.text_content() or ""
-        page.goto(f"{base}/runs/{RUN_ID}/modules/store/memories-1")
-        page.locator("tr.memory-body summary").click()
-        memory = page.inner_text("main")
-        page.goto(f"{base}/runs/{RUN_ID}/project")
-        board = page.inner_text("main")
-        page.goto(f"{base}/runs/{RUN_ID}/modules/store/tasks-0")
-        tasks = page.inner_text("main")
-        page.goto(f"{base}/runs/{RUN_ID}/modules/store/skills-0")
-        skills = page.inner_text("main")
-        page.goto(f"{base}/runs/{RUN_ID}/instances/impl.1/overview")
-        brief = page.inner_text("main")
-    assert dialogs == []
-    assert len(visited) > 60
-    assert f"reply: {PAYLOAD}" in shown  # the reply, verbatim, as text
-    assert f"View: {PAYLOAD}" in shown  # the view's label
-    assert f"log: {PAYLOAD}" in shown  # the operator's log line
-    assert (
-        "views.openText('<script>window.__pwned" in source and "<img src=x onerror=" in source
-    )  # the program
-    assert f"memory: {PAYLOAD}" in memory and f"body: {PAYLOAD}" in memory  # description, text
-    assert f"issue: {PAYLOAD}" in board
-    assert f"task: {PAYLOAD}" in tasks
-    assert f"skill: {PAYLOAD}" in skills
-    assert f"brief: {PAYLOAD}" in brief
-
-
+MEMORY_PARAMS = {
+    "scope": "isolated",
+    **dict.fromkeys(("maxCount", "maxTotalLen", "maxResults"), 0),
+    "maxLenPerMemory": 2000,
+    "maxLenIndex": 2000,
+    "maxLenDescription": 2000,
+}
 SKILL_NAME = '"><img src=x onerror="window.__pwned = \'skill\'">'  # a folder's name: no slash
 
 
 def injected_run(folder: Path) -> Path:
     """A capability set and journal whose every model- or program-written text is the payload:
     the reply, the program, a view's label and body, a log line, an error, a subagent's brief, a
-    skill's name and description, the summary."""
+    skill's name and description, a task's title, a memory's description and body, an issue's
+    title and scope, a turn archived (its error), the summary."""
     said = json.dumps(PAYLOAD)
-    skill = folder / "skills" / SKILL_NAME
+    skill = folder / "workspace" / "skills" / SKILL_NAME
     skill.mkdir(parents=True)
     (skill / "skill.md").write_text(f"---\ndescription: {PAYLOAD}\n---\n{PAYLOAD}\n", encoding="utf-8")
-    (folder / "workspace").mkdir()
     code = {"id": "responses-as-code", "params": {"language": "javascript", "timeoutSecs": 30}}
     model = {"provider": "replay", "journal": "journal.jsonl"}
     root = {
@@ -97,22 +66,33 @@ def injected_run(folder: Path) -> Path:
         "capabilities": [
             code,
             {"id": "program-library", "params": {"keep": 20, "idLength": 4}},
-            {"id": "skills", "params": {"directory": "skills"}},
+            {"id": "skills", "params": {"dir": "skills", "builtIns": {}}},
             {"id": "subagents", "params": {"maxDepth": 1}},
+            {"id": "memories", "implementation": "markdown", "params": MEMORY_PARAMS},
+            {"id": "tasks", "params": {"maxTasks": 4, "mode": "simple"}},
+            {"id": "project-management", "params": {"maxEpics": 1, "maxIssues": 2, "maxRetries": 0}},
+            {"id": "agent-managed-context", "params": {"topFileViews": 5}},
         ],
-        "subagents": [{"agent": "worker", "description": PAYLOAD, "scopes": ["subagent"]}],
+        "subagents": [{"agent": "worker", "description": PAYLOAD, "scopes": ["subagent", "implementer"]}],
     }
     worker = {"slug": "worker", "task": PAYLOAD, "model": model, "capabilities": [code]}
     (folder / "gg.json").write_text(
         json.dumps({"name": "injected", "agents": [root, worker]}), encoding="utf-8"
     )
     first = (
-        'import { delegation, skills, views } from "gg";\n'
+        'import { board, delegation, memories, skills, tasks, views } from "gg";\n'
         f"skills.readSkill({json.dumps(SKILL_NAME)});\n"
         f"views.openText({said}, {said});\nconsole.log({said});\n"
         f'const child = delegation.spawnSubagent({{ agent: "worker", prompt: {said} }});\n'
         "delegation.waitForSubagents([child.id]);\n"
+        f'tasks.addTask({{ id: "t1", title: {said} }});\n'
+        f'memories.createMemory({{ name: "note", description: {said}, body: {said} }});\n'
+        f'const epic = board.createEpic({{ prefix: "PAY", title: {said}, description: {said} }});\n'
+        f"const issue = board.createIssue({{ title: {said}, inScope: {said}, outOfScope: {said}, "
+        f'completionCriteria: {said}, agent: "worker", epicId: epic.id }});\n'
+        "board.waitForIssue(issue.id);\n"
     )
+    archive = 'import { context } from "gg";\ncontext.archiveThread([{ from: 2, to: 2 }]);\n'
     finish = f'import {{ session }} from "gg";\nsession.finish({said});\n'
     lines = [
         {"text": PAYLOAD, "calls": [{"name": "submit_program", "arguments": {"program": first}}]},
@@ -120,6 +100,7 @@ def injected_run(folder: Path) -> Path:
             "text": PAYLOAD,
             "calls": [{"name": "submit_program", "arguments": {"program": f"throw new Error({said});\n"}}],
         },
+        {"text": PAYLOAD, "calls": [{"name": "submit_program", "arguments": {"program": archive}}]},
         {"text": PAYLOAD, "calls": [{"name": "submit_program", "arguments": {"program": finish}}]},
         {
             "profile": "worker",
@@ -145,8 +126,20 @@ def test_text_a_recorded_run_wrote_is_shown_as_text_and_never_runs(tmp_path: Pat
         brief = page.inner_text("main")
         page.goto(f"{base}/runs/{run.run_id}/modules/store/skills-0")
         skills = page.inner_text("main")
+        texts = {}
+        for store in ("tasks-0", "memories-0", "archive-0"):
+            page.goto(f"{base}/runs/{run.run_id}/modules/store/{store}")
+            page.locator("details summary").evaluate_all("els => els.forEach(e => e.click())")
+            texts[store] = page.inner_text("main")
+        page.goto(f"{base}/runs/{run.run_id}/project")
+        texts["project"] = page.inner_text("main")
     assert dialogs == []
-    assert len(visited) > 20
+    assert len(visited) > 30
     assert PAYLOAD in activity and f"Error: {PAYLOAD}" in activity  # the reply, view, log, error
     assert PAYLOAD in brief
     assert SKILL_NAME in skills and PAYLOAD in skills  # the skill's name and description
+    assert f"t1\t{PAYLOAD}\tpending" in texts["tasks-0"]  # the task's title, in the table
+    assert texts["memories-0"].count(PAYLOAD) >= 2  # the memory's description and body
+    assert f"Error: {PAYLOAD}" in texts["archive-0"]  # the archived turn
+    assert f"PAY\t{PAYLOAD}\t{PAYLOAD}" in texts["project"]  # the epic's title and description
+    assert f"{PAYLOAD}\nby root.2" in texts["project"]  # the issue's title on its card, by its implementer

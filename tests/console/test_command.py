@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-from console.conftest import GG
+from console.conftest import GG, Recorded
 from gg.console.command import address_of, is_loopback, notices, resolve_store
 
 START_SECS = 20.0
@@ -43,23 +43,22 @@ def test_addresses_read_as_urls():
     assert address_of("::1", 9000) == "http://[::1]:9000/"
 
 
-def test_gg_console_prints_its_address_and_serves_the_store(multi_store: Path):
+def test_gg_console_prints_its_address_and_serves_the_store(crew_run: Recorded):
+    store = crew_run.store
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
-        [str(GG), "console", "--store", str(multi_store), "--port", str(port)],
+        [str(GG), "console", "--store", str(store), "--port", str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
         line = process.stdout.readline() if process.stdout else ""
-        assert (
-            line.strip() == f"gg console: serving {multi_store} on http://127.0.0.1:{port}/ (Ctrl-C stops it)"
-        )
+        assert line.strip() == f"gg console: serving {store} on http://127.0.0.1:{port}/ (Ctrl-C stops it)"
         page = _get_when_up(f"http://127.0.0.1:{port}/")
-        assert page.status_code == 200 and "planning" in page.text
+        assert page.status_code == 200 and "parts-count" in page.text
     finally:
         process.terminate()
         process.wait(timeout=10)

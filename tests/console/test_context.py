@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from console.scenario import multi_agent_run
+from console.conftest import Records
 from gg.console.agents import fold_agents
 from gg.console.charts import agent_tree, context_bands, dependency_graph, nice_top, stacked
 from gg.console.context import read_breakdown, reported_breakdowns
@@ -10,14 +10,24 @@ from gg.state.breakdown import breakdown
 from gg.telemetry.breakdown import ContextBand
 
 
-def test_a_reported_breakdown_is_read_per_agent_and_turn_in_its_own_unit():
-    reported = reported_breakdowns(multi_agent_run())
+def test_a_reported_breakdown_is_read_per_agent_and_turn_in_its_own_unit(crew_records: Records):
+    reported = reported_breakdowns(crew_records)
     root = reported["root"]
-    assert sorted(root) == [1, 2]
+    assert sorted(root) == [1, 2, 3, 4, 5]
+    (second,) = [
+        e
+        for e in crew_records
+        if e["type"] == "context_breakdown" and e["agentId"] == "root" and e["turn"] == 2
+    ]
     assert root[2].measured and root[2].unit == "tokens"
-    assert root[2].band("TaskList") == 150
+    assert root[2].band("TaskList") == next(b["tokens"] for b in second["bands"] if b["band"] == "TaskList")
     assert root[2].band("Memory") is None  # not reported: absent, not zero
-    assert root[1].band("Skill") == 0  # reported as zero: a measurement
+    assert root[2].total == 2600  # the request's input tokens, as billed
+
+
+def test_a_band_reported_as_zero_is_a_measurement():
+    turn = read_breakdown(1, {"bands": [{"band": "Skill", "tokens": 0}], "unit": "tokens"})
+    assert turn.band("Skill") == 0 and turn.band("Memory") is None
 
 
 def test_a_breakdown_may_state_its_bands_as_a_mapping_and_its_unit_in_characters():
@@ -48,16 +58,18 @@ def test_stacked_bars_scale_to_the_tallest_turn():
     assert stacked([], [], ("a",), "tokens") is None
 
 
-def test_the_context_picture_stacks_every_band_a_turn_reported():
-    chart = context_bands(reported_breakdowns(multi_agent_run())["root.1"])
-    assert chart is not None and chart.series == ("System", "Memory", "TaskList", "Skill")
+def test_the_context_picture_stacks_every_band_a_turn_reported(crew_records: Records):
+    chart = context_bands(reported_breakdowns(crew_records)["root@2"])
+    assert chart is not None
+    assert chart.series == ("System", "Tools", "Task", "Thread", "Views", "TaskList", "Skill")
 
 
-def test_the_agent_tree_places_children_a_row_below_their_parent():
-    picture = agent_tree(fold_agents(multi_agent_run(), "completed"))
+def test_the_agent_tree_places_children_a_row_below_their_parent(crew_records: Records):
+    picture = agent_tree(fold_agents(crew_records, "completed"))
     nodes = {n.id: n for n in picture.nodes}
-    assert nodes["root"].y == 0 and all(nodes[a].y > 0 for a in ("root.1", "impl.1", "impl.2", "root.f1"))
-    assert len(picture.edges) == 4
+    others = ("root@2", "root.1", "root.2", "root.f1", "root.3", "root.4")
+    assert nodes["root"].y == 0 and all(nodes[a].y > 0 for a in others)
+    assert len(picture.edges) == 6
     assert {e.relation for e in picture.edges} == {"exec", "subagent", "fork"}
 
 

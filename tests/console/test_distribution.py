@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from console.scenario import Recorder, multi_agent_run, row
+from console.conftest import Records
+from console.scenario import Recorder, row
 from gg.console.agents import fold_agents
 from gg.console.distribution import Badge, profile_rows, store_reach
 from gg.console.modules import fold_modules
@@ -17,30 +18,34 @@ def badges(records, profile):
     return {r.kind: r for r in profile_rows(index, instances, profile_of)}
 
 
-def test_one_store_bound_by_every_instance_at_once_is_agent_scoped_and_shown_inline():
-    rows = badges(multi_agent_run(), "impl")
+def test_one_store_bound_by_every_instance_at_once_is_agent_scoped_and_shown_inline(crew_records: Records):
+    rows = badges(crew_records, "worker")
     assert rows[ModuleKind.MEMORIES].badge is Badge.AGENT_SCOPED
     assert rows[ModuleKind.MEMORIES].inline
     assert [s.id for s in rows[ModuleKind.MEMORIES].stores] == ["memories-1"]
 
 
-def test_every_instance_holding_its_own_store_is_per_instance():
-    rows = badges(multi_agent_run(), "impl")
+def test_every_instance_holding_its_own_store_is_per_instance(crew_records: Records):
+    rows = badges(crew_records, "worker")
     assert rows[ModuleKind.HISTORY].badge is Badge.PER_INSTANCE
-    assert rows[ModuleKind.ARCHIVE].badge is Badge.PER_INSTANCE
+    assert rows[ModuleKind.SKILLS].badge is Badge.PER_INSTANCE
     assert not rows[ModuleKind.HISTORY].inline
+    planner = badges(crew_records, "root")  # the root and its fork's copies
+    assert {planner[k].badge for k in (ModuleKind.MEMORIES, ModuleKind.TASKS, ModuleKind.ARCHIVE)} == {
+        Badge.PER_INSTANCE
+    }
 
 
-def test_the_board_is_run_global_for_every_profile():
-    for profile in ("planner", "impl", "reviewer"):
-        assert badges(multi_agent_run(), profile)[ModuleKind.BOARD].badge is Badge.RUN_GLOBAL
+def test_the_board_is_run_global_for_every_profile(crew_records: Records):
+    for profile in ("root", "worker", "inspector", "closer"):
+        assert badges(crew_records, profile)[ModuleKind.BOARD].badge is Badge.RUN_GLOBAL
 
 
-def test_a_store_an_exec_carried_reads_handed_on_for_the_successor_profile():
-    rows = badges(multi_agent_run(), "reviewer")
+def test_a_store_an_exec_carried_reads_handed_on_for_the_successor_profile(crew_records: Records):
+    rows = badges(crew_records, "closer")
     assert rows[ModuleKind.HISTORY].badge is Badge.HANDED_ON
     assert rows[ModuleKind.TASKS].badge is Badge.HANDED_ON
-    assert rows[ModuleKind.MEMORIES].badge is Badge.PER_INSTANCE
+    assert rows[ModuleKind.MEMORIES].badge is Badge.PER_INSTANCE  # re-initialised: a store of its own
 
 
 def test_a_store_owned_by_a_spawner_of_another_profile_is_run_global():
@@ -101,13 +106,22 @@ def test_no_notes_are_written_for_a_run_without_rosters():
     assert tree.root == "root"
 
 
-def test_a_store_row_names_its_profile_the_profiles_it_was_handed_through_run_global_or_dropped():
-    records = multi_agent_run()
+def test_a_store_row_names_its_profile_the_profiles_it_was_handed_through_run_global_or_dropped(
+    crew_records: Records,
+):
+    records = crew_records
     tree = fold_agents(records, "completed")
     index = fold_modules(records)
     profile_of = {a: i.profile for a, i in tree.instances.items()}
-    assert store_reach(index.stores["memories-1"], profile_of) == "impl"
+    assert store_reach(index.stores["memories-1"], profile_of) == "worker"
     assert store_reach(index.stores["board-0"], profile_of) == "run-global"
     assert store_reach(index.stores["memories-0"], profile_of) == "(dropped)"
     # handed on from one profile to another: it passed through them, it was never held run-wide
-    assert store_reach(index.stores["history-0"], profile_of) == "planner → reviewer"
+    assert store_reach(index.stores["history-0"], profile_of) == "root → closer"
+
+
+def test_an_inherited_scope_gg_dispatched_is_noted_even_for_one_instance(crew_records: Records):
+    (note,) = badges(crew_records, "inspector")[ModuleKind.MEMORIES].notes
+    assert note.startswith("declared scope: inherited, observed: its one instance got its own store")
+    assert "gg dispatched it (a board's implementer or reviewer)" in note
+    assert badges(crew_records, "worker")[ModuleKind.MEMORIES].notes == ()  # `shared`, and one store

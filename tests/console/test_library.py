@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from console.scenario import Recorder
-from gg.console.library import fold_programs, library_figures
+from gg.console.library import fold_programs, held_after, library_figures, taken_over
 from gg.console.source import RunSource
 
 
@@ -84,3 +84,20 @@ def test_an_agent_without_a_library_still_lists_its_programs():
     assert not book.has_library
     (program,) = book.programs
     assert (program.program_id, program.source, program.ok) == (None, "1", True)
+
+
+def test_a_hand_over_passes_on_what_the_giver_held_once_that_turn_ended():
+    r = Recorder()
+    for turn, program in ((1, "aa"), (2, "bb"), (3, "cc")):
+        r.emit("program_kept", "root", turn, programId=program, lines=1, chars=10, ok=True)
+    r.emit("program_dropped", "root", 2, programId="aa")
+    giver = fold_programs(r.records)["root"]
+    assert [e.program_id for e in held_after(giver, 2)] == ["bb"]  # aa dropped by then, cc not yet kept
+    took = taken_over(giver, 2, "exec", keeps_library=True)
+    assert took is not None and (took.giver, took.turn, [e.program_id for e in took.entries]) == (
+        "root",
+        2,
+        ["bb"],
+    )
+    assert taken_over(giver, 2, "exec", keeps_library=False) is None  # keeps none: takes nothing
+    assert taken_over(None, 2, "fork", keeps_library=True) is None

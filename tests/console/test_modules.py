@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from console.scenario import Recorder, multi_agent_run, row
+from console.conftest import Records
+from console.scenario import Recorder, row
 from gg.console.modules import fold_modules
 from gg.console.vocabulary import ModuleKind
 
@@ -89,12 +90,12 @@ def test_an_inherited_scope_links_one_memories_store_to_both_holders():
     assert "memories-1" not in index.stores
 
 
-def test_a_store_passed_on_by_exec_is_handed_on_and_never_shared():
-    index = fold_modules(multi_agent_run())
+def test_a_store_passed_on_by_exec_is_handed_on_and_never_shared(crew_records: Records):
+    index = fold_modules(crew_records)
     history = index.stores["history-0"]
     assert [(h.agent_id, h.origin) for h in history.holders] == [
         ("root", "created"),
-        ("root.1", "transferred"),
+        ("root@2", "transferred"),
     ]
     assert history.handed_on and not history.shared
     assert [(e.what, e.succession) for e in history.lifetime] == [("created", None), ("carried", "exec")]
@@ -102,30 +103,34 @@ def test_a_store_passed_on_by_exec_is_handed_on_and_never_shared():
     assert not history.dropped
 
 
-def test_two_holders_of_a_shared_profile_store_share_it():
-    index = fold_modules(multi_agent_run())
+def test_every_holder_of_a_shared_profile_store_shares_it(crew_records: Records):
+    index = fold_modules(crew_records)
     memories = index.stores["memories-1"]
     assert [(h.agent_id, h.origin, h.scope) for h in memories.holders] == [
-        ("impl.1", "profile", "shared"),
-        ("impl.2", "profile", "shared"),
+        ("root.1", "profile", "shared"),
+        ("root.2", "profile", "shared"),
+        ("root.3", "profile", "shared"),  # the board's implementer joins the workers' store
     ]
-    assert memories.shared and len(memories.concurrent) == 2
+    assert memories.shared and len(memories.concurrent) == 3
 
 
-def test_a_strategy_mismatch_releases_the_old_store_and_creates_the_new_one():
-    index = fold_modules(multi_agent_run())
-    old, new = index.stores["memories-0"], index.stores["memories-3"]
-    assert [(e.what, e.other_id) for e in old.lifetime] == [("created", None), ("released", "memories-3")]
+def test_a_strategy_mismatch_releases_the_old_store_and_creates_the_new_one(crew_records: Records):
+    index = fold_modules(crew_records)
+    old, new = index.stores["memories-0"], index.stores["memories-4"]
+    assert [(e.what, e.other_id) for e in old.lifetime] == [("created", None), ("released", "memories-4")]
     assert old.dropped
-    assert [(e.what, e.agent, e.succession) for e in new.lifetime] == [("created", "root.1", "exec")]
+    assert [(e.what, e.agent, e.succession) for e in new.lifetime] == [("created", "root@2", "exec")]
     assert not new.dropped
 
 
-def test_a_store_is_dropped_only_when_every_holder_released_it():
-    index = fold_modules(multi_agent_run())
+def test_a_store_is_dropped_only_when_every_holder_released_it(crew_records: Records):
+    index = fold_modules(crew_records)
     board = index.stores["board-0"]
     assert "root" in board.released_by  # carried on by the exec
-    assert len(board.holders) == 5 and not board.dropped
+    assert len(board.holders) == 7 and not board.dropped
+    archive = index.stores["archive-0"]  # the closer keeps none: the exec dropped it
+    assert [(e.what, e.succession) for e in archive.lifetime] == [("created", None), ("dropped", "exec")]
+    assert archive.dropped
 
 
 def test_a_dropped_kind_releases_its_store():
@@ -152,33 +157,41 @@ def test_a_dropped_kind_releases_its_store():
     assert index.store_of("root.1", ModuleKind.TASKS) is None
 
 
-def test_contents_are_the_latest_snapshot_of_the_store_whoever_emitted_it():
-    index = fold_modules(multi_agent_run("notes"))
+def test_contents_are_the_latest_snapshot_of_the_store_whoever_emitted_it(crew_records: Records):
+    index = fold_modules(crew_records)
     memories = index.stores["memories-1"]
     assert memories.snapshot is not None
-    assert memories.snapshot_agent == "impl.2"
-    assert [m["name"] for m in memories.snapshot["memories"]] == ["api-notes"]
+    assert memories.snapshot_agent == "root.3"  # the last worker to write it
+    assert [m["name"] for m in memories.snapshot["memories"]] == ["tally"]
     tasks = index.stores["tasks-0"].snapshot
-    assert tasks is not None and [t["id"] for t in tasks["tasks"]] == ["t1", "t2"]
+    assert tasks is not None and [t["id"] for t in tasks["tasks"]] == ["bolts", "nuts", "washers", "report"]
 
 
-def test_a_revision_is_a_write_to_its_authors_memories_store():
-    index = fold_modules(multi_agent_run())
-    assert index.stores["memories-1"].revisions == 1
+def test_a_revision_is_a_write_to_its_authors_memories_store(crew_records: Records):
+    index = fold_modules(crew_records)
+    assert index.stores["memories-1"].revisions == 3  # each worker wrote it once
     assert index.stores["memories-1"].written
-    assert not index.stores["memories-0"].written  # only ever an empty snapshot
+    assert not index.stores["memories-3"].written  # the inspector's: only ever an empty snapshot
 
 
-def test_a_disabled_kind_mints_no_store_and_is_held_by_nobody():
-    index = fold_modules(multi_agent_run())
-    assert index.store_of("root", ModuleKind.ARCHIVE) is None
+def test_a_disabled_kind_mints_no_store_and_is_held_by_nobody(crew_records: Records):
+    index = fold_modules(crew_records)
+    assert index.store_of("root.4", ModuleKind.ARCHIVE) is None
     assert "" not in index.stores
-    assert not index.holdings["root"][ModuleKind.ARCHIVE].enabled
+    assert not index.holdings["root.4"][ModuleKind.ARCHIVE].enabled
 
 
-def test_holdings_list_in_kind_order():
-    index = fold_modules(multi_agent_run())
-    assert [s.kind.value for s in index.held_by("impl.1")] == ["history", "memories", "board", "archive"]
+def test_holdings_list_in_kind_order(crew_records: Records):
+    index = fold_modules(crew_records)
+    assert [s.kind.value for s in index.held_by("root")] == [
+        "history",
+        "memories",
+        "tasks",
+        "board",
+        "skills",
+        "archive",
+    ]
+    assert [s.kind.value for s in index.held_by("root.3")] == ["history", "memories", "board", "skills"]
 
 
 def test_a_run_without_rosters_infers_one_window_per_instance():
@@ -189,15 +202,15 @@ def test_a_run_without_rosters_infers_one_window_per_instance():
     assert not index.offers_modules_tab()
 
 
-def test_the_modules_tab_is_offered_when_any_instance_holds_a_module_backed_kind():
+def test_the_modules_tab_is_offered_when_any_instance_holds_a_module_backed_kind(crew_records: Records):
     only_history = Recorder()
     only_history.roster("root", history=row("history-0", "created"))
     assert not fold_modules(only_history.records).offers_modules_tab()
-    assert fold_modules(multi_agent_run()).offers_modules_tab()
+    assert fold_modules(crew_records).offers_modules_tab()
 
 
-def test_a_board_is_known_from_its_roster_rows():
-    assert fold_modules(multi_agent_run()).has_board()
+def test_a_board_is_known_from_its_roster_rows(crew_records: Records):
+    assert fold_modules(crew_records).has_board()
     assert not fold_modules(forked_root_without_board()).has_board()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from console.conftest import Records
 from console.scenario import Recorder
 from console.test_library import example_records
 from gg.console.context import estimated_turns
@@ -56,6 +57,30 @@ def test_a_compaction_restarts_the_window_at_the_next_request():
     assert window.views_of(1, []) is None
     (compaction,) = window.compactions
     assert (compaction.summary, compaction.files, compaction.messages_before) == ("all so far", ("a.md",), 4)
+
+
+def test_messages_taken_out_of_the_window_restart_it_at_the_next_request_and_nothing_else_does(
+    crew_records: Records,
+):
+    root = fold_windows(crew_records)["root"]
+    fourth, fifth = root.request_for(4), root.request_for(5)
+    assert fourth is not None and fifth is not None
+    assert fourth.restarted is None
+    # turn 4 archived turn 2 (its failed program, its receipt and the error it read): gg records
+    # the whole window again, which is the window itself, not its tail on the log
+    assert fifth.restarted == "archive_thread" and not fifth.after_compaction
+    sent = root.window(fifth)
+    assert [m.content for m in sent] == [m.content for m in fifth.added]
+    # in: turn 4's reply, its receipt, its view and the notice of the issue it waited on; out: turn 2's three
+    assert len(sent) == len(root.window(fourth)) + 4 - 3
+    assert not any(m.content.startswith("Runtime error") for m in sent)
+    assert root.views_of(4, []) is None  # restated with the rest: which it opened is not known
+    r = Recorder()
+    r.turn("root", 1, "one", system="sys")
+    r.emit("context_managed", "root", 1, action="close_views", reclaimedTokens=0, items=0, detail="none")
+    r.turn("root", 2, "two")
+    (_, second) = fold_windows(r.records)["root"].requests
+    assert second.restarted is None  # nothing left the window
 
 
 def test_the_estimated_bands_measure_the_window_in_characters(example_store):

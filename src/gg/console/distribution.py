@@ -7,8 +7,8 @@ Badges, per profile and kind (seed 003, "Agents tab"):
 - `split`: several stores, at least one genuinely shared.
 - `per instance`: every instance holds its own (one instance holding one store included).
 Notes name the declared value, the observed one and the likely cause; they are written only
-for a run that reported its rosters: a declared `scope: inherited` whose instances each got
-their own store, and a declared `shared` observed as more than one store.
+for a run that reported its rosters: a declared `scope: inherited` whose every instance got
+its own store, and a declared `shared` observed as more than one store.
 """
 
 from __future__ import annotations
@@ -108,10 +108,12 @@ def _notes(
     declared = {row.scope for row in rows if row.scope}
     notes: list[str] = []
     fell_back = [row for row in rows if row.scope == INHERITED_SCOPE and row.origin == Origin.CREATED]
-    if fell_back and len(fell_back) == len(rows) and len(stores) > 1:
+    if fell_back and len(fell_back) == len(rows):
+        who = "its one instance" if len(rows) == 1 else f"each of the {len(rows)} instances"
         notes.append(
-            f"declared scope: inherited, observed: each of the {len(rows)} instances got its own store"
-            " (origin created); the spawner held no memories, or used another strategy"
+            f"declared scope: inherited, observed: {who} got its own store (origin created); the"
+            " spawner held no memories or used another strategy, or gg dispatched it (a board's"
+            " implementer or reviewer), which offers none"
         )
     if SHARED_SCOPE in declared and len(stores) > 1:
         notes.append(

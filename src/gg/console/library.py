@@ -10,6 +10,10 @@ Rules:
   and verdict and the error the model read; `grew` lists, turn by turn, what entered and left.
 - A hand-over that fetched a failed program: the submitted source quotes the id of a failed
   library program of the same agent. Its diff is that program's source against the one that ran.
+- A fork clones its parent's library and a successor takes its predecessor's over (seed 000);
+  no event states that library, so `taken_over` reads it as the giver held it when the turn
+  that made the hand-over ended: every entry kept by then and not yet dropped. What a
+  successor's own, smaller `keep` cut from it is not reported, so it is not shown.
 """
 
 from __future__ import annotations
@@ -251,3 +255,32 @@ def library_figures(book: AgentPrograms) -> LibraryFigures:
         dropped=sum(1 for entry in book.entries.values() if entry.dropped_turn is not None),
         chars=sum(entry.chars for entry in kept),
     )
+
+
+@dataclass(frozen=True)
+class TakenOver:
+    """The library an instance started with: `giver`'s, as it stood after turn `turn`."""
+
+    giver: str
+    turn: int
+    relation: str  # fork | exec | fsm
+    entries: tuple[LibraryEntry, ...]
+
+
+def held_after(book: AgentPrograms, turn: int) -> tuple[LibraryEntry, ...]:
+    """`book`'s library once turn `turn` ended: kept by then, not dropped by then."""
+    return tuple(
+        entry
+        for entry in book.entries.values()
+        if entry.turn <= turn and (entry.dropped_turn is None or entry.dropped_turn > turn)
+    )
+
+
+def taken_over(
+    giver: AgentPrograms | None, turn: int, relation: str, *, keeps_library: bool
+) -> TakenOver | None:
+    """What a fork or a successor that keeps a library started with (None: nothing to take)."""
+    if giver is None or not keeps_library:
+        return None
+    entries = held_after(giver, turn)
+    return TakenOver(giver.agent_id, turn, relation, entries) if entries else None

@@ -4,10 +4,11 @@ Rules:
 - A `model_request` carries the messages appended since the agent's previous request; a
   `system` message among them fills the system-prompt slot, which renders first on every
   request and is not part of the thread.
-- A `compaction` restarts the thread: the next request records the whole new thread, so the
-  window it sent begins at that request's first message.
+- A `compaction` restarts the thread, and so does a `context_managed` that took messages out of
+  the window (`items` > 0: an archived turn, a closed or evicted view): the next request records
+  the whole window anew, so the window it sent begins at that request's first message.
 - The views a turn opened are the user messages the next request added that are not the turn's
-  feedback; after a compaction they were replaced by the restarted thread and are not known.
+  feedback; after a restart they are among the restated window and are not known.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from gg.telemetry.events import EventType
 from gg.telemetry.records import Message, int_of, list_of, read_message
 
 VIEW_RULE = "----"
+COMPACTED = "compaction"
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,11 @@ class SentRequest:
     start: int  # the window's first message in the agent's log
     end: int  # one past its last
     system: int  # which of the agent's system prompts it sent (-1: none recorded)
-    after_compaction: bool = False
+    restarted: str | None = None  # what restated the window before it: compaction, archive_thread, ...
+
+    @property
+    def after_compaction(self) -> bool:
+        return self.restarted == COMPACTED
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,16 @@ class Compaction:
     files: tuple[str, ...]
     messages_before: int
     messages_after: int
+
+
+@dataclass(frozen=True)
+class Reclaim:
+    """An agent's own move of part of its window out (`context_managed`), as gg described it."""
+
+    turn: int
+    action: str
+    items: int
+    detail: str
 
 
 @dataclass(frozen=True)
@@ -57,6 +73,7 @@ class AgentWindow:
     systems: list[str] = field(default_factory=list[str])
     requests: list[SentRequest] = field(default_factory=list[SentRequest])
     compactions: list[Compaction] = field(default_factory=list[Compaction])
+    reclaims: list[Reclaim] = field(default_factory=list[Reclaim])
 
     @property
     def system(self) -> str | None:
@@ -65,13 +82,16 @@ class AgentWindow:
     def window(self, request: SentRequest) -> list[Message]:
         return self.log[request.start : request.end]
 
+    def reclaims_of(self, turn: int) -> list[Reclaim]:
+        return [r for r in self.reclaims if r.turn == turn]
+
     def request_for(self, turn: int) -> SentRequest | None:
         return next((r for r in self.requests if r.turn == turn), None)
 
     def views_of(self, turn: int, feedback: Iterable[str]) -> list[ViewShown] | None:
         """The views turn `turn` opened, as the model read them; None when that is not known."""
         following = self.request_for(turn + 1)
-        if following is None or following.after_compaction:
+        if following is None or following.restarted is not None:
             return None
         skip = set(feedback)
         return [view_shown(m.content) for m in following.added if m.role == "user" and m.content not in skip]
@@ -87,24 +107,29 @@ def view_shown(content: str) -> ViewShown:
 def fold_windows(records: Iterable[Mapping[str, Any]]) -> dict[str, AgentWindow]:
     windows: dict[str, AgentWindow] = {}
     thread_start: dict[str, int] = {}
-    compacted: set[str] = set()
+    restarted: dict[str, str] = {}
     for record in records:
         kind = record.get("type")
-        if kind not in (EventType.MODEL_REQUEST, EventType.COMPACTION):
+        if kind not in (EventType.MODEL_REQUEST, EventType.COMPACTION, EventType.CONTEXT_MANAGED):
             continue
         agent = str(record.get("agentId", ""))
         window = windows.setdefault(agent, AgentWindow(agent))
+        if kind == EventType.MODEL_REQUEST:
+            _add_request(window, record, thread_start.get(agent, 0), restarted.pop(agent, None))
+            continue
         if kind == EventType.COMPACTION:
             window.compactions.append(_compaction(record))
-            thread_start[agent] = len(window.log)
-            compacted.add(agent)
-            continue
-        _add_request(window, record, thread_start.get(agent, 0), agent in compacted)
-        compacted.discard(agent)
+        else:
+            reclaim = _reclaim(record)
+            window.reclaims.append(reclaim)
+            if reclaim.items == 0:
+                continue  # nothing left the window: the next request adds to it as usual
+        thread_start[agent] = len(window.log)
+        restarted[agent] = COMPACTED if kind == EventType.COMPACTION else str(record.get("action") or "")
     return windows
 
 
-def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, after_compaction: bool) -> None:
+def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, restarted: str | None) -> None:
     added = tuple(read_message(raw) for raw in list_of(record.get("messages")))
     for message in added:
         if message.role == "system":
@@ -119,7 +144,7 @@ def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, aft
             start=start,
             end=len(window.log),
             system=len(window.systems) - 1,
-            after_compaction=after_compaction,
+            restarted=restarted,
         )
     )
 
@@ -131,4 +156,13 @@ def _compaction(record: Mapping[str, Any]) -> Compaction:
         files=tuple(str(f) for f in list_of(record.get("files"))),
         messages_before=int_of(record.get("messagesBefore")),
         messages_after=int_of(record.get("messagesAfter")),
+    )
+
+
+def _reclaim(record: Mapping[str, Any]) -> Reclaim:
+    return Reclaim(
+        turn=int_of(record.get("turn")),
+        action=str(record.get("action") or ""),
+        items=int_of(record.get("items")),
+        detail=str(record.get("detail") or ""),
     )

@@ -7,8 +7,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from gg.console import charts
-from gg.console.library import library_figures
+from gg.console.agents import Instance
+from gg.console.index import RunIndex
+from gg.console.library import TakenOver, library_figures, taken_over
 from gg.console.routes.frame import run_index, run_page
+
+HANDED = ("fork", "exec", "fsm")  # the relations that pass a library on
 
 
 def programs_page(request: Request) -> Response:
@@ -22,7 +26,22 @@ def programs_page(request: Request) -> Response:
         instance.id: charts.library_growth([(g.turn, g.size) for g in book.grew])
         for instance, book, _ in books
     }
-    return run_page(request, index, "programs", "programs.html", books=books, growth=growth)
+    taken = {instance.id: took for instance, _, _ in books if (took := _taken(index, instance))}
+    return run_page(request, index, "programs", "programs.html", books=books, growth=growth, taken=taken)
+
+
+def _taken(index: RunIndex, instance: Instance) -> TakenOver | None:
+    """The library a fork or a successor that keeps one started with, read off its giver."""
+    if instance.relation not in HANDED or instance.parent is None or instance.transition is None:
+        return None
+    turn = instance.transition.get("turn")
+    book = index.programs[instance.id]
+    return taken_over(
+        index.programs.get(instance.parent),
+        turn if isinstance(turn, int) else 0,
+        instance.relation,
+        keeps_library=book.has_library,
+    )
 
 
 ROUTES = [Route("/runs/{run_id}/programs", programs_page, name="programs")]

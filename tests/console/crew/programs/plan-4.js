@@ -1,5 +1,13 @@
-import { delegation, views } from "gg";
+import { board, context, views } from "gg";
 
-const fork = delegation.waitForSubagents();
-views.openText("fork", fork.map((d) => `${d.id}: ${d.summary}`).join("\n"));
-delegation.exec("closer", "Write report.md: 3 bolts, 3 nuts, 2 washers.");
+context.archiveThread([{ from: 2, to: 2 }]);
+const issue = board.createIssue({
+  title: "recount the bolts",
+  inScope: "the bolt lines of parts.txt",
+  outOfScope: "the nuts and the washers",
+  completionCriteria: "a count the inspector approves",
+  agent: "worker",
+  reviewers: ["inspector"],
+});
+views.openText("filed", issue.id);
+board.waitForIssue(issue.id);

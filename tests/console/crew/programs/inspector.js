@@ -1,0 +1,3 @@
+import { session } from "gg";
+
+session.approve();
