@@ -9,7 +9,7 @@ from typing import Any
 
 from gg.config import parse_capability_set
 from gg.loop.modules import open_turn, rebuild_blocks, release_blocks, spelling
-from gg.run.setup import AgentSetup, resolve_setup
+from gg.run.setup import AgentSetup, RunGround, resolve_setup
 from gg.run.stream import AgentStream
 from gg.sdk.catalogue import default_registry
 from gg.state.dispositions import Row
@@ -37,7 +37,8 @@ def _setup(tmp_path: Path, scope: str) -> AgentSetup:
         "capabilities": [{"id": "responses-as-code", "params": {"language": "javascript"}}, memories],
     }
     capability_set = parse_capability_set({"name": "m", "workspace": ".", "agents": [agent]}, tmp_path)
-    return resolve_setup(capability_set.root, capability_set.limits, default_registry(), tmp_path)
+    ground = RunGround(capability_set.limits, default_registry(), tmp_path)
+    return resolve_setup(capability_set.root, ground)
 
 
 class Seen:

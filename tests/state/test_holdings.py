@@ -8,7 +8,7 @@ from typing import Any
 
 from gg.config import parse_capability_set
 from gg.providers.base import Message
-from gg.run.setup import AgentSetup, resolve_setup
+from gg.run.setup import AgentSetup, RunGround, resolve_setup
 from gg.sdk.catalogue import default_registry
 from gg.state.holdings import Holdings, Plan, adopt_library
 from gg.state.kinds import ModuleKind
@@ -35,7 +35,8 @@ def _setup(tmp_path: Path, *, library: dict[str, int] | None = None, skills: boo
     }
     document = {"name": "holdings", "workspace": ".", "agents": [agent]}
     capability_set = parse_capability_set(document, tmp_path)
-    return resolve_setup(capability_set.root, capability_set.limits, default_registry(), tmp_path)
+    ground = RunGround(capability_set.limits, default_registry(), tmp_path)
+    return resolve_setup(capability_set.root, ground)
 
 
 def _ids() -> Any:

@@ -59,7 +59,6 @@ def run(
     Raises `gg.ConfigError` when the launch is refused before the run starts.
     """
     from gg.api.load import load
-    from gg.api.result import result_of
     from gg.run.run import execute_run
     from gg.telemetry.clock import new_run_id
 
@@ -77,10 +76,18 @@ def run(
         execute_run(capability_set, telemetry, options, world)
     finally:
         telemetry.close()
+    return _result(run_id, ending, recorder)
+
+
+def _result(run_id: str, ending: _Ending, recorder: JournalRecorder | None) -> RunResult:
+    """The run's result, read off its `run_finished` record; a launch refused before anything was
+    recorded leaves no recording."""
+    from gg.api.result import result_of
+
     if ending.finished is None:  # every run ends with this record; its absence is gg's own defect
         raise GgDefect(FatalFault.HOST_FAULT, f"run {run_id} ended without its run_finished record")
     result = result_of(run_id, ending.finished)
-    if recorder is not None and result.status == "refused":  # a refused launch records nothing
+    if recorder is not None and result.status == "refused":
         recorder.discard_unused()
     return result
 

@@ -13,13 +13,11 @@ from pathlib import Path
 from gg.config.delegation import FsmState
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet
-from gg.run.setup import AgentSetup, Seat, resolve_setup
+from gg.run.setup import AgentSetup, RunGround, Seat, resolve_setup
 from gg.run.shell import open_shell
 from gg.run.stream import AgentStream
 from gg.sdk.registry import Registry
-from gg.sdk.skills import SkillCatalogues
 from gg.state.board_module import BoardSeat
-from gg.state.memories import ProfileStores
 
 
 class Profiles:
@@ -35,34 +33,15 @@ class Profiles:
         lacks its settings. `board` is the run's board, when it has one."""
         self.capability_set = capability_set
         self._setups: dict[tuple[str, str | None], AgentSetup] = {}
-        catalogues = SkillCatalogues()  # two profiles naming one directory hold one catalogue
-        stores = ProfileStores()
+        ground = RunGround(capability_set.limits, registry, workspace, board=board)
         for profile in capability_set.agents:
             if profile.machine is not None:
                 continue
             shell = open_shell(profile, workspace, stream)
-            self._setups[(profile.slug, None)] = resolve_setup(
-                profile,
-                capability_set.limits,
-                registry,
-                workspace,
-                shell,
-                memory_stores=stores,
-                catalogues=catalogues,
-                board=board,
-            )
+            self._setups[(profile.slug, None)] = resolve_setup(profile, ground, shell)
             for machine, state in self._states_run_by(profile.slug):
-                seat = Seat(machine, state)
                 self._setups[(machine, state.name)] = resolve_setup(
-                    profile,
-                    capability_set.limits,
-                    registry,
-                    workspace,
-                    shell,
-                    seat,
-                    stores,
-                    catalogues=catalogues,
-                    board=board,
+                    profile, ground, shell, Seat(machine, state)
                 )
 
     @property

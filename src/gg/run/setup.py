@@ -111,25 +111,29 @@ class AgentSetup:
         )
 
 
+@dataclass(frozen=True)
+class RunGround:
+    """What every profile's setup in one run is resolved among: the run's `limits`, the `registry`
+    serving it, its `workspace`, its `shared` memory stores (one per profile), its skills
+    catalogues (one per directory) and its board's seat (None: the run has none)."""
+
+    limits: LimitsConfig
+    registry: Registry
+    workspace: Path
+    memory_stores: ProfileStores = field(default_factory=ProfileStores)
+    catalogues: SkillCatalogues = field(default_factory=SkillCatalogues)
+    board: BoardSeat | None = None
+
+
 def resolve_setup(
-    profile: AgentProfile,
-    limits: LimitsConfig,
-    registry: Registry,
-    workspace: Path,
-    shell: ShellAccess | None = None,
-    seat: Seat | None = None,
-    memory_stores: ProfileStores | None = None,
-    catalogues: SkillCatalogues | None = None,
-    board: BoardSeat | None = None,
+    profile: AgentProfile, ground: RunGround, shell: ShellAccess | None = None, seat: Seat | None = None
 ) -> AgentSetup:
-    """The setup of `profile` in a run under `limits`, served `registry`, working in `workspace`,
-    with the shell opened for it at launch (`gg.run.shell.open_shell`), if any, standing in `seat`
-    when a machine runs it, its memories bound among the run's `memory_stores`, its skills
-    catalogue loaded from the run's `catalogues` (one per directory), in a run whose board is
-    `board` (None: the run has none).
+    """The setup of `profile` in the run `ground` describes, with the shell opened for it at launch
+    (`gg.run.shell.open_shell`), if any, standing in `seat` when a machine runs it.
 
     Raises `LookupError` for a library that lacks its settings.
     """
+    registry, workspace = ground.registry, ground.workspace
     language = LANGUAGES[profile.language.value]
     capabilities = profile.capability_ids
     if seat is not None and seat.targets:
@@ -138,7 +142,7 @@ def resolve_setup(
     shelf = (
         None
         if directory is None
-        else (catalogues or SkillCatalogues()).shelf(directory, language.module_extensions, workspace)
+        else ground.catalogues.shelf(directory, language.module_extensions, workspace)
     )
     offered = [family for family in BUILT_IN_FAMILIES if family not in profile.built_ins_off]
     surface = build_surface(registry, language, profile.role, capabilities, shelf, offered)
@@ -148,7 +152,7 @@ def resolve_setup(
         language=language,
         capabilities=capabilities,
         ceilings=profile.responses_as_code.ceilings,
-        limits=resolve_limits(limits),
+        limits=resolve_limits(ground.limits),
         model=ModelSettings(profile.binding.max_output_tokens, profile.binding.temperature),
         tool=submit_program_tool(language.display_name),
         registry=registry,
@@ -161,9 +165,9 @@ def resolve_setup(
         roster=tuple(entry for entry in profile.subagents if RosterScope.SUBAGENT in entry.scopes),
         max_depth=profile.max_depth,
         seat=seat,
-        modules=module_settings(profile, board),
+        modules=module_settings(profile, ground.board),
         memories=profile.memories,
-        memory_stores=memory_stores if memory_stores is not None else ProfileStores(),
+        memory_stores=ground.memory_stores,
     )
 
 
