@@ -97,7 +97,7 @@ class SkillShelf:
     ) -> None:
         """The skills of `directory`, read from it unless given as `skills`, every file read
         within `confinement` (the directory itself, unless given the workspace holding it)."""
-        self.directory = directory
+        self.directory = Path(os.path.realpath(directory))  # the confinement reads it from its root
         self._extensions = tuple(extensions)
         self._confinement = confinement or Workspace(directory)
         found = self._scan() if skills is None else skills
