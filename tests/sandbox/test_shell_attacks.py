@@ -322,7 +322,10 @@ def test_every_process_a_command_left_is_gone_when_its_call_returns(world: World
 def test_floods_of_memory_disk_processes_and_output_are_bounded(world: World) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     outcome, seen = world.main()
-    assert outcome.seconds > world.ceilings.timeout_secs  # the commands' time is not the program's
+    # The program is never stopped at its 2 s ceiling, however long the floods take (on a slow
+    # machine longer than it): the commands' time is not the program's. How long they take is the
+    # machine's; the clock rule itself is pinned by test_time_in_a_command_is_off_the_programs_clock.
+    assert outcome.execution.failure is None, outcome.execution.failure
     assert "Out of memory" in seen["memory"].output
     assert "No space left on device" in seen["memory-tmp"].output
     held = int(seen["memory-tmp"].output.splitlines()[-1])
