@@ -6,7 +6,8 @@ store was found outside the workspace; what refuses it before (each test below) 
 and what refuses it after is a run whose status is `refused`.
 
 Ctrl-C keeps the run as it stood and says so: the run id and how to read it, with one turn count
-in `gg runs` and in `gg show`.
+in `gg runs` and in `gg show`. The run is recorded `interrupted` with exit code 130, and the turn
+it cut short shows the program it was running, marked interrupted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -185,7 +187,54 @@ def test_ctrl_c_keeps_the_run_says_how_to_read_it_and_both_views_count_the_same_
     (run,) = _recorded()
     assert f"Run {run['id']} is kept in" in stderr and "2 turns" in stderr
     assert f"Read it with: gg show {run['id']}" in stderr
-    assert (run["status"], run["turns"]) == ("interrupted", 2)
+    assert (run["status"], run["exitCode"], run["turns"]) == ("interrupted", 130, 2)
     shown = json.loads(CliRunner().invoke(main, ["show", run["id"], "--json"]).output)
     assert shown["run"]["turns"] == 2 and len(shown["turns"]) == 2
     assert "2 turns" in CliRunner().invoke(main, ["show", run["id"]]).output
+
+
+SPIN = 'import { files } from "gg";\nfiles.writeFile("spinning", "yes");\nwhile (true) {}\n'
+
+
+def _journal(example: Path, *programs: str) -> None:
+    """Replay `programs`, one reply each, from a journal the root's model reads."""
+    replies = [{"calls": [{"name": "submit_program", "arguments": {"program": p}}]} for p in programs]
+    (example / "spin.jsonl").write_text("".join(json.dumps(reply) + "\n" for reply in replies))
+    _rewrite(example, {"model": {"provider": "replay", "journal": "spin.jsonl"}})
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["the-process", "its-process-group"])
+def test_ctrl_c_while_a_program_runs_records_exit_130_and_shows_that_program_as_interrupted(
+    example: Path, group: bool
+) -> None:
+    _journal(example, 'import { files } from "gg";\nfiles.listDir("specs");\n', SPIN)
+    gg = subprocess.Popen(
+        [str(GG), "run", str(example)],
+        cwd=example.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        mark = example / "workspace" / "spinning"
+        deadline = time.monotonic() + 60
+        while not mark.exists() and gg.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), "the spinning program never ran"
+        if group:
+            os.killpg(gg.pid, signal.SIGINT)
+        else:
+            gg.send_signal(signal.SIGINT)
+        _, stderr = gg.communicate(timeout=60)
+    finally:
+        if gg.poll() is None:
+            gg.kill()
+    assert gg.returncode == 130, stderr
+    (run,) = _recorded()
+    assert (run["status"], run["exitCode"], run["turns"]) == ("interrupted", 130, 2)
+    text = CliRunner().invoke(main, ["show", run["id"]]).output
+    second = text[text.index("turn 2 ") :]
+    assert "while (true) {}" in second and ": interrupted — the run stopped before it reported" in second
+    assert "→ interrupted (the operator interrupted the run)" in second and "→ ok" not in second
+    assert "interrupted · exit 130 · 2 turns" in text and "interrupted by the operator" in text

@@ -31,6 +31,7 @@ STATUS_STYLES = {
     "completed": "bold green",
     "running": "cyan",
     "interrupted": "magenta",
+    "unfinished": "magenta",
     "exhausted": "yellow",
     "limit_exceeded": "yellow",
     "timed_out": "yellow",
