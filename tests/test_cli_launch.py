@@ -130,6 +130,43 @@ def test_a_journal_with_a_bad_line_is_met_by_the_run_and_recorded_whichever_name
     assert run["status"] == "refused" and "line 2" in run["message"]
 
 
+def _append_line(example: Path, line: dict[str, Any]) -> int:
+    """Add `line` to the end of the example's journal; its line number."""
+    journal = example / "journal.jsonl"
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join([*lines, json.dumps(line)]) + "\n")
+    return len(lines) + 1
+
+
+@pytest.mark.parametrize(("key", "name"), [("profile", "reviewer"), ("agent", "worker-1")])
+def test_a_journal_line_naming_a_name_the_run_cannot_know_refuses_the_launch_and_gg_check_says_so(
+    example: Path, key: str, name: str
+) -> None:
+    number = _append_line(example, {key: name, "text": "whose?"})
+    checked = CliRunner().invoke(main, ["check", str(example)])
+    assert checked.exit_code == 2
+    assert f"line {number}: `{key}`" in checked.output and f"(found {name})" in checked.output
+    assert "the profiles are `root`" in checked.output
+    output = _refused(str(example))
+    assert f"line {number}: `{key}`" in output and "the profiles are `root`" in output
+    (run,) = _recorded()
+    assert run["status"] == "refused" and f"(found {name})" in run["message"]
+
+
+def test_a_journal_line_naming_an_agent_the_run_never_opened_is_warned_of_at_its_end(example: Path) -> None:
+    number = _append_line(example, {"agent": "root.3", "text": "for a child never spawned"})
+    assert CliRunner().invoke(main, ["check", str(example)]).exit_code == 0
+    result = CliRunner().invoke(main, ["run", str(example)])
+    assert result.exit_code == 0, result.output
+    (run,) = _recorded()
+    shown = json.loads(CliRunner().invoke(main, ["show", run["id"], "--json"]).output)
+    warned = [log for log in shown["logs"] if log["level"] == "warn"]
+    assert [log["message"] for log in warned] == [
+        f"journal.jsonl line {number} names agent root.3, which this run never opened"
+    ]
+    assert warned[0]["fields"]["line"] == number
+
+
 # -- Ctrl-C --------------------------------------------------------------------------------------
 
 

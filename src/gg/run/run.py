@@ -3,7 +3,9 @@
 The run is the one place that builds the world from the loaded capability set (the run's context
 with its clock, its scheduler and its guest leases, every profile's setup, the model clients, the
 root agent), and the one place that turns anything gg did not expect into the run's own end
-(`internal_error`, exit 1) rather than a traceback. The run ends when the root's last incarnation
+(`internal_error`, exit 1) rather than a traceback. Every journal it replays is opened at launch
+(a bad line refuses the run), and a line naming an agent the run never opened is warned of
+before its end is written. The run ends when the root's last incarnation
 ends; its ending is the run's (a machine's terminal state's ending included), and every agent
 still running then is stopped and recorded as stopped. gg's own defect in any agent ends the run
 `internal_error`. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
@@ -134,6 +136,7 @@ def execute_run(
     finally:
         run.close()
         host.close()
+    _tell_unused_lines(run.stream(ROOT_ID), clients)  # at turn 0: the run's, not a turn's
     interrupted = end.status is RunStatus.INTERRUPTED
     summary = None if spawner is None else _summary(spawner, run, interrupted=interrupted)
     stream.emit(
@@ -179,6 +182,7 @@ def _run_tree(
     clients: ModelClients,
 ) -> tuple[AgentEnd, Spawner | None]:
     try:
+        clients.open_journals()
         spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream, run.board), clients)
         if run.board is not None:
             run.issues = IssueDesk(spawner, run.board.board)
@@ -200,6 +204,18 @@ def _run_tree(
         end = AgentEnd(RunStatus.INTERNAL_ERROR, message=run.fault)
     stream.turn = root.stream.turn
     return end, spawner
+
+
+def _tell_unused_lines(stream: AgentStream, clients: ModelClients) -> None:
+    """A warning, on the run's own record, for each journal line that named an agent instance the
+    run never opened."""
+    for path, reply in clients.unused_lines():
+        stream.warn(
+            f"{path.name} line {reply.line} names agent {reply.agent}, which this run never opened",
+            journal=str(path),
+            line=reply.line,
+            agentId=reply.agent,
+        )
 
 
 def _defect(stream: AgentStream, defect: Exception) -> AgentEnd:
