@@ -194,3 +194,15 @@ def test_a_runs_name_and_model_are_never_read_as_markup(tmp_path: Path) -> None:
     render_runs([replace(listed, row=row)], out, tz=UTC)
     text = out.export_text()
     assert "[bold]audit[/bold]" in text and "[red]m[/red]" in text
+
+
+def test_the_runs_table_prints_no_control_or_bidi_character_a_run_recorded(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store])
+    (listed,) = store.listed(store.list_runs())
+    row = replace(listed.row, name="audit\u202egnp.exe\x1b[2J", model="m\x85\u2066")
+    out = console()
+    render_runs([replace(listed, row=row)], out, tz=UTC)
+    text = out.export_text()
+    assert not {"\u202e", "\x1b", "\x85", "\u2066"} & set(text)
+    assert "audit\ufffdgnp.exe\u241b[2J" in text and "m\ufffd\ufffd" in text

@@ -22,7 +22,8 @@ Rules:
 - `gg runs`: one row a run with its arm, model, turns, tokens in and out, cost (`≥` when some
   replies had no known cost, `—` when none had), error turns, duration and start, shown in `tz`
   (local time by default).
-- Text from a run is never read as markup.
+- Text from a run is never read as markup, and is printed only as `terminal_safe` made it: the
+  transcript's every record (`fold_transcript`), and the table's id, name, arm and model.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from gg.telemetry.terminal import (
     plural,
     program_line,
     status_text,
+    terminal_safe,
 )
 from gg.telemetry.transcript import Totals, Transcript, Turn
 
@@ -127,11 +129,11 @@ def render_runs(runs: Sequence[ListedRun], console: Console, *, tz: tzinfo | Non
     for run in runs:
         row, spent = run.row, run.tally
         table.add_row(
-            Text(row.id),
-            Text(row.name),
+            Text(terminal_safe(row.id)),
+            Text(terminal_safe(row.name)),
             status_text(run.status),
-            Text(row.language),
-            Text(row.model),
+            Text(terminal_safe(row.language)),
+            Text(terminal_safe(row.model)),
             str(row.turns),
             f"{_count(spent.tokens.input)}/{_count(spent.tokens.output)}",
             _table_cost(spent, marks),
