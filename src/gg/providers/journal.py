@@ -18,7 +18,8 @@ A line is an object; every key is optional:
 - A line may name whose it is: `"agent": "root.1"` (that agent instance's), `"profile":
   "reviewer"` (that profile's script), or neither (the journal's owner's script). Which names a
   run knows is its book's rule (`book.py`): an unknown profile, or an agent id of no id's shape,
-  refuses the launch like any other defect.
+  refuses the launch like any other defect; a well-formed id the run never opens is kept, and
+  the run warns of that line at its end.
   Each script's replies are numbered from 1 in file order, comments and blanks not counted.
 - Blank lines and lines starting with `//` are ignored, so a hand-written journal can be
   commented.
