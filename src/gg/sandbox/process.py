@@ -40,7 +40,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Generic, Protocol, TypeVar
 
 from gg.sandbox.sentinel import SENTINEL, kill_group
@@ -191,23 +190,33 @@ def resident_bytes(pid: int) -> int:
 
 
 def _family(pid: int) -> list[int]:
-    """`pid` and every process descending from it, as `/proc` shows them now."""
+    """`pid` and every process descending from it, as `/proc` shows them now (read with plain
+    `os` calls: a running guest's memory is read every `WATCH_SECS`)."""
     found, pending = [], [pid]
     while pending:
         current = pending.pop()
         found.append(current)
-        with contextlib.suppress(OSError, ValueError):
-            for task in Path(f"/proc/{current}/task").iterdir():
-                pending.extend(int(child) for child in (task / "children").read_text().split())
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            pending.extend(int(child) for child in _read(f"/proc/{current}/task/{task}/children").split())
     return found
 
 
 def _resident(pid: int) -> int:
+    fields = _read(f"/proc/{pid}/statm").split()
+    return int(fields[1]) * _PAGE_BYTES if len(fields) > 1 else 0
+
+
+def _read(path: str) -> bytes:
+    """What the `/proc` file at `path` holds; empty once it is gone."""
     try:
-        fields = Path(f"/proc/{pid}/statm").read_text().split()
+        with open(path, "rb") as file:
+            return file.read()
     except OSError:
-        return 0
-    return int(fields[1]) * _PAGE_BYTES
+        return b""
 
 
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
@@ -274,7 +283,8 @@ class Overran(Exception):
 
 class Watch:
     """The ceilings gg holds one running program to: its `deadline`, and, when `resident_limit`
-    is given, the resident memory of its guest `process` (read every `WATCH_SECS` at most)."""
+    is given, the resident memory of its guest `process`: read every `WATCH_SECS` at most, the
+    first time `WATCH_SECS` after the watch begins (the limit was set from a reading just taken)."""
 
     def __init__(
         self,
@@ -287,7 +297,7 @@ class Watch:
         self._process = process
         self._limit = resident_limit
         self._clock = clock
-        self._next_look = clock()
+        self._next_look = clock() + WATCH_SECS
 
     def wait_secs(self) -> float:
         """How long to wait for the guest's next message. Raises `Overran` when the program is
