@@ -242,14 +242,17 @@ def _popen(launch: Launch) -> subprocess.Popen[bytes]:
 
 class Deadline:
     """A program's time ceiling on `clock` (the wall clock), `secs` from now; the time spent
-    serving a call to one of the `external` operations is added back."""
+    serving a call to one of the `external` operations is added back, and so is the time the
+    program waited for its engine before it began (`hold`, then `begin`)."""
 
     def __init__(
         self, secs: float, external: Collection[str] = (), clock: Callable[[], float] = time.monotonic
     ) -> None:
         self._external = external
         self._clock = clock
-        self._end = clock() + secs
+        self._secs = secs
+        self._set = clock()
+        self._end = self._set + secs
 
     def remaining(self) -> float:
         return self._end - self._clock()
@@ -259,7 +262,19 @@ class Deadline:
 
     def restart(self, secs: float) -> None:
         """The ceiling starts again, `secs` from now."""
-        self._end = self._clock() + secs
+        self._secs = secs
+        self._set = self._clock()
+        self._end = self._set + secs
+
+    def hold(self, most_secs: float) -> None:
+        """The program waits for its engine before it begins: until it does, the deadline stands
+        `most_secs` from now, the longest that wait may take."""
+        self._end = self._clock() + most_secs
+
+    def begin(self, waited_secs: float) -> None:
+        """The program began `waited_secs` after the deadline was set: its ceiling counts from
+        then."""
+        self._end = self._set + waited_secs + self._secs
 
     @contextlib.contextmanager
     def call(self, operation: str) -> Generator[None]:
