@@ -186,10 +186,10 @@ class Guest(Generic[C]):
 
 def resident_bytes(pid: int) -> int:
     """The resident memory of process `pid` and every process descending from it, in bytes."""
-    return sum(_resident(member) for member in _family(pid))
+    return sum(resident(member) for member in descendants(pid))
 
 
-def _family(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
     """`pid` and every process descending from it, as `/proc` shows them now (read with plain
     `os` calls: a running guest's memory is read every `WATCH_SECS`)."""
     found, pending = [], [pid]
@@ -205,7 +205,8 @@ def _family(pid: int) -> list[int]:
     return found
 
 
-def _resident(pid: int) -> int:
+def resident(pid: int) -> int:
+    """The resident memory of process `pid` alone, in bytes (0 once it is gone)."""
     fields = _read(f"/proc/{pid}/statm").split()
     return int(fields[1]) * _PAGE_BYTES if len(fields) > 1 else 0
 
