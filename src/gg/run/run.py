@@ -136,6 +136,16 @@ def execute_run(
     finally:
         run.close()
         host.close()
+    _record_end(stream, run, end, spawner, clients)
+    if end.status is RunStatus.INTERRUPTED:
+        raise KeyboardInterrupt
+    return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
+
+
+def _record_end(
+    stream: AgentStream, run: RunContext, end: AgentEnd, spawner: Spawner | None, clients: ModelClients
+) -> None:
+    """The run's last words on its record: the journal lines it never used, then `run_finished`."""
     _tell_unused_lines(run.stream(ROOT_ID), clients)  # at turn 0: the run's, not a turn's
     interrupted = end.status is RunStatus.INTERRUPTED
     summary = None if spawner is None else _summary(spawner, run, interrupted=interrupted)
@@ -150,9 +160,6 @@ def execute_run(
             summary=summary,
         )
     )
-    if interrupted:
-        raise KeyboardInterrupt
-    return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
 
 
 def _context(
