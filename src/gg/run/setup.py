@@ -12,7 +12,7 @@ agent standing in a state with edges out may call `transitionState`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
 from gg.sdk.shell import ShellAccess
 from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
-from gg.sdk.surface import Grant
+from gg.sdk.surface import Grant, Surface
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardSeat
 from gg.state.kinds import ModuleKind
@@ -138,14 +138,7 @@ def resolve_setup(
     capabilities = profile.capability_ids
     if seat is not None and seat.targets:
         capabilities |= {STANDS_IN_A_STATE}
-    directory = profile.skills_directory(workspace)
-    shelf = (
-        None
-        if directory is None
-        else ground.catalogues.shelf(directory, language.module_extensions, workspace)
-    )
-    offered = [family for family in BUILT_IN_FAMILIES if family not in profile.built_ins_off]
-    surface = build_surface(registry, language, profile.role, capabilities, shelf, offered)
+    surface = _surface(profile, ground, language, capabilities)
     return AgentSetup(
         slug=profile.slug,
         role=profile.role,
@@ -169,6 +162,21 @@ def resolve_setup(
         memories=profile.memories,
         memory_stores=ground.memory_stores,
     )
+
+
+def _surface(
+    profile: AgentProfile, ground: RunGround, language: LanguageSpec, capabilities: Collection[str]
+) -> Surface:
+    """What `profile` may call and read: its capabilities' operations, its skills directory's
+    shelf, and the built-in families it keeps."""
+    directory = profile.skills_directory(ground.workspace)
+    shelf = (
+        None
+        if directory is None
+        else ground.catalogues.shelf(directory, language.module_extensions, ground.workspace)
+    )
+    offered = [family for family in BUILT_IN_FAMILIES if family not in profile.built_ins_off]
+    return build_surface(ground.registry, language, profile.role, capabilities, shelf, offered)
 
 
 def module_settings(profile: AgentProfile, board: BoardSeat | None) -> dict[ModuleKind, object]:
