@@ -27,6 +27,7 @@ from typing import Any
 from gg.config import parse_capability_set
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.run.run import RunOptions, execute_run
+from gg.sandbox.process import descendants, resident
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import Event, EventType
 
@@ -35,7 +36,6 @@ COUNTS = (1, 4, 16, 32)
 TRIVIAL = 'import { views } from "gg";\nviews.openText("turn", "one more");\n'
 FINISH = 'import { session } from "gg";\nsession.finish("twenty turns");\n'
 SAMPLE_SECS = 0.02
-PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 class TurnClock:
@@ -82,43 +82,22 @@ class Memory:
         self._thread.join()
 
     def _sample(self) -> None:
-        me = os.getpid()
+        commands: dict[int, str] = {}
         while not self._stop.is_set():
-            tree = _descendants(me)
-            self.guests.update(pid for pid, command in tree.items() if "deno" in command)
-            self.peak_all = max(self.peak_all, sum(_rss(pid) for pid in (me, *tree)))
+            family = descendants(os.getpid())
+            for pid in family:
+                if pid not in commands:
+                    commands[pid] = _command(pid)
+            self.guests.update(pid for pid in family if "deno" in commands[pid])
+            self.peak_all = max(self.peak_all, sum(resident(pid) for pid in family))
             self._stop.wait(SAMPLE_SECS)
 
 
-def _descendants(root: int) -> dict[int, str]:
-    """Every process under `root`, with its command line."""
-    parents: dict[int, int] = {}
-    commands: dict[int, str] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            commands[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found: dict[int, str] = {}
-    frontier = [root]
-    while frontier:
-        parent = frontier.pop()
-        for pid, ppid in parents.items():
-            if ppid == parent and pid not in found:
-                found[pid] = commands.get(pid, "")
-                frontier.append(pid)
-    return found
-
-
-def _rss(pid: int) -> int:
+def _command(pid: int) -> str:
     try:
-        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
-    except (OSError, IndexError, ValueError):
-        return 0
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def _capability_set(folder: Path, agents: int, parallel: int) -> Any:

@@ -45,10 +45,18 @@ class GuestAgent:
     workspace: Workspace
 
     def run(self, source: str) -> tuple[Execution, ProgramScope]:
+        registry, language = default_registry(), self.arm.language
         scope = ProgramScope(
-            "root", Role.STANDARD, frozenset({"skills"}), self.workspace, self.views, 1, surface=self.surface
+            "root",
+            Role.STANDARD,
+            frozenset({"skills"}),
+            self.workspace,
+            self.views,
+            1,
+            surface=self.surface,
+            spell=registry.spelling(language),
         )
-        membrane = Membrane(default_registry(), scope, QuietLog(), self.arm.language)
+        membrane = Membrane(registry, scope, QuietLog(), language)
         return self.arm.run(source, membrane, CEILINGS, self.surface.modules.current()), scope
 
 

@@ -7,15 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gg.config.modules import (
-    DEFAULT_SIGNAL_THRESHOLD_PERCENT,
-    ManagedContext,
-    TaskListSettings,
-    board_caps,
-    managed_context,
-    reviewers_required,
-    task_list,
-)
+import pytest
+
+from gg.config import capability_set_schema
+from gg.config.catalogue import CapabilityId
+from gg.config.modules import TaskListSettings, board_caps, reviewers_required, task_list
 from gg.state.board import BoardCaps
 from gg.state.tasks import TaskMode
 
@@ -27,7 +23,7 @@ BOARD = {
     "enabled": True,
     "params": {"maxEpics": 5, "maxIssues": 10, "maxRetries": 0},
 }
-MANAGED = {"id": "agent-managed-context", "enabled": True, "params": {"topFileViews": 5}}
+MANAGED = {"id": "agent-managed-context", "enabled": True}
 
 
 def _with(*capabilities: dict[str, Any]) -> dict[str, Any]:
@@ -51,15 +47,14 @@ def test_enabled_module_capabilities_load_and_give_their_settings(folder: Path) 
     capabilities = loaded.root.capabilities
     assert task_list(capabilities) == TaskListSettings(10, TaskMode.SIMPLE)
     assert board_caps([capabilities]) == BoardCaps(max_epics=5, max_issues=10, max_retries=0)
-    assert managed_context(capabilities) == ManagedContext(5, DEFAULT_SIGNAL_THRESHOLD_PERCENT)
-    assert DEFAULT_SIGNAL_THRESHOLD_PERCENT == 75
+    assert loaded.root.enabled(CapabilityId.AGENT_MANAGED_CONTEXT)
     assert not reviewers_required(capabilities)
 
 
 def test_a_disabled_capability_gives_no_settings_and_a_run_without_a_board_has_none(folder: Path) -> None:
     off = [{**capability, "enabled": False, "params": {}} for capability in (TASKS, BOARD, MANAGED)]
     capabilities = load(_with(*off), folder).root.capabilities
-    assert task_list(capabilities) is None and managed_context(capabilities) is None
+    assert task_list(capabilities) is None
     assert board_caps([capabilities]) is None
 
 
@@ -75,7 +70,6 @@ def test_every_required_param_of_an_enabled_capability_is_named_at_once(folder: 
         "agents[0].capabilities[2].params.mode",
         "agents[0].capabilities[3].params.maxEpics",
         "agents[0].capabilities[3].params.maxIssues",
-        "agents[0].capabilities[4].params.topFileViews",
     ]
     assert at(defects, "agents[0].capabilities[2].params.mode").reason == "is required when tasks is enabled"
     assert at(defects, "agents[0].capabilities[2].params.mode").found == "(absent)"
@@ -88,10 +82,7 @@ def test_values_are_judged_whenever_written_even_on_a_capability_switched_off(fo
             "id": "project-management",
             "params": {"maxEpics": 0, "maxIssues": 2.5, "maxRetries": -1, "reviewers": "yes"},
         },
-        {
-            "id": "agent-managed-context",
-            "params": {"topFileViews": 5, "signalThresholdPercent": 101, "ownership": "owned"},
-        },
+        {"id": "agent-managed-context", "params": {"ownership": "owned"}},
     )
     defects = refusal(document, folder)
     caps = "agents[0].capabilities[3].params"
@@ -102,22 +93,35 @@ def test_values_are_judged_whenever_written_even_on_a_capability_switched_off(fo
         f"{caps}.maxIssues",
         f"{caps}.maxRetries",
         f"{caps}.reviewers",
-        "agents[0].capabilities[4].params.signalThresholdPercent",
         "agents[0].capabilities[4].params.ownership",
     ]
     assert at(defects, "agents[0].capabilities[2].params.mode").reason == "must be one of simple, issues"
     assert at(defects, f"{caps}.maxRetries").reason == "must be a whole number of retries, 0 or more"
 
 
-def test_zero_retries_and_zero_top_file_views_are_settings_not_defects(folder: Path) -> None:
+def test_zero_retries_are_a_setting_not_a_defect(folder: Path) -> None:
     board = {
         "id": "project-management",
         "params": {"maxEpics": 1, "maxIssues": 1, "maxRetries": 0, "reviewers": True},
     }
-    managed = {"id": "agent-managed-context", "params": {"topFileViews": 0, "signalThresholdPercent": 0}}
-    capabilities = load(_with(board, managed), folder).root.capabilities
+    capabilities = load(_with(board), folder).root.capabilities
     assert board_caps([capabilities]) == BoardCaps(1, 1, 0) and reviewers_required(capabilities)
-    assert managed_context(capabilities) == ManagedContext(0, 0.0)
+
+
+@pytest.mark.parametrize("key", ["topFileViews", "signalThresholdPercent"])
+def test_a_context_usage_signal_param_refuses_the_launch_saying_gg_shows_no_such_signal(
+    folder: Path, key: str
+) -> None:
+    """Both sized the original's context-usage signal (how many file views it names; how full the
+    window is before it shows). gg shows none: it knows no window limit to be full against."""
+    for enabled in (True, False):
+        managed = {"id": "agent-managed-context", "enabled": enabled, "params": {key: 5}}
+        (defect,) = refusal(_with(managed), folder)
+        assert defect.path == f"agents[0].capabilities[2].params.{key}"
+        assert defect.reason.startswith("is not a key gg reads: it sized the context-usage signal")
+        assert "no window limit" in defect.reason and "remove it" in defect.reason
+    managed_schema = capability_set_schema()["$defs"]["AgentManagedContextParams"]
+    assert managed_schema["properties"] == {} and managed_schema["additionalProperties"] is False
 
 
 def test_the_boards_caps_are_read_off_the_first_profile_and_a_diverging_one_refuses_the_launch(

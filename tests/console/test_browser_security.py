@@ -71,7 +71,7 @@ def injected_run(folder: Path) -> Path:
             {"id": "memories", "implementation": "markdown", "params": MEMORY_PARAMS},
             {"id": "tasks", "params": {"maxTasks": 4, "mode": "simple"}},
             {"id": "project-management", "params": {"maxEpics": 1, "maxIssues": 2, "maxRetries": 0}},
-            {"id": "agent-managed-context", "params": {"topFileViews": 5}},
+            {"id": "agent-managed-context"},
         ],
         "subagents": [{"agent": "worker", "description": PAYLOAD, "scopes": ["subagent", "implementer"]}],
     }

@@ -10,6 +10,7 @@ from gg.console import vocabulary
 from gg.run.status import AgentStatus
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Choice
+from gg.state.dispositions import LibraryRow
 from gg.state.kinds import Disposition, ModuleKind, Origin
 from gg.telemetry.agent_events import (
     AgentFinished,
@@ -66,7 +67,10 @@ def test_the_event_types_are_spelled_once_in_snake_case() -> None:
 
 def test_the_agent_events_carry_their_fields_in_camel_case() -> None:
     spawned = AgentSpawned(profile_id="worker", model_id="replay", depth=1, brief="go")
-    moved = AgentTransition(kind="fsm", to_agent_id="root@2", profile_id="builder", modules=[], state="build")
+    library = {"disposition": "carried", "held": 3, "dropped": 1}
+    moved = AgentTransition(
+        kind="fsm", to_agent_id="root@2", profile_id="builder", modules=[], library=library, state="build"
+    )
     entered = FsmStateEntered(fsm_id="process", state="build", profile_id="builder", from_state="explore")
     assert spawned.to_wire() == {"profileId": "worker", "modelId": "replay", "depth": 1, "brief": "go"}
     assert moved.to_wire() == {
@@ -74,8 +78,10 @@ def test_the_agent_events_carry_their_fields_in_camel_case() -> None:
         "toAgentId": "root@2",
         "profileId": "builder",
         "modules": [],
+        "library": {"disposition": "carried", "held": 3, "dropped": 1},
         "state": "build",
     }
+    assert LibraryRow(Disposition.CARRIED, held=3, dropped=1).to_wire() == library
     assert entered.to_wire() == {
         "fsmId": "process",
         "state": "build",

@@ -61,9 +61,12 @@ OPS = (
 def _membrane(
     role: Role = Role.STANDARD, capabilities: frozenset[str] = frozenset()
 ) -> tuple[Membrane, ProgramScope, Log]:
-    scope = ProgramScope("root", role, capabilities, workspace=None, views=None, turn=1)  # type: ignore[arg-type]
+    registry = Registry(OPS)
+    scope = ProgramScope(
+        "root", role, capabilities, workspace=None, views=None, turn=1, spell=registry.spelling("javascript")
+    )  # type: ignore[arg-type]
     log = Log()
-    return Membrane(Registry(OPS), scope, log, "javascript"), scope, log
+    return Membrane(registry, scope, log, "javascript"), scope, log
 
 
 def test_a_granted_call_is_dispatched_bracketed_and_counted() -> None:

@@ -238,6 +238,7 @@ def test_an_exec_hands_the_window_on_with_an_opening_note_and_the_turn_count(
         "to": "history-0",
     }
     assert [row["disposition"] for row in transition["modules"][1:]] == ["absent"] * 5
+    assert transition["library"] == {"disposition": "absent", "held": 0, "dropped": 0}  # neither keeps one
     spawned = crew.one("agent_spawned", "root@2")
     assert (spawned["parentAgentId"], spawned["depth"], spawned["brief"]) == (
         "root",
@@ -684,3 +685,45 @@ def test_the_library_moves_to_a_successor_truncated_to_its_own_keep(tmp_path: Pa
     assert (held_id, turn, is_exec) == (receipts[1], 2, True)  # the newest one, kept under its own id
     (own,) = [e["body"] for e in crew.of("receipt", "root@2")]
     assert own not in receipts and len(own) == 6  # the successor's own id length, never a reissued id
+    transition = crew.one("agent_transition", "root")
+    assert transition["library"] == {"disposition": "carried", "held": 1, "dropped": 1}
+    assert "library" not in [row["kind"] for row in transition["modules"]]  # not a module kind
+
+
+def test_a_fork_copies_the_library_and_an_exec_into_a_profile_keeping_none_drops_it(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    keep_all = {"id": "program-library", "params": {"keep": 0, "idLength": 4}}
+    if lang == "javascript":
+        forking = _imports(lang, "delegation") + 'delegation.fork("look around");\n'
+        hand_on = (
+            _imports(lang, "delegation")
+            + "delegation.waitForSubagents();\n"
+            + 'delegation.exec("worker", "carry on");\n'
+        )
+    else:
+        forking = _imports(lang, "delegation") + 'delegation.fork("look around")\n'
+        hand_on = (
+            _imports(lang, "delegation")
+            + "delegation.wait_for_subagents()\n"
+            + 'delegation.exec("worker", "carry on")\n'
+        )
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", EXEC, FORK, subagents(1), keep_all, language=lang, roster=["worker"]),
+            profile("worker", language=lang),
+        ],
+        [
+            line(forking),
+            line(hand_on),
+            line(_finish(lang, "looked"), agent="root.f1"),
+            line(_finish(lang, "carried on"), profile="worker"),
+        ],
+        arm=arm,
+    )
+    fork, succession = crew.of("agent_transition", "root")
+    assert (fork["kind"], succession["kind"]) == ("fork", "exec")
+    assert fork["library"] == {"disposition": "copied", "held": 1, "dropped": 0}  # the forking program
+    assert succession["library"] == {"disposition": "dropped", "held": 0, "dropped": 2}

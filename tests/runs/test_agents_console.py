@@ -8,11 +8,15 @@ from pathlib import Path
 
 import pytest
 from crew import EXEC, FORK, line, profile, run_crew, subagents
+from starlette.testclient import TestClient
 
 from gg.console.agents import fold_agents
+from gg.console.app import create_app
+from gg.console.distribution import Badge, profile_rows
 from gg.console.modules import fold_modules
 from gg.console.vocabulary import ModuleKind
 from gg.sandbox.execution import Arm
+from gg.telemetry.store import RunStore
 
 pytestmark = pytest.mark.arms("javascript")
 
@@ -59,3 +63,62 @@ def test_the_consoles_tree_and_module_index_read_a_real_run_of_many_agents(tmp_p
     assert windows == {"history-0": ["root", "root@2"], "history-1": ["root.1"], "history-2": ["root.f1"]}
     assert not index.stores["history-0"].shared  # handed on by the exec, held by one at a time
     assert [event.what for event in index.stores["history-2"].lifetime][:1] == ["copied"]
+
+
+def _memories(scope: str) -> dict[str, object]:
+    caps = {"maxCount": 20, "maxLenPerMemory": 2000, "maxTotalLen": 8000, "maxLenIndex": 2000}
+    params = {"scope": scope, **caps, "maxLenDescription": 200, "maxResults": 0}
+    return {"id": "memories", "implementation": "markdown", "params": params}
+
+
+HELP_AND_FILE = """import { board, delegation } from "gg";
+const child = delegation.spawnSubagent({ agent: "helper", prompt: "note the bolts" });
+const issue = board.createIssue({ title: "count the nuts", inScope: "the nut bin", outOfScope: "the bolts",
+  completionCriteria: "a count", agent: "helper" });
+delegation.waitForSubagents([child.id]);
+issue.wait();
+"""
+
+
+def test_a_profile_whose_instances_hold_several_stores_one_shared_reads_split_on_the_agents_tab(
+    tmp_path: Path, arm: Arm
+) -> None:
+    """`scope: inherited`: the helper root spawns binds root's store beside root (one store, two
+    holders at once); the helper gg dispatches for an issue is offered none and gets its own."""
+    board = {"id": "project-management", "params": {"maxEpics": 1, "maxIssues": 2, "maxRetries": 0}}
+    roster = [{"agent": "helper", "scopes": ["subagent", "implementer"]}]
+    store = RunStore(tmp_path / "runs.db")
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", subagents(1), board, _memories("isolated"), roster=roster),
+            profile("helper", _memories("inherited")),
+        ],
+        [
+            line(HELP_AND_FILE),
+            line(DONE.replace("{text}", "counted")),
+            line(DONE.replace("{text}", "done"), profile="helper"),
+        ],
+        arm=arm,
+        sinks=[store],
+    )
+    assert crew.result.status.value == "completed"
+    rosters = {e["agentId"]: e["modules"][1] for e in crew.of("agent_modules")}
+    assert {a: (m["moduleId"], m["origin"]) for a, m in rosters.items()} == {
+        "root": ("memories-0", "created"),
+        "root.1": ("memories-0", "inherited"),
+        "root.2": ("memories-1", "created"),
+    }
+    tree = fold_agents(crew.events, crew.finished["status"])
+    index = fold_modules(crew.events, [i.id for i in tree.ordered()])
+    profile_of = {a: i.profile for a, i in tree.instances.items()}
+    helpers = [i.id for i in tree.profiles()["helper"]]
+    rows = {row.kind: row for row in profile_rows(index, helpers, profile_of)}
+    memories = rows[ModuleKind.MEMORIES]
+    assert memories.badge is Badge.SPLIT and memories.notes == ()
+    assert [(s.id, s.shared) for s in memories.stores] == [("memories-0", True), ("memories-1", False)]
+    page = TestClient(create_app(tmp_path / "runs.db")).get(f"/runs/{crew.result.run_id}/agents")
+    assert page.status_code == 200
+    split = '<span class="badge distribution badge-split">split</span>'
+    assert page.text.count(split) == 1  # the helper's memories row, and no other
+    assert page.text.index(split) > page.text.index("helper")

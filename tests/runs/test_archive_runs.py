@@ -14,7 +14,7 @@ from gg.sandbox.execution import Arm
 
 pytestmark = pytest.mark.arms("javascript")
 
-MANAGED = {"id": "agent-managed-context", "params": {"topFileViews": 5}}
+MANAGED = {"id": "agent-managed-context"}
 
 THROW = 'throw new Error(["MARK", "ONE"].join("-"));\n'
 ARCHIVE_AND_FORK = (

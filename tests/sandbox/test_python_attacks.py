@@ -109,8 +109,9 @@ class World:
         modules = tuple(CodeModule(key, source) for key, source in libs.items())
         agent = self.agent(workspace)
         surface = build_surface(default_registry(), PYTHON, Role.STANDARD, set())
+        spell = default_registry().spelling("python")
         scope = ProgramScope(
-            "root", Role.STANDARD, frozenset(), agent.workspace, agent.views, 1, surface=surface
+            "root", Role.STANDARD, frozenset(), agent.workspace, agent.views, 1, surface=surface, spell=spell
         )
         membrane = Membrane(default_registry(), scope, QuietLog(), "python")
         start = time.monotonic()

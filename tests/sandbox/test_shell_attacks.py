@@ -193,8 +193,10 @@ class World:
 
     def run(self, program: str, shell: ShellAccess) -> Outcome:
         views = ViewSet()
+        spell = default_registry().spelling(self.arm.language)
+        workspace = Workspace(self.root / "ws")
         scope = ProgramScope(
-            "root", Role.STANDARD, frozenset({"shell"}), Workspace(self.root / "ws"), views, 1, shell=shell
+            "root", Role.STANDARD, frozenset({"shell"}), workspace, views, 1, shell=shell, spell=spell
         )
         watched = Watched(Membrane(default_registry(), scope, QuietLog(), self.arm.language), self.mark)
         self.watched.append(watched)
@@ -253,7 +255,10 @@ def _check_baseline(world: World, before: dict[str, bytes], markers: set[Path]) 
 
 def _trivial(world: World) -> Execution:
     language = world.arm.language
-    scope = ProgramScope("root", Role.STANDARD, frozenset(), Workspace(world.root / "ws"), ViewSet(), 1)
+    spell = default_registry().spelling(language)
+    scope = ProgramScope(
+        "root", Role.STANDARD, frozenset(), Workspace(world.root / "ws"), ViewSet(), 1, spell=spell
+    )
     program = TRIVIAL["python" if language.startswith("python") else "javascript"]
     membrane = Membrane(default_registry(), scope, QuietLog(), language)
     return world.arm.run(program, membrane, Ceilings(5.0, 256 * 1024 * 1024))

@@ -66,8 +66,16 @@ def _run(arm: Arm, root: Path, program: str) -> tuple[Execution, dict[str, str],
     (root / "ws").mkdir(exist_ok=True)
     access = ShellAccess(open_jail(JailPolicy((root / "ws").resolve(), 1 << 30)), 120.0)
     views = ViewSet()
+    spell = default_registry().spelling(arm.language)
     scope = ProgramScope(
-        "root", Role.STANDARD, frozenset({"shell"}), Workspace(root / "ws"), views, 1, shell=access
+        "root",
+        Role.STANDARD,
+        frozenset({"shell"}),
+        Workspace(root / "ws"),
+        views,
+        1,
+        shell=access,
+        spell=spell,
     )
     source = (PY if arm.language.startswith("python") else JS)[program]
     started = time.monotonic()

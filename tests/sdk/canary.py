@@ -13,6 +13,7 @@ from typing import Any
 
 from attack_fixture import build_canary, substitute
 from gg.errors import ApiError
+from gg.sdk.catalogue import default_registry
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.registry import Role
@@ -32,7 +33,10 @@ class Canary:
 
     def __post_init__(self) -> None:
         build_canary(self.root)
-        self.scope = ProgramScope("root", Role.STANDARD, frozenset(), Workspace(self.ws), ViewSet(), turn=1)
+        spell = default_registry().spelling("javascript")  # the wire's own spelling: camelCase
+        self.scope = ProgramScope(
+            "root", Role.STANDARD, frozenset(), Workspace(self.ws), ViewSet(), turn=1, spell=spell
+        )
 
     @property
     def ws(self) -> Path:

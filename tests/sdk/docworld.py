@@ -39,6 +39,7 @@ class World:
             views=self.views,
             turn=1,
             surface=self.surface,
+            spell=default_registry().spelling(self.language.id),
         )
 
     def call(self, wire: str, **args: Any) -> Any:

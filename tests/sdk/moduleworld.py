@@ -63,5 +63,6 @@ def module_agent(
         tasks=tasks or TasksModule.fresh(10, TaskMode.SIMPLE),
         board=board or BoardHandle(Board(BoardCaps(5, 10, 0)), IssuePolicy(implementers=("impl",))),
         archive=ArchiveModule(Archive()),
+        spell=default_registry().spelling(arm.language),
     )
     return ModuleAgent(arm, scope)

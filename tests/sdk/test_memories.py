@@ -441,3 +441,32 @@ def test_a_read_only_holders_refusal_names_the_calls_it_has_as_the_programs_arm_
     assert _agent(arm, tmp_path, pad_reader, WITH).attempts(pad_calls, head) == [
         "write this agent may read these memories, not change them; the calls it has: none"
     ]
+
+
+def test_a_code_half_over_its_cap_is_refused_naming_the_argument_as_the_programs_arm_writes_it(
+    arm: Arm, tmp_path: Path
+) -> None:
+    holder = _holder()
+    calls = {
+        "javascript": [
+            (
+                "on-use",
+                'memories.writeMemory({ name: "a", description: "d", body: "b", onUse: "x".repeat(32769) })',
+            ),
+            (
+                "code",
+                'memories.writeMemory({ name: "a", description: "d", body: "b", code: "x".repeat(32769) })',
+            ),
+        ],
+        "python": [
+            ("on-use", 'memories.write_memory(name="a", description="d", body="b", on_use="x" * 32769)'),
+            ("code", 'memories.write_memory(name="a", description="d", body="b", code="x" * 32769)'),
+        ],
+    }
+    head = JS_SAY if arm.language == "javascript" else PY_SAY
+    on_use = {"javascript": "onUse", "python": "on_use"}[arm.language]
+    assert _agent(arm, tmp_path, holder, WITH).attempts(calls, head) == [
+        f"on-use the `{on_use}` of memory `a` is 32769 characters, over the 32768 allowed",
+        "code the `code` of memory `a` is 32769 characters, over the 32768 allowed",
+    ]
+    assert holder.store.memories == []  # nothing was written

@@ -245,3 +245,21 @@ def test_every_family_a_builtins_object_may_name_is_one_of_ggs_own() -> None:
     written = {field.alias for field in BuiltInSkills.model_fields.values()}
     assert written == set(BUILT_IN_FAMILIES) and len(BUILT_IN_FAMILIES) == 12
     assert set(BUILT_IN_FAMILIES.values()) == {op.family for op in default_registry()}
+
+
+def test_a_directory_skill_named_like_one_of_ggs_own_replaces_it_and_the_shelf_says_which(
+    tmp_path: Path, skills: Path
+) -> None:
+    (skills / "gg-filesystem.md").write_text("---\ndescription: Our own file rules.\n---\nOURS\n")
+    shelf = SkillShelf(skills, ("js",))
+    surface = build_surface(
+        default_registry(), JAVASCRIPT, Role.STANDARD, {"skills"}, shelf, BUILT_IN_FAMILIES
+    )
+    assert surface.skills is not None
+    names = [skill.name for skill in surface.skills.skills]
+    assert names.count("gg-filesystem") == 1 and "gg-views" in names
+    files = surface.skills.get("gg-filesystem")
+    assert files is not None and files.description == "Our own file rules."
+    assert surface.skills.read(files).body == "OURS\n"
+    assert surface.skills.replaced == ("gg-filesystem",)
+    assert shelf.replaced == ()  # the directory's own catalogue replaces nothing

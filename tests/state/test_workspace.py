@@ -136,8 +136,36 @@ def test_a_path_with_a_nul_or_control_character_is_refused_before_the_os_sees_it
     assert "\x00" not in refusal.message and "\n" not in refusal.message
 
 
-def test_a_path_with_a_lone_surrogate_is_refused(workspace: Workspace, root: Path) -> None:
-    assert refusal_of(lambda: workspace.open_for_write("name-\udc80.txt")).code is ErrorCode.INVALID_ARGUMENT
+def test_a_path_with_a_lone_surrogate_is_refused_naming_where_it_stands(
+    workspace: Workspace, root: Path
+) -> None:
+    refusal = refusal_of(lambda: workspace.open_for_write("name-\udc80.txt"))
+    assert (refusal.code, refusal.message) == (
+        ErrorCode.INVALID_ARGUMENT,
+        "`name-\\udc80.txt` holds a lone surrogate (U+DC80) at index 5; a path must be well-formed Unicode",
+    )
+    assert sorted(os.listdir(root)) == ["notes.txt", "sub"]
+
+
+def test_a_path_with_the_replacement_character_is_refused_as_not_well_formed(
+    workspace: Workspace, root: Path
+) -> None:
+    (root / "sub" / b"caf\xe9.txt".decode("utf-8", "surrogateescape")).write_text("latin-1 name")
+    [listed] = [entry.name for entry in workspace.list_dir("sub") if entry.name.startswith("caf")]
+    assert listed == "caf\ufffd.txt"  # a name that is not UTF-8, as a listing shows it
+    for attempt in (
+        lambda: workspace.open_for_read(f"sub/{listed}"),
+        lambda: workspace.open_for_write("a\ufffd"),
+    ):
+        refusal = refusal_of(attempt)
+        assert refusal.code is ErrorCode.INVALID_ARGUMENT
+        assert refusal.message.endswith(
+            "the character that stands for one that was not well-formed (a lone surrogate, or bytes "
+            "that are not UTF-8); a path must be well-formed Unicode"
+        )
+    assert refusal_of(lambda: workspace.open_for_write("a\ufffd")).message.startswith(
+        "`a\ufffd` holds U+FFFD at index 1"
+    )
     assert sorted(os.listdir(root)) == ["notes.txt", "sub"]
 
 

@@ -6,12 +6,13 @@ Shape rules (the models; every param is judged whenever written, even with the c
 - `project-management.params`: `maxEpics` and `maxIssues`, whole numbers of at least 1;
   `maxRetries`, a whole number of at least 0; `reviewers`, true or false (absent: false), whether
   the profile's agents must name a reviewer on every issue they file;
-- `agent-managed-context.params`: `topFileViews`, a whole number of at least 0; and
-  `signalThresholdPercent`, 0 to 100 (absent: `DEFAULT_SIGNAL_THRESHOLD_PERCENT`).
+- `agent-managed-context.params`: none. `topFileViews` and `signalThresholdPercent` are refused
+  with why (`AgentManagedContextParams.RETIRED`): they sized a context-usage signal (how many file
+  views it names, how full the window is before it shows), and gg shows no such signal, because
+  it knows no window limit to be full against.
 Rules on the document as written (`module_findings`, each at its key path, every one at once):
 - an enabled capability writes every param it requires (`maxTasks` and `mode`; `maxEpics`,
-  `maxIssues` and `maxRetries`; `topFileViews`; the skills' `dir` and `builtIns`): gg
-  substitutes none;
+  `maxIssues` and `maxRetries`; the skills' `dir` and `builtIns`): gg substitutes none;
 - the board's caps are the run's: read off the first profile that enables `project-management`,
   and a profile that enables it with a different value refuses the launch.
 """
@@ -19,8 +20,7 @@ Rules on the document as written (`module_findings`, each at its key path, every
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,34 +28,29 @@ from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, Loc, mapping, sequence
 from gg.config.machines import enabled_capabilities
 from gg.config.part import Enabled, Part
-from gg.config.values import Choice, Flag, Number, Whole
+from gg.config.values import Choice, Flag, Whole
 from gg.state.board import BoardCaps
 from gg.state.tasks import TaskMode
 from gg.state.tasks_module import TaskListSettings
 
 __all__ = [
-    "DEFAULT_SIGNAL_THRESHOLD_PERCENT",
     "AgentManagedContextCapability",
     "AgentManagedContextParams",
-    "ManagedContext",
     "ProjectManagementCapability",
     "ProjectManagementParams",
     "TaskListSettings",
     "TasksCapability",
     "TasksParams",
     "board_caps",
-    "managed_context",
     "module_findings",
     "reviewers_required",
     "task_list",
 ]
 
-DEFAULT_SIGNAL_THRESHOLD_PERCENT = 75.0
 C = TypeVar("C", bound=BaseModel)
 _REQUIRED: dict[CapabilityId, tuple[str, ...]] = {
     CapabilityId.TASKS: ("maxTasks", "mode"),
     CapabilityId.PROJECT_MANAGEMENT: ("maxEpics", "maxIssues", "maxRetries"),
-    CapabilityId.AGENT_MANAGED_CONTEXT: ("topFileViews",),
     CapabilityId.SKILLS: ("dir", "builtIns"),
 }
 _RUN_LEVEL = ("maxEpics", "maxIssues", "maxRetries")
@@ -102,28 +97,29 @@ class ProjectManagementCapability(Part):
     params: ProjectManagementParams = Field(default_factory=ProjectManagementParams)
 
 
+_NO_SIGNAL = (
+    "gg shows no context-usage signal, because it knows no window limit to be full against "
+    "(`views.current()` lists every open view with what it costs); remove it"
+)
+
+
 class AgentManagedContextParams(Part):
-    top_file_views: Annotated[int, Whole(0, what="a whole number of file views")] | None = None
-    signal_threshold_percent: Annotated[float, Number(least=0, most=100, what="a percentage")] | None = None
+    """None: the capability is switched on or off, and that is all it says."""
+
+    RETIRED: ClassVar[dict[str, str]] = {
+        "topFileViews": f"it sized the context-usage signal's list of the largest file views; {_NO_SIGNAL}",
+        "signalThresholdPercent": (
+            f"it sized the context-usage signal: how full the window is before it shows; {_NO_SIGNAL}"
+        ),
+    }
 
 
 class AgentManagedContextCapability(Part):
-    """The agent reclaims its own window (`gg.context.archiveThread`, `gg.views.close`, ...); when
-    enabled, `topFileViews` is required."""
-
-    model_config = ConfigDict(
-        json_schema_extra=_required_when_enabled(*_REQUIRED[CapabilityId.AGENT_MANAGED_CONTEXT])
-    )
+    """The agent reclaims its own window (`gg.context.archiveThread`, `gg.views.close`, ...)."""
 
     id: Literal[CapabilityId.AGENT_MANAGED_CONTEXT]
     enabled: Enabled = True
     params: AgentManagedContextParams = Field(default_factory=AgentManagedContextParams)
-
-
-@dataclass(frozen=True)
-class ManagedContext:
-    top_file_views: int
-    signal_threshold_percent: float
 
 
 def _enabled(capabilities: Sequence[object], kind: type[C]) -> C | None:
@@ -136,17 +132,6 @@ def task_list(capabilities: Sequence[object]) -> TaskListSettings | None:
     if found is None or found.params.max_tasks is None or found.params.mode is None:
         return None
     return TaskListSettings(found.params.max_tasks, found.params.mode)
-
-
-def managed_context(capabilities: Sequence[object]) -> ManagedContext | None:
-    """A profile's `agent-managed-context` settings, or None when it does not enable it."""
-    found = _enabled(capabilities, AgentManagedContextCapability)
-    if found is None or found.params.top_file_views is None:
-        return None
-    threshold = found.params.signal_threshold_percent
-    return ManagedContext(
-        found.params.top_file_views, DEFAULT_SIGNAL_THRESHOLD_PERCENT if threshold is None else threshold
-    )
 
 
 def board_caps(profiles: Sequence[Sequence[object]]) -> BoardCaps | None:

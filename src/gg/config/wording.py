@@ -4,7 +4,9 @@ Rules:
 - our value rules (`values.py`) already word their refusals; the message is kept as is;
 - pydantic's own error types are reworded from one table; none of its jargon reaches the user;
 - a capability's `id` tag, which pydantic puts into its locations, is taken out again;
-- an unknown key is named as such, with the nearest known key of that object when one is close.
+- an unknown key is named as such, with the nearest known key of that object when one is close;
+  a key gg once read and no longer does is named with why, where its object's model says so
+  (a `RETIRED` table: key → why).
 """
 
 from __future__ import annotations
@@ -72,24 +74,26 @@ def _document_loc(loc: tuple[str | int, ...], document: object) -> Loc:
 
 
 def _unknown_key(loc: tuple[str | int, ...], root: type[BaseModel]) -> str:
-    known = _keys_at(root, loc[:-1])
+    model = _model_at(root, loc[:-1])
+    retired: dict[str, str] = getattr(model, "RETIRED", {})
+    if str(loc[-1]) in retired:
+        return f"is not a key gg reads: {retired[str(loc[-1])]}"
+    known = [] if model is None else [field.alias or name for name, field in model.model_fields.items()]
     close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]}?" if close else ""
     listing = f" (known here: {', '.join(known)})" if known else ""
     return f"is not a key gg knows{listing}{hint}"
 
 
-def _keys_at(root: type[BaseModel], loc: tuple[str | int, ...]) -> list[str]:
-    """The keys the object at pydantic location `loc` accepts (empty when it cannot tell)."""
+def _model_at(root: type[BaseModel], loc: tuple[str | int, ...]) -> type[BaseModel] | None:
+    """The model of the object at pydantic location `loc` (None when it cannot tell)."""
     node: Any = root
     for element in loc:
         node = _step(_unwrap(node), element)
         if node is None:
-            return []
+            return None
     model = _unwrap(node)
-    if isinstance(model, type) and issubclass(model, BaseModel):
-        return [field.alias or name for name, field in model.model_fields.items()]
-    return []
+    return model if isinstance(model, type) and issubclass(model, BaseModel) else None
 
 
 def _step(node: Any, element: str | int) -> Any:

@@ -83,34 +83,46 @@ def stacked(
     if not rows or max(totals, default=0.0) <= 0:
         return None
     top = nice_top(max(totals), whole=whole)
-    plot_h = HEIGHT - BOTTOM - TOP
     slot = (WIDTH - LEFT - 8) / len(rows)
     width = min(MAX_BAR, slot * 0.7)
-    bars: list[Bar] = []
-    for position, (label, row) in enumerate(zip(labels, rows, strict=True)):
-        y = HEIGHT - BOTTOM
-        segments: list[Segment] = []
-        for number, name in enumerate(series):
-            value = row.get(name, 0.0)
-            if value <= 0:
-                continue
-            height = value / top * plot_h
-            y -= height
-            segments.append(
-                Segment(
-                    round(y, 2),
-                    round(height, 2),
-                    number % PALETTE,
-                    f"{label}: {name} {_figure(value)} {unit}",
-                )
-            )
-        x = LEFT + position * slot + (slot - width) / 2
-        bars.append(Bar(round(x, 2), round(width, 2), label, tuple(segments)))
-    ticks = tuple(
+    bars = tuple(
+        Bar(
+            round(LEFT + position * slot + (slot - width) / 2, 2),
+            round(width, 2),
+            label,
+            _stack(label, row, series, unit, top),
+        )
+        for position, (label, row) in enumerate(zip(labels, rows, strict=True))
+    )
+    return BarChart(WIDTH, HEIGHT, bars, _ticks(top), tuple(series), unit)
+
+
+def _stack(
+    label: str, row: Mapping[str, float], series: Sequence[str], unit: str, top: float
+) -> tuple[Segment, ...]:
+    """One bar's segments, the series bottom up, on an axis reaching `top`; a series the row
+    holds none of draws nothing (its palette slot stays its own)."""
+    plot_h = HEIGHT - BOTTOM - TOP
+    y = HEIGHT - BOTTOM
+    segments: list[Segment] = []
+    for number, name in enumerate(series):
+        value = row.get(name, 0.0)
+        if value <= 0:
+            continue
+        height = value / top * plot_h
+        y -= height
+        title = f"{label}: {name} {_figure(value)} {unit}"
+        segments.append(Segment(round(y, 2), round(height, 2), number % PALETTE, title))
+    return tuple(segments)
+
+
+def _ticks(top: float) -> tuple[Tick, ...]:
+    """The value axis from 0 to `top`, in `TICKS` equal steps."""
+    plot_h = HEIGHT - BOTTOM - TOP
+    return tuple(
         Tick(round(HEIGHT - BOTTOM - plot_h * k / TICKS, 2), _figure(top * k / TICKS))
         for k in range(TICKS + 1)
     )
-    return BarChart(WIDTH, HEIGHT, tuple(bars), ticks, tuple(series), unit)
 
 
 def nice_top(value: float, *, whole: bool = False) -> float:

@@ -107,14 +107,37 @@ def _chosen(endpoint: _Endpoint, base_url: str | None, environ: Mapping[str, str
 
 
 @dataclass(frozen=True)
-class _Settings:
-    """What every hosted client is built from."""
+class _Connection:
+    """Where a hosted client connects and how it signs in: its provider, its model, the endpoint
+    (`self_hosted` when it is not the provider's default) and the key."""
 
     provider: str
     model: str
     base_url: str
     api_key: str
     self_hosted: bool
+
+
+def _connection(
+    provider: str,
+    model: str | None,
+    base_url: str | None,
+    api_key_env: str | None,
+    environ: Mapping[str, str] | None,
+) -> _Connection:
+    """Raises `ConfigError` for a provider gg does not know, a missing model or a missing key."""
+    endpoint, model = _endpoint(provider, model)
+    url = _chosen(endpoint, base_url, environ)
+    self_hosted = url.url != endpoint.base_url
+    api_key = _api_key(provider, api_key_env or endpoint.api_key_env, self_hosted, environ)
+    return _Connection(provider, model, url.url, api_key, self_hosted)
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What every hosted client is built from: its connection and how it asks."""
+
+    connection: _Connection
     memory: ToolChoiceMemory
     retrier: Retrier
     log: LogFn
@@ -146,15 +169,8 @@ def build_client(
         if journal_path is None:
             raise _refusal("journal", "absent", "the replay provider needs a journal file")
         return ReplayClient.open(journal_path)
-    endpoint, model = _endpoint(provider, model)
-    url = _chosen(endpoint, base_url, environ)
-    self_hosted = url.url != endpoint.base_url
     settings = _Settings(
-        provider=provider,
-        model=model,
-        base_url=url.url,
-        api_key=_api_key(provider, api_key_env or endpoint.api_key_env, self_hosted, environ),
-        self_hosted=self_hosted,
+        connection=_connection(provider, model, base_url, api_key_env, environ),
         memory=tool_choice_memory,
         retrier=retrier or Retrier(log=log),
         log=log,
@@ -183,15 +199,16 @@ def _anthropic(settings: _Settings, cache_lifetime: str) -> ModelClient:
 
     from gg.providers.anthropic_client import AnthropicClient
 
+    connection = settings.connection
     sdk = anthropic.Anthropic(
-        api_key=settings.api_key,
-        base_url=settings.base_url,
+        api_key=connection.api_key,
+        base_url=connection.base_url,
         max_retries=0,
         timeout=settings.timeout_secs,
         http_client=settings.http_client,
     )
     return AnthropicClient(
-        model=settings.model,
+        model=connection.model,
         sdk=sdk,
         tool_choice_memory=settings.memory,
         retrier=settings.retrier,
@@ -208,17 +225,18 @@ def _openai(settings: _Settings, session_id: str | None) -> ModelClient:
 
     from gg.providers.openai_compatible import OpenAIClient
 
+    connection = settings.connection
     sdk = openai.OpenAI(
-        api_key=settings.api_key,
-        base_url=settings.base_url,
+        api_key=connection.api_key,
+        base_url=connection.base_url,
         max_retries=0,
         timeout=settings.timeout_secs,
         http_client=settings.http_client,
     )
-    official = settings.provider == "openai" and not settings.self_hosted
+    official = connection.provider == "openai" and not connection.self_hosted
     return OpenAIClient(
-        provider=settings.provider,
-        model=settings.model,
+        provider=connection.provider,
+        model=connection.model,
         sdk=sdk,
         tool_choice_memory=settings.memory,
         retrier=settings.retrier,

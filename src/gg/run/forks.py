@@ -39,6 +39,7 @@ def copy_of(forker: Agent, fork: ForkDeclaration, spawner: Spawner) -> Agent:
             to_agent_id=node.id,
             profile_id=forker.setup.slug,
             modules=[row.to_wire() for row in rows],
+            library=forker.holdings.library_row(holdings, fork=True).to_wire(),
         )
     )
     return spawner.open(forker.setup, node, arrival, holdings, turn=forker.stream.turn)

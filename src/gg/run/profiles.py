@@ -3,11 +3,13 @@ turns, and one per state of each machine (the state's profile, standing in that 
 
 An agent started under a profile that is a machine starts in the machine's entry state. A
 profile's shell is opened once, at launch, so a host that cannot jail it refuses the launch before
-any agent takes a turn. Every setup of a run binds `shared` memories among the run's one registry.
+any agent takes a turn. The launch log names each of gg's own skills a profile's skills directory
+replaces with one of its own. Every setup of a run binds `shared` memories among the run's one registry.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from gg.config.delegation import FsmState
@@ -38,7 +40,9 @@ class Profiles:
             if profile.machine is not None:
                 continue
             shell = open_shell(profile, workspace, stream)
-            self._setups[(profile.slug, None)] = resolve_setup(profile, ground, shell)
+            setup = resolve_setup(profile, ground, shell)
+            self._setups[(profile.slug, None)] = setup
+            _log_replaced_skills(stream, setup, workspace)
             for machine, state in self._states_run_by(profile.slug):
                 self._setups[(machine, state.name)] = resolve_setup(
                     profile, ground, shell, Seat(machine, state)
@@ -69,3 +73,19 @@ class Profiles:
             if table is not None:
                 found.extend((profile.slug, state) for state in table.states if state.agent == slug)
         return found
+
+
+def _log_replaced_skills(stream: AgentStream, setup: AgentSetup, workspace: Path) -> None:
+    """The launch log: each of gg's own skills a skill of the profile's directory replaces."""
+    shelf = setup.grant.skills
+    if shelf is None or not shelf.replaced:
+        return
+    for name in shelf.replaced:
+        skill = shelf.get(name)
+        file = None if skill is None or skill.file is None else os.path.relpath(skill.file, workspace)
+        stream.log_info(
+            f"{setup.slug}'s skills directory holds `{name}`, which replaces gg's own skill of that name"
+            + ("" if file is None else f" ({file})"),
+            skill=name,
+            file=file,
+        )

@@ -5,7 +5,7 @@ roster) or a machine's move (the agent becomes the next state's profile). Seed 0
   outgoing agent holds and the receiving profile enables. An exec into a machine enters it at its
   entry state, the plan computed against that state's profile.
 - Before it goes, the outgoing agent's modules report what they have not (its stream), and its
-  stream records the succession (`agent_transition`, a row per kind).
+  stream records the succession (`agent_transition`: a row per kind, and the library's row).
 - The successor is a new incarnation of the same lineage (`<lineage>@<k>`, parented to its
   predecessor, at its depth): it takes the modules the plan carried (a carried window loses the
   block of each kind dropped or started fresh), the library (truncated to its
@@ -82,6 +82,7 @@ def successor_of(agent: Agent, succession: Succession, spawner: Spawner) -> Agen
             to_agent_id=node.id,
             profile_id=setup.slug,
             modules=[row.to_wire() for row in moved.rows],
+            library=held.library_row(holdings).to_wire(),
             state=None if setup.seat is None else setup.seat.state.name,
         )
     )

@@ -40,7 +40,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Generic, Protocol, TypeVar
 
 from gg.sandbox.sentinel import SENTINEL, kill_group
@@ -187,27 +186,38 @@ class Guest(Generic[C]):
 
 def resident_bytes(pid: int) -> int:
     """The resident memory of process `pid` and every process descending from it, in bytes."""
-    return sum(_resident(member) for member in _family(pid))
+    return sum(resident(member) for member in descendants(pid))
 
 
-def _family(pid: int) -> list[int]:
-    """`pid` and every process descending from it, as `/proc` shows them now."""
+def descendants(pid: int) -> list[int]:
+    """`pid` and every process descending from it, as `/proc` shows them now (read with plain
+    `os` calls: a running guest's memory is read every `WATCH_SECS`)."""
     found, pending = [], [pid]
     while pending:
         current = pending.pop()
         found.append(current)
-        with contextlib.suppress(OSError, ValueError):
-            for task in Path(f"/proc/{current}/task").iterdir():
-                pending.extend(int(child) for child in (task / "children").read_text().split())
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            pending.extend(int(child) for child in _read(f"/proc/{current}/task/{task}/children").split())
     return found
 
 
-def _resident(pid: int) -> int:
+def resident(pid: int) -> int:
+    """The resident memory of process `pid` alone, in bytes (0 once it is gone)."""
+    fields = _read(f"/proc/{pid}/statm").split()
+    return int(fields[1]) * _PAGE_BYTES if len(fields) > 1 else 0
+
+
+def _read(path: str) -> bytes:
+    """What the `/proc` file at `path` holds; empty once it is gone."""
     try:
-        fields = Path(f"/proc/{pid}/statm").read_text().split()
+        with open(path, "rb") as file:
+            return file.read()
     except OSError:
-        return 0
-    return int(fields[1]) * _PAGE_BYTES
+        return b""
 
 
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
@@ -233,14 +243,17 @@ def _popen(launch: Launch) -> subprocess.Popen[bytes]:
 
 class Deadline:
     """A program's time ceiling on `clock` (the wall clock), `secs` from now; the time spent
-    serving a call to one of the `external` operations is added back."""
+    serving a call to one of the `external` operations is added back, and so is the time the
+    program waited for its engine before it began (`hold`, then `begin`)."""
 
     def __init__(
         self, secs: float, external: Collection[str] = (), clock: Callable[[], float] = time.monotonic
     ) -> None:
         self._external = external
         self._clock = clock
-        self._end = clock() + secs
+        self._secs = secs
+        self._set = clock()
+        self._end = self._set + secs
 
     def remaining(self) -> float:
         return self._end - self._clock()
@@ -250,7 +263,19 @@ class Deadline:
 
     def restart(self, secs: float) -> None:
         """The ceiling starts again, `secs` from now."""
-        self._end = self._clock() + secs
+        self._secs = secs
+        self._set = self._clock()
+        self._end = self._set + secs
+
+    def hold(self, most_secs: float) -> None:
+        """The program waits for its engine before it begins: until it does, the deadline stands
+        `most_secs` from now, the longest that wait may take."""
+        self._end = self._clock() + most_secs
+
+    def begin(self, waited_secs: float) -> None:
+        """The program began `waited_secs` after the deadline was set: its ceiling counts from
+        then."""
+        self._end = self._set + waited_secs + self._secs
 
     @contextlib.contextmanager
     def call(self, operation: str) -> Generator[None]:
@@ -274,7 +299,8 @@ class Overran(Exception):
 
 class Watch:
     """The ceilings gg holds one running program to: its `deadline`, and, when `resident_limit`
-    is given, the resident memory of its guest `process` (read every `WATCH_SECS` at most)."""
+    is given, the resident memory of its guest `process`: read every `WATCH_SECS` at most, the
+    first time `WATCH_SECS` after the watch begins (the limit was set from a reading just taken)."""
 
     def __init__(
         self,
@@ -287,7 +313,7 @@ class Watch:
         self._process = process
         self._limit = resident_limit
         self._clock = clock
-        self._next_look = clock()
+        self._next_look = clock() + WATCH_SECS
 
     def wait_secs(self) -> float:
         """How long to wait for the guest's next message. Raises `Overran` when the program is

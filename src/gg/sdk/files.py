@@ -13,6 +13,7 @@ Paths are confined by `gg.state.workspace`. The rules added here:
 - Writes store UTF-8 (lone surrogates become U+FFFD), at most 8 MiB. An edit replaces the single
   occurrence of `oldString` (as UTF-8 bytes) in a file of at most 8 MiB: none is `not-found`,
   several (counted without overlap) `conflict`.
+- A refusal names an argument as the program's arm spells it (`oldString`, `old_string`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode
 from gg.sdk.registry import Always, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
@@ -234,21 +236,22 @@ def _is_image(path: str, media_type: str) -> str:
 
 
 def _encoded_contents(operation: str, name: str, text: str) -> bytes:
-    """`text` as UTF-8 (lone surrogates replaced), refused over 8 MiB."""
+    """`text` as UTF-8 (lone surrogates replaced), refused over 8 MiB; `name` is what the
+    refusal calls it (the argument, as the program's arm spells it)."""
     if len(text) > MAX_WRITE_BYTES:  # more characters than bytes allowed: no need to encode
-        raise ApiError(operation, ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(name, len(text)))
+        raise ApiError(operation, ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(f"`{name}`", len(text)))
     data = well_formed(text).encode("utf-8")
     if len(data) > MAX_WRITE_BYTES:
-        raise ApiError(operation, ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(name, len(data)))
+        raise ApiError(operation, ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(f"`{name}`", len(data)))
     return data
 
 
-def _too_large_to_write(name: str, size: int) -> str:
-    return f"{name} is {size} bytes, over the {MAX_WRITE_BYTES}-byte cap"
+def _too_large_to_write(subject: str, size: int) -> str:
+    return prompts.render("files-too-large", subject=subject, size=size, cap=MAX_WRITE_BYTES)
 
 
 def _write_file(scope: ProgramScope, args: Mapping[str, Any]) -> int:
-    data = _encoded_contents("write_file", "`contents`", args["contents"])
+    data = _encoded_contents("write_file", "contents", args["contents"])
     with refusals_for("write_file", args["path"]), scope.workspace.open_for_write(args["path"]) as stream:
         _write_all(stream, data)
     return len(data)
@@ -256,16 +259,20 @@ def _write_file(scope: ProgramScope, args: Mapping[str, Any]) -> int:
 
 def _edit_file(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     path: str = args["path"]
-    old = _encoded_contents("edit_file", "`oldString`", args["oldString"])
-    new = _encoded_contents("edit_file", "`newString`", args["newString"])
+    spell = scope.spelling("edit_file")
+    old_name = spell.argument("old_string")
+    old = _encoded_contents("edit_file", old_name, args["oldString"])
+    new = _encoded_contents("edit_file", spell.argument("new_string"), args["newString"])
     if not old:
-        raise ApiError("edit_file", ErrorCode.INVALID_ARGUMENT, "`oldString` is empty")
+        raise ApiError(
+            "edit_file", ErrorCode.INVALID_ARGUMENT, prompts.render("files-edit-empty", old=old_name)
+        )
     with refusals_for("edit_file", path), scope.workspace.open_for_update(path) as stream:
         size = os.fstat(stream.fileno()).st_size
         if size > MAX_WRITE_BYTES:
             raise ApiError("edit_file", ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(quote_path(path), size))
         data = _read_all(stream, size)
-        at = _only_match(path, data, old)
+        at = _only_match(path, data, old, old_name)
         edited = data[:at] + new + data[at + len(old) :]
         if len(edited) > MAX_WRITE_BYTES:
             raise ApiError("edit_file", ErrorCode.LIMIT_EXCEEDED, _edit_too_large(path, len(edited)))
@@ -295,22 +302,18 @@ def _write_all(stream: io.FileIO, data: bytes) -> None:
         view = view[written:]
 
 
-def _only_match(path: str, data: bytes, old: bytes) -> int:
-    """Where `old` occurs in `data`, refusing none or several."""
+def _only_match(path: str, data: bytes, old: bytes, old_name: str) -> int:
+    """Where `old` occurs in `data`, refusing none or several (`old_name`: the argument, as the
+    program's arm spells it)."""
     at = data.find(old)
     if at < 0:
-        raise ApiError("edit_file", ErrorCode.NOT_FOUND, _no_match(path))
+        no_match = prompts.render("files-edit-no-match", old=old_name, path=quote_path(path))
+        raise ApiError("edit_file", ErrorCode.NOT_FOUND, no_match)
     if data.find(old, at + 1) >= 0:
-        raise ApiError("edit_file", ErrorCode.CONFLICT, _several_matches(path, max(2, data.count(old))))
+        count = max(2, data.count(old))
+        several = prompts.render("files-edit-several", old=old_name, count=count, path=quote_path(path))
+        raise ApiError("edit_file", ErrorCode.CONFLICT, several)
     return at
-
-
-def _no_match(path: str) -> str:
-    return f"`oldString` does not occur in {quote_path(path)}"
-
-
-def _several_matches(path: str, count: int) -> str:
-    return f"`oldString` occurs {count} times in {quote_path(path)}"
 
 
 def _edit_too_large(path: str, size: int) -> str:

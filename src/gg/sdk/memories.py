@@ -31,11 +31,7 @@ _T = TypeVar("_T")
 
 
 def _names(scope: ProgramScope, call: Call) -> CallNames:
-    if scope.spell is None:  # every scope a run builds says how its arm spells a call
-        raise GgDefect(
-            FatalFault.HOST_FAULT, f"memories.{call.value} reached a scope without its arm's spelling"
-        )
-    return call_names(scope.spell)
+    return call_names(scope.spelling(f"{FAMILY}.{call.value}"))
 
 
 def _holder(scope: ProgramScope, call: Call) -> MemoryHolder:
@@ -62,7 +58,8 @@ def _answer(scope: ProgramScope, call: Call, act: Callable[[], _T]) -> _T:
     try:
         return act()
     except MemoryRefusal as refusal:
-        raise ApiError(call.value, refusal.code, refusal.message(_names(scope, call))) from None
+        said = refusal.message(scope.spelling(f"{FAMILY}.{call.value}"))
+        raise ApiError(call.value, refusal.code, said) from None
 
 
 def _draft(args: Mapping[str, Any]) -> Draft:

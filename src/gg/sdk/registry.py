@@ -10,7 +10,9 @@ Spelling rules, applied here and nowhere else:
 - JavaScript name: the key in camelCase (`readFile`); argument and result fields on the wire are
   camelCase (`maxLineChars`, `firstLine`);
 - required parameters are positional, optional ones travel in a trailing options object (JS) or
-  as keyword-only arguments (Python).
+  as keyword-only arguments (Python);
+- a sentence a program reads names an operation or an argument as the program's arm writes it
+  (`ArmSpelling`: `gg.files.editFile` and `oldString`, or `gg.files.edit_file` and `old_string`).
 """
 
 from __future__ import annotations
@@ -27,10 +29,15 @@ from gg.wire import camel
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
-    from gg.state.module import Spelling
 
 U32_MAX = 4_294_967_295
 PYTHON_ARMS = frozenset({"python", "python-typed"})  # the arms that spell names in snake_case
+
+
+def spelled(name: str, language: str) -> str:
+    """A snake_case name (`max_items`) as `language`'s arm writes it: as it is (Python) or in
+    camelCase (`maxItems`, JavaScript and TypeScript)."""
+    return name if language in PYTHON_ARMS else camel(name)
 
 
 class ParamType(StrEnum):
@@ -120,7 +127,7 @@ class Param:
 
     def spelled(self, language: str) -> str:
         """The parameter's name as the agent's arm writes it: `max_items` (Python) or `maxItems`."""
-        return self.name if language in PYTHON_ARMS else self.wire
+        return spelled(self.name, language)
 
 
 @dataclass(frozen=True)
@@ -206,15 +213,9 @@ class Registry:
     def get(self, wire: str) -> Operation | None:
         return self._by_wire.get(wire)
 
-    def spelling(self, language: str) -> Spelling:
-        """An operation's wire key as `language`'s arm spells it (`memories.read_memory` ->
-        `gg.memories.readMemory`); a key it does not hold is only prefixed (`gg.<key>`)."""
-
-        def spell(wire: str) -> str:
-            op = self._by_wire.get(wire)
-            return op.qualified(language) if op is not None else f"gg.{wire}"
-
-        return spell
+    def spelling(self, language: str) -> ArmSpelling:
+        """How `language`'s arm spells the operations and arguments a sentence names."""
+        return ArmSpelling(self, language)
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self._by_wire.values())
@@ -224,3 +225,22 @@ class Registry:
 
     def in_family(self, family: str) -> list[Operation]:
         return [op for op in self._by_wire.values() if op.family == family]
+
+
+@dataclass(frozen=True)
+class ArmSpelling:
+    """How one arm spells what a sentence a program reads names. Called with an operation's wire
+    key it gives the operation's name (`memories.read_memory` -> `gg.memories.readMemory`; a key
+    the registry does not hold is only prefixed, `gg.<key>`), so it is a `gg.state.module.Spelling`;
+    `argument` gives an argument's (`old_string` -> `oldString` or `old_string`)."""
+
+    registry: Registry = field(repr=False)
+    language: str
+
+    def __call__(self, wire: str) -> str:
+        op = self.registry.get(wire)
+        return op.qualified(self.language) if op is not None else f"gg.{wire}"
+
+    def argument(self, name: str) -> str:
+        """The snake_case argument `name` as this arm writes it."""
+        return spelled(name, self.language)

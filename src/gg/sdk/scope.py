@@ -3,7 +3,8 @@
 A `ProgramScope` is built by the turn for each program: what the program's calls act on (the
 agent's role and capabilities, its workspace, the views, library, surface, skills read set and
 memories holder it holds, the run's deadline, its port onto the run's other agents), how its arm
-spells a call a message names (`spell`), and two sets of declarations the loop acts on afterwards:
+spells the calls and arguments a message names (`spell`, which every scope a run builds carries),
+and two sets of declarations the loop acts on afterwards:
 - `declarations` belong to this one program: its ending (the last call wins) and its hand-over
   (the first stands, a second is refused);
 - `deferred` belong to the whole turn and merge across every program of the reply: the last
@@ -15,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from gg.errors import ApiError, ErrorCode
-from gg.sdk.registry import Role
+from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.sdk.registry import ArmSpelling, Role
 from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from gg.state.holdings import Holdings
     from gg.state.library import ProgramLibrary
     from gg.state.memories import MemoryHolder
-    from gg.state.module import Spelling
     from gg.state.tasks import TasksModule
     from gg.state.views import ViewSet
     from gg.state.window import Window
@@ -142,9 +142,15 @@ class ProgramScope:
     shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
     delegation: Delegation | None = None  # the run's answer to the delegation family
     memories: MemoryHolder | None = None  # its memories holder, when its profile enables memories
-    spell: Spelling | None = None  # its arm's spelling of an operation key (`Registry.spelling`)
+    spell: ArmSpelling | None = None  # how its arm spells calls and arguments (`Registry.spelling`)
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
+
+    def spelling(self, operation: str) -> ArmSpelling:
+        """How the program's arm spells what a refusal of `operation` names."""
+        if self.spell is None:  # every scope a run builds says how its arm spells a name
+            raise GgDefect(FatalFault.HOST_FAULT, f"{operation} reached a scope without its arm's spelling")
+        return self.spell
 
     @classmethod
     def of(

@@ -4,7 +4,7 @@ Both groups are declared for every agent; the membrane's role gate accepts only 
 group, before any argument is looked at. An ending sets a flag in the program's declarations and
 returns: the statements after it run, the last call wins, and the loop reads the flag once the
 program is over (an uncaught throw or a ceiling revokes it there). A final word is bounded like
-every summary (`gg.sdk.summary`).
+every summary (`gg.sdk.summary`). A refusal names a call as the program's arm spells it.
 """
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode
 from gg.sdk.registry import Ending, Operation, Param, ParamType, Role
 from gg.sdk.scope import DeclaredEnding, ProgramScope
 from gg.sdk.summary import check_summary
 
+FAMILY = "session"
 APPROVED_TEXT = "Approved."
 
 
@@ -39,11 +41,10 @@ def _approve(scope: ProgramScope, args: Mapping[str, Any]) -> None:
 def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     items = [item.strip() for item in args["items"] if item.strip()]
     if not items:
-        raise ApiError(
-            "request_changes",
-            ErrorCode.INVALID_ARGUMENT,
-            "`items` holds no change once blank items are dropped; an approval is `gg.session.approve`",
-        )
+        spell = scope.spelling("request_changes")
+        approve = spell(f"{FAMILY}.approve")
+        no_change = prompts.render("session-no-changes", items=spell.argument("items"), approve=approve)
+        raise ApiError("request_changes", ErrorCode.INVALID_ARGUMENT, no_change)
     numbered = "\n".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
     check_summary("request_changes", "items", numbered)
     scope.declarations.declare_ending(
@@ -53,7 +54,7 @@ def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
 
 SESSION_OPERATIONS: tuple[Operation, ...] = (
     Operation(
-        family="session",
+        family=FAMILY,
         key="finish",
         params=(
             Param(
@@ -70,7 +71,7 @@ SESSION_OPERATIONS: tuple[Operation, ...] = (
         dispatches_tool=False,
     ),
     Operation(
-        family="session",
+        family=FAMILY,
         key="approve",
         params=(),
         returns="void",
@@ -80,7 +81,7 @@ SESSION_OPERATIONS: tuple[Operation, ...] = (
         dispatches_tool=False,
     ),
     Operation(
-        family="session",
+        family=FAMILY,
         key="request_changes",
         params=(Param("items", ParamType.STRING_LIST, doc="the changes wanted, one per item"),),
         returns="void",

@@ -17,7 +17,10 @@ Rules kept here:
 - gg's own skills (`BUILT_IN_FAMILIES`, `gg-<family>`) join an agent's catalogue beside its
   directory's, each unless its profile's `builtIns` switches it off and only where the agent may
   call one of the family's functions: its body is the family's reference pages (the module's,
-  then each function's the agent may call), its description the module's brief;
+  then each function's the agent may call), its description the module's brief. A directory's
+  skill of the same name replaces gg's (an author who writes `gg-filesystem` means to replace
+  gg's, and a catalogue never lists one name twice); the shelf names each it replaced
+  (`replaced`), for the launch log to say so;
 - an unknown name is `not-found`, naming the skills there are; a file over 1 MiB is
   `limit-exceeded`; a file that cannot be read is `io-error`;
 - the skills directory lies in the workspace, and every skill file is read through the workspace's
@@ -94,22 +97,26 @@ class SkillShelf:
         extensions: Sequence[str],
         skills: Sequence[Skill] | None = None,
         confinement: Workspace | None = None,
+        replaced: Sequence[str] = (),
     ) -> None:
         """The skills of `directory`, read from it unless given as `skills`, every file read
-        within `confinement` (the directory itself, unless given the workspace holding it)."""
+        within `confinement` (the directory itself, unless given the workspace holding it);
+        `replaced` names gg's own skills a skill of the directory stands in for."""
         self.directory = Path(os.path.realpath(directory))  # the confinement reads it from its root
         self._extensions = tuple(extensions)
         self._confinement = confinement or Workspace(directory)
+        self.replaced = tuple(replaced)
         found = self._scan() if skills is None else skills
         self._skills = {skill.name: skill for skill in sorted(found, key=lambda skill: skill.name)}
 
     def offering(self, built_ins: Sequence[Skill]) -> SkillShelf:
-        """This catalogue with `built_ins` beside it, sorted by name together; the directory is
-        not read again."""
+        """This catalogue with `built_ins` beside it, sorted by name together; a skill of the
+        directory replaces the built-in of its name. The directory is not read again."""
         if not built_ins:
             return self
-        skills = [*self._skills.values(), *built_ins]
-        return SkillShelf(self.directory, self._extensions, skills, self._confinement)
+        replaced = [skill.name for skill in built_ins if skill.name in self._skills]
+        skills = [*self._skills.values(), *(s for s in built_ins if s.name not in self._skills)]
+        return SkillShelf(self.directory, self._extensions, skills, self._confinement, replaced)
 
     @property
     def skills(self) -> list[Skill]:

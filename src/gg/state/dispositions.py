@@ -7,6 +7,11 @@
   the outgoing set does not hold is gg's own defect.
 - Each kind's outcome is one `Row` of `agent_transition.modules`: its disposition, with the store
   ids it came from and went to.
+- The program library is not a module; what a fork or a succession did to it is one `LibraryRow`
+  (`agent_transition.library`, `library_row`): a fork copies it; a successor keeping a library
+  carries it, truncated to its own `keep`, or starts one empty when its predecessor kept none;
+  a successor keeping none drops it; `absent` when neither side keeps one. `held` counts the
+  programs the new holder keeps, `dropped` those of the old it does not.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 from gg.errors import FatalFault, GgDefect
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind
 
-__all__ = ["Row", "Step", "exec_carries", "fork_dispositions", "transfer_steps"]
+__all__ = ["LibraryRow", "Row", "Step", "exec_carries", "fork_dispositions", "library_row", "transfer_steps"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,28 @@ class Row:
         if self.target:
             wire["to"] = self.target
         return wire
+
+
+@dataclass(frozen=True)
+class LibraryRow:
+    """What a fork or a succession did to the program library (`agent_transition.library`)."""
+
+    disposition: Disposition
+    held: int = 0
+    dropped: int = 0
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"disposition": self.disposition.value, "held": self.held, "dropped": self.dropped}
+
+
+def library_row(before: int | None, after: int | None, *, fork: bool = False) -> LibraryRow:
+    """Given how many programs the old holder kept and the new one keeps (None: it keeps no
+    library)."""
+    if before is None:
+        return LibraryRow(Disposition.ABSENT if after is None else Disposition.INITIALIZED, held=after or 0)
+    if after is None:
+        return LibraryRow(Disposition.DROPPED, dropped=before)
+    return LibraryRow(Disposition.COPIED if fork else Disposition.CARRIED, after, before - after)
 
 
 class Step(StrEnum):

@@ -9,7 +9,7 @@ the code modules loaded for it). A fork and a succession treat each part by its 
   carries the kinds its plan names, and the rest are dropped or started fresh
   (`ModuleSet.transfer`);
 - library: a fork clones its entries and issued ids; a successor takes them over, truncated to
-  its own `keep` (below);
+  its own `keep` (below); `library_row` says which, for `agent_transition`;
 - surface: a fork gets its grant again, a successor its own grant, both with nothing loaded.
 A successor that keeps no library keeps nothing; one whose predecessor kept none starts its own.
 Loaded code is never carried: a new instance starts with nothing loaded.
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from gg.errors import FatalFault, GgDefect
 from gg.state.archive import ArchiveModule
 from gg.state.board_module import BoardModule
-from gg.state.dispositions import Row
+from gg.state.dispositions import LibraryRow, Row, library_row
 from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
@@ -131,6 +131,10 @@ class Holdings:
         library = None if self.library is None else self.library.fork()
         return Holdings(modules, self.surface.fresh(), library), rows
 
+    def library_row(self, new: Holdings, *, fork: bool = False) -> LibraryRow:
+        """What a fork (`fork`) or a succession that made `new` of these holdings did to the library."""
+        return library_row(_programs(self.library), _programs(new.library), fork=fork)
+
     def transfer(
         self, holder: Holder, surface: Surface, settings: LibrarySettings | None, carried: Plan
     ) -> tuple[Holdings, Transfer]:
@@ -163,3 +167,7 @@ def adopt_library(
     if carried is None:
         return ProgramLibrary(settings.keep, settings.id_length, minter)
     return carried.adopted_by(settings.keep, settings.id_length)
+
+
+def _programs(library: ProgramLibrary | None) -> int | None:
+    return None if library is None else len(library.entries)

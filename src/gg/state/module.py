@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Protocol, Self
 
 from gg.state.kinds import ModuleKind, Origin
 from gg.state.storeids import StoreIds
@@ -38,10 +38,30 @@ if TYPE_CHECKING:
     from gg.state.window import Window
     from gg.telemetry.events import Payload
 
-__all__ = ["Bound", "Holder", "Incompatible", "Instance", "Module", "ModuleClasses", "Moment", "Spelling"]
+__all__ = [
+    "ArmNames",
+    "Bound",
+    "Holder",
+    "Incompatible",
+    "Instance",
+    "Module",
+    "ModuleClasses",
+    "Moment",
+    "Spelling",
+]
 
 Spelling = Callable[[str], str]
 """An operation's key (`memories.read_memory`) as the holder's arm spells it (`gg.memories.readMemory`)."""
+
+
+class ArmNames(Protocol):
+    """How the holder's arm spells what a refusal names (`gg.sdk.registry.ArmSpelling`): called
+    with an operation's key, the operation (a `Spelling`); `argument`, a snake_case argument
+    (`on_use` -> `onUse` or `on_use`)."""
+
+    def __call__(self, key: str, /) -> str: ...
+
+    def argument(self, name: str) -> str: ...
 
 
 class Moment(StrEnum):

@@ -3,6 +3,10 @@
 - Bounds: 4096 UTF-8 bytes, 64 components, 255 bytes a component, no character a heading may not
   hold (`first_heading_unsafe`: NUL, controls, bidi, unpaired surrogates). They are checked
   before anything is folded or touched.
+- A path is well-formed Unicode: a lone surrogate is refused, and so is U+FFFD, the character
+  that stands where one was not well-formed (the Python engine reads a lone surrogate a program
+  wrote as U+FFFD, and a listing shows a name that is not UTF-8 with it), so a path never names
+  a file other than the one the program meant. Every file operation folds its path here.
 - A refusal is a `PathRefusal` carrying an `ErrorCode` and one sentence that quotes the path as
   the program wrote it (escaped, at most 200 characters: `quote_path`), never a host path or a
   link's target, and never the operating system's own words about file names.
@@ -14,6 +18,7 @@ import errno
 import os
 from collections.abc import Callable
 
+from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.refusal import Refusal
 from gg.wire import first_heading_unsafe
@@ -23,6 +28,7 @@ MAX_PATH_DEPTH = 64
 MAX_NAME_BYTES = 255
 MAX_LINK_HOPS = 40
 MAX_QUOTED_CHARS = 200
+REPLACEMENT_CHARACTER = "\ufffd"
 
 
 class PathRefusal(Refusal):
@@ -51,6 +57,8 @@ def check_bounds(path: str) -> None:
     unsafe = first_heading_unsafe(path)
     if unsafe is not None:
         raise unsafe_character(path, unsafe)
+    if REPLACEMENT_CHARACTER in path:
+        raise ill_formed(path, path.index(REPLACEMENT_CHARACTER))
     if len(path.encode("utf-8")) > MAX_PATH_BYTES:
         raise too_long(path)
     names = [part for part in path.split("/") if part]
@@ -92,8 +100,17 @@ def name_too_long(written: str) -> PathRefusal:
 
 def unsafe_character(written: str, index: int) -> PathRefusal:
     char = ord(written[index])
-    what = "unpaired surrogates" if 0xD800 <= char <= 0xDFFF else "control or bidi characters"
-    predicate = f"holds U+{char:04X} at index {index}; a path may not hold {what}"
+    if 0xD800 <= char <= 0xDFFF:
+        return ill_formed(written, index)
+    predicate = f"holds U+{char:04X} at index {index}; a path may not hold control or bidi characters"
+    return refuse(ErrorCode.INVALID_ARGUMENT, written, predicate)
+
+
+def ill_formed(written: str, index: int) -> PathRefusal:
+    """A lone surrogate, or the U+FFFD that stands for one, at `index`."""
+    char = ord(written[index])
+    template = "path-lone-surrogate" if 0xD800 <= char <= 0xDFFF else "path-replacement-character"
+    predicate = prompts.render(template, char=f"U+{char:04X}", index=index)
     return refuse(ErrorCode.INVALID_ARGUMENT, written, predicate)
 
 

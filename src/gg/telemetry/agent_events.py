@@ -45,13 +45,16 @@ class AgentModules(Payload):
 @dataclass(frozen=True, kw_only=True)
 class AgentTransition(Payload):
     """An exec, fork or machine move made `to_agent_id`, running `profile_id` (in `state`, for a
-    machine); `modules` holds what it did to each kind (`{kind, disposition, from?, to?}`)."""
+    machine); `modules` holds what it did to each kind (`{kind, disposition, from?, to?}`), and
+    `library` what it did to the program library, which is not a module (`{disposition, held,
+    dropped}`: the programs the new holder keeps, and those of the old it does not)."""
 
     TYPE: ClassVar[EventType] = EventType.AGENT_TRANSITION
     kind: str
     to_agent_id: str
     profile_id: str
     modules: list[dict[str, Any]]
+    library: dict[str, Any]
     state: str | None = None
 
 

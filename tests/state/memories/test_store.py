@@ -8,11 +8,9 @@ from typing import Any
 import pytest
 
 from gg.errors import ErrorCode
-from gg.state.memories import MAX_CODE_CHARS, Call, Caps, Change, Draft, MemoryRefusal, MemoryStore, Strategy
+from gg.state.memories import MAX_CODE_CHARS, Caps, Change, Draft, MemoryRefusal, MemoryStore, Strategy
 
-from .world import note, profile
-
-SPELT = {call: f"<{call.value} as the arm spells it>" for call in Call}
+from .world import SPELT, note, profile
 
 
 def _store(strategy: Strategy = Strategy.SCRATCHPAD, **caps: int) -> MemoryStore:
@@ -173,7 +171,10 @@ def test_code_halves_are_bounded_at_32768_characters_each_and_an_update_that_omi
     assert (store.memories[0].code, store.memories[0].on_use) == (None, None)
     store.update("root", note("m", code="y" * MAX_CODE_CHARS))
     refused = _refusal(lambda: store.update("root", note("m", on_use="y" * (MAX_CODE_CHARS + 1))))
-    assert refused.code is ErrorCode.LIMIT_EXCEEDED and "onUse" in refused.message(SPELT)
+    assert refused.code is ErrorCode.LIMIT_EXCEEDED
+    assert refused.message(SPELT) == (
+        "the `<on_use as the arm writes it>` of memory `m` is 32769 characters, over the 32768 allowed"
+    )
     assert store.memories[0].on_use is None
 
 

@@ -45,3 +45,16 @@ class Run:
 
 def note(name: str, body: str = "b", description: str = "d", **code: str) -> Draft:
     return Draft(name, description, body, code.get("code"), code.get("on_use"))
+
+
+class Spelt:
+    """An arm's spelling (`gg.state.module.ArmNames`) that shows what it was asked to spell."""
+
+    def __call__(self, key: str, /) -> str:
+        return f"<{key.rsplit('.', 1)[-1]} as the arm spells it>"
+
+    def argument(self, name: str) -> str:
+        return f"<{name} as the arm writes it>"
+
+
+SPELT = Spelt()

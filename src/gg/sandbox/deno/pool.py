@@ -16,7 +16,8 @@ Rules kept here:
   new process;
 - the protocol is JSON lines over that socket (`gg.sandbox.deno.wire`); host calls are served on
   the thread that called `run`, in the order the guest makes them;
-- the time ceiling is kept here, on the wall clock from the moment the program is sent: a run
+- the time ceiling is kept here, on the wall clock from the moment the program is sent, or, when
+  no Worker was booted for it, from the moment it began on the first that was: a run
   with no `done` by then is stopped at once by killing its process (Deno's `worker.terminate()`
   leaves a running Worker spinning), reported with the lines it streamed (those it had sent
   before the stop and gg had not read yet included), and the process is
@@ -155,6 +156,10 @@ class DenoPool:
                     process.send_line(line)
             elif message["t"] == "logs":
                 streamed.take(message)
+            elif message["t"] == "waiting":
+                watch.deadline.hold(START_SECS)
+            elif message["t"] == "started":
+                watch.deadline.begin(float(message["waitedMs"]) / 1000)
             elif message["t"] == "done":
                 return report_of(message)
 

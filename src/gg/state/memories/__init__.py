@@ -29,7 +29,8 @@ The interface a module framework calls; only `open_holder`, `fork` and `adopt` b
   section; `names` spells each `Call` for the agent's arm (`call_names(spell)`, `spell` the
   arm's `gg.state.module.Spelling`).
 - `holder.offered`: the calls the holder may make (its strategy's; the reads alone when read-only).
-- A store's `MemoryRefusal` is worded when it is read: `refusal.message(names)`, the same `names`.
+- A store's `MemoryRefusal` is worded when it is read: `refusal.message(spell)`, `spell` the arm's
+  `gg.state.module.ArmNames` (its calls and arguments).
 """
 
 from gg.state.memories.binding import MemoryProfile, Origin, Scope

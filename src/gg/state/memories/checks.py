@@ -6,8 +6,8 @@
 - Caps are checked in this order, so a call over several is told about the cheapest fix first:
   description, body, count, total, index. Each refusal is `limit-exceeded` naming the figure, the
   cap and the param.
-- A refusal that names a call keeps it a `Call` (`Wording`) until the membrane, which knows the
-  holder's arm, spells it (`MemoryRefusal.message`).
+- A refusal that names a call or an argument keeps it a `Call` or the argument's snake_case name
+  (`Wording`) until the membrane, which knows the holder's arm, spells it (`MemoryRefusal.message`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.memories.caps import MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps
-from gg.state.memories.strategy import Call, CallNames
+from gg.state.memories.strategy import Call, call_names
+
+if TYPE_CHECKING:
+    from gg.state.module import ArmNames
 
 _SLUG = re.compile(r"[A-Za-z0-9._-]+")
 _SHOWN = 60  # characters of a refused name a message repeats
@@ -27,16 +31,19 @@ _SHOWN = 60  # characters of a refused name a message repeats
 
 @dataclass(frozen=True)
 class Wording:
-    """A refusal's sentence that names calls (`prompts/templates/<template>.j2`): the calls it
-    names, by the value each fills, and its other values."""
+    """A refusal's sentence that names calls or arguments (`prompts/templates/<template>.j2`): the
+    calls and the arguments (snake_case) it names, by the value each fills, and its other values."""
 
     template: str
-    calls: Mapping[str, Call]
+    calls: Mapping[str, Call] = field(default_factory=dict[str, Call])
     values: Mapping[str, object] = field(default_factory=dict[str, object])
+    arguments: Mapping[str, str] = field(default_factory=dict[str, str])
 
-    def spelt(self, names: CallNames) -> str:
-        spelt = {value: names[call] for value, call in self.calls.items()}
-        return prompts.render(self.template, **self.values, **spelt)
+    def spelt(self, spell: ArmNames) -> str:
+        names = call_names(spell)
+        calls = {value: names[call] for value, call in self.calls.items()}
+        arguments = {value: spell.argument(name) for value, name in self.arguments.items()}
+        return prompts.render(self.template, **self.values, **calls, **arguments)
 
 
 class MemoryRefusal(Exception):
@@ -47,10 +54,10 @@ class MemoryRefusal(Exception):
         self.code = code
         self._wording = wording
 
-    def message(self, names: CallNames) -> str:
-        """What the program reads, each call it names spelt as `names` spells it."""
+    def message(self, spell: ArmNames) -> str:
+        """What the program reads, each call and argument it names spelt as `spell` spells it."""
         wording = self._wording
-        return wording if isinstance(wording, str) else wording.spelt(names)
+        return wording if isinstance(wording, str) else wording.spelt(spell)
 
 
 def shown(name: str) -> str:
@@ -79,15 +86,14 @@ def checked_slug(name: str | None) -> str:
     return slug
 
 
-def code_half(memory: str, field: str, value: str | None) -> str | None:
-    """One code half trimmed, absent when blank, refused over 32,768 characters."""
+def code_half(memory: str, argument: str, value: str | None) -> str | None:
+    """One code half (`argument`: `code` or `on_use`) trimmed, absent when blank, refused over
+    32,768 characters."""
     text = (value or "").strip() or None
     if text is not None and len(text) > MAX_CODE_CHARS:
-        raise MemoryRefusal(
-            ErrorCode.LIMIT_EXCEEDED,
-            f"the `{field}` of memory `{memory}` is {len(text)} characters, "
-            f"over the {MAX_CODE_CHARS} allowed",
-        )
+        values = {"memory": memory, "length": len(text), "cap": MAX_CODE_CHARS}
+        over = Wording("memories-code-over", values=values, arguments={"argument": argument})
+        raise MemoryRefusal(ErrorCode.LIMIT_EXCEEDED, over)
     return text
 
 

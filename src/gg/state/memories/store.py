@@ -270,7 +270,7 @@ class MemoryStore:
 
 def _with_code(memory: Memory, draft: Draft) -> Memory:
     code = checks.code_half(memory.name, "code", draft.code)
-    on_use = checks.code_half(memory.name, "onUse", draft.on_use)
+    on_use = checks.code_half(memory.name, "on_use", draft.on_use)
     return Memory(memory.name, memory.description, memory.body, code, on_use)
 
 

@@ -2,7 +2,8 @@
 //
 // Rules kept here:
 // - the only channel to Python is the private unix socket named by the one argument; messages
-//   are JSON lines (`init`, `run`, `reply` in; `ready`, `call`, `logs`, `done` out);
+//   are JSON lines (`init`, `run`, `reply` in; `ready`, `waiting`, `started`, `call`, `logs`,
+//   `done` out);
 // - a Worker talks to this thread only over the private ports handed to it at creation; its
 //   `parentPort`/`postMessage` traffic is ignored, so a program cannot forge a call or a `done`;
 // - a reply reaches the blocked Worker as a port message plus an Atomics store and notify;
@@ -13,8 +14,9 @@
 // - `SPARE_WORKERS` Workers are kept booted for the next programs, so programs that come back
 //   to back (a hand-over chain, several submissions of one reply) each find one ready. Booting
 //   holds this thread up, so spares are booted one at a time and only once it has been idle for
-//   `REFILL_IDLE_MS`; a program that finds none booted starts on the first that is. `ready` is
-//   sent once the first spare has booted;
+//   `REFILL_IDLE_MS`; a program that finds none booted starts on the first that is, and Python
+//   is told (`waiting` at once, `started` with the time it waited), so the wait is not on the
+//   program's clock. `ready` is sent once the first spare has booted;
 // - the time ceiling is not kept here: Deno's `worker.terminate()` does not stop a Worker that is
 //   still running JavaScript, so Python kills this whole process when a program overruns. A
 //   `done` says `crowded` when Workers that should have ended are still alive.
@@ -103,8 +105,12 @@ function retire(slot) {
 function startRun(message) {
   const slot = readySpare(message.heapMb);
   if (slot === null) {
+    if (pool.waiting === null) sendMessage({ t: "waiting", id: message.id });
     pool.waiting = message; // started as soon as a spare is ready
     return;
+  }
+  if (pool.waiting !== null) {
+    sendMessage({ t: "started", id: message.id, waitedMs: performance.now() - message.received });
   }
   pool.waiting = null;
   const run = {
@@ -213,7 +219,7 @@ function relayReply(line) {
 function onLine(line) {
   if (line.startsWith('{"t":"reply"')) return relayReply(line);
   const message = JSON.parse(line);
-  if (message.t === "run") return startRun(message);
+  if (message.t === "run") return startRun({ ...message, received: performance.now() });
   if (message.t === "init") {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
     pool.bundle = { sdk: message.sdk, words: message.words, families: message.families, callCap: message.callCap };
