@@ -332,6 +332,13 @@ def test_docs_prints_the_sdk_reference_spelled_for_the_arm(arm: str, signature: 
     assert "Fails with an `ApiError` whose `code` is:" in result.output and "`not-found`" in result.output
 
 
+def test_docs_usage_names_its_argument_a_module_as_the_reference_and_the_readme_do() -> None:
+    result = CliRunner().invoke(main, ["docs", "--help"], prog_name="gg")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "Usage: gg docs [OPTIONS] [MODULE]"
+    assert "--arm [javascript|typescript|python|python-typed]" in " ".join(result.output.split())
+
+
 def test_docs_of_one_module_prints_that_module_alone() -> None:
     result = CliRunner().invoke(main, ["docs", "--arm", "python", "views"])
     assert result.exit_code == 0

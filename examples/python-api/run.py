@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import gg
 from shop import inventory
 
 HERE = Path(__file__).resolve().parent
+REFUSED_EXIT = 2  # what `gg run` exits with when it refuses a launch
 
 TURN_1 = """import { files, inventory, views } from "gg";
 const orders = JSON.parse(files.readTextFile("orders.json"));
@@ -68,14 +70,18 @@ def main() -> None:
             outcome = "ok" if wire["ok"] else wire["failure"]
             print(f"  turn {event.turn}: {wire['operation']} -> {outcome}")
 
-    result = gg.run(
-        HERE / "gg.json",
-        model=Shopper(),
-        families=[inventory],
-        on_event=show,
-        record=arguments.record,
-        store=arguments.store,
-    )
+    try:
+        result = gg.run(
+            HERE / "gg.json",
+            model=Shopper(),
+            families=[inventory],
+            on_event=show,
+            record=arguments.record,
+            store=arguments.store,
+        )
+    except gg.ConfigError as refusal:  # a refused launch, told as `gg run` tells it: every defect,
+        print(refusal, file=sys.stderr)  # on stderr, no traceback, nothing recorded
+        sys.exit(REFUSED_EXIT)
     print(f"{result.run_id}: {result.status} (exit {result.exit_code}) after {result.turns} turns")
     print(f"final text: {result.final_text}")
     for agent in result.agents:

@@ -259,17 +259,17 @@ ARMS = ("javascript", "typescript", "python", "python-typed")
 @click.option(
     "--arm", type=click.Choice(ARMS), default="javascript", show_default=True, help="Spell it for this arm."
 )
-@click.argument("family", required=False)
-def docs(arm: str, family: str | None) -> None:
+@click.argument("module", required=False)
+def docs(arm: str, module: str | None) -> None:
     """Print the SDK reference: every module, function, parameter, result and error, spelled for
-    one arm. FAMILY prints one module: one of gg's (`files`) or a host family given as
+    one arm. MODULE prints that module alone: one of gg's (`files`) or a host family given as
     `package.module:attribute`."""
     from gg.sdk.docs.reference import sdk_reference
 
     try:
-        text = sdk_reference(arm, family)
+        text = sdk_reference(arm, module)
     except LookupError as missing:
-        click.echo(f"gg docs: {family}: {missing}", err=True)
+        click.echo(f"gg docs: {module}: {missing}", err=True)
         sys.exit(REFUSED_EXIT)
     click.echo(text, nl=False)
 

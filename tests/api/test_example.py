@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import gg
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "python-api"
 GG = Path(sys.executable).parent / "gg"
 SUMMARY = "Reserved A-1; short: B-7 (3 short); not stocked: Z-9."
@@ -37,6 +39,22 @@ def test_the_example_runs_from_python_offline_and_reads_its_run_back(tmp_path: P
     assert (tmp_path / ".gg" / "runs.db").is_file() and '{"hostAnswer"' in (
         tmp_path / "shop.jsonl"
     ).read_text()
+
+
+def test_the_example_told_to_record_over_an_existing_file_says_so_and_exits_2_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "shop.jsonl"
+    journal.write_text("kept\n")
+    refused = _run([sys.executable, str(EXAMPLE / "run.py"), "--record", str(journal)], tmp_path)
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [
+        "gg.run: 1 defect",
+        f"  - record: cannot be written: {journal} already exists; record to a new file (found {journal})",
+    ]
+    assert refused.stdout == "" and journal.read_text() == "kept\n"
+    with gg.open_store(tmp_path) as store:
+        assert store.runs() == []
 
 
 def test_the_command_line_runs_the_example_with_its_family_imported_or_from_the_recording(

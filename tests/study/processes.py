@@ -106,16 +106,30 @@ def _wait_gone(worker: int, jail: int) -> None:
 def _jailed_check(marker: str) -> tuple[int, int, Path] | None:
     """The jail (its outer bubblewrap) of a running check that holds `marker`, the worker that
     started it, and the study folder the check sees."""
-    jail = worker = study = None
-    for pid in with_command_line(marker):
+    found = _jailed_checks(marker)
+    return found[0] if found else None
+
+
+def checking_workers(marker: str) -> set[int]:
+    """The study workers running a jailed check command that holds `marker`."""
+    return {worker for _, worker, _ in _jailed_checks(marker)}
+
+
+def _jailed_checks(marker: str) -> list[tuple[int, int, Path]]:
+    """Each running check that holds `marker`: its jail (the outer bubblewrap), the worker that
+    started it, and the study folder the check sees."""
+    pids = with_command_line(marker)
+    study = next((seen for pid in pids if (seen := _variable(pid, "GG_STUDY_DIR")) is not None), None)
+    if study is None:
+        return []
+    found: list[tuple[int, int, Path]] = []
+    for pid in pids:
         status = _status(pid)
         parent = int(status.get("PPid", "0"))
-        if status.get("Name") == "bwrap" and _status(parent).get("Name") != "bwrap":
-            jail, worker = pid, parent
-        study = study or _variable(pid, "GG_STUDY_DIR")
-    if jail is None or worker is None or worker in (0, 1, os.getpid()) or study is None:
-        return None
-    return jail, worker, Path(study)
+        outer = status.get("Name") == "bwrap" and _status(parent).get("Name") != "bwrap"
+        if outer and parent not in (0, 1, os.getpid()):
+            found.append((pid, parent, Path(study)))
+    return found
 
 
 def _status(pid: int) -> dict[str, str]:

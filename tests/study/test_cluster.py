@@ -1,11 +1,13 @@
 """The study on a real local Ray cluster (started by the test, two CPUs, torn down after): its
 results equal the local pool's on the same replayed inputs, and a Ray worker that dies mid-cell
-costs that cell a retry, never a duplicate result."""
+costs that cell a retry, never a duplicate result; a cluster that cannot be joined refuses the
+study before anything of it is recorded."""
 
 from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -27,6 +29,7 @@ from .studies import arms_study
 from .test_local import REAL_CHECK
 
 GG = str(Path(sys.executable).parent / "gg")
+UNSHARE = shutil.which("unshare") or "/usr/bin/unshare"  # util-linux, on every Debian machine
 HEAD = Path(__file__).with_name("ray_head.py")
 TIMING = ("wallMsMedian", "wallMsP90")
 
@@ -133,3 +136,29 @@ def test_a_ray_worker_runs_on_its_own_copy_of_the_study_and_its_death_costs_a_re
         assert seen != file.parent and seen.parent.name == "working_dir_files"
     with Ledger(base / ".gg" / "runs.db") as ledger:
         assert len(ledger.cells(ledger.find_study("latest").id)) == 2
+
+
+@pytest.mark.timeout(300)  # a real gg process importing Ray, on a shared machine
+def test_ray_auto_with_no_cluster_to_join_refuses_the_study_before_recording_anything(tmp_path: Path) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    base, ray_files = tmp_path / "base", tmp_path / "ray"
+    base.mkdir()
+    ray_files.mkdir()
+    environment = {name: value for name, value in os.environ.items() if name != "RAY_ADDRESS"}
+    environment["RAY_TMPDIR"] = str(ray_files)  # no address a `ray start` on this machine left behind
+    run = subprocess.run(  # in a PID namespace of its own: no cluster another process runs is seen
+        [UNSHARE, "--pid", "--fork", "--mount-proc", GG, "study", "run", str(file), "--ray", "auto"],
+        cwd=base,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=environment,
+    )
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == [
+        "gg study run: --ray auto found no Ray cluster to join: RAY_ADDRESS is not set and no cluster"
+        " runs on this machine. Start one with `ray start --head`, name one with --ray HOST:PORT, or"
+        " give the study a private cluster with --ray local."
+    ]
+    assert run.stdout == ""
+    assert not (base / ".gg").exists()

@@ -1,11 +1,14 @@
 """A worker that dies mid-cell costs that cell a retry, never a duplicate result; a cell whose
-workers keep dying is left unfinished, for a resume, and never recorded as a result. (The
-workers are killed from the host while they wait on a jailed check: the check cannot reach them.)"""
+workers keep dying is left unfinished, for a resume, and never recorded as a result; a worker
+whose driver is killed exits quietly. (The workers are killed from the host while they wait on a
+jailed check: the check cannot reach them.)"""
 
 from __future__ import annotations
 
 import secrets
+import signal
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,8 +19,18 @@ from gg.study.local import LocalPool
 from gg.study.progress import QuietProgress
 from gg.study.runner import FINISHED, INCOMPLETE, run_study
 
-from .processes import WorkerKiller, endless, released_then
+from .processes import (
+    RELEASED,
+    WorkerKiller,
+    alive,
+    checking_workers,
+    endless,
+    released_then,
+    wait_until,
+    with_command_line,
+)
 from .studies import arms_study
+from .test_resume import GG
 
 pytestmark = pytest.mark.timeout(600)  # whole studies of real runs, on a shared machine
 
@@ -59,3 +72,33 @@ def test_a_cell_whose_workers_keep_dying_is_left_unfinished(tmp_path: Path) -> N
     with Ledger(tmp_path / ".gg" / "runs.db") as ledger:
         assert ledger.cells(end.study_id) == []
         assert ledger.find_study(end.study_id).status == INCOMPLETE
+
+
+def test_workers_whose_driver_was_killed_with_kill_9_exit_without_a_traceback(tmp_path: Path) -> None:
+    marker = f"driver-dies-{secrets.token_hex(4)}"
+    file = arms_study(
+        tmp_path / "study", repeats=1, tasks=("csv-total",), check=released_then(marker, REAL_CHECK)
+    )
+    base, said = tmp_path / "base", tmp_path / "stderr.txt"
+    base.mkdir()
+    with said.open("w") as stderr:  # the workers write where the driver does: the operator's terminal
+        driver = subprocess.Popen(
+            [GG, "study", "run", str(file), "--parallel", "2"],
+            cwd=base,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+    try:
+        wait_until(lambda: len(checking_workers(marker)) == 2, "both workers to be checking a cell")
+        workers = checking_workers(marker)
+    finally:
+        driver.send_signal(signal.SIGKILL)
+        driver.wait()
+    driver_said = said.stat().st_size
+    (file.parent / RELEASED).touch()  # each worker finishes its cell and reports to no one
+    wait_until(lambda: not any(alive(pid) for pid in workers), "the workers to exit", 120)
+    wait_until(lambda: not with_command_line(marker), "their checks to end", 30)
+    workers_said = said.read_text()[driver_said:]
+    assert "Traceback" not in workers_said and "Error" not in workers_said, workers_said
+    lines = workers_said.splitlines()
+    assert len(lines) <= len(workers) and all(len(line) <= 100 for line in lines), workers_said

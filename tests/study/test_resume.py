@@ -3,6 +3,7 @@ no finished cell runs again, none is lost, no run is recorded twice."""
 
 from __future__ import annotations
 
+import secrets
 import signal
 import sqlite3
 import subprocess
@@ -18,7 +19,7 @@ from gg.study.progress import QuietProgress
 from gg.study.runner import FINISHED, Model, ResumeRefused, run_study
 from gg.telemetry.layout import events_path
 
-from .processes import alive, committed_cells, wait_until
+from .processes import RELEASED, alive, checking_workers, committed_cells, released_then, wait_until
 from .studies import arms_study
 
 GG = str(Path(sys.executable).parent / "gg")
@@ -37,7 +38,11 @@ def _runs(store: Path) -> list[str]:
 
 @pytest.mark.timeout(400)  # a real cluster or real gg processes on a shared machine
 def test_a_study_killed_with_kill_9_resumes_running_only_its_unfinished_cells(tmp_path: Path) -> None:
+    marker = f"killed-mid-study-{secrets.token_hex(4)}"
     file = arms_study(tmp_path / "study", repeats=2, tasks=("word-count", "csv-total"))
+    csv_total = 'python3 "$GG_STUDY_DIR/tasks/csv-total/check.py"'
+    file.write_text(file.read_text().replace(csv_total, released_then(marker, csv_total)))
+    # seed 3 runs two word-count cells first, then a csv-total cell, whose check waits
     base = tmp_path / "base"
     base.mkdir()
     store = base / ".gg" / "runs.db"
@@ -48,12 +53,14 @@ def test_a_study_killed_with_kill_9_resumes_running_only_its_unfinished_cells(tm
         stderr=subprocess.DEVNULL,
     )
     try:
-        wait_until(lambda: committed_cells(store) >= 3, "three cells to finish")
+        wait_until(lambda: committed_cells(store) >= 2, "two cells to finish")
+        wait_until(lambda: bool(checking_workers(marker)), "the third cell to wait at its check")
     finally:
         driver.send_signal(signal.SIGKILL)
         driver.wait()
+    (file.parent / RELEASED).touch()
     before = _cells(store)
-    assert 3 <= len(before) < 8
+    assert len(before) == 2
     workers = {int(worker.rsplit(":", 1)[1]) for _, worker in before.values()}
     wait_until(lambda: not any(alive(pid) for pid in workers), "the killed driver's workers to die", 30)
     with Ledger(store) as ledger:
@@ -109,7 +116,11 @@ def test_a_resume_from_a_changed_study_file_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.timeout(400)  # a real cluster or real gg processes on a shared machine
 def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path: Path) -> None:
-    file = arms_study(tmp_path / "study", repeats=2, tasks=("csv-total",))
+    marker = f"stopped-mid-study-{secrets.token_hex(4)}"
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("word-count", "csv-total"))
+    word_count = 'python3 "$GG_STUDY_DIR/tasks/word-count/check.py"'
+    file.write_text(file.read_text().replace(word_count, released_then(marker, word_count)))
+    # seed 3 runs typescript/csv-total first, then javascript/word-count, whose check waits
     store = tmp_path / ".gg" / "runs.db"
     driver = subprocess.Popen(
         [GG, "study", "run", str(file), "--parallel", "1"],
@@ -120,9 +131,11 @@ def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path:
     )
     try:
         wait_until(lambda: committed_cells(store) >= 1, "a cell to finish")
+        wait_until(lambda: bool(checking_workers(marker)), "the next cell to wait at its check")
     finally:
         driver.send_signal(signal.SIGINT)
         _, stderr = driver.communicate(timeout=120)
+    (file.parent / RELEASED).touch()
     assert driver.returncode == 130
     with Ledger(store) as ledger:
         stopped = ledger.find_study("latest")

@@ -3,6 +3,8 @@ checks; its tables and its record asserted exactly."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -152,11 +154,28 @@ def test_show_and_compare_print_their_tables_as_json_and_csv(
     assert compared.exit_code == 0, compared.output
     assert compared.output.splitlines()[-1].startswith("javascript,typescript,(all),6,4,0,2,0,0.5,,,1.0,")
     cells = runner.invoke(main, ["study", "show", "latest", "--cells", "--csv"])
-    assert len(cells.output.splitlines()) == 13
+    header, *rows = csv.reader(io.StringIO(cells.output))
+    assert len(rows) == 12 and "checkDetail" in header
     listed = runner.invoke(main, ["study", "list"])
     assert finished.end.study_id in listed.output and "12/12" in listed.output
     unknown = runner.invoke(main, ["study", "compare", "latest", "javascript", "rust"])
     assert unknown.exit_code == 1 and "has no config `rust`" in unknown.output
+
+
+def test_show_cells_prints_what_each_cells_check_said_and_its_json_the_whole_output(
+    finished: Finished, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(finished.base)
+    runner = CliRunner()
+    shown = runner.invoke(main, ["study", "show", "latest", "--cells"])
+    assert shown.exit_code == 0, shown.output
+    for row in finished.cells:
+        (line,) = [line for line in shown.output.splitlines() if row.run_id in line]
+        said = "total.txt holds 'NaN', wanted 419.74" if row.verdict == "failed" else " is right"
+        assert line.split("│")[-1].strip().endswith(said), line
+    as_json = runner.invoke(main, ["study", "show", "latest", "--cells", "--json"])
+    details = {record["runId"]: record["checkDetail"] for record in json.loads(as_json.output)}
+    assert details == {row.run_id: row.check_detail for row in finished.cells}
 
 
 LIVE = """

@@ -12,14 +12,17 @@ Rules:
   never opens it;
 - a worker that dies mid-cell costs that cell a retry (Ray's `max_retries`); past them the cell
   is delivered `Lost`; a task's own exception is never retried (a cell never raises);
-- leaving the iteration cancels what is still running and disconnects.
+- the cluster is joined (`joined()`) before the driver records anything; one that cannot be
+  joined refuses the study naming the address tried and how to start a cluster (or `--ray local`);
+- leaving the iteration cancels what is still running; leaving `joined()` disconnects.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,8 @@ from gg.study.workplace import Workplace
 __all__ = ["LOCAL", "SHIPPING_EXCLUDES", "RayCluster", "RayUnavailable"]
 
 LOCAL = "local"
+AUTO = "auto"
+RAY_ADDRESS = "RAY_ADDRESS"
 SHIPPING_EXCLUDES = [".gg", ".git", ".venv", "venv", "__pycache__", "node_modules"]
 
 
@@ -48,9 +53,18 @@ class RayCluster:
         self.cpus = cpus
         self.max_retries = max_retries
 
-    def run(self, specs: Sequence[CellSpec]) -> Iterator[Delivery]:
+    @contextlib.contextmanager
+    def joined(self) -> Generator[None]:
+        """The cluster joined (or started, for `local`), and left on the way out."""
         ray = _import_ray()
         self._connect(ray)
+        try:
+            yield
+        finally:
+            ray.shutdown()
+
+    def run(self, specs: Sequence[CellSpec]) -> Iterator[Delivery]:
+        ray = _import_ray()
         pending: dict[Any, CellSpec] = {}
         try:
             task = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(run_on_worker)
@@ -62,7 +76,6 @@ class RayCluster:
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
-            ray.shutdown()
 
     def _connect(self, ray: Any) -> None:
         runtime_env = {"working_dir": str(self.root), "excludes": SHIPPING_EXCLUDES}
@@ -79,7 +92,7 @@ class RayCluster:
         try:
             ray.init(**options)
         except Exception as failure:  # Ray raises ConnectionError, RuntimeError, ValueError…
-            raise RayUnavailable(f"cannot join the Ray cluster at {self.address}: {failure}") from failure
+            raise RayUnavailable(unreachable(self.address, os.environ.get(RAY_ADDRESS), failure)) from failure
 
     def _delivery(self, ray: Any, ref: Any, spec: CellSpec) -> Delivery:
         try:
@@ -87,6 +100,28 @@ class RayCluster:
         except ray.exceptions.RayError as failure:
             return Lost(spec, f"its Ray task failed: {type(failure).__name__}", self.max_retries + 1)
         return Delivered(report, attempts=None)  # Ray does not say how often it retried a task
+
+
+def unreachable(address: str, from_environment: str | None, failure: Exception) -> str:
+    """Why the cluster `--ray address` names could not be joined, and what to do about it.
+    `from_environment` is `RAY_ADDRESS`, which Ray prefers to `auto` and to any address given."""
+    if address == LOCAL:
+        return f"cannot start a private Ray cluster for the study: {_first_line(failure)}"
+    remedy = "or give the study a private cluster with --ray local."
+    if address == AUTO and not from_environment:
+        return (
+            "--ray auto found no Ray cluster to join: RAY_ADDRESS is not set and no cluster runs on this"
+            f" machine. Start one with `ray start --head`, name one with --ray HOST:PORT, {remedy}"
+        )
+    tried = f"{from_environment} (RAY_ADDRESS)" if from_environment else address
+    return (
+        f"cannot join the Ray cluster at {tried}: {_first_line(failure)}. Start it there with"
+        f" `ray start --head`, {remedy}"
+    )
+
+
+def _first_line(failure: Exception) -> str:
+    return next((line.strip() for line in str(failure).splitlines() if line.strip()), type(failure).__name__)
 
 
 def run_on_worker(spec: CellSpec) -> CellReport:

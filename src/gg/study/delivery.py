@@ -3,12 +3,15 @@
 An executor runs cells somewhere (local worker processes, Ray tasks) and yields one delivery per
 cell: `Delivered` with the worker's report, or `Lost` when the cell's workers died more often
 than its retries allow. A worker that dies mid-cell costs that cell one retry; the executor never
-delivers a cell twice, and the driver drops a second delivery of a key all the same.
+delivers a cell twice, and the driver drops a second delivery of a key all the same. The driver
+enters `joined()` before it records anything of the study, so an executor that cannot reach where
+its cells would run (a Ray cluster nowhere to be found) refuses the study with nothing recorded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -42,4 +45,10 @@ class Executor(Protocol):
 
     name: str
 
-    def run(self, specs: Sequence[CellSpec]) -> Iterator[Delivery]: ...
+    def joined(self) -> AbstractContextManager[None]:
+        """Where the cells run, reached for as long as the block lasts; raises when it cannot be."""
+        ...
+
+    def run(self, specs: Sequence[CellSpec]) -> Iterator[Delivery]:
+        """The cells' deliveries as they finish (inside `joined()`)."""
+        ...

@@ -1,7 +1,9 @@
 """Study tables for people: `gg study show` and `gg study compare` on the terminal.
 
 Rates and intervals are percentages; spreads are `median / p90`; cost is USD (`—` when no reply
-was priced, as a replayed run never is); wall time is seconds.
+was priced, as a replayed run never is); wall time is seconds. A cell's check output is its first
+non-blank line, cut to 60 characters, and how many lines more it printed (the whole output is in
+`--json` and `--csv`); it is shown as text, never read as markup, its control characters pictured.
 """
 
 from __future__ import annotations
@@ -10,14 +12,25 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from gg.study.compare import Comparison, PairTally
 from gg.study.results import ConfigResult, Spread
 from gg.study.rows import CellRow, StudyRow
+from gg.telemetry.terminal import first_line, plural
+from gg.wire import pictured
 
-__all__ = ["render_cells", "render_comparison", "render_results", "render_studies", "render_study"]
+__all__ = [
+    "check_said",
+    "render_cells",
+    "render_comparison",
+    "render_results",
+    "render_studies",
+    "render_study",
+]
 
 NONE = "—"
+CHECK_CHARS = 60
 
 
 def render_studies(studies: Sequence[tuple[StudyRow, int]], console: Console) -> None:
@@ -86,7 +99,7 @@ def render_results(results: Sequence[ConfigResult], console: Console) -> None:
 
 def render_cells(rows: Sequence[CellRow], console: Console) -> None:
     table = RichTable(show_edge=False, pad_edge=False)
-    for heading in ("config", "task", "repeat", "verdict", "status", "turns", "tokens", "run"):
+    for heading in ("config", "task", "repeat", "verdict", "status", "turns", "tokens", "run", "check"):
         table.add_column(heading)
     for row in rows:
         table.add_row(
@@ -98,9 +111,22 @@ def render_cells(rows: Sequence[CellRow], console: Console) -> None:
             str(row.turns),
             f"{row.tokens:,}",
             row.run_id,
+            check_said(row.check_detail),
         )
     console.print(table)
-    console.print("each run's transcript: gg show RUN", style="dim")
+    console.print(
+        "each run's transcript: gg show RUN; each check's whole output: --json or --csv", style="dim"
+    )
+
+
+def check_said(detail: str) -> Text:
+    """What a cell's check printed, as its cell shows it: the first non-blank line, cut to
+    `CHECK_CHARS`, then how many lines more."""
+    said = Text(pictured(first_line(detail, CHECK_CHARS)))
+    more = sum(1 for line in detail.splitlines() if line.strip()) - 1
+    if more > 0:
+        said.append(f" (+{plural(more, 'line')})", style="dim")
+    return said
 
 
 def render_comparison(comparison: Comparison, console: Console) -> None:

@@ -4,7 +4,8 @@ Rules:
 - each worker is its own process (forked from a server that has gg imported, where the platform
   has one), keeps its guests warm and its check jail open between cells (`workplace.py`),
   ignores Ctrl-C (the driver handles it and stops the workers) and dies with the driver, even
-  when the driver is killed with `kill -9`;
+  when the driver is killed with `kill -9`: a worker in the middle of a cell then finishes it,
+  finds no one to report to and exits with one line saying so, never a traceback;
 - the driver hands a worker its next cell only when it is idle, so a worker that dies is known to
   have died in the cell it held: that cell is run again on a fresh worker, at most `max_retries`
   times, then delivered `Lost`;
@@ -18,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing
+import os
 import signal
 import sys
 from collections import deque
@@ -64,6 +66,10 @@ class LocalPool:
         self.workers = workers
         self.max_retries = max_retries
         self._context = _context()
+
+    def joined(self) -> contextlib.AbstractContextManager[None]:
+        """Nothing to reach: the workers start with the first cells."""
+        return contextlib.nullcontext()
 
     def run(self, specs: Sequence[CellSpec]) -> Iterator[Delivery]:
         ledger = _Ledger(deque(specs))
@@ -148,17 +154,30 @@ def _serve(conn: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     shelf, workplace = ArmShelf(), Workplace()
     try:
-        while True:
+        while (spec := _next_cell(conn)) is not None:
+            report = run_cell(spec, shelf, workplace)
             try:
-                spec = conn.recv()
-            except EOFError:
+                conn.send(report)
+            except OSError:  # a broken pipe, a reset: the driver was killed while the cell ran
+                _say(f"gg study worker {os.getpid()}: its driver is gone; stopping")
                 return
-            if spec is None:
-                return
-            conn.send(run_cell(spec, shelf, workplace))
     finally:
         shelf.close()
         workplace.close()
+
+
+def _next_cell(conn: Connection) -> CellSpec | None:
+    """The next cell the driver hands over; None when it says stop or is gone."""
+    try:
+        return cast(CellSpec | None, conn.recv())
+    except (EOFError, OSError):
+        return None
+
+
+def _say(line: str) -> None:
+    """One line on the worker's stderr (the driver's terminal), unless that is gone too."""
+    with contextlib.suppress(OSError):
+        print(line, file=sys.stderr, flush=True)
 
 
 def _die_with_parent() -> None:

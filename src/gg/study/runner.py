@@ -1,6 +1,8 @@
 """The study driver: deals the cells to an executor and alone writes what comes back.
 
 Rules:
+- the executor is joined before anything is recorded: one that cannot be (no Ray cluster) leaves
+  the store as it was;
 - a new study gets a fresh id; `resume` names an earlier one, which must have been written from the
   same study file (same fingerprint) and, when a model is given, with the same model;
 - on resume, records cut short by a killed driver are deleted and their cells run again; every
@@ -105,18 +107,20 @@ def run_study(
     resume: str | None = None,
     clock: Clock = utc_now,
 ) -> StudyEnd:
-    """Run every unfinished cell of `study`, recording under `base` (`<base>/.gg/runs.db`)."""
-    store = RunStore.at(base)
-    ledger = Ledger(store.path)
-    try:
-        study_id, model, discarded = _open(study, ledger, model, resume, executor.name, clock)
-        for run_id in discarded:
-            shutil.rmtree(run_dir(base, run_id), ignore_errors=True)
-        writer = _Writer(study_id, store, ledger, base, clock)
-        return writer.run(study, executor, progress, model, discarded)
-    finally:
-        ledger.close()
-        store.close()
+    """Run every unfinished cell of `study`, recording under `base` (`<base>/.gg/runs.db`); an
+    executor that cannot be joined raises before the store is opened."""
+    with executor.joined():
+        store = RunStore.at(base)
+        ledger = Ledger(store.path)
+        try:
+            study_id, model, discarded = _open(study, ledger, model, resume, executor.name, clock)
+            for run_id in discarded:
+                shutil.rmtree(run_dir(base, run_id), ignore_errors=True)
+            writer = _Writer(study_id, store, ledger, base, clock)
+            return writer.run(study, executor, progress, model, discarded)
+        finally:
+            ledger.close()
+            store.close()
 
 
 def _open(

@@ -150,6 +150,7 @@ def cells_table(rows: Sequence[CellRow]) -> Table:
         "costUsd",
         "wallMs",
         "checkExit",
+        "checkDetail",
         "runId",
     )
     values: list[tuple[Any, ...]] = [
@@ -168,6 +169,7 @@ def cells_table(rows: Sequence[CellRow]) -> Table:
             row.cost_usd,
             row.wall_ms,
             row.check_exit,
+            row.check_detail,
             row.run_id,
         )
         for row in rows
