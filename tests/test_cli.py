@@ -227,6 +227,34 @@ def test_show_json_keeps_the_texts_as_recorded_and_escapes_them_for_the_terminal
     assert json.loads(output)["turns"][0]["reply"]["text"] == "look \x1b[2J here"
 
 
+def test_no_control_or_bidi_character_a_model_wrote_reaches_the_terminal_raw(example: Path) -> None:
+    journal = example / "journal.jsonl"
+    lines = journal.read_text().splitlines()
+    first = json.loads(lines[1])
+    first["text"] = "look \u202eexe.txt\x1b[2J\x85 here"
+    lines[1] = json.dumps(first)
+    journal.write_text("\n".join(lines) + "\n")
+    runner = CliRunner()
+    ran = runner.invoke(main, ["run", str(example), "--verbose"])
+    shown = runner.invoke(main, ["show"]).output
+    for output in (ran.output, shown):
+        assert not {"\u202e", "\x1b", "\x85"} & set(output)
+    assert "look \ufffdexe.txt\u241b[2J\ufffd here" in shown
+
+
+def test_check_names_the_code_point_of_a_bidi_control_in_a_name_and_prints_it_escaped(
+    example: Path,
+) -> None:
+    document = json.loads((example / "gg.json").read_text())
+    document["name"] = "audit\u202egnp.exe"
+    (example / "gg.json").write_text(json.dumps(document))
+    result = CliRunner().invoke(main, ["check", str(example)])
+    assert result.exit_code == 2 and "\u202e" not in result.output
+    assert '- name: must hold no control or bidi character; U+202E is one (found "audit\\u202egnp.exe")' in (
+        result.output
+    )
+
+
 @pytest.mark.parametrize(
     "imported",
     [

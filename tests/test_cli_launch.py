@@ -6,7 +6,8 @@ store was found outside the workspace; what refuses it before (each test below) 
 and what refuses it after is a run whose status is `refused`.
 
 Ctrl-C keeps the run as it stood and says so: the run id and how to read it, with one turn count
-in `gg runs` and in `gg show`.
+in `gg runs` and in `gg show`. The run is recorded `interrupted` with exit code 130, and the turn
+it cut short shows the program it was running, marked interrupted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -128,6 +130,43 @@ def test_a_journal_with_a_bad_line_is_met_by_the_run_and_recorded_whichever_name
     assert run["status"] == "refused" and "line 2" in run["message"]
 
 
+def _append_line(example: Path, line: dict[str, Any]) -> int:
+    """Add `line` to the end of the example's journal; its line number."""
+    journal = example / "journal.jsonl"
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join([*lines, json.dumps(line)]) + "\n")
+    return len(lines) + 1
+
+
+@pytest.mark.parametrize(("key", "name"), [("profile", "reviewer"), ("agent", "worker-1")])
+def test_a_journal_line_naming_a_name_the_run_cannot_know_refuses_the_launch_and_gg_check_says_so(
+    example: Path, key: str, name: str
+) -> None:
+    number = _append_line(example, {key: name, "text": "whose?"})
+    checked = CliRunner().invoke(main, ["check", str(example)])
+    assert checked.exit_code == 2
+    assert f"line {number}: `{key}`" in checked.output and f"(found {name})" in checked.output
+    assert "the profiles are `root`" in checked.output
+    output = _refused(str(example))
+    assert f"line {number}: `{key}`" in output and "the profiles are `root`" in output
+    (run,) = _recorded()
+    assert run["status"] == "refused" and f"(found {name})" in run["message"]
+
+
+def test_a_journal_line_naming_an_agent_the_run_never_opened_is_warned_of_at_its_end(example: Path) -> None:
+    number = _append_line(example, {"agent": "root.3", "text": "for a child never spawned"})
+    assert CliRunner().invoke(main, ["check", str(example)]).exit_code == 0
+    result = CliRunner().invoke(main, ["run", str(example)])
+    assert result.exit_code == 0, result.output
+    (run,) = _recorded()
+    shown = json.loads(CliRunner().invoke(main, ["show", run["id"], "--json"]).output)
+    warned = [log for log in shown["logs"] if log["level"] == "warn"]
+    assert [log["message"] for log in warned] == [
+        f"journal.jsonl line {number} names agent root.3, which this run never opened"
+    ]
+    assert warned[0]["fields"]["line"] == number
+
+
 # -- Ctrl-C --------------------------------------------------------------------------------------
 
 
@@ -185,7 +224,54 @@ def test_ctrl_c_keeps_the_run_says_how_to_read_it_and_both_views_count_the_same_
     (run,) = _recorded()
     assert f"Run {run['id']} is kept in" in stderr and "2 turns" in stderr
     assert f"Read it with: gg show {run['id']}" in stderr
-    assert (run["status"], run["turns"]) == ("interrupted", 2)
+    assert (run["status"], run["exitCode"], run["turns"]) == ("interrupted", 130, 2)
     shown = json.loads(CliRunner().invoke(main, ["show", run["id"], "--json"]).output)
     assert shown["run"]["turns"] == 2 and len(shown["turns"]) == 2
     assert "2 turns" in CliRunner().invoke(main, ["show", run["id"]]).output
+
+
+SPIN = 'import { files } from "gg";\nfiles.writeFile("spinning", "yes");\nwhile (true) {}\n'
+
+
+def _journal(example: Path, *programs: str) -> None:
+    """Replay `programs`, one reply each, from a journal the root's model reads."""
+    replies = [{"calls": [{"name": "submit_program", "arguments": {"program": p}}]} for p in programs]
+    (example / "spin.jsonl").write_text("".join(json.dumps(reply) + "\n" for reply in replies))
+    _rewrite(example, {"model": {"provider": "replay", "journal": "spin.jsonl"}})
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["the-process", "its-process-group"])
+def test_ctrl_c_while_a_program_runs_records_exit_130_and_shows_that_program_as_interrupted(
+    example: Path, group: bool
+) -> None:
+    _journal(example, 'import { files } from "gg";\nfiles.listDir("specs");\n', SPIN)
+    gg = subprocess.Popen(
+        [str(GG), "run", str(example)],
+        cwd=example.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        mark = example / "workspace" / "spinning"
+        deadline = time.monotonic() + 60
+        while not mark.exists() and gg.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), "the spinning program never ran"
+        if group:
+            os.killpg(gg.pid, signal.SIGINT)
+        else:
+            gg.send_signal(signal.SIGINT)
+        _, stderr = gg.communicate(timeout=60)
+    finally:
+        if gg.poll() is None:
+            gg.kill()
+    assert gg.returncode == 130, stderr
+    (run,) = _recorded()
+    assert (run["status"], run["exitCode"], run["turns"]) == ("interrupted", 130, 2)
+    text = CliRunner().invoke(main, ["show", run["id"]]).output
+    second = text[text.index("turn 2 ") :]
+    assert "while (true) {}" in second and ": interrupted — the run stopped before it reported" in second
+    assert "→ interrupted (the operator interrupted the run)" in second and "→ ok" not in second
+    assert "interrupted · exit 130 · 2 turns" in text and "interrupted by the operator" in text

@@ -227,13 +227,14 @@ def check(config: Path) -> None:
     """Validate the capability set CONFIG, and the journals it replays, naming every defect."""
     from gg.config import check_report
     from gg.errors import ConfigError
-    from gg.providers.journal import load_journal
+    from gg.providers.book import JournalBook
 
     code, text = check_report(config)
     if code == 0:
-        for journal in _journals(config):
+        profiles, journals = _journals(config)
+        for journal in journals:
             try:
-                load_journal(journal)
+                JournalBook.open(journal, profiles[0], profiles)
             except ConfigError as refusal:
                 code, text = REFUSED_EXIT, str(refusal)
                 break
@@ -241,13 +242,14 @@ def check(config: Path) -> None:
     sys.exit(code)
 
 
-def _journals(config: Path) -> list[Path]:
-    """The replay journals of a capability set already found valid."""
+def _journals(config: Path) -> tuple[list[str], list[Path]]:
+    """The profiles and the replay journals of a capability set already found valid."""
     from gg.config import load_capability_set
 
     capability_set = load_capability_set(config)
     bindings = [agent.model for agent in capability_set.agents if agent.model is not None]
-    return list(dict.fromkeys(binding.journal for binding in bindings if binding.journal is not None))
+    journals = dict.fromkeys(binding.journal for binding in bindings if binding.journal is not None)
+    return [agent.slug for agent in capability_set.agents], list(journals)
 
 
 ARMS = ("javascript", "typescript", "python", "python-typed")

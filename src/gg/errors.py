@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gg.wire import escaped
+
 
 class ErrorCode(StrEnum):
     """Why an operation failed, as a program reads it (`e.code`)."""
@@ -64,14 +66,16 @@ class GgDefect(Exception):
 
 @dataclass(frozen=True)
 class ConfigDefect:
-    """One bad value in a capability set: where it is, what was found, what was wanted."""
+    """One bad value in a capability set: where it is, what was found, what was wanted. Rendered,
+    the path and the found value show each control or bidi character as its escape (`\\u202e`),
+    so a refusal never prints what it refuses raw."""
 
     path: str
     found: str
     reason: str
 
     def render(self) -> str:
-        return f"{self.path}: {self.reason} (found {self.found})"
+        return f"{escaped(self.path)}: {self.reason} (found {escaped(self.found)})"
 
 
 class ConfigError(Exception):

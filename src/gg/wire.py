@@ -1,6 +1,6 @@
 """Text on the wire: how names are spelled (Python snake_case, wire camelCase), which text is
 well-formed enough to cross (no lone surrogates; nothing that could forge a heading), and control
-characters shown as pictures."""
+characters shown as pictures or escapes, so none reaches a terminal raw."""
 
 from __future__ import annotations
 
@@ -29,9 +29,12 @@ def snake(camel_name: str) -> str:
     return "".join(f"_{char.lower()}" if char.isupper() else char for char in camel_name).lstrip("_")
 
 
-# C0 and C1 controls (NUL, newline, ESC included), DEL, lone surrogates, the line and paragraph
-# separators, and the bidi marks, embeddings, overrides and isolates.
-_HEADING_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+# The characters with no picture: lone surrogates, the line and paragraph separators, and the bidi
+# marks, embeddings, overrides and isolates.
+_UNPICTURED = "\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
+_NO_PICTURE = re.compile(f"[{_UNPICTURED}]")
+# Those, and the C0 and C1 controls (NUL, newline, ESC included) and DEL.
+_HEADING_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_UNPICTURED}]")
 
 
 def well_formed(text: str) -> str:
@@ -86,6 +89,20 @@ _PICTURES = {
 def pictured(text: str) -> str:
     """`text` with every control character but newline and tab shown as its picture."""
     return text.translate(_PICTURES)
+
+
+def printable(text: str) -> str:
+    """`text` as a terminal may show it: every control character but newline and tab as its
+    picture (`pictured`), and every character with no picture (a bidi control such as U+202E, a
+    line or paragraph separator, a lone surrogate) as U+FFFD, so nothing steers or reorders what
+    the operator reads."""
+    return _NO_PICTURE.sub("\ufffd", pictured(text))
+
+
+def escaped(text: str) -> str:
+    """`text` with each character a heading may not hold (`first_heading_unsafe`) written as its
+    escape (`\\u202e`), for a message that quotes what it refuses."""
+    return _HEADING_UNSAFE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
 
 
 def first_heading_unsafe(text: str) -> int | None:

@@ -19,7 +19,7 @@ from gg.config import (
 )
 from gg.sandbox.execution import Ceilings
 
-from .documents import EXAMPLE_TOML, code_mode, example, library, load, paths, refusal, root, write
+from .documents import EXAMPLE_TOML, at, code_mode, example, library, load, paths, refusal, root, write
 
 
 def test_the_example_loads_with_typed_accessors(folder: Path) -> None:
@@ -199,3 +199,27 @@ def test_the_root_is_the_first_agent_listed_whatever_its_slug(folder: Path) -> N
     loaded = load(document, folder)
     assert loaded.root.slug == "helper" and loaded.root.name == "The helper"
     assert loaded.agent("helper").binding.cache_lifetime == "1h"
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\u2028"])
+def test_a_name_holding_a_control_or_bidi_character_is_refused_naming_the_field_and_code_point(
+    folder: Path, char: str
+) -> None:
+    document = example()
+    document["name"] = f"audit{char}gnp.exe"
+    root(document)["name"] = f"Ro{char}ot"
+    document["limits"]["maxTurns"] = -1  # every defect at once
+    defects = refusal(document, folder)
+    assert paths(defects) == ["name", "limits.maxTurns", "agents[0].name"]
+    code_point = f"U+{ord(char):04X}"
+    for defect in (at(defects, "name"), at(defects, "agents[0].name")):
+        assert defect.reason == f"must hold no control or bidi character; {code_point} is one"
+        assert char not in defect.render() and f"\\u{ord(char):04x}" in defect.render()
+
+
+def test_a_name_of_any_script_is_accepted(folder: Path) -> None:
+    document = example()
+    document["name"] = "Prüfung der Spezifikationen — 規格"
+    root(document)["name"] = "Ελεγκτής"
+    loaded = load(document, folder)
+    assert loaded.name == "Prüfung der Spezifikationen — 規格" and loaded.root.name == "Ελεγκτής"

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from gg.errors import GgDefect
-from gg.run.tree import AgentNode, AgentTree
+from gg.run.tree import AgentNode, AgentTree, is_agent_id
 
 
 def test_the_root_is_named_root_at_depth_zero_with_no_parent() -> None:
@@ -67,3 +67,10 @@ def test_ids_do_not_depend_on_which_thread_asks_first() -> None:
         thread.join()
     for child in children:
         assert minted[child.id] == [f"{child.id}.{n}" for n in range(1, 21)]
+
+
+def test_an_agent_id_has_the_shape_the_tree_mints() -> None:
+    minted = ["root", "root.1", "root.12", "root.1.f1", "root@2", "root.2.f1@2", "root.f3.4@10"]
+    assert all(is_agent_id(text) for text in minted)
+    never = ["", "Root", "worker", "root.", "root.0", "root.f", "root.f0", "root@1", "root@2.1", "root.1 "]
+    assert not any(is_agent_id(text) for text in never)

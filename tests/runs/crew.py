@@ -144,7 +144,7 @@ def run_crew(
         agents[0] = {**agents[0], "task": task}
     document = {"name": "crew", "limits": dict(limits or {}), "agents": agents}
     capability_set = parse_capability_set(document, tmp_path)
-    book = JournalBook.open(journal, capability_set.root.slug)
+    book = JournalBook.open(journal, capability_set.root.slug, [p.slug for p in capability_set.agents])
     requests: dict[str, list[Request]] = {}
 
     def client_for(agent_id: str, slug: str) -> ModelClient:

@@ -1,5 +1,7 @@
 """A run of many agents killed with `kill -9` keeps every turn every agent finished: a real `gg run`
-in its own process, killed while its root waits and both its children spin in their second turn."""
+in its own process, killed while its root waits and both its children spin in their second turn.
+It wrote no end, so `gg runs` and `gg show` read it `unfinished`, with no exit code, and each
+child's cut-short turn shows the program it was spinning in."""
 
 from __future__ import annotations
 
@@ -11,6 +13,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from gg.cli import main
 from gg.telemetry.store import RunStore, shown_status
 
 GG = Path(sys.executable).parent / "gg"
@@ -60,7 +66,9 @@ def _config(folder: Path) -> Path:
     return folder
 
 
-def test_kill_9_mid_run_keeps_every_finished_turn_of_every_agent(tmp_path: Path) -> None:
+def test_kill_9_mid_run_keeps_every_finished_turn_of_every_agent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     config = _config(tmp_path / "config")
     base = tmp_path / "base"
     base.mkdir()
@@ -89,4 +97,20 @@ def test_kill_9_mid_run_keeps_every_finished_turn_of_every_agent(tmp_path: Path)
     assert {("root", 1), ("root.1", 2), ("root.2", 2)} <= begun
     assert {e["agentId"] for e in events if e["type"] == "agent_spawned"} == {"root", "root.1", "root.2"}
     assert not any(e["type"] in ("run_finished", "agent_finished") for e in events)
-    assert row.status == "running" and shown_status(row) == "interrupted"
+    assert row.status == "running" and shown_status(row) == "unfinished"
+    monkeypatch.chdir(base)
+    _read_unfinished(row.id)
+
+
+def _read_unfinished(run_id: str) -> None:
+    """`gg runs --json` and `gg show` read the killed run as unfinished: the root's waiting program
+    and each child's spinning one are shown, none with a verdict."""
+    (listed,) = json.loads(CliRunner().invoke(main, ["runs", "--json"]).output)["runs"]
+    text = CliRunner().invoke(main, ["show", run_id]).output
+    assert (listed["status"], listed["exitCode"], listed["finishedAt"]) == ("unfinished", None, None)
+    for child in ("root-1", "root-2"):
+        assert f'files.writeFile("{child}-turn-2", "spinning");' in text
+    assert "delegation.waitForSubagents([a.id, b.id]);" in text
+    assert text.count(": unfinished — the run stopped before it reported") == 3
+    assert "→ unfinished (no outcome recorded)" in text and "→ ok" not in text
+    assert text.rstrip().splitlines()[-1].startswith("unfinished · ")

@@ -40,7 +40,7 @@ def test_the_transcript_opens_each_turn_with_a_rule() -> None:
 
 def test_each_program_is_shown_with_line_numbers_after_its_call_and_before_its_verdict() -> None:
     text = lines(shown())
-    at = text.index("↳ submit_program call_1 → program k3p9")
+    at = text.index("↳ submit_program call_1 · receipt program k3p9")
     assert text[at + 1 : at + 5] == [
         '  1 import { files } from "gg";',
         '  2 const spec = files.read_file("SPEC.md");',
@@ -165,15 +165,15 @@ def test_a_cost_some_replies_lack_is_shown_as_a_lower_bound(tmp_path: Path) -> N
     assert " $0.0123" in text and "≥" not in text
 
 
-def test_a_run_whose_process_is_gone_is_listed_as_interrupted(tmp_path: Path) -> None:
+def test_a_run_whose_process_is_gone_without_an_end_is_listed_as_unfinished(tmp_path: Path) -> None:
     store = RunStore.at(tmp_path)
     emit_sample_run([store], finish=False)
     row = store.find_run(RUN_ID)
     gone = store.listed([row, replace(row, id="run-alive")], alive=lambda pid: False)
-    assert [run.status for run in gone] == ["interrupted", "interrupted"]
+    assert [run.status for run in gone] == ["unfinished", "unfinished"]
     out = console()
     render_runs(gone, out, tz=UTC)
-    assert "interrupted" in out.export_text()
+    assert "unfinished" in out.export_text()
     out = console()
     render_runs(store.listed([row], alive=lambda pid: True), out, tz=UTC)
     assert "running" in out.export_text()
@@ -194,3 +194,15 @@ def test_a_runs_name_and_model_are_never_read_as_markup(tmp_path: Path) -> None:
     render_runs([replace(listed, row=row)], out, tz=UTC)
     text = out.export_text()
     assert "[bold]audit[/bold]" in text and "[red]m[/red]" in text
+
+
+def test_the_runs_table_prints_no_control_or_bidi_character_a_run_recorded(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store])
+    (listed,) = store.listed(store.list_runs())
+    row = replace(listed.row, name="audit\u202egnp.exe\x1b[2J", model="m\x85\u2066")
+    out = console()
+    render_runs([replace(listed, row=row)], out, tz=UTC)
+    text = out.export_text()
+    assert not {"\u202e", "\x1b", "\x85", "\u2066"} & set(text)
+    assert "audit\ufffdgnp.exe\u241b[2J" in text and "m\ufffd\ufffd" in text

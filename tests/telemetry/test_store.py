@@ -122,12 +122,12 @@ def test_latest_in_an_empty_store_is_refused(store: RunStore) -> None:
         store.find_run("latest")
 
 
-def test_a_running_row_whose_process_on_this_host_is_gone_shows_interrupted(store: RunStore) -> None:
+def test_a_running_row_whose_process_on_this_host_is_gone_shows_unfinished(store: RunStore) -> None:
     emit_sample_run([store], finish=False)
     row = store.find_run(RUN_ID)
     assert row.pid is not None and row.host
     assert shown_status(row, host=row.host, alive=lambda pid: True) == "running"
-    assert shown_status(row, host=row.host, alive=lambda pid: False) == "interrupted"
+    assert shown_status(row, host=row.host, alive=lambda pid: False) == "unfinished"
     assert shown_status(row, host="another-host", alive=lambda pid: False) == "running"
     assert (
         shown_status(replace(row, status="completed"), host=row.host, alive=lambda pid: False) == "completed"
@@ -155,7 +155,7 @@ def test_a_run_killed_with_sigkill_keeps_every_finished_turn(tmp_path: Path) -> 
     assert [e["turn"] for e in events if e["type"] == "turn_outcome"] == sorted(set(outcomes))
     row = store.find_run("run-killed")
     assert row.status == "running" and row.turns >= 25 and row.events == len(events)
-    assert shown_status(row) == "interrupted"
+    assert shown_status(row) == "unfinished"
 
 
 def start_together(base: Path, runs: list[str], turns: int, calls: int) -> list[subprocess.Popen[str]]:

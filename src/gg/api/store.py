@@ -11,9 +11,9 @@
   `FileNotFoundError`, and opening never creates one;
 - `runs()` lists the runs newest first (all of them, or the newest `limit`); `run(ref)` finds one
   by its id, a unique prefix of it, or `latest`, and raises `LookupError` for none or several;
-- a run's `status` is as `gg runs` shows it (`interrupted` for a run whose process is gone);
-  `events()` are the typed events it emitted, in order; `transcript()` is what `gg show` prints,
-  as values (`gg.telemetry.transcript.Transcript`).
+- a run's `status` is as `gg runs` shows it (`unfinished` for a run whose process is gone
+  without writing its end); `events()` are the typed events it emitted, in order;
+  `transcript()` is what `gg show` prints, as values (`gg.telemetry.transcript.Transcript`).
 The store is only read; it may stay open while runs are written to it.
 """
 

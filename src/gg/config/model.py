@@ -57,7 +57,7 @@ from gg.config.modules import AgentManagedContextCapability, ProjectManagementCa
 from gg.config.part import Enabled, Part
 from gg.config.shell import ShellCapability, ShellParams
 from gg.config.skills import SkillsCapability
-from gg.config.values import Choice, Number, Place, Text, Whole
+from gg.config.values import Choice, Name, Number, Place, Text, Whole
 from gg.sandbox.execution import Ceilings
 from gg.sdk.skills import BUILT_IN_FAMILIES
 from gg.state.memories import MemoryProfile
@@ -223,7 +223,7 @@ class Agent(Part):
     none. A machine (`fsm`) has no model; every other profile has one (checked in `rules.py`)."""
 
     slug: Slug
-    name: Annotated[str, Text(described="the name the profile is shown under")] | None = None
+    name: Annotated[str, Name(described="the name the profile is shown under")] | None = None
     role: Annotated[Role, Choice(Role)] = Role.STANDARD
     task: Annotated[str, Text(described="the task the agent is given", max_chars=100_000)] | None = None
     model: ModelBinding | None = None
@@ -331,7 +331,7 @@ class Agent(Part):
 class CapabilitySet(Part):
     """A whole run's configuration: its name, workspace, ceilings and agents (one is `root`)."""
 
-    name: Annotated[str, Text()]
+    name: Annotated[str, Name()]
     workspace: Annotated[Path, Place("folder")] = Field(
         default=Path(DEFAULT_WORKSPACE), validate_default=True
     )

@@ -23,7 +23,9 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationInfo
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-__all__ = ["REFUSAL", "Choice", "Flag", "Number", "Place", "Text", "Whole", "refuse"]
+from gg.wire import first_heading_unsafe
+
+__all__ = ["REFUSAL", "Choice", "Flag", "Name", "Number", "Place", "Text", "Whole", "refuse"]
 
 REFUSAL = "gg_value"  # the pydantic error type our rules raise; its message is our own wording
 
@@ -170,6 +172,20 @@ class Text(_Rule):
     def schema(self) -> JsonSchemaValue:
         shape = {"pattern": f"^(?:{self.pattern})$"} if self.pattern else {}
         return {"type": "string", "minLength": 1, "maxLength": self.max_chars, **shape}
+
+
+@dataclass(frozen=True)
+class Name(Text):
+    """A `Text` shown on a terminal as it stands (a run's or a profile's name): besides, it holds
+    no control character (NUL, C0, DEL, C1), no line or paragraph separator and no bidi control
+    (U+202E, say), and a refusal names the first one's code point."""
+
+    def check(self, value: Any) -> str:
+        text = super().check(value)
+        at = first_heading_unsafe(text)
+        if at is not None:
+            raise refuse(f"must hold no control or bidi character; U+{ord(text[at]):04X} is one")
+        return text
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ class Agent:
     spend: Spend = field(default_factory=Spend)  # what this incarnation's replies cost
     executions: int = 0
     requests: int = 0
+    begun: int = 0  # the turns this incarnation opened, one still open included
     last_report: str | None = None  # what its last turn produced, for whoever waits on it
 
     @property
@@ -105,6 +106,7 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
             _deliver_messages(agent)
             open_turn(agent.holdings, agent.setup, agent.stream, first=agent.requests == 0)
             agent.stream.turn += 1
+            agent.begun += 1
             turn = _turn(agent, run, deferred)
             end = turn if isinstance(turn, AgentEnd) else _close_turn(agent, turn)
         finally:

@@ -16,7 +16,10 @@ A line is an object; every key is optional:
   "message": "..."}, "usage": {...}}`: replayed, it raises that `ModelError`. Its type must be a
   model error type; it carries no text, calls or receipts.
 - A line may name whose it is: `"agent": "root.1"` (that agent instance's), `"profile":
-  "reviewer"` (that profile's script), or neither (the journal's owner's script; see `book.py`).
+  "reviewer"` (that profile's script), or neither (the journal's owner's script). Which names a
+  run knows is its book's rule (`book.py`): an unknown profile, or an agent id of no id's shape,
+  refuses the launch like any other defect; a well-formed id the run never opens is kept, and
+  the run warns of that line at its end.
   Each script's replies are numbered from 1 in file order, comments and blanks not counted.
 - Blank lines and lines starting with `//` are ignored, so a hand-written journal can be
   commented.
@@ -61,7 +64,7 @@ _LINE_KEYS = frozenset(
 _CALL_KEYS = frozenset({"name", "arguments", "programFile"})
 MAX_PROGRAM_FILE_BYTES = 1024 * 1024
 _ERROR_KEYS = frozenset({"type", "message"})
-_USAGE_KEYS = {
+USAGE_KEYS = {
     "inputTokens": "input_tokens",
     "outputTokens": "output_tokens",
     "cacheReadTokens": "cache_read_tokens",
@@ -129,17 +132,31 @@ class _Reading:
 
 
 def load_journal(path: Path) -> tuple[JournalReply, ...]:
+    replies, defects = read_journal(path)
+    if defects:
+        raise JournalError(str(path), defects)
+    return replies
+
+
+def read_journal(path: Path) -> tuple[tuple[JournalReply, ...], list[ConfigDefect]]:
+    """The journal's replies and every defect of its lines, in line order (a file that cannot be
+    read: that one defect)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise JournalError(
-            str(path), [ConfigDefect("journal", str(path), f"cannot be read ({exc})")]
-        ) from exc
-    return parse_journal(text, str(path), folder=path.parent)
+        return (), [ConfigDefect("journal", str(path), f"cannot be read ({exc})")]
+    return _read(text, path.parent)
 
 
 def parse_journal(text: str, source: str, *, folder: Path | None = None) -> tuple[JournalReply, ...]:
     """The journal's replies; `folder` is where its `programFile`s are read from (none without)."""
+    replies, defects = _read(text, folder)
+    if defects:
+        raise JournalError(source, defects)
+    return replies
+
+
+def _read(text: str, folder: Path | None) -> tuple[tuple[JournalReply, ...], list[ConfigDefect]]:
     reading = _Reading(folder, {}, {})
     replies, defects = list[JournalReply](), list[ConfigDefect]()
     for line, raw in _reply_lines(text):
@@ -154,9 +171,7 @@ def parse_journal(text: str, source: str, *, folder: Path | None = None) -> tupl
         script.append(replies[-1])
     if not replies and not defects:
         defects.append(ConfigDefect("journal", "no replies", "a replay journal needs at least one reply"))
-    if defects:
-        raise JournalError(source, defects)
-    return tuple(replies)
+    return tuple(replies), defects
 
 
 def _reply_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -283,9 +298,9 @@ def _program_file(value: Any, folder: Path | None) -> str:
 
 
 def _usage(value: Any) -> Usage:
-    usage = _object(value, "`usage`", frozenset(_USAGE_KEYS))
+    usage = _object(value, "`usage`", frozenset(USAGE_KEYS))
     counts: dict[str, int] = {}
-    for key, field_name in _USAGE_KEYS.items():
+    for key, field_name in USAGE_KEYS.items():
         count = usage.get(key, 0)
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise _Defect(f"`usage.{key}` must be a whole number, zero or more", count)
@@ -365,26 +380,3 @@ def _string(value: Any, what: str) -> str:
 def _shown(found: Any) -> str:
     text = found if isinstance(found, str) else json.dumps(found)
     return text if len(text) <= 80 else text[:79] + "…"
-
-
-def format_reply(reply: JournalReply) -> str:
-    """One journal line for `reply` (the inverse of reading it); zero counts and absent fields
-    are left out."""
-    entry: dict[str, Any] = {}
-    if reply.agent is not None:
-        entry["agent"] = reply.agent
-    elif reply.profile is not None:
-        entry["profile"] = reply.profile
-    if reply.error is not None:
-        entry["error"] = {"type": reply.error.type.value, "message": reply.error.message}
-    if reply.text:
-        entry["text"] = reply.text
-    if reply.calls:
-        entry["calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.calls]
-    usage = {key: getattr(reply.usage, name) for key, name in _USAGE_KEYS.items()}
-    entry["usage"] = {k: v for k, v in usage.items() if v or k in ("inputTokens", "outputTokens")}
-    if reply.cost_usd is not None:
-        entry["costUsd"] = reply.cost_usd
-    if reply.receipts is not None:
-        entry["receipts"] = list(reply.receipts)
-    return json.dumps(entry, ensure_ascii=False)

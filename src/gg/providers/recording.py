@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from gg.providers.base import ModelClient, ModelError, Reply, Request, Usage
-from gg.providers.journal import JournalCall, JournalFailure, JournalReply, format_reply
+from gg.providers.journal import USAGE_KEYS, JournalCall, JournalFailure, JournalReply
 from gg.providers.replay import ReplayError
 from gg.telemetry.events import Event, Receipt
 
@@ -181,3 +181,26 @@ def _with_receipts(entry: JournalReply, receipts: list[str | None]) -> JournalRe
     if not entry.calls or all(r is None for r in receipts):
         return entry
     return replace(entry, receipts=tuple(receipts))
+
+
+def format_reply(reply: JournalReply) -> str:
+    """One journal line for `reply` (the inverse of reading it); zero counts and absent fields
+    are left out."""
+    entry: dict[str, Any] = {}
+    if reply.agent is not None:
+        entry["agent"] = reply.agent
+    elif reply.profile is not None:
+        entry["profile"] = reply.profile
+    if reply.error is not None:
+        entry["error"] = {"type": reply.error.type.value, "message": reply.error.message}
+    if reply.text:
+        entry["text"] = reply.text
+    if reply.calls:
+        entry["calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.calls]
+    usage = {key: getattr(reply.usage, name) for key, name in USAGE_KEYS.items()}
+    entry["usage"] = {k: v for k, v in usage.items() if v or k in ("inputTokens", "outputTokens")}
+    if reply.cost_usd is not None:
+        entry["costUsd"] = reply.cost_usd
+    if reply.receipts is not None:
+        entry["receipts"] = list(reply.receipts)
+    return json.dumps(entry, ensure_ascii=False)

@@ -6,7 +6,9 @@
 - A replayed agent plays its own script of its journal (`gg.providers.book`): each journal file
   is read once, owned by the first profile whose model names it (the root, for a journal given
   on the command line). The journals the run's agents replay (`replayed_journals`) are found by
-  the same rule; they also hold the host functions' recorded answers (`gg.run.families`).
+  the same rule; they also hold the host functions' recorded answers (`gg.run.families`). Every
+  one is opened at launch (`open_journals`), so a bad line of any refuses the launch, and the
+  lines naming an agent the run never opened are told once it is over (`unused_lines`).
 - A recorder (`--record`) wraps every agent's client, so the recording holds every agent's lines.
 - What a run is handed (`World`) comes first: `clients` answers every agent; `client` answers the
   root's lineage.
@@ -25,6 +27,7 @@ from gg.config.model import CapabilitySet
 from gg.providers.base import ModelClient
 from gg.providers.book import JournalBook
 from gg.providers.factory import build_client, endpoint_of
+from gg.providers.journal import JournalReply
 from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
 from gg.providers.tool_choice import ToolChoiceMemory
@@ -61,6 +64,17 @@ class ModelClients:
             client = self._built(node, profile, stream)
         recorder = self._overrides.recorder
         return client if recorder is None else recorder.wrap(client, node.id)
+
+    def open_journals(self) -> None:
+        """Open the book of every journal the run replays; raises `JournalError` for a bad one."""
+        for path in replayed_journals(self._set, self._overrides, (self._root_client, self._client_for)):
+            self._book(path)
+
+    def unused_lines(self) -> list[tuple[Path, JournalReply]]:
+        """Each journal line naming an agent instance this run never opened, with its journal."""
+        with self._lock:
+            books = list(self._books.items())
+        return [(path, reply) for path, book in books for reply in book.unused()]
 
     def binding_of(self, profile: AgentProfile) -> tuple[str, str | None]:
         """The provider and model that answer `profile`, after the command line's overrides."""
@@ -109,7 +123,8 @@ class ModelClients:
     def _book(self, path: Path) -> JournalBook:
         with self._lock:
             if path not in self._books:
-                self._books[path] = JournalBook.open(path, self._owner(path))
+                profiles = [profile.slug for profile in self._set.agents]
+                self._books[path] = JournalBook.open(path, self._owner(path), profiles)
             return self._books[path]
 
     def _owner(self, path: Path) -> str:

@@ -3,11 +3,17 @@
 The run is the one place that builds the world from the loaded capability set (the run's context
 with its clock, its scheduler and its guest leases, every profile's setup, the model clients, the
 root agent), and the one place that turns anything gg did not expect into the run's own end
-(`internal_error`, exit 1) rather than a traceback. The run ends when the root's last incarnation
+(`internal_error`, exit 1) rather than a traceback. Every journal it replays is opened at launch
+(a bad line refuses the run), and a line naming an agent the run never opened is warned of
+before its end is written. The run ends when the root's last incarnation
 ends; its ending is the run's (a machine's terminal state's ending included), and every agent
 still running then is stopped and recorded as stopped. gg's own defect in any agent ends the run
 `internal_error`. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
-ends it with exit 3. `run_finished` sums every agent's turns, programs, errors and spend, and
+ends it with exit 3. The operator's Ctrl-C (`KeyboardInterrupt`) stops every agent and ends the
+run `interrupted` (exit 130): its `run_finished` is written, counting every turn an agent began
+(the one the interruption cut short included, as `gg show` lists them), and then the interruption
+is raised on to the caller. A run whose process vanished (`kill -9`) writes no end at all: the
+store reads it as `unfinished`. `run_finished` sums every agent's turns, programs, errors and spend, and
 lists each agent's own. The host families the profiles name are bound before any agent opens
 (`gg.sdk.host.binding`) and serve every agent whose profile lists them: one that cannot be served
 refuses the run (exit 2), naming it. Only the launch refuses a run (the families, the profiles'
@@ -51,6 +57,8 @@ from gg.state.library import Minter, cuid2_minter
 from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import LogLevel, RunFinished, RunStarted
+
+INTERRUPTED_MESSAGE = "interrupted by the operator (Ctrl-C)"
 
 
 @dataclass(frozen=True)
@@ -107,7 +115,8 @@ def execute_run(
     options: RunOptions = RunOptions(),
     world: World = World(),
 ) -> RunResult:
-    """Run the capability set's agents to the root's end. Never raises for anything gg meets."""
+    """Run the capability set's agents to the root's end. Never raises for anything gg meets; the
+    operator's Ctrl-C is recorded as the run's end (`interrupted`) and raised on."""
     given = (world.client, world.clients)
     replayed = replayed_journals(capability_set, options.overrides, given)
     host, refusal = bind_run_families(capability_set, telemetry, world.families, options.recorder, replayed)
@@ -127,7 +136,19 @@ def execute_run(
     finally:
         run.close()
         host.close()
-    summary = None if spawner is None else _summary(spawner, run)
+    _record_end(stream, run, end, spawner, clients)
+    if end.status is RunStatus.INTERRUPTED:
+        raise KeyboardInterrupt
+    return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
+
+
+def _record_end(
+    stream: AgentStream, run: RunContext, end: AgentEnd, spawner: Spawner | None, clients: ModelClients
+) -> None:
+    """The run's last words on its record: the journal lines it never used, then `run_finished`."""
+    _tell_unused_lines(run.stream(ROOT_ID), clients)  # at turn 0: the run's, not a turn's
+    interrupted = end.status is RunStatus.INTERRUPTED
+    summary = None if spawner is None else _summary(spawner, run, interrupted=interrupted)
     stream.emit(
         RunFinished(
             status=end.status.value,
@@ -139,7 +160,6 @@ def execute_run(
             summary=summary,
         )
     )
-    return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
 
 
 def _context(
@@ -169,6 +189,7 @@ def _run_tree(
     clients: ModelClients,
 ) -> tuple[AgentEnd, Spawner | None]:
     try:
+        clients.open_journals()
         spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream, run.board), clients)
         if run.board is not None:
             run.issues = IssueDesk(spawner, run.board.board)
@@ -180,6 +201,8 @@ def _run_tree(
         return _defect(stream, defect), None
     try:
         end = spawner.run_lineage(root)
+    except KeyboardInterrupt:
+        end = AgentEnd(RunStatus.INTERRUPTED, message=INTERRUPTED_MESSAGE)
     except Exception as defect:
         end = _defect(stream, defect)
     finally:
@@ -190,17 +213,29 @@ def _run_tree(
     return end, spawner
 
 
+def _tell_unused_lines(stream: AgentStream, clients: ModelClients) -> None:
+    """A warning, on the run's own record, for each journal line that named an agent instance the
+    run never opened."""
+    for path, reply in clients.unused_lines():
+        stream.warn(
+            f"{path.name} line {reply.line} names agent {reply.agent}, which this run never opened",
+            journal=str(path),
+            line=reply.line,
+            agentId=reply.agent,
+        )
+
+
 def _defect(stream: AgentStream, defect: Exception) -> AgentEnd:
     stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
     return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
 
 
-def _summary(spawner: Spawner, run: RunContext) -> dict[str, Any]:
-    """The run's rollup: every agent's turns, programs and errors summed, the run's spend, and each
-    agent's own summary."""
+def _summary(spawner: Spawner, run: RunContext, *, interrupted: bool) -> dict[str, Any]:
+    """The run's rollup: every agent's turns (an interrupted run's, every turn begun), programs and
+    errors summed, the run's spend, and each agent's own summary."""
     agents = spawner.incarnations()
     return {
-        "turns": sum(agent.tally.turns for agent in agents),
+        "turns": sum(agent.begun if interrupted else agent.tally.turns for agent in agents),
         "codeExecutions": sum(agent.executions for agent in agents),
         "errors": ErrorLedger.merged([agent.tally for agent in agents]).to_wire(),
         "usage": run.spend.to_wire(),

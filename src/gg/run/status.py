@@ -1,7 +1,7 @@
 """How a run ended, and the exit code each ending maps to.
 
 Exit codes: 0 the session ended; 1 gg's own defect or a model that could not be reached; 2 a
-refused capability set; 3 a ceiling stopped the run.
+refused capability set; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ class RunStatus(StrEnum):
     INTERNAL_ERROR = "internal_error"
     MODEL_ERROR = "model_error"
     REFUSED = "refused"
+    INTERRUPTED = "interrupted"
 
     @property
     def exit_code(self) -> int:
@@ -33,6 +34,7 @@ _EXIT_CODES = {
     RunStatus.EXHAUSTED: 3,
     RunStatus.LIMIT_EXCEEDED: 3,
     RunStatus.TIMED_OUT: 3,
+    RunStatus.INTERRUPTED: 130,
 }
 
 
@@ -60,5 +62,8 @@ class AgentStatus(StrEnum):
 
 
 def agent_status(status: RunStatus) -> AgentStatus:
-    """The agent's status for the run status its end maps to (a refusal never ends an agent)."""
+    """The agent's status for the run status its end maps to (a refusal never ends an agent; an
+    interruption stops it)."""
+    if status is RunStatus.INTERRUPTED:
+        return AgentStatus.STOPPED
     return AgentStatus.INTERNAL_ERROR if status is RunStatus.REFUSED else AgentStatus(status.value)

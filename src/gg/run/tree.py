@@ -8,10 +8,12 @@ Agent ids are deterministic: the same run makes the same ids whatever its thread
 - An exec or a machine's move makes a new incarnation of the same lineage: `<lineage>@<k>` for
   its k-th incarnation (from 2), parented to the one before it, at the same depth.
 So `root.2.f1@2` is the second incarnation of the first fork of the root's second subagent.
+`is_agent_id` tells whether a text has that shape (`root`, `root.1`, `root.1.f1`, `root@2`).
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -19,6 +21,13 @@ from dataclasses import dataclass
 from gg.errors import FatalFault, GgDefect
 
 ROOT_ID = "root"
+_AGENT_ID = re.compile(r"root(?:\.f?[1-9][0-9]*)*(?:@(?:[2-9]|[1-9][0-9]+))?")
+
+
+def is_agent_id(text: str) -> bool:
+    """Whether `text` is of the shape an agent id has: the root, then a subagent's `.<n>` or a
+    fork copy's `.f<n>` per level (each from 1), then a later incarnation's `@<k>` (from 2)."""
+    return _AGENT_ID.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)

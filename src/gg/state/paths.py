@@ -21,7 +21,7 @@ from collections.abc import Callable
 from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.refusal import PlainRefusal
-from gg.wire import first_heading_unsafe
+from gg.wire import escaped, first_heading_unsafe
 
 MAX_PATH_BYTES = 4096
 MAX_PATH_DEPTH = 64
@@ -39,9 +39,8 @@ def quote_path(text: str) -> str:
     """The path as the program wrote it, for a message: characters a heading may not hold are
     escaped (`\\u000a`), and past 200 characters it is cut with a count of what was dropped."""
     shown = text[:MAX_QUOTED_CHARS]
-    escaped = "".join(f"\\u{ord(c):04x}" if first_heading_unsafe(c) is not None else c for c in shown)
     dropped = len(text) - len(shown)
-    return f"`{escaped}`" + (f" (and {dropped} more characters)" if dropped else "")
+    return f"`{escaped(shown)}`" + (f" (and {dropped} more characters)" if dropped else "")
 
 
 def components(path: str) -> list[str]:

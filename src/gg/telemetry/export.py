@@ -4,23 +4,28 @@ Rules:
 - Keys are camelCase, as on the events, and stable: a key is never renamed or dropped, and a value
   that is not known is `null`, never left out. Both documents open with `"schema": 1`.
 - `gg runs --json`: `{"schema", "runs": [RUN, ...]}`, newest first. A RUN holds `id`, `name`,
-  `status` (as `gg runs` shows it: a running run whose process is gone is `interrupted`),
-  `exitCode`, `arm`, `model`, `turns`, `errorTurns`, `inputTokens`, `outputTokens`,
-  `cacheReadTokens`, `cacheWriteTokens`, `costUsd`, `unpricedReplies`, `startedAt`, `finishedAt`,
-  `durationMs`, `configPath`, `workspace`, `message`, `finalText`.
+  `status` (as `gg runs` shows it), `exitCode`, `arm`, `model`, `turns`, `errorTurns`,
+  `inputTokens`, `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `costUsd`,
+  `unpricedReplies`, `startedAt`, `finishedAt`, `durationMs`, `configPath`, `workspace`, `message`,
+  `finalText`.
+- A RUN's `status` is how it ended (`completed`, `exhausted`, `limit_exceeded`, `timed_out`,
+  `model_error`, `internal_error`, `refused`, `interrupted`) with its `exitCode` (what `gg run`
+  exited with: `interrupted`, the operator's Ctrl-C, is 130), or one of two states that recorded
+  no end, whose `exitCode` and `finishedAt` are `null`: `running` (its process is alive) and
+  `unfinished` (its process is gone without writing its end: `kill -9`, a crash).
 - `gg show --json`: `{"schema", "run": RUN, "agents": [AGENT, ...], "turns": [TURN, ...], "logs":
   [LOG, ...]}`, the texts exactly as recorded. An AGENT (in tree order) holds `id`, `parentAgentId`,
   `relation` (`root`, `subagent`, `fork`, `exec`, `fsm`), `profileId`, `modelId`, `depth`, `state`,
-  `brief`, `status` and `summary`. A TURN holds `agentId`, `turn`, `startedAt`, `read` (the messages the model
-  read: `role`, `content`, `toolCallId`, `echo`), `reply` (`text`, `durationMs`, `inputTokens`,
-  `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `costUsd`), `calls` (`callId`, `tool`,
-  `arguments`, `receipt`, `programId`), `programs` (PROGRAM), `logs`, `outcome` (`outcome`,
-  `errorType`, `error`, `consecutiveErrors`, `report`, `feedback`; `null` for a turn that never
-  closed) and `limits` (`limit`, `threshold`, `observed`, `turns`, `window`). A PROGRAM holds
-  `submission`, `programId`, `callId`, `ok`, `errorType`, `error`, `location`, `durationMs`,
-  `apiCalls`, `toolCalls`, `logs`, `logsSuppressed`, `finished`, `source` and `links` (each link
-  of a hand-over chain: `source`, `ok`, `errorType`, `error`, `location`, `durationMs`,
-  `apiCalls`; empty for a single program).
+  `brief`, `status` and `summary`. A TURN holds `agentId`, `turn`, `startedAt`, `read` (the messages
+  the model read: `role`, `content`, `toolCallId`, `echo`), `reply` (`text`, `durationMs`,
+  `inputTokens`, `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `costUsd`), `calls`
+  (`callId`, `tool`, `arguments`, `receipt`, `programId`), `programs` (PROGRAM), `logs`, `outcome`
+  (`outcome`, `errorType`, `error`, `consecutiveErrors`, `report`, `feedback`; `null` for a turn
+  that never closed: an `interrupted` or `unfinished` run's last turn) and `limits` (`limit`,
+  `threshold`, `observed`, `turns`, `window`). A PROGRAM holds `submission`, `programId`, `callId`,
+  `ok`, `errorType`, `error`, `location`, `durationMs`, `apiCalls`, `toolCalls`, `logs`,
+  `logsSuppressed`, `finished`, `source` and `links` (each link of a hand-over chain: `source`,
+  `ok`, `errorType`, `error`, `location`, `durationMs`, `apiCalls`; empty for a single program).
 """
 
 from __future__ import annotations

@@ -3,10 +3,15 @@
 Rules:
 - A turn opens with a rule; then what the model read (quoted; the system prompt cut to its first
   line unless `full`), the reply, its tokens and cost (dim; cache reads and writes when there
-  were any; no cost when it is unknown), each call with its receipt, each program's source with
-  line numbers and its verdict, the program's own logs, the operator logs (dim), the outcome.
+  were any; no cost when it is unknown), each call with its receipt (`↳ submit_program call_1 ·
+  receipt k3p9`: an acknowledgement, never a verdict), each program's source with line numbers
+  and its verdict, the program's own logs, the operator logs (dim), the outcome.
 - A submission that handed over shows every link of its chain in the order run, each with its own
   source and verdict, so an error's line numbers are read against the program that ran them.
+- A turn that never closed (the run was interrupted, or its process vanished) shows the source of
+  every program it submitted that never reported, each marked `interrupted` (the operator's
+  Ctrl-C ended the run) or `unfinished` (the run recorded no end), and ends `→ interrupted` or
+  `→ unfinished`, never with a verdict it did not have.
 - Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
 - A run of many agents prints its agent tree first (`agents_view`), then each agent's turns
   under a heading of its own, agent after agent in tree order.
@@ -17,7 +22,8 @@ Rules:
 - `gg runs`: one row a run with its arm, model, turns, tokens in and out, cost (`≥` when some
   replies had no known cost, `—` when none had), error turns, duration and start, shown in `tz`
   (local time by default).
-- Text from a run is never read as markup.
+- Text from a run is never read as markup, and is printed only as `terminal_safe` made it: the
+  transcript's every record (`fold_transcript`), and the table's id, name, arm and model.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from gg.run.tree import ROOT_ID
 from gg.telemetry.agents_view import agent_heading, render_agent_tree
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.records import Call, LinkRun, Message, ProgramRun
-from gg.telemetry.store import ListedRun, RunRow, elapsed_ms
+from gg.telemetry.store import INTERRUPTED, UNFINISHED, ListedRun, RunRow, elapsed_ms
 from gg.telemetry.tally import Tally, TokenCounts
 from gg.telemetry.terminal import (
     LOG_STYLES,
@@ -46,6 +52,7 @@ from gg.telemetry.terminal import (
     plural,
     program_line,
     status_text,
+    terminal_safe,
 )
 from gg.telemetry.transcript import Totals, Transcript, Turn
 
@@ -83,10 +90,17 @@ def render_transcript(transcript: Transcript, console: Console, *, full: bool = 
             heading = turn.agent_id
             _agent_rule(transcript, heading, console, marks)
         read_later = any(t.agent_id == turn.agent_id for t in turns[index + 1 :])
-        _turn(turn, _lexer(transcript.language, console), console, marks, full=full, read_later=read_later)
+        lexer = _lexer(transcript.language, console)
+        _turn(turn, lexer, console, marks, full=full, read_later=read_later, cut=_cut_word(transcript))
     for log in transcript.logs:
         console.print(Text(f"{log.level} {log.message}", LOG_STYLES.get(log.level, "dim")), highlight=False)
     _end(transcript, console, marks)
+
+
+def _cut_word(transcript: Transcript) -> str:
+    """What a turn that never closed reads as: `interrupted` in a run the operator interrupted,
+    `unfinished` otherwise."""
+    return INTERRUPTED if transcript.status == INTERRUPTED else UNFINISHED
 
 
 def _by_agent(transcript: Transcript) -> list[Turn]:
@@ -115,11 +129,11 @@ def render_runs(runs: Sequence[ListedRun], console: Console, *, tz: tzinfo | Non
     for run in runs:
         row, spent = run.row, run.tally
         table.add_row(
-            Text(row.id),
-            Text(row.name),
+            Text(terminal_safe(row.id)),
+            Text(terminal_safe(row.name)),
             status_text(run.status),
-            Text(row.language),
-            Text(row.model),
+            Text(terminal_safe(row.language)),
+            Text(terminal_safe(row.model)),
             str(row.turns),
             f"{_count(spent.tokens.input)}/{_count(spent.tokens.output)}",
             _table_cost(spent, marks),
@@ -151,7 +165,9 @@ def _header(transcript: Transcript, console: Console) -> None:
     console.print(Text(" · ".join(where), style="dim"), highlight=False)
 
 
-def _turn(turn: Turn, lexer: str, console: Console, marks: Glyphs, *, full: bool, read_later: bool) -> None:
+def _turn(
+    turn: Turn, lexer: str, console: Console, marks: Glyphs, *, full: bool, read_later: bool, cut: str
+) -> None:
     who = "" if turn.agent_id == ROOT_ID else f"{turn.agent_id} · "
     console.print()
     console.rule(Text(f"{who}turn {turn.number}", style="bold"), align="left")
@@ -166,6 +182,8 @@ def _turn(turn: Turn, lexer: str, console: Console, marks: Glyphs, *, full: bool
     for call in turn.calls:
         if call.call_id not in ran:
             console.print(_call_line(call, marks), highlight=False)
+            if turn.outcome is None and call.program is not None:
+                console.print(_cut_short(call, lexer, marks, cut))
     for program in turn.programs:
         call = next((c for c in turn.calls if c.call_id == program.call_id), None)
         if call is not None:
@@ -176,7 +194,7 @@ def _turn(turn: Turn, lexer: str, console: Console, marks: Glyphs, *, full: bool
         console.print(
             Text(f"  {log.level} {log.message}{fields}", LOG_STYLES.get(log.level, "dim")), highlight=False
         )
-    _outcome(turn, console, marks, read_later=read_later)
+    _outcome(turn, console, marks, read_later=read_later, cut=cut)
 
 
 def _tokens(tokens: TokenCounts) -> str:
@@ -201,8 +219,17 @@ def _cost(totals: Totals) -> str:
 
 
 def _call_line(call: Call, marks: Glyphs) -> Text:
-    receipt = f" {marks.arrow} {call.receipt}" if call.receipt is not None else ""
+    receipt = f" {marks.dot} receipt {call.receipt}" if call.receipt is not None else ""
     return Text(f"{marks.receipt} {call.tool} {call.call_id}{receipt}", style="dim")
+
+
+def _cut_short(call: Call, lexer: str, marks: Glyphs, cut: str) -> RenderableType:
+    """A program of a turn that never closed, which never reported: its source, and that the run
+    was `cut` (interrupted, or unfinished) before it did."""
+    name = f"program {call.program_id}" if call.program_id else f"the program of {call.call_id}"
+    verdict = Text.assemble((f"{marks.failed} ", "magenta"), f"{name}: ", (cut, "magenta"))
+    verdict.append(f" {marks.dash} the run stopped before it reported")
+    return Group(_source(call.program or "", lexer), verdict)
 
 
 def _read(message: Message, marks: Glyphs, *, full: bool) -> RenderableType:
@@ -275,10 +302,11 @@ def _link(link: LinkRun, number: int, count: int, lexer: str, marks: Glyphs) -> 
     return [head, _source(link.source, lexer), Text("  ").append_text(verdict)]
 
 
-def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool) -> None:
+def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool, cut: str) -> None:
     outcome = turn.outcome
     if outcome is None:
-        console.print(Text(f"{marks.arrow} unfinished (no outcome recorded)", style="magenta"))
+        why = "the operator interrupted the run" if cut == INTERRUPTED else "no outcome recorded"
+        console.print(Text(f"{marks.arrow} {cut} ({why})", style="magenta"))
         return
     line = Text(f"{marks.arrow} ").append(outcome.outcome, OUTCOME_STYLES.get(outcome.outcome, "bold"))
     if outcome.error_type:

@@ -8,8 +8,10 @@ Rules:
   same store at once wait on each other (`busy_timeout`) instead of failing.
 - The `runs` row is kept current from the events: `run_started` fills it, every event of a turn
   raises `turns` to that turn (a turn counts from its first event, as `gg show` counts it, so an
-  interrupted run reads the same in both), `run_finished` writes the final status. Until then a
-  run is `running`; `shown_status` tells `interrupted` when its process on this host is gone.
+  interrupted run reads the same in both), `run_finished` writes the final status and exit code
+  (an operator's Ctrl-C writes one too: `interrupted`, exit 130). Until then a run is `running`;
+  `shown_status` tells `unfinished` when its process on this host is gone without writing its end
+  (`kill -9`, a crash, a lost machine): such a run has no exit code.
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
 - `listed` adds to each row the status to show and its tally (`gg.telemetry.tally`), read from the
   run's `model_reply` and `turn_outcome` events alone.
@@ -39,6 +41,7 @@ from gg.telemetry.tally import TALLIED, Tally, tally
 
 RUNNING = "running"
 INTERRUPTED = "interrupted"
+UNFINISHED = "unfinished"
 NEWEST_ALIASES = frozenset({"latest", "last"})
 BUSY_TIMEOUT_MS = 10_000
 WAL_RETRY_SECS = 0.01
@@ -129,10 +132,10 @@ def elapsed_ms(row: RunRow) -> float | None:
 
 
 def shown_status(row: RunRow, host: str | None = None, alive: Callable[[int], bool] = process_alive) -> str:
-    """The status to show: a `running` row whose process on this host is gone is `interrupted`."""
+    """The status to show: a `running` row whose process on this host is gone is `unfinished`."""
     if row.status != RUNNING or row.pid is None or row.host != (host or socket.gethostname()):
         return row.status
-    return RUNNING if alive(row.pid) else INTERRUPTED
+    return RUNNING if alive(row.pid) else UNFINISHED
 
 
 class RunStore:

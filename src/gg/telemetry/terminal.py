@@ -25,12 +25,13 @@ from rich.console import Console
 from rich.text import Text
 
 from gg.telemetry.records import LimitRecord, ProgramRun
-from gg.wire import pictured
+from gg.wire import printable
 
 STATUS_STYLES = {
     "completed": "bold green",
     "running": "cyan",
     "interrupted": "magenta",
+    "unfinished": "magenta",
     "exhausted": "yellow",
     "limit_exceeded": "yellow",
     "timed_out": "yellow",
@@ -108,11 +109,13 @@ def glyphs_for(console: Console) -> Glyphs:
 
 
 def terminal_safe(value: Any) -> Any:
-    """`value` (a wire record, or any part of one) with every string's control characters shown
-    as pictures (`gg.wire.pictured`), so no escape sequence from a program or a model reaches
-    the operator's terminal and no text can redraw gg's own lines; other values as they are."""
+    """`value` (a wire record, or any part of one) with every string made printable
+    (`gg.wire.printable`: control characters as pictures, bidi controls as U+FFFD), so no escape
+    sequence from a program or a model reaches the operator's terminal and no text can redraw or
+    reorder gg's own lines; other values as they are. Every text a terminal view prints from a
+    run passes here."""
     if isinstance(value, str):
-        return pictured(value)
+        return printable(value)
     if isinstance(value, list | tuple):
         return [terminal_safe(item) for item in value]
     if isinstance(value, dict):
