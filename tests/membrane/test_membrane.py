@@ -59,14 +59,14 @@ OPS = (
 
 
 def _membrane(
-    role: Role = Role.STANDARD, capabilities: frozenset[str] = frozenset()
+    role: Role = Role.STANDARD, capabilities: frozenset[str] = frozenset(), language: str = "javascript"
 ) -> tuple[Membrane, ProgramScope, Log]:
     registry = Registry(OPS)
     scope = ProgramScope(
-        "root", role, capabilities, workspace=None, views=None, turn=1, spell=registry.spelling("javascript")
+        "root", role, capabilities, workspace=None, views=None, turn=1, spell=registry.spelling(language)
     )  # type: ignore[arg-type]
     log = Log()
-    return Membrane(registry, scope, log, "javascript"), scope, log
+    return Membrane(registry, scope, log, language), scope, log
 
 
 def test_a_granted_call_is_dispatched_bracketed_and_counted() -> None:
@@ -201,3 +201,21 @@ def test_a_programs_first_200_lines_pass_on_live_and_the_rest_are_counted() -> N
     membrane.logged(["never"], 0)
     shown = [(text.split("\n"), dropped) for kind, text, dropped, _ in log.events if kind == "logged"]
     assert shown == [(["a", "b"], 0), ([f"n{i}" for i in range(197)], 5), (["x"], 0)]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("javascript", "`gg.files.readFile` takes no argument `bogusArg`"),
+        ("python", "`gg.files.read_file` takes no argument `bogus_arg`"),
+    ],
+)
+def test_an_argument_the_operation_does_not_declare_is_named_as_the_programs_arm_writes_it(
+    language: str, said: str
+) -> None:
+    """A guest refuses an unknown option itself, so only a guest that did not keep its rules
+    brings one here; the Python guest spells its keywords for the wire (`bogus_arg` -> `bogusArg`)."""
+    membrane, _, _ = _membrane(language=language)
+    with pytest.raises(ApiError) as caught:
+        membrane("files.read_file", {"path": "a", "bogusArg": 1})
+    assert (caught.value.code, caught.value.message) == (ErrorCode.INVALID_ARGUMENT, said)

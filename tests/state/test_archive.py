@@ -34,7 +34,7 @@ def _refused(spans: list[tuple[int, int]]) -> str:
     with pytest.raises(Refusal) as refused:
         checked_spans(spans)
     assert refused.value.code is ErrorCode.INVALID_ARGUMENT
-    return refused.value.message
+    return str(refused.value)
 
 
 def test_a_span_list_must_be_non_empty_at_most_32_long_and_never_reversed() -> None:

@@ -140,7 +140,7 @@ def test_ten_tasks_carried_into_max_tasks_5_are_kept_and_the_next_add_is_refused
     assert len(carried.tasks.tasks) == 10 and carried.tasks.max_tasks == 5
     with pytest.raises(Refusal) as refused:
         carried.write(lambda tasks: tasks.add("t10", "one more"))
-    assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and "maximum of 5 tasks" in refused.value.message
+    assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and "maximum of 5 tasks" in str(refused.value)
     assert _row(moved.modules, T)["origin"] == "transferred"
 
 

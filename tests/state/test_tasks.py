@@ -81,7 +81,7 @@ def test_a_cycle_is_refused_naming_the_blocker_that_already_waits() -> None:
     with pytest.raises(Refusal) as refused:
         tasks.set_blocked_by("a", ["b"])
     assert refused.value.code is ErrorCode.CONFLICT
-    assert "`b` already waits on `a`" in refused.value.message
+    assert "`b` already waits on `a`" in str(refused.value)
 
 
 def test_a_blocker_list_is_replaced_whole_read_once_per_id_and_cleared_by_an_empty_list() -> None:

@@ -40,6 +40,7 @@ from gg.sdk.registry import (
     ParamType,
     Registry,
     is_bound,
+    written,
 )
 from gg.sdk.scope import ProgramScope
 from gg.sdk.shape_check import violation
@@ -129,36 +130,27 @@ class Membrane:
             return
         if isinstance(op.gate, Ending):
             raise ApiError(op.key, ErrorCode.UNAVAILABLE, self._not_an_ending_of_this_role(op))
+        name = op.qualified(self._language)
         if isinstance(op.gate, Machine):
-            raise ApiError(
-                op.key,
-                ErrorCode.UNAVAILABLE,
-                f"`{op.qualified(self._language)}` is not available: this agent stands in no state of a "
-                "machine with edges out",
-            )
+            raise ApiError(op.key, ErrorCode.UNAVAILABLE, render("gate-machine", operation=name))
         capability = op.gate.id if isinstance(op.gate, Capability) else "?"
-        raise ApiError(
-            op.key,
-            ErrorCode.UNAVAILABLE,
-            f"`{op.qualified(self._language)}` is not available: "
-            f"this agent's profile does not enable `{capability}`",
-        )
+        unavailable = render("gate-capability", operation=name, capability=capability)
+        raise ApiError(op.key, ErrorCode.UNAVAILABLE, unavailable)
 
     def _refuse_past_the_deadline(self, op: Operation) -> None:
         """Once the run's wall-clock budget is spent, no call is dispatched to a tool; views,
         docs, the library and the endings are still served, so a program can always end."""
         deadline = self._scope.deadline
         if op.dispatches_tool and deadline is not None and self._clock() >= deadline:
-            raise ApiError(op.key, ErrorCode.LIMIT_EXCEEDED, "the run's time is spent; the call was not made")
+            raise ApiError(op.key, ErrorCode.LIMIT_EXCEEDED, render("run-time-spent"))
 
     def _not_an_ending_of_this_role(self, op: Operation) -> str:
         own = [
-            f"`{other.qualified(self._language)}`"
+            other.qualified(self._language)
             for other in self._registry
             if isinstance(other.gate, Ending) and other.gate.role is self._scope.role
         ]
-        name = op.qualified(self._language)
-        return f"`{name}` is not available to this agent; it ends with {' or '.join(own)}"
+        return render("gate-ending", operation=op.qualified(self._language), endings=own)
 
 
 def validate_arguments(
@@ -166,21 +158,23 @@ def validate_arguments(
 ) -> dict[str, Any]:
     """Check `args` (camelCase wire fields) against the declared parameters; returns them as given.
 
-    Raises `ApiError(invalid-argument)` naming the argument as `language` spells it, what it must
-    be and what it was.
+    Raises `ApiError(invalid-argument)` naming the operation and the argument as `language` spells
+    them, what it must be and what it was.
     """
     if not isinstance(args, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, "the call's arguments must be an object")
+        raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, render("call-not-an-object"))
     declared = {param.wire: param for param in op.params}
     unknown = sorted(set(args) - set(declared))
     if unknown:
-        raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{op.key}` takes no argument `{unknown[0]}`")
+        argument = written(str(unknown[0])[:MAX_ARGUMENT_PREVIEW], language)
+        takes_none = render("call-unknown-argument", operation=op.qualified(language), argument=argument)
+        raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, takes_none)
     for param in op.params:
         name = param.spelled(language)
         if param.wire in args:
             _check_value(op, param, name, args[param.wire])
         elif param.required:
-            raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{name}` is required")
+            raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, render("argument-required", argument=name))
     return dict(args)
 
 
@@ -243,4 +237,4 @@ def _preview(value: Any) -> str:
 
 def _unknown_operation(operation: str) -> ApiError:
     key = operation.rsplit(".", 1)[-1][:MAX_ARGUMENT_PREVIEW]
-    return ApiError(key, ErrorCode.UNAVAILABLE, f"`{operation[:80]}` is not an operation gg offers")
+    return ApiError(key, ErrorCode.UNAVAILABLE, render("call-unknown-operation", operation=operation[:80]))

@@ -38,19 +38,21 @@ def _on_board(scope: ProgramScope, operation: str, call: Callable[[BoardHandle],
     try:
         return call(scope.board)
     except Refusal as refusal:
-        raise refusal.at(operation) from None
+        raise refusal.at(operation, scope.spelling(operation)) from None
 
 
 def _create_epic(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     prefix, title, description = (
-        required(args, name, "create_epic") for name in ("prefix", "title", "description")
+        required(scope, args, name, "create_epic") for name in ("prefix", "title", "description")
     )
     return _on_board(scope, "create_epic", lambda board: board.create_epic(prefix, title, description))
 
 
 def _create_issue(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
-    named = ("title", "inScope", "outOfScope", "completionCriteria", "agent")
-    title, in_scope, out_of_scope, criteria, agent = (required(args, name, "create_issue") for name in named)
+    named = ("title", "in_scope", "out_of_scope", "completion_criteria", "agent")
+    title, in_scope, out_of_scope, criteria, agent = (
+        required(scope, args, name, "create_issue") for name in named
+    )
     new = NewIssue(
         title,
         in_scope,

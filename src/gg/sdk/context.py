@@ -50,7 +50,7 @@ def _archive_thread(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, A
     try:
         return archive.archive_thread(window, spans)
     except Refusal as refusal:
-        raise refusal.at("archive_thread") from None
+        raise refusal.at("archive_thread", scope.spelling("archive_thread")) from None
 
 
 def _search_archive(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def _search_archive(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, A
     try:
         return archive.search(args["query"])
     except Refusal as refusal:
-        raise refusal.at("search_archive") from None
+        raise refusal.at("search_archive", scope.spelling("search_archive")) from None
 
 
 def _evict_file_view(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -74,7 +74,7 @@ def _evict_file_view(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, 
         try:
             path = scope.workspace.relative(path)
         except Refusal as refusal:
-            raise refusal.at("evict_file_view") from None
+            raise refusal.at("evict_file_view", scope.spelling("evict_file_view")) from None
     return archive.evict_file_views(window, scope.views, path)
 
 

@@ -58,8 +58,7 @@ def _answer(scope: ProgramScope, call: Call, act: Callable[[], _T]) -> _T:
     try:
         return act()
     except MemoryRefusal as refusal:
-        said = refusal.message(scope.spelling(f"{FAMILY}.{call.value}"))
-        raise ApiError(call.value, refusal.code, said) from None
+        raise refusal.at(call.value, scope.spelling(call.key)) from None
 
 
 def _draft(args: Mapping[str, Any]) -> Draft:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from gg.errors import ErrorCode
 from gg.sdk.shapes import Shape, named
 from gg.sdk.types import TypeDecl, by_name, names_in
-from gg.wire import camel
+from gg.wire import camel, snake
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
@@ -38,6 +38,12 @@ def spelled(name: str, language: str) -> str:
     """A snake_case name (`max_items`) as `language`'s arm writes it: as it is (Python) or in
     camelCase (`maxItems`, JavaScript and TypeScript)."""
     return name if language in PYTHON_ARMS else camel(name)
+
+
+def written(wire: str, language: str) -> str:
+    """A field as it crossed the wire (`maxItems`, or any key a call carried) as `language`'s arm
+    wrote it: in snake_case (Python, whose guest spells it for the wire) or as it is."""
+    return snake(wire) if language in PYTHON_ARMS else wire
 
 
 class ParamType(StrEnum):

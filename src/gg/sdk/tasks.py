@@ -36,7 +36,7 @@ def _write(scope: ProgramScope, operation: str, mutation: Callable[[TaskList], T
     try:
         return scope.tasks.write(mutation)
     except Refusal as refusal:
-        raise refusal.at(operation) from None
+        raise refusal.at(operation, scope.spelling(operation)) from None
 
 
 def _scope_edit(args: Mapping[str, Any]) -> ScopeEdit:
@@ -44,7 +44,7 @@ def _scope_edit(args: Mapping[str, Any]) -> ScopeEdit:
 
 
 def _add_task(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, int]:
-    task_id, title = required(args, "id", "add_task"), required(args, "title", "add_task")
+    task_id, title = required(scope, args, "id", "add_task"), required(scope, args, "title", "add_task")
     usage = _write(
         scope,
         "add_task",

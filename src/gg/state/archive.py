@@ -24,7 +24,7 @@ from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.kinds import ModuleKind
 from gg.state.module import Holder, Module
-from gg.state.refusal import Refusal
+from gg.state.refusal import Refusal, worded
 from gg.state.views import FileView, ViewKind, ViewSet
 from gg.state.window import Band, Held, Window
 from gg.telemetry.events import Payload
@@ -99,7 +99,7 @@ class Archive:
     def search(self, query: str) -> list[ArchiveEntry]:
         """Entries holding `query` (case-insensitive), newest first, at most `MAX_HITS`."""
         if not query.strip():
-            raise Refusal(ErrorCode.INVALID_ARGUMENT, "`query` must not be blank")
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("archive-query-blank"))
         needle = query.casefold()
         found = [entry for entry in reversed(self.entries) if needle in entry.text.casefold()]
         return found[:MAX_HITS]
@@ -116,16 +116,14 @@ class Archive:
 def checked_spans(spans: Sequence[Span]) -> tuple[Span, ...]:
     """`spans` as given, once each is known to be a span. Raises `Refusal`."""
     if not spans:
-        raise Refusal(ErrorCode.INVALID_ARGUMENT, "`ranges` must name at least one turn span")
+        raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("archive-no-spans"))
     if len(spans) > MAX_SPANS:
-        raise Refusal(
-            ErrorCode.INVALID_ARGUMENT, f"`ranges` names {len(spans)} spans; at most {MAX_SPANS} at once"
-        )
+        many = worded("archive-too-many-spans", count=len(spans), cap=MAX_SPANS)
+        raise Refusal(ErrorCode.INVALID_ARGUMENT, many)
     for first, last in spans:
         if last < first:
-            raise Refusal(
-                ErrorCode.INVALID_ARGUMENT, f"the span from {first} to {last} ends before it starts"
-            )
+            backwards = worded("archive-span-backwards", first=first, last=last)
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, backwards)
     return tuple(spans)
 
 

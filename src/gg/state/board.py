@@ -30,10 +30,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from gg.errors import ErrorCode
-from gg.state.dag import checked_blockers
+from gg.state.dag import checked_blockers, unknown
 from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
 from gg.state.lifecycle import IssueEvent, IssueStatus, Progress, Step, next_step
-from gg.state.refusal import Refusal
+from gg.state.refusal import Refusal, worded
 from gg.telemetry.module_events import BoardState
 
 T = TypeVar("T")
@@ -237,25 +237,21 @@ class Board:
     def _create_epic(self, prefix: str, title: str, description: str) -> tuple[str, BoardUsage]:
         if PREFIX.fullmatch(prefix) is None:
             shown = prefix if len(prefix) <= 20 else prefix[:20] + "…"
-            raise Refusal(
-                ErrorCode.INVALID_ARGUMENT, f"`prefix` must be 3 to 6 letters A-Z; `{shown}` is not"
-            )
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("board-prefix", prefix=shown))
         epic = Epic(prefix.upper(), checked_title(title), checked_text(description, "description"))
         if epic.id in self._epics:
-            raise Refusal(ErrorCode.CONFLICT, f"there is already an epic `{epic.id}`")
+            raise Refusal(ErrorCode.CONFLICT, worded("board-epic-taken", id=epic.id))
         if len(self._epics) >= self.caps.max_epics:
-            raise Refusal(
-                ErrorCode.LIMIT_EXCEEDED, f"the board is at the maximum of {self.caps.max_epics} epics"
-            )
+            full = worded("board-full", cap=self.caps.max_epics, nouns="epics")
+            raise Refusal(ErrorCode.LIMIT_EXCEEDED, full)
         self._epics[epic.id] = epic
         return epic.id, self.usage()
 
     def _create_issue(self, new: NewIssue) -> tuple[str, BoardUsage]:
         spec = self._checked_spec(new)
         if len(self._issues) >= self.caps.max_issues:
-            raise Refusal(
-                ErrorCode.LIMIT_EXCEEDED, f"the board is at the maximum of {self.caps.max_issues} issues"
-            )
+            full = worded("board-full", cap=self.caps.max_issues, nouns="issues")
+            raise Refusal(ErrorCode.LIMIT_EXCEEDED, full)
         prefix = spec.epic_id or UNGROUPED_PREFIX
         number = self._numbers.get(prefix, 0) + 1
         issue_id = f"{prefix}-{number}"
@@ -272,9 +268,9 @@ class Board:
         return replace(
             new,
             title=checked_title(new.title),
-            in_scope=checked_text(new.in_scope, "inScope"),
-            out_of_scope=checked_text(new.out_of_scope, "outOfScope"),
-            completion_criteria=checked_text(new.completion_criteria, "completionCriteria"),
+            in_scope=checked_text(new.in_scope, "in_scope"),
+            out_of_scope=checked_text(new.out_of_scope, "out_of_scope"),
+            completion_criteria=checked_text(new.completion_criteria, "completion_criteria"),
             agent=checked_id(new.agent, "agent"),
             description=optional_text(new.description, "description"),
             reviewers=tuple(dict.fromkeys(checked_id(name, "reviewers") for name in new.reviewers)),
@@ -282,7 +278,7 @@ class Board:
 
     def _update_issue(self, issue_id: str, patch: IssuePatch) -> None:
         if patch.is_empty():
-            raise Refusal(ErrorCode.INVALID_ARGUMENT, "an update needs at least one field to change")
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("item-update-empty"))
         issue = self._get(issue_id)
         spec = _patched(issue.spec, patch)
         if not isinstance(patch.epic_id, Keep):
@@ -290,7 +286,7 @@ class Board:
         progress = issue.progress
         if patch.status is not None:
             if patch.status not in SETTABLE:
-                raise Refusal(ErrorCode.INVALID_ARGUMENT, "`status` must be open, in_progress or done")
+                raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("board-status"))
             progress = replace(progress, status=patch.status)
         self._put(replace(issue, spec=spec, progress=progress))
 
@@ -301,7 +297,7 @@ class Board:
 
     def _remove_epic(self, epic_id: str) -> BoardUsage:
         if epic_id not in self._epics:
-            raise Refusal(ErrorCode.NOT_FOUND, f"there is no epic `{_shown(epic_id)}`")
+            raise Refusal(ErrorCode.NOT_FOUND, worded("item-missing", noun="epic", id=_shown(epic_id)))
         del self._epics[epic_id]
         for issue in list(self._issues.values()):
             if issue.spec.epic_id == epic_id:
@@ -338,14 +334,12 @@ class Board:
     def _get(self, issue_id: str) -> Issue:
         issue = self._issues.get(issue_id)
         if issue is None:
-            raise Refusal(ErrorCode.NOT_FOUND, f"there is no issue `{_shown(issue_id)}`")
+            raise Refusal(ErrorCode.NOT_FOUND, worded("item-missing", noun="issue", id=_shown(issue_id)))
         return issue
 
     def _known_epic(self, epic_id: str | None) -> None:
         if epic_id is not None and epic_id not in self._epics:
-            raise Refusal(
-                ErrorCode.NOT_FOUND, f"`epicId` names `{_shown(epic_id)}`, and there is no such epic"
-            )
+            raise Refusal(ErrorCode.NOT_FOUND, unknown(_shown(epic_id), "epic_id", "epic"))
 
     def _graph(self) -> dict[str, tuple[str, ...]]:
         return {issue.id: issue.spec.blocked_by for issue in self._issues.values()}
@@ -368,9 +362,9 @@ def _patched(spec: NewIssue, patch: IssuePatch) -> NewIssue:
         spec,
         title=spec.title if patch.title is None else checked_title(patch.title),
         description=description,
-        in_scope=text(patch.in_scope, spec.in_scope, "inScope"),
-        out_of_scope=text(patch.out_of_scope, spec.out_of_scope, "outOfScope"),
-        completion_criteria=text(patch.completion_criteria, spec.completion_criteria, "completionCriteria"),
+        in_scope=text(patch.in_scope, spec.in_scope, "in_scope"),
+        out_of_scope=text(patch.out_of_scope, spec.out_of_scope, "out_of_scope"),
+        completion_criteria=text(patch.completion_criteria, spec.completion_criteria, "completion_criteria"),
         epic_id=spec.epic_id if isinstance(patch.epic_id, Keep) else patch.epic_id,
     )
 

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from gg.errors import ErrorCode
 from gg.state.board import Board, BoardSnapshot, BoardUsage, IssuePatch, NewIssue, Written
-from gg.state.refusal import Refusal
+from gg.state.refusal import Refusal, worded
 from gg.telemetry.events import Payload
 
 T = TypeVar("T")
@@ -105,12 +105,9 @@ class BoardHandle:
     def check_wait(self, issue_id: str) -> None:
         """Raises `Refusal` unless this agent may wait on `issue_id`."""
         if issue_id == self.assigned_issue:
-            raise Refusal(
-                ErrorCode.INVALID_ARGUMENT,
-                f"`{issue_id}` is the issue this agent was given; it cannot wait on it",
-            )
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("board-wait-own", id=issue_id))
         if self.board.issue(issue_id) is None:
-            raise Refusal(ErrorCode.NOT_FOUND, f"there is no issue `{_shown(issue_id)}`")
+            raise Refusal(ErrorCode.NOT_FOUND, worded("item-missing", noun="issue", id=_shown(issue_id)))
 
     def _kept(self, written: Written[T]) -> T:
         self._unreported.append(written.snapshot)
@@ -119,24 +116,19 @@ class BoardHandle:
     def _check_assignees(self, agent: str, reviewers: Sequence[str]) -> None:
         policy = self.policy
         if agent.strip() and agent not in policy.implementers:
-            raise Refusal(
-                ErrorCode.INVALID_ARGUMENT,
-                f"`agent` must be {_one_of(policy.implementers)}; `{_shown(agent)}` is not",
-            )
+            unknown = worded("board-agent-unknown", choices=_listed(policy.implementers), name=_shown(agent))
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, unknown)
         for name in reviewers:
             if name not in policy.reviewers:
-                raise Refusal(
-                    ErrorCode.INVALID_ARGUMENT,
-                    f"`reviewers` must name {_one_of(policy.reviewers)}; `{_shown(name)}` is not",
-                )
+                choices = _listed(policy.reviewers)
+                unknown = worded("board-reviewer-unknown", choices=choices, name=_shown(name))
+                raise Refusal(ErrorCode.INVALID_ARGUMENT, unknown)
         if policy.require_reviewers and not reviewers:
-            raise Refusal(ErrorCode.INVALID_ARGUMENT, "`reviewers` must name at least one reviewer")
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("board-reviewers-required"))
 
 
-def _one_of(names: Sequence[str]) -> str:
-    if not names:
-        return "a profile your roster offers for it, and it offers none"
-    return "one of " + ", ".join(f"`{name}`" for name in names)
+def _listed(names: Sequence[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names)
 
 
 def _created(identifier: str, usage: BoardUsage) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from gg.errors import ErrorCode
 from gg.state.items import checked_id
-from gg.state.refusal import Refusal
+from gg.state.refusal import Refusal, Wording, worded
 
 Graph = Mapping[str, Sequence[str]]  # each node's id -> the ids it is blocked by
 
@@ -25,21 +25,22 @@ def checked_blockers(subject: str, blockers: Iterable[str], graph: Graph, noun: 
     Raises `Refusal`."""
     kept: list[str] = []
     for blocker in blockers:
-        checked_id(blocker, "blockedBy")
+        checked_id(blocker, "blocked_by")
         if blocker == subject:
-            raise Refusal(ErrorCode.CONFLICT, f"{noun} `{subject}` cannot be blocked by itself")
+            raise Refusal(ErrorCode.CONFLICT, worded("dag-self", noun=noun, subject=subject))
         if blocker not in graph:
-            raise Refusal(ErrorCode.NOT_FOUND, f"`blockedBy` names `{blocker}`, and there is no such {noun}")
+            raise Refusal(ErrorCode.NOT_FOUND, unknown(blocker, "blocked_by", noun))
         if blocker not in kept:
             kept.append(blocker)
     for blocker in kept:
         if waits_on(graph, blocker, subject):
-            raise Refusal(
-                ErrorCode.CONFLICT,
-                f"blocking `{subject}` on `{blocker}` would close a cycle: `{blocker}` already waits on "
-                f"`{subject}`",
-            )
+            raise Refusal(ErrorCode.CONFLICT, worded("dag-cycle", subject=subject, blocker=blocker))
     return tuple(kept)
+
+
+def unknown(identifier: str, field: str, noun: str) -> Wording:
+    """`field` (the argument, snake_case) names `identifier`, which no `noun` holds."""
+    return worded("item-unknown", {"field": field}, id=identifier, noun=noun)
 
 
 def waits_on(graph: Graph, node: str, target: str) -> bool:

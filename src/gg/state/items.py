@@ -8,7 +8,8 @@ is written. Each check returns the value as written, or raises `Refusal`:
   `MAX_TEXT_CHARS` characters;
 - blank means empty or whitespace only; a blank optional text is no text.
 Too long is `limit-exceeded`; every other defect is `invalid-argument`. Nothing is cut. An update
-leaves a field it does not name as it is (`KEEP`).
+leaves a field it does not name as it is (`KEEP`). A check is given the field's argument by its
+snake_case name (`in_scope`), which its refusal names as the program's arm writes it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from enum import Enum
 
 from gg.errors import ErrorCode
-from gg.state.refusal import Refusal
+from gg.state.refusal import Refusal, worded
 from gg.wire import first_heading_unsafe
 
 MAX_ID_CHARS = 100
@@ -35,28 +36,28 @@ KEEP = Keep.KEEP
 
 def checked_id(value: str, field: str = "id") -> str:
     if not value.strip():
-        raise Refusal(ErrorCode.INVALID_ARGUMENT, f"`{field}` must not be blank")
+        raise _refused("item-blank", field)
     if len(value) > MAX_ID_CHARS:
         raise _too_long(field, len(value), MAX_ID_CHARS)
     if any(char.isspace() for char in value) or first_heading_unsafe(value) is not None:
-        raise Refusal(ErrorCode.INVALID_ARGUMENT, f"`{field}` must hold no whitespace or control characters")
+        raise _refused("item-id-unsafe", field)
     return value
 
 
 def checked_title(value: str, field: str = "title") -> str:
     if not value.strip():
-        raise Refusal(ErrorCode.INVALID_ARGUMENT, f"`{field}` must not be blank")
+        raise _refused("item-blank", field)
     if len(value) > MAX_TITLE_CHARS:
         raise _too_long(field, len(value), MAX_TITLE_CHARS)
     if first_heading_unsafe(value) is not None:
-        raise Refusal(ErrorCode.INVALID_ARGUMENT, f"`{field}` must be one line, with no control characters")
+        raise _refused("item-title-unsafe", field)
     return value
 
 
 def checked_text(value: str, field: str) -> str:
     """A required text."""
     if not value.strip():
-        raise Refusal(ErrorCode.INVALID_ARGUMENT, f"`{field}` must not be blank")
+        raise _refused("item-blank", field)
     return _bounded(value, field)
 
 
@@ -73,5 +74,9 @@ def _bounded(value: str, field: str) -> str:
     return value
 
 
+def _refused(template: str, field: str) -> Refusal:
+    return Refusal(ErrorCode.INVALID_ARGUMENT, worded(template, {"field": field}))
+
+
 def _too_long(field: str, size: int, cap: int) -> Refusal:
-    return Refusal(ErrorCode.LIMIT_EXCEEDED, f"`{field}` is {size} characters, over the {cap}-character cap")
+    return Refusal(ErrorCode.LIMIT_EXCEEDED, worded("item-too-long", {"field": field}, size=size, cap=cap))

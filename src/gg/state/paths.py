@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from gg import prompts
 from gg.errors import ErrorCode
-from gg.state.refusal import Refusal
+from gg.state.refusal import PlainRefusal
 from gg.wire import escaped, first_heading_unsafe
 
 MAX_PATH_BYTES = 4096
@@ -31,7 +31,7 @@ MAX_QUOTED_CHARS = 200
 REPLACEMENT_CHARACTER = "\ufffd"
 
 
-class PathRefusal(Refusal):
+class PathRefusal(PlainRefusal):
     """A path the call may not use; the SDK turns it into an `ApiError` for its operation."""
 
 

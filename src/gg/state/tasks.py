@@ -27,10 +27,11 @@ from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.dag import checked_blockers
 from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
-from gg.state.refusal import Refusal
+from gg.state.refusal import Refusal, worded
 from gg.state.window import Band, Window
 from gg.telemetry.events import Payload
 from gg.telemetry.module_events import TasksState
+from gg.wire import camel
 
 T = TypeVar("T")
 
@@ -48,7 +49,7 @@ class TaskMode(StrEnum):
     ISSUES = "issues"
 
 
-SCOPE_FIELDS = ("inScope", "outOfScope", "completionCriteria")
+SCOPE_FIELDS = ("in_scope", "out_of_scope", "completion_criteria")  # as arguments, snake_case
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,13 @@ class Scope:
     out_of_scope: str
     completion_criteria: str
 
-    def to_wire(self) -> dict[str, str]:
+    def fields(self) -> dict[str, str]:
+        """Each section by its argument's name (`in_scope`)."""
         values = (self.in_scope, self.out_of_scope, self.completion_criteria)
         return dict(zip(SCOPE_FIELDS, values, strict=True))
+
+    def to_wire(self) -> dict[str, str]:
+        return {camel(name): value for name, value in self.fields().items()}
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class ScopeEdit:
     completion_criteria: str | None = None
 
     def given(self) -> dict[str, str]:
+        """The sections named, by their arguments' names (`in_scope`)."""
         values = (self.in_scope, self.out_of_scope, self.completion_criteria)
         return {name: value for name, value in zip(SCOPE_FIELDS, values, strict=True) if value is not None}
 
@@ -154,9 +160,9 @@ class TaskList:
         checked_title(title)
         sections = self._new_scope(scope)
         if task_id in self._tasks:
-            raise Refusal(ErrorCode.CONFLICT, f"there is already a task `{task_id}`")
+            raise Refusal(ErrorCode.CONFLICT, worded("tasks-taken", id=task_id))
         if len(self._tasks) >= self.max_tasks:
-            raise Refusal(ErrorCode.LIMIT_EXCEEDED, f"the list is at the maximum of {self.max_tasks} tasks")
+            raise Refusal(ErrorCode.LIMIT_EXCEEDED, worded("tasks-full", cap=self.max_tasks))
         blockers = checked_blockers(task_id, blocked_by, self._graph(), "task")
         text = optional_text(description, "description")
         self._tasks[task_id] = Task(task_id, title, text, blocked_by=blockers, scope=sections)
@@ -164,7 +170,7 @@ class TaskList:
 
     def update(self, task_id: str, patch: TaskPatch) -> None:
         if patch.is_empty():
-            raise Refusal(ErrorCode.INVALID_ARGUMENT, "an update needs at least one field to change")
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("item-update-empty"))
         task = self._get(task_id)
         description = task.description
         if patch.description is not KEEP:
@@ -206,7 +212,7 @@ class TaskList:
         task = self._tasks.get(task_id)
         if task is None:
             shown = task_id if len(task_id) <= 100 else task_id[:100] + "…"
-            raise Refusal(ErrorCode.NOT_FOUND, f"there is no task `{shown}`")
+            raise Refusal(ErrorCode.NOT_FOUND, worded("item-missing", noun="task", id=shown))
         return task
 
     def _graph(self) -> dict[str, tuple[str, ...]]:
@@ -227,7 +233,7 @@ class TaskList:
             return scope
         if not given:
             return scope
-        current = scope.to_wire() if scope is not None else {}
+        current = scope.fields() if scope is not None else {}
         values = {**current, **{name: checked_text(value, name) for name, value in given.items()}}
         _require_sections(values)
         return Scope(*(values[name] for name in SCOPE_FIELDS))
@@ -235,18 +241,14 @@ class TaskList:
     @staticmethod
     def _refuse_sections(given: dict[str, str]) -> None:
         if given:
-            name = next(iter(given))
-            raise Refusal(
-                ErrorCode.INVALID_ARGUMENT, f"this task list is in simple mode: a task carries no `{name}`"
-            )
+            simple = worded("tasks-simple-mode", {"field": next(iter(given))})
+            raise Refusal(ErrorCode.INVALID_ARGUMENT, simple)
 
 
 def _require_sections(given: dict[str, str]) -> None:
     missing = [name for name in SCOPE_FIELDS if name not in given]
     if missing:
-        raise Refusal(
-            ErrorCode.INVALID_ARGUMENT, f"`{missing[0]}` is required: this task list is in issues mode"
-        )
+        raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("tasks-issues-mode", {"field": missing[0]}))
 
 
 class TasksModule:

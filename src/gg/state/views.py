@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from gg.errors import ErrorCode
-from gg.state.refusal import Refusal
+from gg.state.refusal import PlainRefusal
 from gg.wire import first_heading_unsafe, well_formed
 
 MAX_VIEW_BODY_BYTES = 65_536
@@ -44,7 +44,7 @@ SEARCH_LABEL = "search results"
 HEADING_RULE = "----"
 
 
-class ViewRefusal(Refusal):
+class ViewRefusal(PlainRefusal):
     """A view the call may not open; the SDK turns it into an `ApiError` for its operation."""
 
 

@@ -199,7 +199,7 @@ def test_caps_tighten_forward_for_a_sole_holder_contents_kept_and_the_next_write
     assert [m.length for m in successor.store.memories] == [4000, 4000, 4000]
     with pytest.raises(MemoryRefusal) as refused:
         successor.store.write("root@2", note("d", "y" * 101))
-    assert "100-character cap" in refused.value.message(SPELT)
+    assert "100-character cap" in refused.value.said(SPELT)
 
 
 def test_caps_stay_as_they_are_when_the_store_has_another_holder() -> None:

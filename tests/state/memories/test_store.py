@@ -106,7 +106,7 @@ def test_a_description_over_its_cap_is_refused_before_the_body_caps_naming_both_
     store = _store(max_len_per_memory=10, max_len_description=20)
     refusal = _refusal(lambda: store.write("root", note("f", "y" * 50, "x" * 21)))
     assert refusal.code is ErrorCode.LIMIT_EXCEEDED
-    said = refusal.message(SPELT)
+    said = refusal.said(SPELT)
     assert "description" in said and "21" in said and "20" in said
     assert store.head == 0
 
@@ -130,10 +130,10 @@ def test_names_are_slugs_of_at_most_64_characters() -> None:
 def test_a_write_needs_a_description_and_a_body_and_stores_them_trimmed() -> None:
     store = _store()
     assert (
-        _refusal(lambda: store.write("root", note("m", "b", " "))).message(SPELT)
+        _refusal(lambda: store.write("root", note("m", "b", " "))).said(SPELT)
         == "`description` must not be empty"
     )
-    assert _refusal(lambda: store.write("root", note("m", "\n"))).message(SPELT) == "`body` must not be empty"
+    assert _refusal(lambda: store.write("root", note("m", "\n"))).said(SPELT) == "`body` must not be empty"
     store.write("root", note(" m ", "  body\n", " about "))
     [memory] = store.memories
     assert (memory.name, memory.description, memory.body) == ("m", "about", "body")
@@ -143,21 +143,21 @@ def test_a_duplicate_is_a_conflict_naming_the_call_that_revises_it_as_the_arm_sp
     scratchpad, markdown = _store(), _store(Strategy.MARKDOWN)
     scratchpad.write("root", note("m"))
     markdown.create("root", note("m"))
-    assert _refusal(lambda: scratchpad.write("root", note("m"))).message(SPELT) == (
+    assert _refusal(lambda: scratchpad.write("root", note("m"))).said(SPELT) == (
         "memory `m` already exists; revise it with `<update_memory as the arm spells it>`"
     )
-    assert _refusal(lambda: markdown.create("root", note("m"))).message(SPELT) == (
+    assert _refusal(lambda: markdown.create("root", note("m"))).said(SPELT) == (
         "memory `m` already exists; revise it with `<edit_memory as the arm spells it>`"
     )
 
 
 def test_a_missing_memory_and_a_full_store_name_the_calls_that_help_as_the_arm_spells_them() -> None:
     store = _store(Strategy.KEYWORD_SEARCH, max_count=1)
-    assert _refusal(lambda: store.read("gone")).message(SPELT) == (
+    assert _refusal(lambda: store.read("gone")).said(SPELT) == (
         "no memory named `gone`; create one with `<create_memory as the arm spells it>`"
     )
     store.create("root", note("a"))
-    assert _refusal(lambda: store.create("root", note("b"))).message(SPELT) == (
+    assert _refusal(lambda: store.create("root", note("b"))).said(SPELT) == (
         "at the maximum of 1 memories (maxCount); revise one with `<edit_memory as the arm spells it>` "
         "or remove one with `<delete_memory as the arm spells it>`"
     )
@@ -172,7 +172,7 @@ def test_code_halves_are_bounded_at_32768_characters_each_and_an_update_that_omi
     store.update("root", note("m", code="y" * MAX_CODE_CHARS))
     refused = _refusal(lambda: store.update("root", note("m", on_use="y" * (MAX_CODE_CHARS + 1))))
     assert refused.code is ErrorCode.LIMIT_EXCEEDED
-    assert refused.message(SPELT) == (
+    assert refused.said(SPELT) == (
         "the `<on_use as the arm writes it>` of memory `m` is 32769 characters, over the 32768 allowed"
     )
     assert store.memories[0].on_use is None
@@ -192,7 +192,7 @@ def test_the_index_cap_counts_the_line_a_create_would_add_with_its_newline() -> 
     assert store.index() == "- `a` — d" and store.usage()["indexChars"] == 9
     store.create("root", note("b", description="x" * 10))  # 9 + 1 + 18 = 28
     refused = _refusal(lambda: store.create("root", note("c", description="d")))  # 28 + 1 + 9 = 38
-    said = refused.message(SPELT)
+    said = refused.said(SPELT)
     assert refused.code is ErrorCode.LIMIT_EXCEEDED and "38" in said and "30" in said
 
 
@@ -210,7 +210,7 @@ def test_an_edit_replaces_exactly_one_occurrence_and_refuses_to_empty_a_memory()
     assert _refusal(lambda: store.edit("root", "echo", "same", "other")).code is ErrorCode.CONFLICT
     assert _refusal(lambda: store.edit("root", "echo", "absent", "x")).code is ErrorCode.NOT_FOUND
     emptied = _refusal(lambda: store.edit("root", "echo", "same same", "   "))
-    assert emptied.code is ErrorCode.INVALID_ARGUMENT and "delete" in emptied.message(SPELT)
+    assert emptied.code is ErrorCode.INVALID_ARGUMENT and "delete" in emptied.said(SPELT)
     assert _refusal(lambda: store.edit("root", "echo", "", "x")).code is ErrorCode.INVALID_ARGUMENT
     assert _refusal(lambda: store.edit("root", "nope", "a", "b")).code is ErrorCode.NOT_FOUND
     store.edit("root", "echo", "same same", "said once")

@@ -29,7 +29,7 @@ The interface a module framework calls; only `open_holder`, `fork` and `adopt` b
   section; `names` spells each `Call` for the agent's arm (`call_names(spell)`, `spell` the
   arm's `gg.state.module.Spelling`).
 - `holder.offered`: the calls the holder may make (its strategy's; the reads alone when read-only).
-- A store's `MemoryRefusal` is worded when it is read: `refusal.message(spell)`, `spell` the arm's
+- A store's `MemoryRefusal` is worded when it is read: `refusal.said(spell)`, `spell` the arm's
   `gg.state.module.ArmNames` (its calls and arguments).
 """
 

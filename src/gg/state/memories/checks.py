@@ -6,58 +6,26 @@
 - Caps are checked in this order, so a call over several is told about the cheapest fix first:
   description, body, count, total, index. Each refusal is `limit-exceeded` naming the figure, the
   cap and the param.
-- A refusal that names a call or an argument keeps it a `Call` or the argument's snake_case name
-  (`Wording`) until the membrane, which knows the holder's arm, spells it (`MemoryRefusal.message`).
+- A refusal that names a call or an argument keeps its operation key or snake_case name
+  (`gg.state.refusal.Wording`) until the SDK, which knows the holder's arm, spells it
+  (`MemoryRefusal.said`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from gg import prompts
 from gg.errors import ErrorCode
 from gg.state.memories.caps import MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps
-from gg.state.memories.strategy import Call, call_names
-
-if TYPE_CHECKING:
-    from gg.state.module import ArmNames
+from gg.state.memories.strategy import Call
+from gg.state.refusal import Refusal, Wording
 
 _SLUG = re.compile(r"[A-Za-z0-9._-]+")
 _SHOWN = 60  # characters of a refused name a message repeats
 
 
-@dataclass(frozen=True)
-class Wording:
-    """A refusal's sentence that names calls or arguments (`prompts/templates/<template>.j2`): the
-    calls and the arguments (snake_case) it names, by the value each fills, and its other values."""
-
-    template: str
-    calls: Mapping[str, Call] = field(default_factory=dict[str, Call])
-    values: Mapping[str, object] = field(default_factory=dict[str, object])
-    arguments: Mapping[str, str] = field(default_factory=dict[str, str])
-
-    def spelt(self, spell: ArmNames) -> str:
-        names = call_names(spell)
-        calls = {value: names[call] for value, call in self.calls.items()}
-        arguments = {value: spell.argument(name) for value, name in self.arguments.items()}
-        return prompts.render(self.template, **self.values, **calls, **arguments)
-
-
-class MemoryRefusal(Exception):
-    """A memory call refused: its code and what the program reads (`message`)."""
-
-    def __init__(self, code: ErrorCode, wording: str | Wording) -> None:
-        super().__init__(code.value)
-        self.code = code
-        self._wording = wording
-
-    def message(self, spell: ArmNames) -> str:
-        """What the program reads, each call and argument it names spelt as `spell` spells it."""
-        wording = self._wording
-        return wording if isinstance(wording, str) else wording.spelt(spell)
+class MemoryRefusal(Refusal):
+    """A memory call refused: its code and what the program reads (`said`)."""
 
 
 def shown(name: str) -> str:
@@ -122,9 +90,9 @@ def check_count(caps: Caps, count: int, revise: Call) -> None:
     `revise` and `delete_memory`."""
     cap = caps.max_count
     if cap is not None and count >= cap:
-        calls = {"revise_call": revise, "delete_call": Call.DELETE}
+        calls = {"revise_call": revise.key, "delete_call": Call.DELETE.key}
         values = {"cap": cap, "cap_name": CapName.MAX_COUNT.value}
-        raise MemoryRefusal(ErrorCode.LIMIT_EXCEEDED, Wording("memories-full", calls, values))
+        raise MemoryRefusal(ErrorCode.LIMIT_EXCEEDED, Wording("memories-full", values, calls))
 
 
 def check_total(caps: Caps, would_be: int) -> None:

@@ -22,12 +22,13 @@ from typing import Any
 from gg.errors import ErrorCode
 from gg.state.memories import checks
 from gg.state.memories.caps import Caps
-from gg.state.memories.checks import MemoryRefusal, Wording, required, shown
+from gg.state.memories.checks import MemoryRefusal, required, shown
 from gg.state.memories.index import index_after_adding, index_text
 from gg.state.memories.log import RevisionLog
 from gg.state.memories.memory import Change, Memory, Revision
 from gg.state.memories.search import Hit, normalized, rank
 from gg.state.memories.strategy import Strategy
+from gg.state.refusal import Wording
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,7 @@ class MemoryStore:
         )
         body = required("body", draft.body)
         if name in self._memories:
-            taken = Wording("memories-taken", {"revise_call": self.strategy.revises}, {"name": name})
+            taken = Wording("memories-taken", {"name": name}, {"revise_call": self.strategy.revises.key})
             raise MemoryRefusal(ErrorCode.CONFLICT, taken)
         return _with_code(Memory(name, description, body), draft)
 
@@ -238,7 +239,7 @@ class MemoryStore:
         memory = self._memories.get(name)
         if memory is None:
             missing = Wording(
-                "memories-missing", {"create_call": self.strategy.creates}, {"name": shown(name)}
+                "memories-missing", {"name": shown(name)}, {"create_call": self.strategy.creates.key}
             )
             raise MemoryRefusal(ErrorCode.NOT_FOUND, missing)
         return memory

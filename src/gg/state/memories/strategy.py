@@ -85,6 +85,11 @@ class Call(StrEnum):
         """A call that changes nothing, which a read-only holder may make."""
         return self in (Call.READ, Call.SEARCH)
 
+    @property
+    def key(self) -> str:
+        """The call's operation key (`memories.read_memory`)."""
+        return f"{ModuleKind.MEMORIES.value}.{self.value}"
+
 
 CallNames = Mapping[Call, str]
 """Each call as the holder's arm spells it (`gg.memories.readMemory`, `gg.memories.read_memory`)."""
@@ -92,7 +97,7 @@ CallNames = Mapping[Call, str]
 
 def call_names(spell: Spelling) -> CallNames:
     """Each call as the holder's arm (`spell`) spells its operation key."""
-    return {call: spell(f"{ModuleKind.MEMORIES.value}.{call.value}") for call in Call}
+    return {call: spell(call.key) for call in Call}
 
 
 _PINS = {
