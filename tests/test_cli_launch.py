@@ -103,6 +103,15 @@ def test_a_workspace_holding_the_store_is_refused_before_a_run_id_and_records_no
     assert not (workspace / ".gg").exists()
 
 
+def test_a_store_that_cannot_be_used_refuses_the_launch_and_leaves_no_recording(
+    example: Path,
+) -> None:
+    (example.parent / ".gg").write_text("a file where the store's folder belongs")
+    output = _refused(str(example), "--record", str(example.parent / "new.jsonl"))
+    assert "cannot be used" in output
+    assert not (example.parent / "new.jsonl").exists()
+
+
 def test_a_missing_key_refuses_a_run_that_has_its_id_and_is_recorded_as_refused(example: Path) -> None:
     _rewrite(example, {"model": {"provider": "openai", "model": "gpt-5"}})
     output = _refused(str(example), env={**NO_ENDPOINT_VARIABLES, "OPENAI_API_KEY": None})

@@ -120,7 +120,12 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     _refuse_a_workspace_holding_the_store(workspace, base)
     recorder = None if record is None else _recorder(record, workspace)
     run_id = new_run_id()
-    telemetry = _telemetry(base, run_id, verbose=verbose, recorder=recorder)
+    try:
+        telemetry = _telemetry(base, run_id, verbose=verbose, recorder=recorder)
+    except SystemExit:  # a store that cannot be used: the recording goes with the launch
+        if recorder is not None:
+            recorder.discard_unused()
+        raise
     options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
         try:

@@ -169,6 +169,25 @@ def test_the_launch_refusals_are_raised_each_naming_what_to_change(tmp_path: Pat
     assert [d.path for d in unnamed.value.defects] == ["model"]
 
 
+def test_a_recording_that_cannot_be_made_leaves_no_store_behind(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "taken.jsonl").write_text("kept as it was\n")
+    with pytest.raises(gg.ConfigError) as taken:
+        gg.run(_document(tmp_path), model=Scripted(), record=tmp_path / "taken.jsonl", store=tmp_path)
+    assert [d.path for d in taken.value.defects] == ["record"]
+    assert not (tmp_path / ".gg").exists()
+    assert (tmp_path / "taken.jsonl").read_text() == "kept as it was\n"
+
+
+def test_a_store_that_cannot_be_used_leaves_no_recording_behind(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    (tmp_path / ".gg").write_text("a file where the store's folder belongs")
+    with pytest.raises(gg.ConfigError) as unusable:
+        gg.run(_document(tmp_path), model=Scripted(), record=tmp_path / "new.jsonl", store=tmp_path)
+    assert [d.path for d in unusable.value.defects] == ["store"]
+    assert not (tmp_path / "new.jsonl").exists()
+
+
 def test_a_model_named_as_provider_and_model_is_refused_without_its_key_as_a_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

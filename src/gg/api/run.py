@@ -66,8 +66,8 @@ def run(
     base = Path(store) if store is not None else Path.cwd()
     chosen = Path(workspace) if workspace is not None else capability_set.workspace
     _refuse_before_the_run(chosen, base, journal, model)
-    kept = _store(base)  # before the recording is made: a store that cannot be used leaves no file
     recorder = None if record is None else _recorder(Path(record), chosen)
+    kept = _store(base, recorder)
     run_id = new_run_id()
     options, world = _launch(config, chosen, model, journal, recorder, run_id, families)
     ending = _Ending()
@@ -187,7 +187,9 @@ def _telemetry(
     return Telemetry(run_id, sinks)
 
 
-def _store(base: Path) -> Sink:
+def _store(base: Path, recorder: JournalRecorder | None) -> Sink:
+    """The run store under `base`, opened after the recording was made, so a recording that cannot
+    be made leaves no store behind; a store that cannot be used removes the recording again."""
     import sqlite3
 
     from gg.telemetry.layout import store_path
@@ -196,6 +198,8 @@ def _store(base: Path) -> Sink:
     try:
         return RunStore.at(base, create=True)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
+        if recorder is not None:
+            recorder.discard_unused()
         raise ConfigError(
             LAUNCH, [ConfigDefect("store", str(store_path(base)), f"cannot be used: {unusable}")]
         ) from None

@@ -108,6 +108,7 @@ def delegation_segment(
         wait=call.get("wait_for_subagents", ""),
         send=call.get("send_message", ""),
         send_method="send",
+        model_field=registry.spelling(language.id).argument("model_id"),
         exec=call.get("exec", ""),
         fork=call.get("fork", ""),
         transition=call.get("transition_state", ""),
