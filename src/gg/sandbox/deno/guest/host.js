@@ -79,6 +79,7 @@ function refill() {
   scheduleRefill();
 }
 
+// A booted spare for Workers of `heapMb`, or null; spares booted for another heap are retired.
 function readySpare(heapMb) {
   if (heapMb !== pool.heapMb) {
     for (const spare of pool.spares) retire(spare);
@@ -87,9 +88,7 @@ function readySpare(heapMb) {
   }
   pool.spares = pool.spares.filter((spare) => !spare.dead);
   const at = pool.spares.findIndex((spare) => spare.ready);
-  if (at >= 0) return pool.spares.splice(at, 1)[0];
-  if (pool.spares.length === 0) pool.spares.push(bootWorker(heapMb));
-  return null;
+  return at >= 0 ? pool.spares.splice(at, 1)[0] : null;
 }
 
 function retire(slot) {
@@ -105,8 +104,9 @@ function retire(slot) {
 function startRun(message) {
   const slot = readySpare(message.heapMb);
   if (slot === null) {
-    if (pool.waiting === null) sendMessage({ t: "waiting", id: message.id });
+    if (pool.waiting === null) sendMessage({ t: "waiting", id: message.id }); // before a boot holds us up
     pool.waiting = message; // started as soon as a spare is ready
+    if (pool.spares.length === 0) pool.spares.push(bootWorker(message.heapMb));
     return;
   }
   if (pool.waiting !== null) {
