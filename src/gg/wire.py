@@ -34,7 +34,8 @@ def snake(camel_name: str) -> str:
 _UNPICTURED = "\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
 _NO_PICTURE = re.compile(f"[{_UNPICTURED}]")
 # Those, and the C0 and C1 controls (NUL, newline, ESC included) and DEL.
-_HEADING_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_UNPICTURED}]")
+_HEADING_UNSAFE_CLASS = f"\x00-\x1f\x7f-\x9f{_UNPICTURED}"
+_HEADING_UNSAFE = re.compile(f"[{_HEADING_UNSAFE_CLASS}]")
 
 
 def well_formed(text: str) -> str:
@@ -103,6 +104,13 @@ def escaped(text: str) -> str:
     """`text` with each character a heading may not hold (`first_heading_unsafe`) written as its
     escape (`\\u202e`), for a message that quotes what it refuses."""
     return _HEADING_UNSAFE.sub(lambda found: f"\\u{ord(found[0]):04x}", text)
+
+
+def heading_safe_pattern() -> str:
+    """The JSON Schema pattern (ECMA-262, and Python's `re` alike) of a text holding no character a
+    heading may not hold (`first_heading_unsafe`), each written as its `\\uXXXX` escape."""
+    escapes = "".join(c if c == "-" else f"\\u{ord(c):04x}" for c in _HEADING_UNSAFE_CLASS)
+    return f"^[^{escapes}]*$"
 
 
 def first_heading_unsafe(text: str) -> int | None:

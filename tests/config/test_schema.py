@@ -133,6 +133,9 @@ SPOILS: list[Spoil] = [
     lambda d: root(d).update(slug="Root"),
     lambda d: d.update(agents=[]),
     lambda d: d.pop("name"),
+    lambda d: d.update(name="review \u202etxt.exe"),
+    lambda d: root(d).update(name="root\x00"),
+    lambda d: root(d).update(name="root\x1b[2J"),
 ]
 
 
@@ -141,6 +144,13 @@ def test_the_schema_refuses_what_the_loader_refuses_by_shape(schema: Schema, spo
     document = example()
     spoil(document)
     assert not valid(schema, document)
+
+
+def test_the_schema_accepts_a_name_of_any_script_and_symbol(schema: Schema) -> None:
+    document = example()
+    document["name"] = "Prüfung · 審査 — ✓ (v2)"
+    root(document).update(name="Ревизор")
+    assert valid(schema, document)
 
 
 def test_a_disabled_library_needs_no_params_in_the_schema(schema: Schema) -> None:

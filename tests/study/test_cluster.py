@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -161,4 +162,29 @@ def test_ray_auto_with_no_cluster_to_join_refuses_the_study_before_recording_any
         " give the study a private cluster with --ray local."
     ]
     assert run.stdout == ""
+    assert not (base / ".gg").exists()
+
+
+def test_a_cluster_address_that_takes_no_connection_refuses_the_study_at_once(tmp_path: Path) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    base = tmp_path / "base"
+    base.mkdir()
+    with socket.socket() as holder:  # a port of this machine that nothing listens on
+        holder.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{holder.getsockname()[1]}"
+    environment = {name: value for name, value in os.environ.items() if name != "RAY_ADDRESS"}
+    run = subprocess.run(
+        [GG, "study", "run", str(file), "--ray", address],
+        cwd=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+    )
+    assert run.returncode == 2
+    (line,) = run.stderr.splitlines()
+    assert line.startswith(f"gg study run: cannot join the Ray cluster at {address}: ")
+    assert line.endswith(
+        "Start it there with `ray start --head`, or give the study a private cluster with --ray local."
+    )
     assert not (base / ".gg").exists()

@@ -23,7 +23,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler, ValidationInfo
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
-from gg.wire import first_heading_unsafe
+from gg.wire import first_heading_unsafe, heading_safe_pattern
 
 __all__ = ["REFUSAL", "Choice", "Flag", "Name", "Number", "Place", "Text", "Whole", "refuse"]
 
@@ -186,6 +186,9 @@ class Name(Text):
         if at is not None:
             raise refuse(f"must hold no control or bidi character; U+{ord(text[at]):04X} is one")
         return text
+
+    def schema(self) -> JsonSchemaValue:
+        return super().schema() | {"pattern": heading_safe_pattern()}
 
 
 @dataclass(frozen=True)

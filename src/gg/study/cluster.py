@@ -14,6 +14,8 @@ Rules:
   is delivered `Lost`; a task's own exception is never retried (a cell never raises);
 - the cluster is joined (`joined()`) before the driver records anything; one that cannot be
   joined refuses the study naming the address tried and how to start a cluster (or `--ray local`);
+  an address (`HOST:PORT`, `ray://HOST:PORT`, given or in `RAY_ADDRESS`) that takes no connection
+  within `PROBE_SECS` is refused so, before Ray is asked (Ray itself retries for minutes);
 - leaving the iteration cancels what is still running; leaving `joined()` disconnects.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import socket
 from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,7 @@ LOCAL = "local"
 AUTO = "auto"
 RAY_ADDRESS = "RAY_ADDRESS"
 SHIPPING_EXCLUDES = [".gg", ".git", ".venv", "venv", "__pycache__", "node_modules"]
+PROBE_SECS = 5.0
 
 
 class RayUnavailable(Exception):
@@ -90,6 +94,7 @@ class RayCluster:
             options["address"] = self.address
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         try:
+            _probe(os.environ.get(RAY_ADDRESS) or self.address)
             ray.init(**options)
         except Exception as failure:  # Ray raises ConnectionError, RuntimeError, ValueError…
             raise RayUnavailable(unreachable(self.address, os.environ.get(RAY_ADDRESS), failure)) from failure
@@ -118,6 +123,16 @@ def unreachable(address: str, from_environment: str | None, failure: Exception) 
         f"cannot join the Ray cluster at {tried}: {_first_line(failure)}. Start it there with"
         f" `ray start --head`, {remedy}"
     )
+
+
+def _probe(address: str) -> None:
+    """An `OSError` when the cluster address takes no TCP connection within `PROBE_SECS`; nothing
+    for `local`, `auto` and what is not `HOST:PORT`."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        return
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECS):
+        pass
 
 
 def _first_line(failure: Exception) -> str:
