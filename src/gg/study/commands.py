@@ -34,7 +34,7 @@ from gg.study.progress import TerminalProgress
 from gg.study.results import config_results
 from gg.study.rows import StudyLookupError, StudyRow
 from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInterrupted, run_study
-from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table
+from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table, studies_table
 from gg.telemetry.layout import GG_DIR, store_path
 from gg.telemetry.store import RunStoreError
 
@@ -89,10 +89,12 @@ def _report_end(end: StudyEnd, study_path: Path) -> None:
     console.print(f"study {end.study_id}: gg study show {end.study_id}, gg study compare {end.study_id} A B")
 
 
-def list_studies(limit: int) -> None:
-    """`gg study list`."""
+def list_studies(limit: int, as_json: bool, as_csv: bool) -> None:
+    """`gg study list`: the studies, newest first."""
     with _ledger() as ledger:
         studies = [(row, len(ledger.cells(row.id))) for row in ledger.studies(limit)]
+    if _emit(studies_table(studies), as_json, as_csv):
+        return
     render_studies(studies, _console())
 
 
