@@ -37,6 +37,7 @@ from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInter
 from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table, studies_table
 from gg.telemetry.layout import GG_DIR, store_path
 from gg.telemetry.store import RunStoreError
+from gg.wire import escaped
 
 __all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]
 
@@ -65,7 +66,10 @@ def run(
     except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
     except (RunStoreError, sqlite3.DatabaseError) as unusable:
-        _fail(f"gg study run: the run store {store_path(base)} cannot be used: {unusable}", REFUSED_EXIT)
+        _fail(
+            f"gg study run: the run store {escaped(str(store_path(base)))} cannot be used: {unusable}",
+            REFUSED_EXIT,
+        )
     except StudyInterrupted as interrupted:
         resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
         _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
