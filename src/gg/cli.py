@@ -143,6 +143,7 @@ def _say_what_was_kept(base: Path, run_id: str) -> NoReturn:
     """Ctrl-C: the run is kept as it stood; say where, how far it got and how to read it."""
     from gg.telemetry.layout import store_path
     from gg.telemetry.store import RunLookupError
+    from gg.wire import escaped
 
     store = _open_store(base, create=False)
     try:
@@ -153,8 +154,9 @@ def _say_what_was_kept(base: Path, run_id: str) -> NoReturn:
     finally:
         store.close()
     counted = "1 turn" if turns == 1 else f"{turns} turns"
+    kept_in = escaped(str(store_path(base)))
     click.echo(
-        f"\ngg: interrupted. Run {run_id} is kept in {store_path(base)} as it stood: {counted}, "
+        f"\ngg: interrupted. Run {run_id} is kept in {kept_in} as it stood: {counted}, "
         f"every event up to the interruption. Read it with: gg show {run_id}",
         err=True,
     )
@@ -179,23 +181,25 @@ def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecor
 def _recorder(record: Path, workspace: Path) -> JournalRecorder:
     """A recorder for a new file outside the workspace (where programs could rewrite it)."""
     from gg.providers.recording import JournalRecorder
+    from gg.wire import escaped
 
     try:
         return JournalRecorder.create_outside(record, workspace)
     except OSError as unwritable:
-        click.echo(f"gg: cannot record to {record}: {unwritable}", err=True)
+        click.echo(f"gg: cannot record to {escaped(str(record))}: {unwritable}", err=True)
         sys.exit(REFUSED_EXIT)
 
 
 def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
     """A program may touch anything in its workspace, so the run store must lie outside it."""
     from gg.telemetry.layout import GG_DIR, holds_store
+    from gg.wire import escaped
 
     store = (base / GG_DIR).resolve()
     if holds_store(workspace, base):
         click.echo(
-            f"gg: the workspace {workspace} holds gg's run store ({store}); a program could read or "
-            "overwrite every run. Run gg from a folder outside the workspace.",
+            f"gg: the workspace {escaped(str(workspace))} holds gg's run store ({escaped(str(store))}); "
+            "a program could read or overwrite every run. Run gg from a folder outside the workspace.",
             err=True,
         )
         sys.exit(REFUSED_EXIT)
@@ -207,11 +211,12 @@ def _open_store(base: Path, *, create: bool) -> RunStore:
 
     from gg.telemetry.layout import store_path
     from gg.telemetry.store import RunStore, RunStoreError
+    from gg.wire import escaped
 
     try:
         return RunStore.at(base, create=create)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
-        click.echo(f"gg: the run store {store_path(base)} cannot be used: {unusable}", err=True)
+        click.echo(f"gg: the run store {escaped(str(store_path(base)))} cannot be used: {unusable}", err=True)
         sys.exit(REFUSED_EXIT if create else 1)
 
 
