@@ -96,6 +96,7 @@ def _function_source(operation: Operation) -> str:
     signature = [*names, "options"] if len(in_place) < len(operation.params) else names
     spec = {
         "js": operation.js_name,
+        "key": operation.key,
         "wire": operation.wire,
         "required": [[p.wire, _checked(p), p.required] for p in in_place],
         "optional": [[p.wire, p.type.value] for p in operation.params if not p.in_place],
