@@ -347,3 +347,33 @@ def test_every_refusal_names_its_operation_by_the_functions_key_whether_the_gues
         "host edit_file",
         f"host-board {issue}",
     ]
+
+
+def test_a_lines_limit_is_refused_stating_the_range_it_is_checked_against_on_every_call_that_takes_it(
+    arm: Arm, tmp_path: Path
+) -> None:
+    (tmp_path / "notes.txt").write_text("one\n")
+    calls = {
+        "javascript": [
+            ("read-0", 'files.readFile("notes.txt", { limit: 0 })'),
+            ("text-0", 'files.readTextFile("notes.txt", { limit: 0 })'),
+            ("open-0", 'gg.views.openFile("notes.txt", { limit: 0 })'),
+            ("open-minus", 'gg.views.openFile("notes.txt", { limit: -1 })'),
+            ("read-1", 'files.readFile("notes.txt", { limit: 1 })'),
+        ],
+        "python": [
+            ("read-0", 'files.read_file("notes.txt", limit=0)'),
+            ("text-0", 'files.read_text_file("notes.txt", limit=0)'),
+            ("open-0", 'gg.views.open_file("notes.txt", limit=0)'),
+            ("open-minus", 'gg.views.open_file("notes.txt", limit=-1)'),
+            ("read-1", 'files.read_file("notes.txt", limit=1)'),
+        ],
+    }
+    said = "invalid-argument: `limit` must be a whole number from 1 to 4294967295, got"
+    assert Agent(arm, tmp_path).attempts(calls) == [
+        f"read-0 {said} 0",
+        f"text-0 {said} 0",
+        f"open-0 {said} 0",
+        f"open-minus {said} -1",
+        "read-1 ok",
+    ]

@@ -107,7 +107,7 @@ def test_a_path_holding_a_lone_surrogate_is_refused_by_every_file_operation_and_
 
 def _program(language: str, names: str, calls: list[tuple[str, str]]) -> str:
     """A program that tries each (label, call) and collects what each answered in `seen`."""
-    head = (JS if language == "javascript" else PY).split("attempt(\"write\"")[0]
+    head = (JS if language == "javascript" else PY).split('attempt("write"')[0]
     head = head.replace('const name = "a\\uD800b.txt";\n', names).replace('name = "a\\ud800b.txt"\n', names)
     if language == "javascript":
         body = "".join(f"attempt({label!r}, () => {call});\n" for label, call in calls)
@@ -120,7 +120,7 @@ def test_a_name_holding_u_fffd_is_listed_but_refused_saying_gg_cannot_tell_it_fr
 ) -> None:
     (tmp_path / "a\ufffdb.txt").write_text("x")
     js = arm.language == "javascript"
-    names = 'const name = files.listDir()[0].name;\n' if js else "name = files.list_dir()[0].name\n"
+    names = "const name = files.listDir()[0].name;\n" if js else "name = files.list_dir()[0].name\n"
     calls = [("listed", "seen.push(name)" if js else "seen.append(name)")]
     calls += [("read", "files.readFile(name)")] if js else [("read", "files.read_file(name)")]
     assert _seen(arm, tmp_path, _program(arm.language, names, calls)) == [

@@ -87,6 +87,10 @@ const CHECKS = {
     if (typeof value === "number" && isInteger(value) && value >= 0 && value <= U32_MAX) return value;
     throw invalid(operation, "argU32", { name, got: shown(value) });
   },
+  count(operation, name, value) {
+    if (typeof value === "number" && isInteger(value) && value >= 1 && value <= U32_MAX) return value;
+    throw invalid(operation, "argCount", { name, got: shown(value) });
+  },
   positiveNumber(operation, name, value) {
     if (typeof value === "number" && isFinite(value) && value > 0) return value;
     throw invalid(operation, "argPositive", { name, got: shown(value) });
