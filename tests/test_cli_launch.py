@@ -154,12 +154,19 @@ def test_a_journal_line_naming_a_name_the_run_cannot_know_refuses_the_launch_and
     number = _append_line(example, {key: name, "text": "whose?"})
     checked = CliRunner().invoke(main, ["check", str(example)])
     assert checked.exit_code == 2
-    assert f"line {number}: `{key}`" in checked.output and f"(found {name})" in checked.output
+    assert f"line {number}: `{key}`" in checked.output and f'(found "{name}")' in checked.output
     assert "the profiles are `root`" in checked.output
     output = _refused(str(example))
     assert f"line {number}: `{key}`" in output and "the profiles are `root`" in output
     (run,) = _recorded()
-    assert run["status"] == "refused" and f"(found {name})" in run["message"]
+    assert run["status"] == "refused" and f'(found "{name}")' in run["message"]
+
+
+def test_a_journal_line_with_an_empty_agent_shows_the_value_found_in_quotes(example: Path) -> None:
+    number = _append_line(example, {"agent": "", "text": "whose?"})
+    checked = CliRunner().invoke(main, ["check", str(example)])
+    assert checked.exit_code == 2
+    assert f'  - line {number}: `agent` must name an agent\'s id (found "")\n' in checked.output
 
 
 def test_a_journal_line_naming_an_agent_the_run_never_opened_is_warned_of_at_its_end(example: Path) -> None:

@@ -12,6 +12,7 @@ Exceptions here mean "stop this call"; they never log or emit.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -62,6 +63,16 @@ class GgDefect(Exception):
         super().__init__(f"{fault.value}: {message}")
         self.fault = fault
         self.message = message
+
+
+MAX_FOUND_CHARS = 80
+
+
+def shown_found(value: object) -> str:
+    """A found value as a defect shows it: as JSON (a string in quotes, so an empty one is `""`),
+    cut to `MAX_FOUND_CHARS` with an ellipsis."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= MAX_FOUND_CHARS else text[: MAX_FOUND_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True)

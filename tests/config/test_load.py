@@ -223,3 +223,15 @@ def test_a_name_of_any_script_is_accepted(folder: Path) -> None:
     root(document)["name"] = "Ελεγκτής"
     loaded = load(document, folder)
     assert loaded.name == "Prüfung der Spezifikationen — 規格" and loaded.root.name == "Ελεγκτής"
+
+
+def test_a_name_holding_a_lone_surrogate_is_refused_as_one(folder: Path) -> None:
+    document = example()
+    document["name"] = "audit\ud800x"
+    root(document)["name"] = "Ro\udfffot"
+    defects = refusal(document, folder)
+    assert at(defects, "name").reason == "must be well-formed Unicode; U+D800 is a lone surrogate"
+    assert at(defects, "agents[0].name").reason == "must be well-formed Unicode; U+DFFF is a lone surrogate"
+    assert at(defects, "name").render() == (
+        'name: must be well-formed Unicode; U+D800 is a lone surrogate (found "audit\\ud800x")'
+    )

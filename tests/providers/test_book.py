@@ -91,10 +91,10 @@ def test_a_line_naming_an_unknown_profile_or_no_agent_id_refuses_the_book_with_e
         JournalBook.open(path, "root", ["root", "worker"])
     defects = refused.value.defects
     assert [(d.path, d.found) for d in defects] == [
-        ("line 2", "reviewer"),
-        ("line 3", "not json"),
-        ("line 4", "worker"),
-        ("line 5", "root.0"),
+        ("line 2", '"reviewer"'),
+        ("line 3", '"not json"'),
+        ("line 4", '"worker"'),
+        ("line 5", '"root.0"'),
     ]
     assert defects[0].reason.endswith("the profiles are `root`, `worker`")
     assert "`worker` is a profile: name its script with `profile`" in defects[2].reason

@@ -65,13 +65,13 @@ def test_guest_side_validation_names_the_argument_the_shape_and_the_value(
 
     logs = [json.loads(line) for line in execution.logs]
     expected = [
-        ("positional", "readFile", ["object", "number"]),
-        ("negative-offset", "readFile", ["`offset`", "4294967295", "-1"]),
-        ("fractional-limit", "readFile", ["`limit`", "4294967295", "0.5"]),
+        ("positional", "read_file", ["object", "number"]),
+        ("negative-offset", "read_file", ["`offset`", "4294967295", "-1"]),
+        ("fractional-limit", "read_file", ["`limit`", "4294967295", "0.5"]),
         ("shell-timeout", "shell", ["`timeoutSecs`", "-1"]),
         ("shell-positional", "shell", ["object", "number"]),
-        ("not-a-list", "setBlockedBy", ["`ids`", "array", "string"]),
-        ("bad-entry", "setBlockedBy", ["`ids`", "3"]),
+        ("not-a-list", "set_blocked_by", ["`ids`", "array", "string"]),
+        ("bad-entry", "set_blocked_by", ["`ids`", "3"]),
     ]
     for entry, (label, operation, words) in zip(logs, expected, strict=True):
         assert entry["label"] == label and entry["api"] is True
@@ -87,7 +87,7 @@ def test_an_uncaught_validation_error_ends_the_program_there(arm: JavaScriptArm,
     )
     assert execution.failure is not None and execution.failure.type is ErrorType.PROGRAM_API_ERROR
     text = failure_text(execution)
-    assert all(word in text for word in ["readFile", "invalid-argument", "object", "number", "program.js:2"])
+    assert all(word in text for word in ["read_file", "invalid-argument", "object", "number", "program.js:2"])
     assert host.calls == [] and not (host.workspace / "after.txt").exists()
 
 
@@ -209,11 +209,9 @@ def test_an_sdk_function_given_as_a_docs_target_crosses_as_its_key(arm: JavaScri
         "gg.tasks.setBlockedBy",
         "files.listDir",
     ]
-    wanted = (
-        "true openDocsView invalid-argument `target` must be a function of gg's SDK or a documentation name, "
-    )
-    wanted += "got"
-    foreign = "true openDocsView invalid-argument `target` is a function that is not part of gg's SDK"
+    wanted = "true open_docs_view invalid-argument `target` must be a function of gg's SDK or a "
+    wanted += "documentation name, got"
+    foreign = "true open_docs_view invalid-argument `target` is a function that is not part of gg's SDK"
     assert execution.logs == (
         f"{wanted} undefined",
         f"{wanted} null",

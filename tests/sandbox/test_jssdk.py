@@ -36,6 +36,7 @@ def test_required_params_are_positional_and_optional_ones_an_options_object() ->
     spec = json.loads(re.search(r"const READ_FILE = (\{.*\});", source).group(1))  # type: ignore[union-attr]
     assert spec == {
         "js": "readFile",
+        "key": "read_file",
         "wire": "files.read_file",
         "required": [["path", "string", True]],
         "optional": [["offset", "u32"], ["limit", "u32"]],

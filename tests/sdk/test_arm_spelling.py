@@ -32,6 +32,9 @@ const seen = [];
 const attempt = (label, f) => {
   try { f(); seen.push(`${label} ok`); } catch (e) { seen.push(`${label} ${e.code}: ${e.message}`); }
 };
+const operation = (label, f) => {
+  try { f(); seen.push(`${label} ok`); } catch (e) { seen.push(`${label} ${e.operation}`); }
+};
 """
 PY_HEAD = """import gg
 from gg import files, session
@@ -43,6 +46,12 @@ def attempt(label, f):
     except gg.ApiError as e:
         d = gg.core.details(e)
         seen.append(label + " " + d.code + ": " + d.message)
+def operation(label, f):
+    try:
+        f()
+        seen.append(label + " ok")
+    except gg.ApiError as e:
+        seen.append(label + " " + gg.core.details(e).operation)
 """
 SHOW = {"javascript": "console.log(JSON.stringify(seen));\n", "python": "print(seen)\n"}
 ARGUMENTS = {
@@ -73,8 +82,9 @@ class Agent:
     capabilities: frozenset[str] = field(default_factory=frozenset[str])
     extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
-    def attempts(self, calls: dict[str, list[tuple[str, str]]]) -> list[str]:
-        """Run each (label, call) of the arm's list in one program; what each answered."""
+    def attempts(self, calls: dict[str, list[tuple[str, str]]], show: str = "attempt") -> list[str]:
+        """Run each (label, call) of the arm's list in one program; what each answered (`show`:
+        `attempt` for a refusal's code and message, `operation` for its operation)."""
         registry, language = default_registry(), self.arm.language
         scope = ProgramScope(
             "root",
@@ -88,7 +98,7 @@ class Agent:
         )
         python = language == "python"
         lines = [
-            f"attempt({label!r}, lambda: {call})" if python else f"attempt({label!r}, () => {call});"
+            f"{show}({label!r}, lambda: {call})" if python else f"{show}({label!r}, () => {call});"
             for label, call in calls[language]
         ]
         source = (PY_HEAD if python else JS_HEAD) + "\n".join(lines) + "\n" + SHOW[language]
@@ -304,3 +314,66 @@ def test_the_membranes_gate_and_deadline_name_the_calls_as_the_programs_arm_writ
     assert late.attempts(
         {"javascript": [("late", 'files.readFile("x")')], "python": [("late", 'files.read_file("x")')]}
     ) == ["late limit-exceeded: the run's time is spent; the call was not made"]
+
+
+def test_every_refusal_names_its_operation_by_the_functions_key_whether_the_guest_or_the_host_made_it(
+    arm: Arm, tmp_path: Path
+) -> None:
+    (tmp_path / "notes.txt").write_text("one\n")
+    calls = {
+        "javascript": [
+            ("guest-u32", 'files.readFile("notes.txt", { offset: -1 })'),
+            ("guest-options", 'files.readFile("notes.txt", 7)'),
+            ("guest-unknown", 'files.readFile("notes.txt", { nope: 1 })'),
+            ("guest-list", 'gg.board.createIssue({ title: "t", blockedBy: "x" })'),
+            ("host", 'files.editFile("notes.txt", "", "x")'),
+            ("host-board", 'gg.board.createIssue({ title: "t" })'),
+        ],
+        "python": [
+            ("guest-u32", 'files.read_file("notes.txt", offset=-1)'),
+            ("guest-options", 'files.read_file("notes.txt", offset="x")'),
+            ("guest-unknown", 'files.read_file("notes.txt", offset=2**40)'),
+            ("guest-list", 'gg.board.create_issue(title="t", blocked_by="x")'),
+            ("host", 'files.edit_file("notes.txt", old_string="", new_string="x")'),
+            ("host-board", 'gg.board.create_issue(title="t")'),
+        ],
+    }
+    read, issue = "read_file", "create_issue"
+    assert _board_agent(arm, tmp_path).attempts(calls, show="operation") == [
+        f"guest-u32 {read}",
+        f"guest-options {read}",
+        f"guest-unknown {read}",
+        f"guest-list {issue}",
+        "host edit_file",
+        f"host-board {issue}",
+    ]
+
+
+def test_a_lines_limit_is_refused_stating_the_range_it_is_checked_against_on_every_call_that_takes_it(
+    arm: Arm, tmp_path: Path
+) -> None:
+    (tmp_path / "notes.txt").write_text("one\n")
+    calls = {
+        "javascript": [
+            ("read-0", 'files.readFile("notes.txt", { limit: 0 })'),
+            ("text-0", 'files.readTextFile("notes.txt", { limit: 0 })'),
+            ("open-0", 'gg.views.openFile("notes.txt", { limit: 0 })'),
+            ("open-minus", 'gg.views.openFile("notes.txt", { limit: -1 })'),
+            ("read-1", 'files.readFile("notes.txt", { limit: 1 })'),
+        ],
+        "python": [
+            ("read-0", 'files.read_file("notes.txt", limit=0)'),
+            ("text-0", 'files.read_text_file("notes.txt", limit=0)'),
+            ("open-0", 'gg.views.open_file("notes.txt", limit=0)'),
+            ("open-minus", 'gg.views.open_file("notes.txt", limit=-1)'),
+            ("read-1", 'files.read_file("notes.txt", limit=1)'),
+        ],
+    }
+    said = "invalid-argument: `limit` must be a whole number from 1 to 4294967295, got"
+    assert Agent(arm, tmp_path).attempts(calls) == [
+        f"read-0 {said} 0",
+        f"text-0 {said} 0",
+        f"open-0 {said} 0",
+        f"open-minus {said} -1",
+        "read-1 ok",
+    ]

@@ -7,8 +7,13 @@ from pathlib import Path
 import pytest
 
 from gg.errors import ErrorCode
+from gg.sandbox.execution import Arm
+from gg.sandbox.languages import LANGUAGES
+from gg.sandbox.membrane import Membrane
+from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
 from gg.state.views import DocsView, SearchView
+from guest_world import CEILINGS, QuietLog
 
 from .docworld import World, world
 
@@ -148,3 +153,27 @@ def test_the_docs_calls_are_bound_for_every_agent(tmp_path: Path) -> None:
     review = world(tmp_path, role=Role.REVIEW)
     assert review.call("views.open_docs_view", target="docs.search") is None
     assert review.call("docs.search", query="documentation")["total"] >= 1
+
+
+PROGRAMS = {
+    "javascript": 'import { files, views } from "gg";\nviews.openDocsView(files.readFile);\n',
+    "python": "from gg import files, views\nviews.open_docs_view(files.read_file)\n",
+}
+
+
+@pytest.mark.arms("javascript", "python")
+def test_a_pages_declarations_carry_their_doc_lines_as_the_arms_language_writes_a_comment(
+    arm: Arm, tmp_path: Path
+) -> None:
+    agent = world(tmp_path, language=LANGUAGES[arm.language])
+    membrane = Membrane(default_registry(), agent.scope(), QuietLog(), arm.language)
+    execution = arm.run(PROGRAMS[arm.language], membrane, CEILINGS, ())
+    assert execution.ok, execution.failure
+    [view] = agent.views.close_turn()
+    comments = [line for line in view.body.splitlines() if line.startswith(("#", "//"))]
+    mark = {"javascript": "//", "python": "#"}[arm.language]
+    assert comments == [
+        f"{mark} What a read hands back: text lines or an image's description.",
+        f"{mark} A page of a text file's lines.",
+        f"{mark} An image file, described rather than read.",
+    ]

@@ -8,8 +8,11 @@ import time
 import pytest
 
 from gg.errors import ApiError, ErrorCode
+from gg.sandbox.membrane import Membrane
+from gg.sdk.catalogue import default_registry
 from gg.sdk.files import FILES_OPERATIONS, MAX_READ_BYTES, MAX_SCANNED_FILE_BYTES, MAX_WRITE_BYTES
 from gg.sdk.registry import Always, ParamType
+from guest_world import QuietLog
 
 from .canary import Canary
 
@@ -55,7 +58,7 @@ def test_parameters_are_snake_case_and_travel_camel_case() -> None:
     assert [(p.wire, p.type, p.required) for p in read.params] == [
         ("path", ParamType.STRING, True),
         ("offset", ParamType.U32, False),
-        ("limit", ParamType.U32, False),
+        ("limit", ParamType.COUNT, False),
     ]
     assert {op.key: op.returns for op in FILES_OPERATIONS} == {
         "read_file": "FileRead",
@@ -115,9 +118,14 @@ def test_an_offset_at_or_past_the_last_line_is_an_invalid_argument(case: Canary)
     assert _error(case, "files.read_file", path="empty.txt", offset=1).code is ErrorCode.INVALID_ARGUMENT
 
 
-def test_a_zero_limit_is_an_invalid_argument(case: Canary) -> None:
-    error = _error(case, "files.read_file", path="notes.txt", limit=0)
-    assert (error.code, error.message) == (ErrorCode.INVALID_ARGUMENT, "`limit` is 0; it must be at least 1")
+def test_a_zero_limit_is_refused_at_the_membrane_stating_the_range_it_checks(case: Canary) -> None:
+    membrane = Membrane(default_registry(), case.scope, QuietLog(), "javascript")
+    with pytest.raises(ApiError) as refused:
+        membrane("files.read_file", {"path": "notes.txt", "limit": 0})
+    assert (refused.value.code, refused.value.message) == (
+        ErrorCode.INVALID_ARGUMENT,
+        "`limit` must be a whole number from 1 to 4294967295, got int 0",
+    )
 
 
 def test_carriage_returns_stay_in_the_contents_and_lines_end_at_newlines(case: Canary) -> None:

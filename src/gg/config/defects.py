@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from gg.errors import ConfigDefect
+from gg.errors import MAX_FOUND_CHARS, ConfigDefect, shown_found
 
 __all__ = [
     "ABSENT",
@@ -36,7 +36,6 @@ __all__ = [
 
 Loc = tuple[str | int, ...]
 DOCUMENT = "(document)"
-MAX_FOUND_CHARS = 80
 
 
 @dataclass(frozen=True)
@@ -81,8 +80,7 @@ def render_found(value: object) -> str:
     """The value as JSON, cut to `MAX_FOUND_CHARS` with an ellipsis; `(absent)` when missing."""
     if isinstance(value, Marker):
         return value.label
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= MAX_FOUND_CHARS else text[: MAX_FOUND_CHARS - 1] + "…"
+    return shown_found(value)
 
 
 def value_at(document: object, loc: Loc) -> object:

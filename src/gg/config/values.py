@@ -178,14 +178,17 @@ class Text(_Rule):
 class Name(Text):
     """A `Text` shown on a terminal as it stands (a run's or a profile's name): besides, it holds
     no control character (NUL, C0, DEL, C1), no line or paragraph separator and no bidi control
-    (U+202E, say), and a refusal names the first one's code point."""
+    (U+202E, say), and no lone surrogate; a refusal names the first one's code point and what it is."""
 
     def check(self, value: Any) -> str:
         text = super().check(value)
         at = first_heading_unsafe(text)
-        if at is not None:
-            raise refuse(f"must hold no control or bidi character; U+{ord(text[at]):04X} is one")
-        return text
+        if at is None:
+            return text
+        code = ord(text[at])
+        if 0xD800 <= code <= 0xDFFF:
+            raise refuse(f"must be well-formed Unicode; U+{code:04X} is a lone surrogate")
+        raise refuse(f"must hold no control or bidi character; U+{code:04X} is one")
 
     def schema(self) -> JsonSchemaValue:
         return super().schema() | {"pattern": heading_safe_pattern()}

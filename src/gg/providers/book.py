@@ -24,7 +24,7 @@ import threading
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from gg.errors import ConfigDefect
+from gg.errors import ConfigDefect, shown_found
 from gg.providers.journal import JournalError, JournalReply, read_journal
 from gg.run.tree import is_agent_id
 
@@ -73,10 +73,10 @@ def name_defects(replies: Sequence[JournalReply], profiles: Collection[str]) -> 
     for reply in replies:
         if reply.profile is not None and reply.profile not in profiles:
             reason = f"`profile` names no profile of this run; the profiles are {known}"
-            defects.append(ConfigDefect(f"line {reply.line}", reply.profile, reason))
+            defects.append(ConfigDefect(f"line {reply.line}", shown_found(reply.profile), reason))
         elif reply.agent is not None and not is_agent_id(reply.agent):
             reason = _not_an_id(reply.agent, profiles, known)
-            defects.append(ConfigDefect(f"line {reply.line}", reply.agent, reason))
+            defects.append(ConfigDefect(f"line {reply.line}", shown_found(reply.agent), reason))
     return defects
 
 

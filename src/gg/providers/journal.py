@@ -42,14 +42,13 @@ and neither is what depends on it: a placeholder naming a reply whose line was r
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gg.errors import ConfigDefect, ConfigError
+from gg.errors import ConfigDefect, ConfigError, shown_found
 from gg.outcome import ErrorKind, ErrorType
 from gg.providers.base import SUBMIT_PROGRAM, Usage
 from gg.providers.host_lines import host_line
@@ -165,7 +164,7 @@ def _read(text: str, folder: Path | None) -> tuple[tuple[JournalReply, ...], lis
         try:
             replies.append(_reply(line, raw, key, reading))
         except _Defect as d:
-            defects.append(ConfigDefect(f"line {line}", _shown(d.found), d.reason))
+            defects.append(ConfigDefect(f"line {line}", shown_found(d.found), d.reason))
             replies.append(JournalReply(line, "", (), Usage(0, 0), None))  # keeps the numbering
             reading.refused.setdefault(key, set()).add(len(script) + 1)
         script.append(replies[-1])
@@ -375,8 +374,3 @@ def _string(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise _Defect(f"{what} must be a string", value)
     return value
-
-
-def _shown(found: Any) -> str:
-    text = found if isinstance(found, str) else json.dumps(found)
-    return text if len(text) <= 80 else text[:79] + "…"

@@ -32,6 +32,7 @@ from gg.prompts import render
 from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import (
     U32_MAX,
+    WHOLE_RANGES,
     Capability,
     Ending,
     Machine,
@@ -201,9 +202,10 @@ def _violation(kind: ParamType, value: Any) -> str | None:
             return None if value is None or isinstance(value, str) else "a string, or null to clear it"
         case ParamType.DOC_TARGET:
             return None if isinstance(value, str) else "a documentation name"
-        case ParamType.U32:
-            whole = is_number and float(value).is_integer() and 0 <= value <= U32_MAX
-            return None if whole else f"a whole number from 0 to {U32_MAX}"
+        case ParamType.U32 | ParamType.COUNT:
+            least, most = WHOLE_RANGES[kind]
+            whole = is_number and float(value).is_integer() and least <= value <= most
+            return None if whole else f"a whole number from {least} to {most}"
         case ParamType.POSITIVE_NUMBER:
             return None if is_number and 0 < value < float("inf") else "a number above zero"
         case ParamType.STRING_LIST:

@@ -150,8 +150,6 @@ def read_region(
     operation: str, workspace: Workspace, path: str, offset: int = 0, limit: int | None = None
 ) -> dict[str, Any]:
     """The `FileRead` record for `path`: a page of text lines or an image's description."""
-    if limit == 0:
-        raise ApiError(operation, ErrorCode.INVALID_ARGUMENT, "`limit` is 0; it must be at least 1")
     with refusals_for(operation, path), workspace.open_for_read(path) as stream:
         size = os.fstat(stream.fileno()).st_size
         head = stream.read(12) or b""
@@ -324,7 +322,7 @@ def _edit_too_large(path: str, size: int) -> str:
 
 PATH = Param("path", ParamType.STRING, doc="workspace-relative, or absolute inside the workspace")
 OFFSET = Param("offset", ParamType.U32, required=False, doc="lines to skip (0-based)")
-LIMIT = Param("limit", ParamType.U32, required=False, doc="most lines to return (at least 1)")
+LIMIT = Param("limit", ParamType.COUNT, required=False, doc="most lines to return (at least 1)")
 
 FILES_OPERATIONS: tuple[Operation, ...] = (
     Operation(

@@ -51,12 +51,17 @@ class ParamType(StrEnum):
 
     STRING = "string"
     U32 = "u32"  # a whole number in 0..4294967295
+    COUNT = "count"  # a whole number in 1..4294967295 (a page's most lines, say)
     POSITIVE_NUMBER = "positiveNumber"  # a finite number above zero, fractions allowed
     STRING_LIST = "string[]"
     ANY = "any"  # checked by the operation itself, or by the parameter's shape
     DOC_TARGET = "docTarget"  # an SDK function or a documentation name; crosses as the name
     TURN_SPANS = "turnSpan[]"  # a list of `{from, to}` turn numbers, each a u32
     CLEARABLE_STRING = "string?"  # a string, or null to clear what it sets (Python clears with "")
+
+
+# The one home of each whole-number type's range: the guests check it and every refusal states it.
+WHOLE_RANGES = {ParamType.U32: (0, U32_MAX), ParamType.COUNT: (1, U32_MAX)}
 
 
 class Role(StrEnum):

@@ -7,6 +7,8 @@
   that stands where one was not well-formed (the Python engine reads a lone surrogate a program
   wrote as U+FFFD, and a listing shows a name that is not UTF-8 with it), so a path never names
   a file other than the one the program meant. Every file operation folds its path here.
+- A file's path is not written as a directory's: one ending in `/` (or `/.`) is refused before
+  anything is read, made or written.
 - A refusal is a `PathRefusal` carrying an `ErrorCode` and one sentence that quotes the path as
   the program wrote it (escaped, at most 200 characters: `quote_path`), never a host path or a
   link's target, and never the operating system's own words about file names.
@@ -65,6 +67,14 @@ def check_bounds(path: str) -> None:
         raise too_deep(path)
     if any(len(name.encode("utf-8")) > MAX_NAME_BYTES for name in names):
         raise name_too_long(path)
+
+
+def check_file_form(path: str) -> None:
+    """Refuse a file's path written as a directory's: one ending in `/` (or `/.`)."""
+    tail = next((end for end in ("/", "/.") if path.endswith(end)), None)
+    if tail is not None:
+        predicate = prompts.render("path-directory-form", tail=tail)
+        raise refuse(ErrorCode.INVALID_ARGUMENT, path, predicate)
 
 
 def from_os_error(written: str, error: OSError) -> PathRefusal:

@@ -97,18 +97,18 @@ class Workspace:
 
     def open_for_read(self, path: str) -> io.FileIO:
         """An existing regular file, opened for reading."""
-        with self._walked(path, create_parents=False) as (walk, name):
+        with self._walked(path, create_parents=False, file=True) as (walk, name):
             return _open_regular(walk, name, _READ_FLAGS, "r")
 
     def open_for_update(self, path: str) -> io.FileIO:
         """An existing regular file, opened for reading and writing in place."""
-        with self._walked(path, create_parents=False) as (walk, name):
+        with self._walked(path, create_parents=False, file=True) as (walk, name):
             return _open_regular(walk, name, _UPDATE_FLAGS, "r+")
 
     def open_for_write(self, path: str) -> io.FileIO:
         """A regular file opened for writing and emptied, created with its missing parent
         directories if absent."""
-        with self._walked(path, create_parents=True) as (walk, name):
+        with self._walked(path, create_parents=True, file=True) as (walk, name):
             file = _open_regular(walk, name, _WRITE_FLAGS, "w")
             file.truncate(0)
             return file
@@ -133,11 +133,14 @@ class Workspace:
 
     @contextmanager
     def _walked(
-        self, path: str, *, create_parents: bool, quoted: str | None = None
+        self, path: str, *, create_parents: bool, quoted: str | None = None, file: bool = False
     ) -> Generator[tuple[_Walk, str | None]]:
         """Walk `path` to its last component; yields the walk (its parent directory held last)
-        and that component's name, or None when the path ends at a held directory."""
+        and that component's name, or None when the path ends at a held directory. For a `file`
+        the path may not be written as a directory's (`sub/y/`), checked before anything is made."""
         parts = self._fold(path)
+        if file:
+            paths.check_file_form(path)
         written = path if quoted is None else quoted
         walk = _Walk(written, [self._open_root(written)], list(reversed(parts)))
         try:

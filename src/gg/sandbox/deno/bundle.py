@@ -20,7 +20,7 @@ from pathlib import Path
 
 from gg.prompts import render
 from gg.sandbox.execution import MAX_SDK_CALLS
-from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
+from gg.sdk.registry import WHOLE_RANGES, Operation, Param, ParamType, Registry
 from gg.wire import JS_RESERVED, camel
 
 GUEST_DIR = Path(__file__).parent / "guest"
@@ -96,6 +96,7 @@ def _function_source(operation: Operation) -> str:
     signature = [*names, "options"] if len(in_place) < len(operation.params) else names
     spec = {
         "js": operation.js_name,
+        "key": operation.key,
         "wire": operation.wire,
         "required": [[p.wire, _checked(p), p.required] for p in in_place],
         "optional": [[p.wire, p.type.value] for p in operation.params if not p.in_place],
@@ -128,7 +129,8 @@ def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[
     return {
         "argOptions": render("js-arg-options", **holes),
         "argUnknownOption": render("unknown-option", function="{function}", **holes),
-        "argU32": render("js-arg-u32", max=U32_MAX, **holes),
+        "argU32": _whole("js-arg-u32", ParamType.U32, holes),
+        "argCount": _whole("js-arg-u32", ParamType.COUNT, holes),
         "argPositive": render("js-arg-positive", **holes),
         "argString": render("js-arg-string", **holes),
         "argStringList": render("js-arg-string-list", **holes),
@@ -151,3 +153,9 @@ def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[
 @cache
 def _guest_source(name: str) -> str:
     return (GUEST_DIR / name).read_text(encoding="utf-8")
+
+
+def _whole(template: str, kind: ParamType, holes: dict[str, str]) -> str:
+    """The refusal of a whole number outside `kind`'s range, stating that range."""
+    least, most = WHOLE_RANGES[kind]
+    return render(template, least=least, max=most, **holes)

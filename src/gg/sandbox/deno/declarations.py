@@ -28,6 +28,7 @@ from gg.wire import camel
 _PARAM_TYPES = {
     ParamType.STRING: "string",
     ParamType.U32: "number",
+    ParamType.COUNT: "number",
     ParamType.POSITIVE_NUMBER: "number",
     ParamType.STRING_LIST: "string[]",
     ParamType.ANY: "unknown",

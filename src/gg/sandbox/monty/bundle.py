@@ -43,7 +43,7 @@ from gg.sandbox.monty.spelling import (
     stubs,
 )
 from gg.sandbox.monty.worker.capture import function_spans
-from gg.sdk.registry import U32_MAX, Operation, Param, ParamType, Registry
+from gg.sdk.registry import WHOLE_RANGES, Operation, Param, ParamType, Registry
 from gg.sdk.types import Record, Union, terms
 
 UNKNOWN_OPTIONS = "_unknown"  # every keyword a function does not declare, handed on to be refused
@@ -160,7 +160,8 @@ def worker_words(host_call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
     unknown = {"function": "{function}", "name": "{name}"}
     return {
         "argString": render("py-arg-string", **holes),
-        "argU32": render("py-arg-u32", max=U32_MAX, **holes),
+        "argU32": _whole("py-arg-u32", ParamType.U32, holes),
+        "argCount": _whole("py-arg-u32", ParamType.COUNT, holes),
         "argPositive": render("py-arg-positive", **holes),
         "argStringList": render("py-arg-string-list", **holes),
         "argListEntry": render("py-arg-list-entry", **holes),
@@ -337,3 +338,9 @@ def _assembly(families: list[str]) -> str:
         ]
     )
     return "\n".join(lines)
+
+
+def _whole(template: str, kind: ParamType, holes: dict[str, str]) -> str:
+    """The refusal of a whole number outside `kind`'s range, stating that range."""
+    least, most = WHOLE_RANGES[kind]
+    return render(template, least=least, max=most, **holes)

@@ -33,6 +33,7 @@ LIB_STUB = "from typing import Any\n\ndef __getattr__(name: str) -> Any: ...\n"
 _PARAM_TYPES = {
     ParamType.STRING: "str",
     ParamType.U32: "int",
+    ParamType.COUNT: "int",
     ParamType.POSITIVE_NUMBER: "float",
     ParamType.STRING_LIST: "list[str]",
     ParamType.ANY: "Any",

@@ -6,6 +6,8 @@ Rules kept here:
   and the declarations of the types its result names, followed one level down (a union's members,
   a record's declared field types), so one page shows the whole shape of what comes back;
 - a type's page quotes its declaration and, one level down, those of the types it names;
+- a quoted declaration's doc line is a line comment in the arm's language (`#` in Python, `//`
+  in JavaScript and TypeScript);
 - a module's page lists the functions the agent may call and the module's types;
 - only the functions in `callable` are documented; a module is documented when it holds one of
   them, and its types come with it.
@@ -18,6 +20,7 @@ from collections.abc import Collection, Iterable
 from gg.prompts import render
 from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.docs.signatures import FunctionEntry, ModuleEntry, SignatureCatalogue, TypeEntry
+from gg.sdk.registry import PYTHON_ARMS
 
 NOTHING = frozenset({"void", "None"})  # a result that is nothing, as each arm spells it
 
@@ -83,5 +86,7 @@ def _returned(catalogue: SignatureCatalogue, entry: FunctionEntry) -> list[str]:
 
 
 def _declarations(catalogue: SignatureCatalogue, names: Iterable[str]) -> list[str]:
+    """Each named type's declaration under a line comment, as the arm's language writes one."""
     found = [catalogue.type_named(name) for name in names]
-    return [f"// {entry.doc}\n{entry.declaration}" for entry in found if entry is not None]
+    comment = "#" if catalogue.language in PYTHON_ARMS else "//"
+    return [f"{comment} {entry.doc}\n{entry.declaration}" for entry in found if entry is not None]

@@ -8,7 +8,8 @@
 //   keys are the camelCase wire names; only declared keys cross, in a null-prototype record, and
 //   a key that is not declared is refused, naming it and the declared ones;
 // - a u32, positive-number, list, turn-span or options-object mistake is an ApiError raised here,
-//   before the host, on the SDK's camelCase name; a mistyped string is a TypeError;
+//   before the host, whose `operation` is gg's key (`read_file`), as a host failure's is; a
+//   mistyped string is a TypeError;
 // - a host failure comes back as `{operation, code, message}` with gg's key and is thrown as an
 //   ApiError; alias methods are attached, non-enumerable, to each record of a result;
 // - every call counts against the program's call cap (`calls.cap`), the refused ones too; a call
@@ -63,84 +64,88 @@ export class ApiError extends Error {
 }
 defineProperty(ApiError.prototype, "name", { value: "ApiError", writable: true, configurable: true });
 
-function invalid(sdkName, key, values) {
-  return new ApiError(sdkName, "invalid-argument", say(key, values));
+function invalid(operation, key, values) {
+  return new ApiError(operation, "invalid-argument", say(key, values));
 }
 
 const CHECKS = {
-  string(sdkName, name, value) {
+  string(operation, name, value) {
     if (typeof value !== "string") throw new TypeError(say("argString", { name, got: typeName(value) }));
     return value;
   },
-  "string?"(sdkName, name, value) {
+  "string?"(operation, name, value) {
     if (value !== null && typeof value !== "string") {
       throw new TypeError(say("argString", { name, got: typeName(value) }));
     }
     return value;
   },
-  "string!"(sdkName, name, value) {
-    if (typeof value !== "string") throw invalid(sdkName, "argString", { name, got: typeName(value) });
+  "string!"(operation, name, value) {
+    if (typeof value !== "string") throw invalid(operation, "argString", { name, got: typeName(value) });
     return value;
   },
-  u32(sdkName, name, value) {
+  u32(operation, name, value) {
     if (typeof value === "number" && isInteger(value) && value >= 0 && value <= U32_MAX) return value;
-    throw invalid(sdkName, "argU32", { name, got: shown(value) });
+    throw invalid(operation, "argU32", { name, got: shown(value) });
   },
-  positiveNumber(sdkName, name, value) {
+  count(operation, name, value) {
+    if (typeof value === "number" && isInteger(value) && value >= 1 && value <= U32_MAX) return value;
+    throw invalid(operation, "argCount", { name, got: shown(value) });
+  },
+  positiveNumber(operation, name, value) {
     if (typeof value === "number" && isFinite(value) && value > 0) return value;
-    throw invalid(sdkName, "argPositive", { name, got: shown(value) });
+    throw invalid(operation, "argPositive", { name, got: shown(value) });
   },
-  "string[]"(sdkName, name, value) {
-    if (!isArray(value)) throw invalid(sdkName, "argStringList", { name, got: typeName(value) });
+  "string[]"(operation, name, value) {
+    if (!isArray(value)) throw invalid(operation, "argStringList", { name, got: typeName(value) });
     const items = [];
     for (let i = 0; i < value.length; i++) {
-      if (typeof value[i] !== "string") throw invalid(sdkName, "argListEntry", { name, got: shown(value[i]) });
+      if (typeof value[i] !== "string") throw invalid(operation, "argListEntry", { name, got: shown(value[i]) });
       items[i] = value[i];
     }
     return items;
   },
-  "turnSpan[]"(sdkName, name, value) {
-    if (!isArray(value)) throw invalid(sdkName, "argSpanList", { name, got: typeName(value) });
+  "turnSpan[]"(operation, name, value) {
+    if (!isArray(value)) throw invalid(operation, "argSpanList", { name, got: typeName(value) });
     const spans = [];
     for (let i = 0; i < value.length; i++) {
       const span = value[i];
       if (span === null || typeof span !== "object" || isArray(span)) {
-        throw invalid(sdkName, "argSpanEntry", { name, got: typeName(span) });
+        throw invalid(operation, "argSpanEntry", { name, got: typeName(span) });
       }
       const from = span.from;
       const to = span.to;
-      if (from === undefined || to === undefined) throw invalid(sdkName, "argSpanBounds", { name });
-      spans[i] = { from: CHECKS.u32(sdkName, name + "[].from", from), to: CHECKS.u32(sdkName, name + "[].to", to) };
+      if (from === undefined || to === undefined) throw invalid(operation, "argSpanBounds", { name });
+      spans[i] = { from: CHECKS.u32(operation, name + "[].from", from), to: CHECKS.u32(operation, name + "[].to", to) };
     }
     return spans;
   },
-  any(sdkName, name, value) {
+  any(operation, name, value) {
     return value;
   },
-  docTarget(sdkName, name, value) {
+  docTarget(operation, name, value) {
     if (typeof value === "string") return value;
     if (typeof value === "function") {
       const key = keyOf.get(value);
       if (key !== undefined) return key;
-      throw invalid(sdkName, "argDocForeign", { name });
+      throw invalid(operation, "argDocForeign", { name });
     }
-    throw invalid(sdkName, "argDocTarget", { name, got: typeName(value) });
+    throw invalid(operation, "argDocTarget", { name, got: typeName(value) });
   },
 };
 
 function readOptions(spec, options, args) {
   if (spec.optional.length === 0 || options === undefined || options === null) return;
   if (typeof options !== "object" || isArray(options)) {
-    throw invalid(spec.js, "argOptions", { got: typeName(options) });
+    throw invalid(spec.key, "argOptions", { got: typeName(options) });
   }
   const keys = ownKeys(options);
   for (let i = 0; i < keys.length; i++) {
-    if (!declaresOption(spec, keys[i])) throw invalid(spec.js, "argUnknownOption", { function: spec.js, name: shownKey(keys[i]), known: knownOptions(spec) });
+    if (!declaresOption(spec, keys[i])) throw invalid(spec.key, "argUnknownOption", { function: spec.js, name: shownKey(keys[i]), known: knownOptions(spec) });
   }
   for (const [name, type] of spec.optional) {
     const value = options[name];
     if (value === undefined) continue;
-    args[name] = value === null ? null : CHECKS[type](spec.js, name, value);
+    args[name] = value === null ? null : CHECKS[type](spec.key, name, value);
   }
 }
 
@@ -176,14 +181,14 @@ function attachAliases(spec, value) {
 export function call(spec, required, options) {
   if (calls.made >= calls.cap) {
     calls.refused += 1;
-    throw new ApiError(spec.js, "limit-exceeded", words.callCap);
+    throw new ApiError(spec.key, "limit-exceeded", words.callCap);
   }
   calls.made += 1;
   const args = createRecord();
   for (let i = 0; i < spec.required.length; i++) {
     const [name, type, needed] = spec.required[i];
     if (required[i] === undefined && !needed) continue;
-    args[name] = CHECKS[type](spec.js, name, required[i]);
+    args[name] = CHECKS[type](spec.key, name, required[i]);
   }
   readOptions(spec, options, args);
   const answer = parse(invoke(spec.wire, stringify(args)));

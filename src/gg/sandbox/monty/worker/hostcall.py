@@ -203,6 +203,14 @@ def _u32(value: Any) -> int:
     raise _Wrong("argU32", shown(value))
 
 
+def _count(value: Any) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= U32_MAX:
+        return value
+    raise _Wrong("argCount", shown(value))
+
+
 def _positive(value: Any) -> float | int:
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if number and math.isfinite(value) and value > 0:
@@ -274,6 +282,7 @@ _CHECKS = {
     "string": _string,
     "string?": _string,
     "u32": _u32,
+    "count": _count,
     "positiveNumber": _positive,
     "string[]": _string_list,
     "any": _plain,
