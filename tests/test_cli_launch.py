@@ -285,6 +285,7 @@ def test_ctrl_c_while_a_program_runs_records_exit_130_and_shows_that_program_as_
     assert "while (true) {}" in second and ": interrupted — the run stopped before it reported" in second
     assert "→ interrupted (the operator interrupted the run)" in second and "→ ok" not in second
     assert "interrupted · exit 130 · 2 turns" in text and "interrupted by the operator" in text
+    assert "· 2 programs (0 failed, 1 interrupted)" in " ".join(text.split())  # the cut one counts
 
 
 @pytest.mark.parametrize("group", [False, True], ids=["the-process", "its-process-group"])
@@ -324,4 +325,5 @@ def test_sigterm_while_a_program_runs_keeps_the_run_interrupted_naming_sigterm_w
     second = text[text.index("turn 2 ") :]
     assert "while (true) {}" in second and ": interrupted — the run stopped before it reported" in second
     assert "interrupted · exit 143 · 2 turns" in text and "interrupted by SIGTERM" in text
+    assert "· 2 programs (0 failed, 1 interrupted)" in " ".join(text.split())
     assert "Ctrl-C" not in text
