@@ -196,15 +196,11 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
 
 def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
     """A program may touch anything in its workspace, so the run store must lie outside it."""
-    from gg.telemetry.layout import GG_DIR, holds_store
+    from gg.telemetry.layout import holds_store, store_inside_workspace
 
-    store = (base / GG_DIR).resolve()
     if holds_store(workspace, base):
-        click.echo(
-            f"gg: the workspace {workspace} holds gg's run store ({store}); a program could read or "
-            "overwrite every run. Run gg from a folder outside the workspace.",
-            err=True,
-        )
+        refusal = store_inside_workspace(workspace, base)
+        click.echo(f"gg: {refusal}. Run gg from a folder outside the workspace.", err=True)
         sys.exit(REFUSED_EXIT)
 
 

@@ -44,3 +44,12 @@ def located_store(location: Path) -> Path:
 def holds_store(workspace: Path, base: Path) -> bool:
     """Whether the run store under `base` lies inside `workspace`, where programs could reach it."""
     return (base / GG_DIR).resolve().is_relative_to(workspace.resolve())
+
+
+def store_inside_workspace(workspace: Path, base: Path) -> str:
+    """Why a launch whose workspace holds the run store under `base` is refused."""
+    store = (base / GG_DIR).resolve()
+    return (
+        f"the workspace {workspace} holds gg's run store ({store}); "
+        "a program could read or overwrite every run"
+    )
