@@ -255,6 +255,26 @@ def test_check_names_the_code_point_of_a_bidi_control_in_a_name_and_prints_it_es
     )
 
 
+def test_a_path_or_reference_a_command_refuses_is_printed_escaped(example: Path) -> None:
+    folder = example.parent / "dir\x1b[31mX\u202e"
+    folder.mkdir()
+    runner = CliRunner()
+    checked = runner.invoke(main, ["check", str(folder)])
+    assert checked.exit_code == 2
+    assert "dir\\u001b[31mX\\u202e: 1 defect" in checked.output
+    ran = runner.invoke(main, ["run", str(folder / "nonexist")])
+    assert ran.exit_code == 2
+    assert "dir\\u001b[31mX\\u202e/nonexist: 1 defect" in ran.output
+    journal = runner.invoke(main, ["run", str(example), "--journal", str(folder / "j")])
+    assert journal.exit_code == 2 and "dir\\x1b[31mX\\u202e/j" in journal.output
+    assert runner.invoke(main, ["run", str(example)]).exit_code == 0
+    shown = runner.invoke(main, ["show", "zz\x1b[2J\u202e"])
+    assert shown.exit_code == 1
+    assert "gg show: no run matches `zz\\u001b[2J\\u202e`" in shown.output
+    for output in (checked.output, ran.output, journal.output, shown.output):
+        assert not {"\u202e", "\x1b"} & set(output)
+
+
 @pytest.mark.parametrize(
     "imported",
     [

@@ -148,6 +148,7 @@ def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoRe
     from gg.run.status import RunStatus, exit_code_of
     from gg.telemetry.layout import store_path
     from gg.telemetry.store import RunLookupError
+    from gg.wire import escaped
 
     exit_code = exit_code_of(RunStatus.INTERRUPTED, signal_of(stop))
     interrupted = said_of(stop)
@@ -160,8 +161,9 @@ def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoRe
     finally:
         store.close()
     counted = "1 turn" if turns == 1 else f"{turns} turns"
+    kept_in = escaped(str(store_path(base)))
     click.echo(
-        f"\ngg: {interrupted}. Run {run_id} is kept in {store_path(base)} as it stood: {counted}, "
+        f"\ngg: {interrupted}. Run {run_id} is kept in {kept_in} as it stood: {counted}, "
         f"every event up to the interruption. Read it with: gg show {run_id}",
         err=True,
     )
@@ -186,11 +188,12 @@ def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecor
 def _recorder(record: Path, workspace: Path) -> JournalRecorder:
     """A recorder for a new file outside the workspace (where programs could rewrite it)."""
     from gg.providers.recording import JournalRecorder
+    from gg.wire import escaped
 
     try:
         return JournalRecorder.create_outside(record, workspace)
     except OSError as unwritable:
-        click.echo(f"gg: cannot record to {record}: {unwritable}", err=True)
+        click.echo(f"gg: cannot record to {escaped(str(record))}: {unwritable}", err=True)
         sys.exit(REFUSED_EXIT)
 
 
@@ -210,11 +213,12 @@ def _open_store(base: Path, *, create: bool) -> RunStore:
 
     from gg.telemetry.layout import store_path
     from gg.telemetry.store import RunStore, RunStoreError
+    from gg.wire import escaped
 
     try:
         return RunStore.at(base, create=create)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
-        click.echo(f"gg: the run store {store_path(base)} cannot be used: {unusable}", err=True)
+        click.echo(f"gg: the run store {escaped(str(store_path(base)))} cannot be used: {unusable}", err=True)
         sys.exit(REFUSED_EXIT if create else 1)
 
 

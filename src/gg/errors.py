@@ -79,11 +79,12 @@ class ConfigDefect:
 
 
 class ConfigError(Exception):
-    """A refused launch. Carries every defect found, never only the first."""
+    """A refused launch. Carries every defect found, never only the first; its message names the
+    source escaped, as each defect's path and found value are."""
 
     def __init__(self, source: str, defects: Sequence[ConfigDefect]) -> None:
         self.source = source
         self.defects = tuple(defects)
         lines = "\n".join(f"  - {d.render()}" for d in self.defects)
         count = len(self.defects)
-        super().__init__(f"{source}: {count} defect{'s' if count != 1 else ''}\n{lines}")
+        super().__init__(f"{escaped(source)}: {count} defect{'s' if count != 1 else ''}\n{lines}")

@@ -144,3 +144,10 @@ def test_a_board_param_the_run_does_not_know_refuses_the_launch(folder: Path) ->
     board = {"id": "project-management", "params": {**BOARD["params"], "mergeAgentId": "root"}}
     (defect,) = refusal(_with(board), folder)
     assert defect.path == "agents[0].capabilities[2].params.mergeAgentId"
+
+
+def test_the_readme_gives_every_capability_a_line_of_its_own() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    bullets = {line.split("`")[1] for line in readme.splitlines() if line.startswith("- `")}
+    assert [capability.value for capability in CapabilityId if capability.value not in bullets] == []
+    assert "- `agent-managed-context` (no params): the agent manages its own window" in readme

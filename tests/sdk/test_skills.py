@@ -263,3 +263,28 @@ def test_a_directory_skill_named_like_one_of_ggs_own_replaces_it_and_the_shelf_s
     assert surface.skills.read(files).body == "OURS\n"
     assert surface.skills.replaced == ("gg-filesystem",)
     assert shelf.replaced == ()  # the directory's own catalogue replaces nothing
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_the_readme_names_each_of_ggs_own_skills_exactly() -> None:
+    names = [
+        "gg-filesystem",
+        "gg-shell",
+        "gg-project",
+        "gg-tasks",
+        "gg-memory",
+        "gg-skills",
+        "gg-context",
+        "gg-delegation",
+        "gg-docs",
+        "gg-views",
+        "gg-programs",
+        "gg-session",
+    ]
+    assert set(names) == set(BUILT_IN_FAMILIES)
+    text = " ".join(README.read_text().split())
+    assert [name for name in names if f"`{name}`" not in text] == []
+    assert "`gg-<family>`" not in text
+    assert "`gg-filesystem` (`gg:files`)" in text and "`gg-memory` (`gg:memories`)" in text

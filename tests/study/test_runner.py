@@ -162,6 +162,27 @@ def test_show_and_compare_print_their_tables_as_json_and_csv(
     assert unknown.exit_code == 1 and "has no config `rust`" in unknown.output
 
 
+def test_list_prints_the_studies_as_json_and_csv(finished: Finished, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(finished.base)
+    runner = CliRunner()
+    as_json = runner.invoke(main, ["study", "list", "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    (record,) = json.loads(as_json.output)
+    assert (record["id"], record["status"], record["finished"], record["cells"]) == (
+        finished.end.study_id,
+        "finished",
+        12,
+        12,
+    )
+    assert record["configs"] == "javascript, typescript"
+    as_csv = runner.invoke(main, ["study", "list", "--csv"])
+    assert as_csv.exit_code == 0, as_csv.output
+    header, row = csv.reader(io.StringIO(as_csv.output))
+    assert dict(zip(header, row, strict=True))["id"] == finished.end.study_id
+    both = runner.invoke(main, ["study", "list", "--json", "--csv"])
+    assert both.exit_code == 2 and "choose one" in both.output
+
+
 def test_show_cells_prints_what_each_cells_check_said_and_its_json_the_whole_output(
     finished: Finished, monkeypatch: pytest.MonkeyPatch
 ) -> None:

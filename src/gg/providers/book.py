@@ -80,9 +80,13 @@ def name_defects(replies: Sequence[JournalReply], profiles: Collection[str]) -> 
     return defects
 
 
+NOT_AN_AGENT_ID = "`agent` is no agent id (`root`, `root.1`, `root.1.f1`, `root@2`)"
+"""Why a journal line's `agent` (a reply's, or a host answer's) is refused, when it is of no id's shape."""
+
+
 def _not_an_id(agent: str, profiles: Collection[str], known: str) -> str:
     hint = f", and `{agent}` is a profile: name its script with `profile`" if agent in profiles else ""
-    return f"`agent` is no agent id (`root`, `root.1`, `root.1.f1`, `root@2`){hint}; the profiles are {known}"
+    return f"{NOT_AN_AGENT_ID}{hint}; the profiles are {known}"
 
 
 def _line_order(defect: ConfigDefect) -> int:

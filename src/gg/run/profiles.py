@@ -4,7 +4,8 @@ turns, and one per state of each machine (the state's profile, standing in that 
 An agent started under a profile that is a machine starts in the machine's entry state. A
 profile's shell is opened once, at launch, so a host that cannot jail it refuses the launch before
 any agent takes a turn. The launch log names each of gg's own skills a profile's skills directory
-replaces with one of its own. Every setup of a run binds `shared` memories among the run's one registry.
+replaces with one of its own, and warns of each skill of it not offered for its name (the file
+named escaped). Every setup of a run binds `shared` memories among the run's one registry.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from gg.run.shell import open_shell
 from gg.run.stream import AgentStream
 from gg.sdk.registry import Registry
 from gg.state.board_module import BoardSeat
+from gg.wire import escaped
 
 
 class Profiles:
@@ -43,6 +45,7 @@ class Profiles:
             setup = resolve_setup(profile, ground, shell)
             self._setups[(profile.slug, None)] = setup
             _log_replaced_skills(stream, setup, workspace)
+            _warn_withheld_skills(stream, setup, workspace)
             for machine, state in self._states_run_by(profile.slug):
                 self._setups[(machine, state.name)] = resolve_setup(
                     profile, ground, shell, Seat(machine, state)
@@ -87,5 +90,18 @@ def _log_replaced_skills(stream: AgentStream, setup: AgentSetup, workspace: Path
             f"{setup.slug}'s skills directory holds `{name}`, which replaces gg's own skill of that name"
             + ("" if file is None else f" ({file})"),
             skill=name,
+            file=file,
+        )
+
+
+def _warn_withheld_skills(stream: AgentStream, setup: AgentSetup, workspace: Path) -> None:
+    """The launch log: a warning for each skill of the profile's directory not offered, because
+    its name holds a control or bidi character, naming its file escaped."""
+    shelf = setup.grant.skills
+    for withheld in () if shelf is None else shelf.withheld:
+        file = escaped(os.path.relpath(withheld, workspace))
+        stream.warn(
+            f"{setup.slug}'s skills directory holds `{file}`, whose name holds a control or bidi"
+            " character; it is not offered as a skill",
             file=file,
         )

@@ -4,7 +4,9 @@ Rules kept here:
 - a skill is a file `<name>.md` of the skills directory, or a folder `<name>` holding `skill.md`;
   the catalogue lists them sorted by name. Entries whose name starts with `.`, other files and
   folders without `skill.md` are not skills; a name given both ways cannot be loaded
-  (`catalogue_defects`: the launch is refused);
+  (`catalogue_defects`: the launch is refused). A skill whose name holds a control or bidi
+  character (the rule of names, `gg.wire.first_heading_unsafe`) is not offered: no catalogue
+  lists it, and the shelf names its file (`withheld`), for the launch log to warn;
 - `skill.md` may open with front matter: a `---` line, `key: value` lines, a closing `---` line.
   `description` is the skill's one-line description; the body is the text after the front matter;
 - a folder skill's code module is `skill.<ext>` for the first of the arm's module extensions that
@@ -43,6 +45,7 @@ from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 from gg.state.paths import PathRefusal
 from gg.state.window import Band
 from gg.state.workspace import Workspace
+from gg.wire import first_heading_unsafe
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
@@ -98,16 +101,20 @@ class SkillShelf:
         skills: Sequence[Skill] | None = None,
         confinement: Workspace | None = None,
         replaced: Sequence[str] = (),
+        withheld: Sequence[Path] = (),
     ) -> None:
         """The skills of `directory`, read from it unless given as `skills`, every file read
         within `confinement` (the directory itself, unless given the workspace holding it);
-        `replaced` names gg's own skills a skill of the directory stands in for."""
+        `replaced` names gg's own skills a skill of the directory stands in for, `withheld` the
+        files of the directory's skills not offered for their names (found by the read)."""
         self.directory = Path(os.path.realpath(directory))  # the confinement reads it from its root
         self._extensions = tuple(extensions)
         self._confinement = confinement or Workspace(directory)
         self.replaced = tuple(replaced)
-        found = self._scan() if skills is None else skills
-        self._skills = {skill.name: skill for skill in sorted(found, key=lambda skill: skill.name)}
+        self.withheld = tuple(withheld)
+        if skills is None:
+            skills, self.withheld = self._scan()
+        self._skills = {skill.name: skill for skill in sorted(skills, key=lambda skill: skill.name)}
 
     def offering(self, built_ins: Sequence[Skill]) -> SkillShelf:
         """This catalogue with `built_ins` beside it, sorted by name together; a skill of the
@@ -116,7 +123,9 @@ class SkillShelf:
             return self
         replaced = [skill.name for skill in built_ins if skill.name in self._skills]
         skills = [*self._skills.values(), *(s for s in built_ins if s.name not in self._skills)]
-        return SkillShelf(self.directory, self._extensions, skills, self._confinement, replaced)
+        return SkillShelf(
+            self.directory, self._extensions, skills, self._confinement, replaced, self.withheld
+        )
 
     @property
     def skills(self) -> list[Skill]:
@@ -138,14 +147,20 @@ class SkillShelf:
                 return SkillText(body, (code, extension))
         return SkillText(body, None)
 
-    def _scan(self) -> list[Skill]:
+    def _scan(self) -> tuple[list[Skill], tuple[Path, ...]]:
+        """The directory's skills, and the files of those whose name holds a character no name may."""
         try:
             entries = catalogue_entries(self.directory)
         except OSError as error:
             raise GgDefect(
                 FatalFault.HOST_FAULT, f"the skills directory cannot be listed: {error}"
             ) from error
-        return [Skill(name, self._description(file), file, folder) for name, file, folder in entries]
+        named = [entry for entry in entries if first_heading_unsafe(entry[0]) is None]
+        withheld = tuple(
+            folder or file for name, file, folder in entries if first_heading_unsafe(name) is not None
+        )
+        skills = [Skill(name, self._description(file), file, folder) for name, file, folder in named]
+        return skills, withheld
 
     def _description(self, path: Path) -> str:
         """The `description` of a skill's front matter, read from the head of its file ("" if none)."""

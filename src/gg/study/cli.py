@@ -43,11 +43,13 @@ def run_command(
 @click.option(
     "--limit", default=20, show_default=True, type=click.IntRange(min=1), help="How many, newest first."
 )
-def list_command(limit: int) -> None:
+@JSON_FLAG
+@CSV_FLAG
+def list_command(limit: int, as_json: bool, as_csv: bool) -> None:
     """List the studies kept under .gg/ in this folder."""
     from gg.study import commands
 
-    commands.list_studies(limit)
+    commands.list_studies(limit, as_json, as_csv)
 
 
 @study.command("show")

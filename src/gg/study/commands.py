@@ -34,9 +34,10 @@ from gg.study.progress import TerminalProgress
 from gg.study.results import config_results
 from gg.study.rows import StudyLookupError, StudyRow
 from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInterrupted, run_study
-from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table
+from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table, studies_table
 from gg.telemetry.layout import GG_DIR, store_path
 from gg.telemetry.store import RunStoreError
+from gg.wire import escaped
 
 __all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]
 
@@ -65,7 +66,10 @@ def run(
     except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
     except (RunStoreError, sqlite3.DatabaseError) as unusable:
-        _fail(f"gg study run: the run store {store_path(base)} cannot be used: {unusable}", REFUSED_EXIT)
+        _fail(
+            f"gg study run: the run store {escaped(str(store_path(base)))} cannot be used: {unusable}",
+            REFUSED_EXIT,
+        )
     except StudyInterrupted as interrupted:
         resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
         _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
@@ -89,10 +93,12 @@ def _report_end(end: StudyEnd, study_path: Path) -> None:
     console.print(f"study {end.study_id}: gg study show {end.study_id}, gg study compare {end.study_id} A B")
 
 
-def list_studies(limit: int) -> None:
-    """`gg study list`."""
+def list_studies(limit: int, as_json: bool, as_csv: bool) -> None:
+    """`gg study list`: the studies, newest first."""
     with _ledger() as ledger:
         studies = [(row, len(ledger.cells(row.id))) for row in ledger.studies(limit)]
+    if _emit(studies_table(studies), as_json, as_csv):
+        return
     render_studies(studies, _console())
 
 

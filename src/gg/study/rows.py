@@ -20,6 +20,7 @@ from typing import Any
 
 from gg.study.plan import CellKey
 from gg.telemetry.store import INTERRUPTED, NEWEST_ALIASES, RUNNING, process_alive
+from gg.wire import escaped
 
 __all__ = ["CellRow", "StudyLookupError", "StudyReads", "StudyRow"]
 
@@ -136,7 +137,7 @@ class StudyReads:
         if ref.lower() in NEWEST_ALIASES:
             newest = self.studies(1)
             if not newest:
-                raise StudyLookupError(f"no studies in {self.path}")
+                raise StudyLookupError(f"no studies in {escaped(str(self.path))}")
             return newest[0]
         sql = (
             f"SELECT {STUDY_COLUMNS} FROM studies"
@@ -148,9 +149,9 @@ class StudyReads:
         if exact or len(rows) == 1:
             return (exact or rows)[0]
         if not ref or not rows:
-            raise StudyLookupError(f"no study matches `{ref}`")
+            raise StudyLookupError(f"no study matches `{escaped(ref)}`")
         raise StudyLookupError(
-            f"`{ref}` matches {len(rows)} studies: " + ", ".join(f"`{r.id}`" for r in rows[:5])
+            f"`{escaped(ref)}` matches {len(rows)} studies: " + ", ".join(f"`{r.id}`" for r in rows[:5])
         )
 
 

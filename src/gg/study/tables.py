@@ -5,6 +5,7 @@
 - `--json` is a list of objects, one per row; `--csv` has a header line, and an absent value is
   an empty field.
 - The results table has one column per error type any cell met (`errors.<type>`).
+- The studies table names a study's configs and tasks in one field each, joined by `, `.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typing import Any
 
 from gg.study.compare import Comparison, PairTally
 from gg.study.results import ConfigResult
-from gg.study.rows import CellRow
+from gg.study.rows import CellRow, StudyRow
 
-__all__ = ["Table", "cells_table", "comparison_table", "in_study_order", "results_table"]
+__all__ = ["Table", "cells_table", "comparison_table", "in_study_order", "results_table", "studies_table"]
 
 Value = str | int | float | bool | None
 
@@ -42,6 +43,42 @@ class Table:
         writer.writerow(self.columns)
         writer.writerows(["" if value is None else value for value in row] for row in self.rows)
         return buffer.getvalue()
+
+
+def studies_table(studies: Sequence[tuple[StudyRow, int]]) -> Table:
+    """One row per study, in the order given (newest first), with how many of its cells finished."""
+    columns = (
+        "id",
+        "name",
+        "status",
+        "finished",
+        "cells",
+        "configs",
+        "tasks",
+        "repeats",
+        "seed",
+        "model",
+        "executor",
+        "createdAt",
+    )
+    rows = tuple(
+        (
+            row.id,
+            row.name,
+            row.shown_status,
+            finished,
+            row.cells,
+            ", ".join(row.config_names),
+            ", ".join(row.task_names),
+            row.repeats,
+            row.seed,
+            row.model,
+            row.executor,
+            row.created_at,
+        )
+        for row, finished in studies
+    )
+    return Table(columns, rows)
 
 
 def results_table(results: Sequence[ConfigResult]) -> Table:

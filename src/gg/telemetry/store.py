@@ -38,6 +38,7 @@ from gg.telemetry.layout import store_path
 from gg.telemetry.ndjson import encode_event
 from gg.telemetry.schema import MIGRATIONS, SCHEMA_VERSION
 from gg.telemetry.tally import TALLIED, Tally, tally
+from gg.wire import escaped
 
 RUNNING = "running"
 INTERRUPTED = "interrupted"
@@ -204,7 +205,7 @@ class RunStore:
         if ref.lower() in NEWEST_ALIASES:
             newest = self.list_runs(1)
             if not newest:
-                raise RunLookupError(f"no runs in {self.path}")
+                raise RunLookupError(f"no runs in {escaped(str(self.path))}")
             return newest[0]
         exact = self._rows(f"SELECT {_COLUMNS} FROM runs WHERE id = ?", ref)
         if exact:
@@ -273,12 +274,12 @@ class RunStore:
 
 def _one_match(ref: str, matches: list[RunRow]) -> RunRow:
     if not ref or not matches:
-        raise RunLookupError(f"no run matches `{ref}`")
+        raise RunLookupError(f"no run matches `{escaped(ref)}`")
     if len(matches) > 1:
         shown = ", ".join(f"`{row.id}`" for row in matches[:MAX_AMBIGUOUS_SHOWN])
         more = len(matches) - MAX_AMBIGUOUS_SHOWN
         tail = f" and {more} more" if more > 0 else ""
-        raise RunLookupError(f"`{ref}` matches {len(matches)} runs: {shown}{tail}")
+        raise RunLookupError(f"`{escaped(ref)}` matches {len(matches)} runs: {shown}{tail}")
     return matches[0]
 
 

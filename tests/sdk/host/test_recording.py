@@ -123,3 +123,40 @@ def test_a_recorded_error_is_given_back_as_the_same_error() -> None:
         ErrorCode.OTHER,
         "KeyError: 'z'",
     )
+
+
+def test_a_host_answer_naming_an_agent_of_no_ids_shape_is_refused_as_a_reply_line_naming_one_is(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bad-agent.jsonl"
+    lines = [
+        answer_line("root", Answer("ledger.balance", {"account": "a"}, 1.0)),
+        answer_line("worker\u202e", Answer("ledger.balance", {"account": "b"}, 2.0)),
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(JournalError) as refused:
+        read_host_recording(path)
+    (defect,) = refused.value.defects
+    assert (defect.path, defect.found) == ("line 2", "worker\u202e")
+    assert defect.render() == (
+        "line 2: `agent` is no agent id (`root`, `root.1`, `root.1.f1`, `root@2`) (found worker\\u202e)"
+    )
+
+
+def test_a_recorded_value_outside_the_declared_result_is_answered_other_as_the_live_call_is(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "wrong-type.jsonl"
+    lines = [
+        family_line(family.declaration, None),
+        answer_line("root", Answer("ledger.balance", {"account": "a"}, "one")),
+        answer_line("root", Answer("ledger.balance", {"account": "b"}, 2.5)),
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    for recording in (read_host_recording(path), read_host_recordings([path])):
+        (_, wrong), (_, right) = recording.answers
+        assert wrong.error == (
+            ErrorCode.OTHER,
+            'it answered outside its declared result `float`: the answer must be a number, got "one"',
+        )
+        assert right == Answer("ledger.balance", {"account": "b"}, 2.5)

@@ -7,6 +7,8 @@ An `Answer` is one call as a recording keeps it: the operation, the arguments th
 - the next answer must be for the same operation with the same arguments; otherwise the call is
   refused `unavailable`, saying what the recording holds next, and nothing is used up;
 - a call past an agent's last recorded answer is refused `unavailable` too.
+A value outside the function's declared result (`outside_result`) is answered `other`, saying so,
+whether the function returned it live or a recording holds it (`gg.sdk.host.recording`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg.errors import ApiError, ErrorCode
-from gg.sdk.shape_check import object_of, shown
+from gg.sdk.shape_check import object_of, shown, violation
+from gg.sdk.shapes import Shape, py
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,14 @@ class Answer:
         else:
             entry["error"] = {"code": self.error[0].value, "message": self.error[1]}
         return entry
+
+
+def outside_result(result: Shape, value: Any) -> str | None:
+    """Why `value` (JSON data) is no answer of a function declared to return `result`, or None."""
+    wrong = violation(result, value)
+    if wrong is None:
+        return None
+    return f"it answered outside its declared result `{py(result)}`: the answer{wrong.where} {wrong.reason}"
 
 
 def answer_from_json(data: Any) -> tuple[str, Answer]:

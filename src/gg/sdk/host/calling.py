@@ -29,11 +29,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.errors import ApiError, ErrorCode
-from gg.sdk.host.answers import Answer
+from gg.sdk.host.answers import Answer, outside_result
 from gg.sdk.host.codec import decode, encode
 from gg.sdk.host.family import HostFunction
-from gg.sdk.shape_check import violation
-from gg.sdk.shapes import py
 from gg.wire import camel
 
 CLOSE_WAIT_SECS = 5.0
@@ -68,11 +66,9 @@ def call_function(
         answer = Answer(operation, arguments, error=(ErrorCode.OTHER, described))
         return Called(answer, f"host function `{operation}` failed: {described}", traceback.format_exc())
     encoded = encode(declaration.result, returned)
-    wrong = violation(declaration.result, encoded)
-    if wrong is None:
+    text = outside_result(declaration.result, encoded)
+    if text is None:
         return Called(Answer(operation, arguments, value=encoded))
-    promised = py(declaration.result)
-    text = f"it answered outside its declared result `{promised}`: the answer{wrong.where} {wrong.reason}"
     answer = Answer(operation, arguments, error=(ErrorCode.OTHER, text))
     return Called(answer, f"host function `{operation}`: {text}")
 

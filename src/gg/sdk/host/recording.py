@@ -11,7 +11,10 @@ keeps, in its journal:
   answers and are not recorded.
 
 Replaying that journal with a family absent serves the recorded declaration and answers each call
-from the recording. A bad host line is a `JournalError` naming its line, with every other.
+from the recording. A bad host line is a `JournalError` naming its line, with every other; an
+answer whose `agent` is of no agent id's shape is one, as a reply line naming one is
+(`gg.providers.book`). A recorded value outside its function's declared result (the declaration
+the recording holds) is answered `other`, saying so, as the live call would have been.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gg.errors import ConfigDefect
+from gg.errors import ConfigDefect, ErrorCode
+from gg.providers.book import NOT_AN_AGENT_ID
 from gg.providers.host_lines import host_lines
 from gg.providers.journal import JournalError
-from gg.sdk.host.answers import Answer, answer_from_json
-from gg.sdk.host.declaration import FamilyDeclaration, family_from_json, family_to_json
+from gg.run.tree import is_agent_id
+from gg.sdk.host.answers import Answer, answer_from_json, outside_result
+from gg.sdk.host.declaration import FamilyDeclaration, FunctionDeclaration, family_from_json, family_to_json
 from gg.sdk.shape_check import object_of
 
 FAMILY_KEY = "hostFamily"
@@ -77,7 +82,7 @@ def read_host_recordings(paths: Iterable[Path]) -> HostRecording:
     if refusals:
         defects = [replace(d, path=f"{r.source}, {d.path}") for r in refusals for d in r.defects]
         raise JournalError("the replayed journals", defects)
-    return HostRecording(tuple(families), tuple(answers))
+    return _judged(families, answers)
 
 
 def read_host_recording(path: Path) -> HostRecording:
@@ -94,13 +99,35 @@ def read_host_recording(path: Path) -> HostRecording:
         try:
             if key == FAMILY_KEY:
                 families.append(_family(value))
-            else:
-                answers.append(answer_from_json(value))
+                continue
+            agent, answer = answer_from_json(value)
         except ValueError as bad:
             defects.append(ConfigDefect(f"line {number}", key, f"is not a host line gg can read ({bad})"))
+            continue
+        if is_agent_id(agent):
+            answers.append((agent, answer))
+        else:
+            defects.append(ConfigDefect(f"line {number}", agent, NOT_AN_AGENT_ID))
     if defects:
         raise JournalError(str(path), defects)
-    return HostRecording(tuple(families), tuple(answers))
+    return _judged(families, answers)
+
+
+def _judged(families: list[RecordedFamily], answers: list[tuple[str, Answer]]) -> HostRecording:
+    """The recording, each recorded value outside its function's declared result answered `other`."""
+    declared: dict[str, FunctionDeclaration] = {
+        f"{family.declaration.name}.{function.name}": function
+        for family in families
+        for function in family.declaration.functions
+    }
+    judged: list[tuple[str, Answer]] = []
+    for agent, answer in answers:
+        function = declared.get(answer.operation)
+        text = None if function is None or answer.error else outside_result(function.result, answer.value)
+        if text is not None:
+            answer = Answer(answer.operation, answer.arguments, error=(ErrorCode.OTHER, text))
+        judged.append((agent, answer))
+    return HostRecording(tuple(families), tuple(judged))
 
 
 def _family(value: Any) -> RecordedFamily:
