@@ -7,7 +7,8 @@ and what refuses it after is a run whose status is `refused`.
 
 Ctrl-C keeps the run as it stood and says so: the run id and how to read it, with one turn count
 in `gg runs` and in `gg show`. The run is recorded `interrupted` with exit code 130, and the turn
-it cut short shows the program it was running, marked interrupted.
+it cut short shows the program it was running, marked interrupted. SIGTERM does the same, with
+exit code 143 and a message naming SIGTERM.
 """
 
 from __future__ import annotations
@@ -291,3 +292,45 @@ def test_ctrl_c_while_a_program_runs_records_exit_130_and_shows_that_program_as_
     assert "while (true) {}" in second and ": interrupted — the run stopped before it reported" in second
     assert "→ interrupted (the operator interrupted the run)" in second and "→ ok" not in second
     assert "interrupted · exit 130 · 2 turns" in text and "interrupted by the operator" in text
+    assert "· 2 programs (0 failed, 1 interrupted)" in " ".join(text.split())  # the cut one counts
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["the-process", "its-process-group"])
+def test_sigterm_while_a_program_runs_keeps_the_run_interrupted_naming_sigterm_with_exit_143(
+    example: Path, group: bool
+) -> None:
+    """SIGTERM, as `timeout`, systemd or `docker stop` send it, to gg alone and to its group."""
+    _journal(example, 'import { files } from "gg";\nfiles.listDir("specs");\n', SPIN)
+    gg = subprocess.Popen(
+        [str(GG), "run", str(example)],
+        cwd=example.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        mark = example / "workspace" / "spinning"
+        deadline = time.monotonic() + 60
+        while not mark.exists() and gg.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), "the spinning program never ran"
+        if group:
+            os.killpg(gg.pid, signal.SIGTERM)
+        else:
+            gg.send_signal(signal.SIGTERM)
+        _, stderr = gg.communicate(timeout=60)
+    finally:
+        if gg.poll() is None:
+            gg.kill()
+    assert gg.returncode == 143, stderr
+    assert "Traceback" not in stderr
+    (run,) = _recorded()
+    assert f"gg: interrupted by SIGTERM. Run {run['id']} is kept in" in stderr and "2 turns" in stderr
+    assert (run["status"], run["exitCode"], run["turns"]) == ("interrupted", 143, 2)
+    text = CliRunner().invoke(main, ["show", run["id"]]).output
+    second = text[text.index("turn 2 ") :]
+    assert "while (true) {}" in second and ": interrupted — the run stopped before it reported" in second
+    assert "interrupted · exit 143 · 2 turns" in text and "interrupted by SIGTERM" in text
+    assert "· 2 programs (0 failed, 1 interrupted)" in " ".join(text.split())
+    assert "Ctrl-C" not in text

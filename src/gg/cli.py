@@ -1,8 +1,9 @@
 """The `gg` command line: run, replay, check, schema, runs, show, docs, study, console.
 
 Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
-refused launch; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C), and gg
-says which run was kept and how to read it.
+refused launch; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C), 143 a
+SIGTERM stopped it (as `timeout`, systemd or `docker stop` send it), and gg says, for either,
+which run was kept and how to read it.
 
 A refused launch is recorded by one rule: it is recorded, as a run whose status is `refused`,
 once it has a run id, and never before. A launch gets its id once gg has read the capability set,
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from gg.telemetry.store import RunStore
 
 REFUSED_EXIT = 2
-INTERRUPTED_EXIT = 130
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead.")
 T = TypeVar("T")
 
@@ -107,6 +107,7 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
     from gg.config import load_capability_set
     from gg.errors import ConfigError
+    from gg.run.interruption import sigterm_interrupts
     from gg.run.run import execute_run
     from gg.telemetry.clock import new_run_id
 
@@ -129,38 +130,44 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
         try:
-            result = execute_run(capability_set, telemetry, options)
+            with sigterm_interrupts():
+                result = execute_run(capability_set, telemetry, options)
         finally:
             telemetry.close()
-    except KeyboardInterrupt:
-        _say_what_was_kept(base, run_id)
+    except KeyboardInterrupt as stop:
+        _say_what_was_kept(base, run_id, stop)
     if recorder is not None and result.exit_code == REFUSED_EXIT:
         recorder.discard_unused()
     sys.exit(result.exit_code)
 
 
-def _say_what_was_kept(base: Path, run_id: str) -> NoReturn:
-    """Ctrl-C: the run is kept as it stood; say where, how far it got and how to read it."""
+def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoReturn:
+    """Ctrl-C or SIGTERM: the run is kept as it stood; say where, how far it got and how to read
+    it, and exit 128 + the signal's number."""
+    from gg.run.interruption import said_of, signal_of
+    from gg.run.status import RunStatus, exit_code_of
     from gg.telemetry.layout import store_path
     from gg.telemetry.store import RunLookupError
     from gg.wire import escaped
 
+    exit_code = exit_code_of(RunStatus.INTERRUPTED, signal_of(stop))
+    interrupted = said_of(stop)
     store = _open_store(base, create=False)
     try:
         turns = _read(lambda: store.find_run(run_id).turns)
     except RunLookupError:
-        click.echo(f"\ngg: interrupted before run {run_id} recorded anything.", err=True)
-        sys.exit(INTERRUPTED_EXIT)
+        click.echo(f"\ngg: {interrupted} before run {run_id} recorded anything.", err=True)
+        sys.exit(exit_code)
     finally:
         store.close()
     counted = "1 turn" if turns == 1 else f"{turns} turns"
     kept_in = escaped(str(store_path(base)))
     click.echo(
-        f"\ngg: interrupted. Run {run_id} is kept in {kept_in} as it stood: {counted}, "
+        f"\ngg: {interrupted}. Run {run_id} is kept in {kept_in} as it stood: {counted}, "
         f"every event up to the interruption. Read it with: gg show {run_id}",
         err=True,
     )
-    sys.exit(INTERRUPTED_EXIT)
+    sys.exit(exit_code)
 
 
 def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None) -> Telemetry:
@@ -192,16 +199,11 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
 
 def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
     """A program may touch anything in its workspace, so the run store must lie outside it."""
-    from gg.telemetry.layout import GG_DIR, holds_store
-    from gg.wire import escaped
+    from gg.telemetry.layout import holds_store, store_inside_workspace
 
-    store = (base / GG_DIR).resolve()
     if holds_store(workspace, base):
-        click.echo(
-            f"gg: the workspace {escaped(str(workspace))} holds gg's run store ({escaped(str(store))}); "
-            "a program could read or overwrite every run. Run gg from a folder outside the workspace.",
-            err=True,
-        )
+        refusal = store_inside_workspace(workspace, base)
+        click.echo(f"gg: {refusal}. Run gg from a folder outside the workspace.", err=True)
         sys.exit(REFUSED_EXIT)
 
 

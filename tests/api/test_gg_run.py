@@ -169,6 +169,47 @@ def test_the_launch_refusals_are_raised_each_naming_what_to_change(tmp_path: Pat
     assert [d.path for d in unnamed.value.defects] == ["model"]
 
 
+class NoCompletion:
+    model_id = "scripted:none"
+
+
+def test_a_model_that_is_no_model_client_is_refused_naming_what_the_protocol_needs(tmp_path: Path) -> None:
+    (tmp_path / "ws").mkdir()
+    document = _document(tmp_path)
+    with pytest.raises(gg.ConfigError) as bare:
+        gg.run(document, model=object(), store=tmp_path)  # type: ignore[arg-type]
+    (defect,) = bare.value.defects
+    assert defect.path == "model" and defect.found.startswith("<object object at")
+    assert defect.reason == (
+        'must be "PROVIDER:MODEL" or a gg.ModelClient, which needs a `model_id` string'
+        " and a `complete(request) -> gg.Reply` method"
+    )
+    with pytest.raises(gg.ConfigError) as half:
+        gg.run(document, model=NoCompletion(), store=tmp_path)  # type: ignore[arg-type]
+    assert half.value.defects[0].reason.endswith("which needs a `complete(request) -> gg.Reply` method")
+    assert not (tmp_path / ".gg").exists()  # refused before any run, as every launch refusal is
+
+
+def test_a_store_inside_the_workspace_is_refused_in_the_words_gg_run_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    document = _document(tmp_path)
+    with pytest.raises(gg.ConfigError) as inside:
+        gg.run(document, model=Scripted(), store=workspace)
+    said = (
+        f"the workspace {workspace} holds gg's run store ({workspace / '.gg'}); "
+        "a program could read or overwrite every run"
+    )
+    assert inside.value.defects[0].reason == f"{said}; give a store outside the workspace"
+    (tmp_path / "gg.json").write_text(json.dumps(document))
+    monkeypatch.chdir(workspace)  # `gg run` keeps its store in the working directory
+    refused = CliRunner().invoke(main, ["run", str(tmp_path / "gg.json")])
+    assert refused.exit_code == 2, refused.output
+    assert f"gg: {said}. Run gg from a folder outside the workspace." in refused.output
+
+
 def test_a_recording_that_cannot_be_made_leaves_no_store_behind(tmp_path: Path) -> None:
     (tmp_path / "ws").mkdir()
     (tmp_path / "taken.jsonl").write_text("kept as it was\n")

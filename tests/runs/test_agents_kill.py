@@ -113,4 +113,5 @@ def _read_unfinished(run_id: str) -> None:
     assert "delegation.waitForSubagents([a.id, b.id]);" in text
     assert text.count(": unfinished — the run stopped before it reported") == 3
     assert "→ unfinished (no outcome recorded)" in text and "→ ok" not in text
-    assert text.rstrip().splitlines()[-1].startswith("unfinished · ")
+    summary = " ".join(text[text.rindex("─") + 1 :].split())  # the run's last words, unwrapped
+    assert summary.startswith("unfinished · ") and summary.endswith("· 5 programs (0 failed, 3 unfinished)")

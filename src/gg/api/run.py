@@ -11,8 +11,9 @@
   instead (the two do not combine); `record` writes every agent's replies, and the host
   functions' answers, to a new journal file.
 - `families` are the host families (`gg.family`) profiles may name by name.
-- What refuses the launch before a run exists (a capability set with defects, a journal that does
-  not exist, a workspace that is missing or holds the store, a recording file that exists) raises
+- What refuses the launch before a run exists (a capability set with defects, a `model` that is
+  no `ModelClient`, a journal that does not exist, a workspace that is missing or holds the store,
+  a recording file that exists) raises
   `gg.ConfigError` and records nothing, as `gg run` does; whatever the run itself meets (a missing
   key, a host family that cannot be served) ends it `refused` or otherwise, never an exception.
 """
@@ -119,9 +120,9 @@ def _launch(
 
 
 def _refuse_before_the_run(workspace: Path, base: Path, journal: str | Path | None, model: object) -> None:
-    from gg.telemetry.layout import holds_store
+    from gg.telemetry.layout import holds_store, store_inside_workspace
 
-    defects: list[ConfigDefect] = []
+    defects: list[ConfigDefect] = [] if (wrong := _not_a_model(model)) is None else [wrong]
     if journal is not None and model is not None:
         defects.append(
             ConfigDefect("journal", str(journal), "replays a journal; it cannot be combined with model")
@@ -131,10 +132,27 @@ def _refuse_before_the_run(workspace: Path, base: Path, journal: str | Path | No
     if not workspace.is_dir():
         defects.append(ConfigDefect("workspace", str(workspace), "must name an existing folder"))
     elif holds_store(workspace, base):
-        reason = "holds gg's run store, which a program could read or overwrite; give another store"
+        reason = f"{store_inside_workspace(workspace, base)}; give a store outside the workspace"
         defects.append(ConfigDefect("store", str(base), reason))
     if defects:
         raise ConfigError(LAUNCH, defects)
+
+
+def _not_a_model(model: object) -> ConfigDefect | None:
+    """What keeps `model` from answering, when it is an object: the `gg.ModelClient` protocol
+    asks for a `model_id` string and a `complete(request)` method."""
+    if model is None or isinstance(model, str):
+        return None
+    needs: list[str] = []
+    if not isinstance(getattr(model, "model_id", None), str):
+        needs.append("a `model_id` string")
+    if not callable(getattr(model, "complete", None)):
+        needs.append("a `complete(request) -> gg.Reply` method")
+    if not needs:
+        return None
+    reason = f'must be "PROVIDER:MODEL" or a gg.ModelClient, which needs {" and ".join(needs)}'
+    shown = repr(model)
+    return ConfigDefect("model", shown if len(shown) <= 80 else f"{shown[:79]}…", reason)
 
 
 def _model(

@@ -9,8 +9,9 @@ before its end is written. The run ends when the root's last incarnation
 ends; its ending is the run's (a machine's terminal state's ending included), and every agent
 still running then is stopped and recorded as stopped. gg's own defect in any agent ends the run
 `internal_error`. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
-ends it with exit 3. The operator's Ctrl-C (`KeyboardInterrupt`) stops every agent and ends the
-run `interrupted` (exit 130): its `run_finished` is written, counting every turn an agent began
+ends it with exit 3. The operator's Ctrl-C (`KeyboardInterrupt`), or a SIGTERM while `gg run`
+holds it (`gg.run.interruption`), stops every agent and ends the run `interrupted` (exit 130, or
+143 for SIGTERM), naming which: its `run_finished` is written, counting every turn an agent began
 (the one the interruption cut short included, as `gg show` lists them), and then the interruption
 is raised on to the caller. A run whose process vanished (`kill -9`) writes no end at all: the
 store reads it as `unfinished`. `run_finished` sums every agent's turns, programs, errors and spend, and
@@ -37,13 +38,14 @@ from gg.providers.base import ModelClient
 from gg.providers.recording import JournalRecorder
 from gg.run.context import MonotonicClock, RunContext
 from gg.run.families import bind_run_families, log_run_families
+from gg.run.interruption import message_of, signal_of
 from gg.run.issues import IssueDesk
 from gg.run.leases import GuestLeases
 from gg.run.models import ClientFor, ModelClients, Overrides, replayed_journals
 from gg.run.profiles import Profiles
 from gg.run.scheduler import Scheduler
 from gg.run.spawner import Spawner
-from gg.run.status import RunStatus
+from gg.run.status import RunStatus, exit_code_of
 from gg.run.stream import AgentStream
 from gg.run.tree import ROOT_ID
 from gg.sandbox.execution import Arm
@@ -57,8 +59,6 @@ from gg.state.library import Minter, cuid2_minter
 from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import LogLevel, RunFinished, RunStarted
-
-INTERRUPTED_MESSAGE = "interrupted by the operator (Ctrl-C)"
 
 
 @dataclass(frozen=True)
@@ -128,31 +128,38 @@ def execute_run(
     stream.emit(_started(capability_set, options, workspace, clients))
     log_run_families(stream, host)
     spawner: Spawner | None = None
+    stop: KeyboardInterrupt | None = None
     try:
         if refusal is not None:
             end = AgentEnd(RunStatus.REFUSED, message=str(refusal))
         else:
-            end, spawner = _run_tree(capability_set, run, stream, workspace, clients)
+            end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients)
     finally:
         run.close()
         host.close()
-    _record_end(stream, run, end, spawner, clients)
-    if end.status is RunStatus.INTERRUPTED:
-        raise KeyboardInterrupt
+    _record_end(stream, run, end, spawner, clients, None if stop is None else signal_of(stop))
+    if stop is not None and end.status is RunStatus.INTERRUPTED:
+        raise stop
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
 
 
 def _record_end(
-    stream: AgentStream, run: RunContext, end: AgentEnd, spawner: Spawner | None, clients: ModelClients
+    stream: AgentStream,
+    run: RunContext,
+    end: AgentEnd,
+    spawner: Spawner | None,
+    clients: ModelClients,
+    stopped_by: int | None,
 ) -> None:
-    """The run's last words on its record: the journal lines it never used, then `run_finished`."""
+    """The run's last words on its record: the journal lines it never used, then `run_finished`
+    (an interrupted run's exit code names the signal that stopped it)."""
     _tell_unused_lines(run.stream(ROOT_ID), clients)  # at turn 0: the run's, not a turn's
     interrupted = end.status is RunStatus.INTERRUPTED
     summary = None if spawner is None else _summary(spawner, run, interrupted=interrupted)
     stream.emit(
         RunFinished(
             status=end.status.value,
-            exit_code=end.status.exit_code,
+            exit_code=exit_code_of(end.status, stopped_by),
             turns=0 if summary is None else summary["turns"],
             duration_ms=round(run.elapsed() * 1000, 1),
             final_text=end.final_text,
@@ -187,7 +194,8 @@ def _run_tree(
     stream: AgentStream,
     workspace: Path,
     clients: ModelClients,
-) -> tuple[AgentEnd, Spawner | None]:
+) -> tuple[AgentEnd, Spawner | None, KeyboardInterrupt | None]:
+    """The run's end, its spawner once the root opened, and the interruption that stopped it."""
     try:
         clients.open_journals()
         spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream, run.board), clients)
@@ -196,13 +204,15 @@ def _run_tree(
         root = spawner.open_root()
         run.leases.arm(root.setup.language)
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
-        return AgentEnd(RunStatus.REFUSED, message=str(refusal)), None
+        return AgentEnd(RunStatus.REFUSED, message=str(refusal)), None, None
     except Exception as defect:  # gg's own failure: recorded for the operator, never the model
-        return _defect(stream, defect), None
+        return _defect(stream, defect), None, None
+    stop: KeyboardInterrupt | None = None
     try:
         end = spawner.run_lineage(root)
-    except KeyboardInterrupt:
-        end = AgentEnd(RunStatus.INTERRUPTED, message=INTERRUPTED_MESSAGE)
+    except KeyboardInterrupt as interruption:
+        stop = interruption
+        end = AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption))
     except Exception as defect:
         end = _defect(stream, defect)
     finally:
@@ -210,7 +220,7 @@ def _run_tree(
     if run.fault is not None and end.status is not RunStatus.INTERNAL_ERROR:
         end = AgentEnd(RunStatus.INTERNAL_ERROR, message=run.fault)
     stream.turn = root.stream.turn
-    return end, spawner
+    return end, spawner, stop
 
 
 def _tell_unused_lines(stream: AgentStream, clients: ModelClients) -> None:

@@ -1,11 +1,13 @@
 """How a run ended, and the exit code each ending maps to.
 
 Exit codes: 0 the session ended; 1 gg's own defect or a model that could not be reached; 2 a
-refused capability set; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C).
+refused capability set; 3 a ceiling stopped the run; an interrupted run 128 + the number of the
+signal that stopped it: 130 for the operator's Ctrl-C (SIGINT), 143 for SIGTERM.
 """
 
 from __future__ import annotations
 
+import signal
 from enum import StrEnum
 
 from gg.loop.limits import LimitName
@@ -23,9 +25,11 @@ class RunStatus(StrEnum):
 
     @property
     def exit_code(self) -> int:
+        """The exit code of a run that ended so (an interrupted one, by Ctrl-C)."""
         return _EXIT_CODES[self]
 
 
+SIGNAL_EXIT_BASE = 128
 _EXIT_CODES = {
     RunStatus.COMPLETED: 0,
     RunStatus.INTERNAL_ERROR: 1,
@@ -34,8 +38,16 @@ _EXIT_CODES = {
     RunStatus.EXHAUSTED: 3,
     RunStatus.LIMIT_EXCEEDED: 3,
     RunStatus.TIMED_OUT: 3,
-    RunStatus.INTERRUPTED: 130,
+    RunStatus.INTERRUPTED: SIGNAL_EXIT_BASE + signal.SIGINT,
 }
+
+
+def exit_code_of(status: RunStatus, stopped_by: int | None = None) -> int:
+    """The exit code of a run that ended with `status`; an interrupted one names the signal that
+    stopped it in `stopped_by` (Ctrl-C's SIGINT when not given)."""
+    if status is RunStatus.INTERRUPTED and stopped_by is not None:
+        return SIGNAL_EXIT_BASE + stopped_by
+    return _EXIT_CODES[status]
 
 
 def status_of_breach(limit: LimitName) -> RunStatus:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gg.wire import escaped
+
 GG_DIR = ".gg"
 STORE_FILE = "runs.db"
 RUNS_DIR = "runs"
@@ -44,3 +46,13 @@ def located_store(location: Path) -> Path:
 def holds_store(workspace: Path, base: Path) -> bool:
     """Whether the run store under `base` lies inside `workspace`, where programs could reach it."""
     return (base / GG_DIR).resolve().is_relative_to(workspace.resolve())
+
+
+def store_inside_workspace(workspace: Path, base: Path) -> str:
+    """Why a launch whose workspace holds the run store under `base` is refused (both paths
+    escaped, as every path a refusal prints is)."""
+    store = escaped(str((base / GG_DIR).resolve()))
+    return (
+        f"the workspace {escaped(str(workspace))} holds gg's run store ({store}); "
+        "a program could read or overwrite every run"
+    )

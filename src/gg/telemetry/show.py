@@ -179,10 +179,11 @@ def _turn(
     if turn.usage:
         console.print(Text(_spend(turn.tokens, turn.cost_usd), style="dim"), highlight=False)
     ran = {program.call_id for program in turn.programs}
+    cut_short = turn.cut_short
     for call in turn.calls:
         if call.call_id not in ran:
             console.print(_call_line(call, marks), highlight=False)
-            if turn.outcome is None and call.program is not None:
+            if call in cut_short:
                 console.print(_cut_short(call, lexer, marks, cut))
     for program in turn.programs:
         call = next((c for c in turn.calls if c.call_id == program.call_id), None)
@@ -339,7 +340,10 @@ def _end(transcript: Transcript, console: Console, marks: Glyphs) -> None:
     facts.append(_tokens(tokens))
     if totals.cost is not None:
         facts.append(_cost(totals))
-    facts.append(f"{plural(totals.programs, 'program')} ({totals.failed_programs} failed)")
+    counted = f"{totals.failed_programs} failed"
+    if totals.cut_programs:
+        counted += f", {totals.cut_programs} {_cut_word(transcript)}"
+    facts.append(f"{plural(totals.programs, 'program')} ({counted})")
     console.print(status.append(" · " + " · ".join(facts), style="default"), highlight=False)
     if transcript.message:
         console.print(Text(transcript.message, style="red"), highlight=False)

@@ -9,9 +9,9 @@ Rules:
 - The `runs` row is kept current from the events: `run_started` fills it, every event of a turn
   raises `turns` to that turn (a turn counts from its first event, as `gg show` counts it, so an
   interrupted run reads the same in both), `run_finished` writes the final status and exit code
-  (an operator's Ctrl-C writes one too: `interrupted`, exit 130). Until then a run is `running`;
-  `shown_status` tells `unfinished` when its process on this host is gone without writing its end
-  (`kill -9`, a crash, a lost machine): such a run has no exit code.
+  (an operator's Ctrl-C writes one too, `interrupted`, exit 130, and a SIGTERM, exit 143). Until
+  then a run is `running`; `shown_status` tells `unfinished` when its process on this host is gone
+  without writing its end (`kill -9`, a crash, a lost machine): such a run has no exit code.
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
 - `listed` adds to each row the status to show and its tally (`gg.telemetry.tally`), read from the
   run's `model_reply` and `turn_outcome` events alone.

@@ -75,6 +75,15 @@ class Turn:
     def tokens(self) -> TokenCounts:
         return token_counts(self.usage)
 
+    @property
+    def cut_short(self) -> tuple[Call, ...]:
+        """The calls whose program the run stopped before it reported: in a turn that never
+        closed, each call carrying a program that has no run."""
+        if self.outcome is not None:
+            return ()
+        ran = {program.call_id for program in self.programs}
+        return tuple(call for call in self.calls if call.program is not None and call.call_id not in ran)
+
 
 @dataclass(frozen=True)
 class Totals:
@@ -83,12 +92,13 @@ class Totals:
     input_tokens: int
     output_tokens: int
     cost: float | None
-    programs: int
+    programs: int  # every program submitted: those that reported and those cut short
     failed_programs: int
     error_turns: int
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     unpriced: int = 0  # replies whose cost is not known
+    cut_programs: int = 0  # programs the run stopped before they reported
 
 
 @dataclass(frozen=True)
@@ -284,18 +294,20 @@ def _transcript(
 def _totals(records: list[Mapping[str, Any]], turns: tuple[Turn, ...], finished: Mapping[str, Any]) -> Totals:
     spent = tally(records)
     programs = [p for turn in turns for p in turn.programs]
+    cut = sum(len(turn.cut_short) for turn in turns)
     return Totals(
         turns=int_of(finished["turns"]) if "turns" in finished else len(turns),
         duration_ms=float_of(finished.get("durationMs")) or _span_ms(records),
         input_tokens=spent.tokens.input,
         output_tokens=spent.tokens.output,
         cost=spent.cost_usd,
-        programs=len(programs),
+        programs=len(programs) + cut,
         failed_programs=sum(1 for p in programs if not p.ok),
         error_turns=spent.error_turns,
         cache_read_tokens=spent.tokens.cache_read,
         cache_write_tokens=spent.tokens.cache_write,
         unpriced=spent.unpriced,
+        cut_programs=cut,
     )
 
 

@@ -11,6 +11,9 @@ Rules kept here:
 - a `gg.ApiError` the function raises (or any of gg's own `ApiError`s) is its answer: that code
   and message; any other exception is the function's failure, answered `other` with the
   exception's type and message, and its traceback goes to the operator (`Called.traceback`);
+- a function that calls `sys.exit` fails the same way, its answer naming the call and its code:
+  a host function ends its call, never the run; a `KeyboardInterrupt` is the operator's and is
+  raised on (the run records it as its end), from an `async def` as from a plain one;
 - what the function returns is encoded and judged against its declared result; an answer outside
   the declaration is answered `other`, saying so, and reported to the operator too.
 """
@@ -58,7 +61,7 @@ def call_function(
             returned = loop.run(returned)
     except ApiError as refusal:
         return Called(Answer(operation, arguments, error=(refusal.code, refusal.message)))
-    except Exception as failure:
+    except (Exception, SystemExit) as failure:
         described = describe(failure)
         answer = Answer(operation, arguments, error=(ErrorCode.OTHER, described))
         return Called(answer, f"host function `{operation}` failed: {described}", traceback.format_exc())
@@ -77,7 +80,11 @@ def _decoded(function: HostFunction, arguments: Mapping[str, Any]) -> dict[str, 
 
 
 def describe(failure: BaseException) -> str:
-    """`ValueError: no such SKU`, or the exception's type alone when it has no message."""
+    """`ValueError: no such SKU`, or the exception's type alone when it has no message;
+    `SystemExit: the function called sys.exit(3)` for a function that exited."""
+    if isinstance(failure, SystemExit):
+        code = "" if failure.code is None else repr(failure.code)
+        return f"SystemExit: the function called sys.exit({code})"
     message = str(failure)
     return f"{type(failure).__name__}: {message}" if message else type(failure).__name__
 
@@ -92,7 +99,10 @@ class FunctionLoop:
 
     def run(self, awaitable: Awaitable[Any]) -> Any:
         """Await `awaitable` on the loop and hand back its result (or raise what it raised)."""
-        return asyncio.run_coroutine_threadsafe(_awaited(awaitable), self._started()).result()
+        try:
+            return asyncio.run_coroutine_threadsafe(_awaited(awaitable), self._started()).result()
+        except _Escaping as carried:
+            raise carried.escaping from None
 
     def close(self) -> None:
         with self._lock:
@@ -117,8 +127,20 @@ class FunctionLoop:
             return self._loop
 
 
+class _Escaping(Exception):
+    """Carries a `SystemExit` or `KeyboardInterrupt` off the loop, which either would stop, to the
+    caller, who raises it as the function raised it."""
+
+    def __init__(self, escaping: SystemExit | KeyboardInterrupt) -> None:
+        super().__init__(escaping)
+        self.escaping = escaping
+
+
 async def _awaited(awaitable: Awaitable[Any]) -> Any:
-    return await awaitable
+    try:
+        return await awaitable
+    except (SystemExit, KeyboardInterrupt) as escaping:
+        raise _Escaping(escaping) from None
 
 
 async def _cancel_the_rest() -> None:
