@@ -171,47 +171,50 @@ def _tally_row(comparison: Comparison, tally: PairTally) -> tuple[Value, ...]:
     )
 
 
+CELL_COLUMNS = (
+    "config",
+    "task",
+    "repeat",
+    "verdict",
+    "solved",
+    "status",
+    "turns",
+    "programs",
+    "errorTurns",
+    "inputTokens",
+    "outputTokens",
+    "costUsd",
+    "wallMs",
+    "checkExit",
+    "checkDetail",
+    "runId",
+)
+
+
 def cells_table(rows: Sequence[CellRow]) -> Table:
-    columns = (
-        "config",
-        "task",
-        "repeat",
-        "verdict",
-        "solved",
-        "status",
-        "turns",
-        "programs",
-        "errorTurns",
-        "inputTokens",
-        "outputTokens",
-        "costUsd",
-        "wallMs",
-        "checkExit",
-        "checkDetail",
-        "runId",
+    return Table(CELL_COLUMNS, tuple(_cell_values(row) for row in rows))
+
+
+def _cell_values(row: CellRow) -> tuple[Any, ...]:
+    """One cell's values, in `CELL_COLUMNS` order."""
+    return (
+        row.config,
+        row.task,
+        row.repeat,
+        row.verdict,
+        row.solved,
+        row.status,
+        row.turns,
+        row.programs,
+        row.error_turns,
+        row.input_tokens,
+        row.output_tokens,
+        row.cost_usd,
+        row.wall_ms,
+        row.check_exit,
+        row.check_detail,
+        row.run_id,
     )
-    values: list[tuple[Any, ...]] = [
-        (
-            row.config,
-            row.task,
-            row.repeat,
-            row.verdict,
-            row.solved,
-            row.status,
-            row.turns,
-            row.programs,
-            row.error_turns,
-            row.input_tokens,
-            row.output_tokens,
-            row.cost_usd,
-            row.wall_ms,
-            row.check_exit,
-            row.check_detail,
-            row.run_id,
-        )
-        for row in rows
-    ]
-    return Table(columns, tuple(values))
 
 
 def in_study_order(rows: Sequence[CellRow], configs: Sequence[str], tasks: Sequence[str]) -> list[CellRow]:
