@@ -254,7 +254,10 @@ def _check_succession(crew: Crew, rule: Mapping[str, Any]) -> None:
 
 
 def _check_reply(crew: Crew, agent: str, rule: Mapping[str, Any], bindings: Bindings) -> None:
-    turns = sorted({e["turn"] for e in crew.events if e["agentId"] == agent and e["turn"] > 0})
+    """Reply N is what answered the agent's Nth model request: the rule holds in that turn (an event
+    another agent's thread writes on this agent's record, its spawn say, belongs to no reply)."""
+    asked = [e["turn"] for e in crew.events if e["agentId"] == agent and e["type"] == "model_request"]
+    turns = sorted(set(asked))
     turn = turns[rule["reply"] - 1]
     events = [e for e in crew.events if e["agentId"] == agent and e["turn"] == turn]
     if "outcome" in rule:
