@@ -22,37 +22,29 @@ from gg.state.board_handle import BoardHandle, IssuePolicy
 from gg.state.tasks import ScopeEdit, TaskMode, TasksModule
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
+from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 from guest_world import CEILINGS, QuietLog
 
 pytestmark = pytest.mark.arms("javascript", "python")
 
-JS_HEAD = """import * as gg from "gg";
+JS_HEAD = (
+    """import * as gg from "gg";
 const { files, session } = gg;
-const seen = [];
-const attempt = (label, f) => {
-  try { f(); seen.push(`${label} ok`); } catch (e) { seen.push(`${label} ${e.code}: ${e.message}`); }
-};
-const operation = (label, f) => {
-  try { f(); seen.push(`${label} ok`); } catch (e) { seen.push(`${label} ${e.operation}`); }
-};
 """
-PY_HEAD = """import gg
+    + JS_SEEN
+    + js_attempt()
+    + js_attempt("operation", "operation")
+    + """"""
+)
+PY_HEAD = (
+    """import gg
 from gg import files, session
-seen = []
-def attempt(label, f):
-    try:
-        f()
-        seen.append(label + " ok")
-    except gg.ApiError as e:
-        d = gg.core.details(e)
-        seen.append(label + " " + d.code + ": " + d.message)
-def operation(label, f):
-    try:
-        f()
-        seen.append(label + " ok")
-    except gg.ApiError as e:
-        seen.append(label + " " + gg.core.details(e).operation)
 """
+    + PY_SEEN
+    + py_attempt()
+    + py_attempt("operation", "operation")
+    + """"""
+)
 SHOW = {"javascript": "console.log(JSON.stringify(seen));\n", "python": "print(seen)\n"}
 ARGUMENTS = {
     "javascript": {

@@ -11,6 +11,7 @@ import pytest
 from gg.sandbox.execution import Arm
 from gg.state.board import Board, BoardCaps, NewIssue
 from gg.state.board_handle import BoardHandle, IssuePolicy
+from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 
 from .moduleworld import module_agent
 
@@ -52,11 +53,10 @@ print(json.dumps([issue.id, ack]))
 }
 REFUSALS = {
     "javascript": """import { board } from "gg";
-const seen = [];
-const attempt = (label, f) => {
-  try { f(); seen.push(`${label} ok`); } catch (e) { seen.push(`${label} ${e.code} ${e.operation}`); }
-};
-const base = { title: "t", inScope: "i", outOfScope: "o", completionCriteria: "c" };
+"""
+    + JS_SEEN
+    + js_attempt("code-operation")
+    + """const base = { title: "t", inScope: "i", outOfScope: "o", completionCriteria: "c" };
 attempt("not-an-implementer", () => board.createIssue({ ...base, agent: "rev" }));
 attempt("no-agent", () => board.createIssue(base));
 attempt("short-prefix", () => board.createEpic({ prefix: "ab", title: "t", description: "d" }));
@@ -72,15 +72,10 @@ console.log(JSON.stringify([seen, left]));
 """,
     "python": """import gg
 import json
-seen = []
-def attempt(label, f):
-    try:
-        f()
-        seen.append(label + " ok")
-    except gg.ApiError as e:
-        d = gg.core.details(e)
-        seen.append(label + " " + d.code + " " + d.operation)
-def issue(**more):
+"""
+    + PY_SEEN
+    + py_attempt("code-operation")
+    + """def issue(**more):
     return gg.board.create_issue(title="t", in_scope="i", out_of_scope="o", completion_criteria="c", **more)
 attempt("not-an-implementer", lambda: issue(agent="rev"))
 attempt("no-agent", lambda: issue())

@@ -12,6 +12,7 @@ from gg.providers.base import Message, ToolCall
 from gg.sandbox.execution import Arm
 from gg.state.views import DocsView, FileView, Region, TextView
 from gg.state.window import Window
+from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 
 from .moduleworld import module_agent
 
@@ -32,11 +33,10 @@ print(json.dumps([before.archive_empty, len(before.hits)]))
 }
 ARCHIVE = {
     "javascript": """import { context } from "gg";
-const seen = [];
-const attempt = (label, f) => {
-  try { f(); seen.push(`${label} ok`); } catch (e) { seen.push(`${label} ${e.code} ${e.operation}`); }
-};
-const report = context.archiveThread([{ from: 1, to: 1 }]);
+"""
+    + JS_SEEN
+    + js_attempt("code-operation")
+    + """const report = context.archiveThread([{ from: 1, to: 1 }]);
 const found = context.searchArchive("quokka");
 attempt("empty", () => context.archiveThread([]));
 attempt("reversed", () => context.archiveThread([{ from: 2, to: 1 }]));
@@ -53,15 +53,10 @@ console.log(JSON.stringify([report.paths, found.hits[0].seq, found.hits[0].role]
 """,
     "python": """import gg
 import json
-seen = []
-def attempt(label, f):
-    try:
-        f()
-        seen.append(label + " ok")
-    except gg.ApiError as e:
-        d = gg.core.details(e)
-        seen.append(label + " " + d.code + " " + d.operation)
-report = gg.context.archive_thread([{"from": 1, "to": 1}])
+"""
+    + PY_SEEN
+    + py_attempt("code-operation")
+    + """report = gg.context.archive_thread([{"from": 1, "to": 1}])
 found = gg.context.search_archive("quokka")
 attempt("empty", lambda: gg.context.archive_thread([]))
 attempt("reversed", lambda: gg.context.archive_thread([{"from": 2, "to": 1}]))

@@ -17,6 +17,7 @@ from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace
+from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 from guest_world import CEILINGS, QuietLog
 
 pytestmark = pytest.mark.arms("javascript", "python")
@@ -27,13 +28,13 @@ REPLACEMENT = (
     "Python engine reads a lone surrogate as U+FFFD too"
 )
 
-JS = r"""import { files, views } from "gg";
+JS = (
+    r"""import { files, views } from "gg";
 const name = "a\uD800b.txt";
-const seen = [];
-const attempt = (label, f) => {
-  try { f(); seen.push(`${label} ok`); } catch (e) { seen.push(`${label} ${e.code}: ${e.message}`); }
-};
-attempt("write", () => files.writeFile(name, "x"));
+"""
+    + JS_SEEN
+    + js_attempt()
+    + r"""attempt("write", () => files.writeFile(name, "x"));
 attempt("nested", () => files.writeFile("dir/" + name, "x"));
 attempt("read", () => files.readFile(name));
 attempt("read-text", () => files.readTextFile(name));
@@ -42,18 +43,15 @@ attempt("list", () => files.listDir(name));
 attempt("open", () => views.openFile(name));
 console.log(JSON.stringify(seen));
 """
-PY = r"""import gg
+)
+PY = (
+    r"""import gg
 from gg import files, views
 name = "a\ud800b.txt"
-seen = []
-def attempt(label, f):
-    try:
-        f()
-        seen.append(label + " ok")
-    except gg.ApiError as e:
-        d = gg.core.details(e)
-        seen.append(label + " " + d.code + ": " + d.message)
-attempt("write", lambda: files.write_file(name, "x"))
+"""
+    + PY_SEEN
+    + py_attempt()
+    + r"""attempt("write", lambda: files.write_file(name, "x"))
 attempt("nested", lambda: files.write_file("dir/" + name, "x"))
 attempt("read", lambda: files.read_file(name))
 attempt("read-text", lambda: files.read_text_file(name))
@@ -62,6 +60,7 @@ attempt("list", lambda: files.list_dir(name))
 attempt("open", lambda: views.open_file(name))
 print(seen)
 """
+)
 
 
 def _seen(arm: Arm, root: Path, source: str) -> list[str]:
