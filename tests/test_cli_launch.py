@@ -257,10 +257,9 @@ def _journal(example: Path, *programs: str) -> None:
     _rewrite(example, {"model": {"provider": "replay", "journal": "spin.jsonl"}})
 
 
-@pytest.mark.parametrize("group", [False, True], ids=["the-process", "its-process-group"])
-def test_ctrl_c_while_a_program_runs_records_exit_130_and_shows_that_program_as_interrupted(
-    example: Path, group: bool
-) -> None:
+def _signalled_mid_program(example: Path, signum: int, *, group: bool) -> tuple[int, str]:
+    """A real `gg run` sent `signum` (alone, or its whole process group) while its second
+    program spins: its exit code and what it wrote to stderr."""
     _journal(example, 'import { files } from "gg";\nfiles.listDir("specs");\n', SPIN)
     gg = subprocess.Popen(
         [str(GG), "run", str(example)],
@@ -277,14 +276,22 @@ def test_ctrl_c_while_a_program_runs_records_exit_130_and_shows_that_program_as_
             time.sleep(0.05)
         assert mark.exists(), "the spinning program never ran"
         if group:
-            os.killpg(gg.pid, signal.SIGINT)
+            os.killpg(gg.pid, signum)
         else:
-            gg.send_signal(signal.SIGINT)
+            gg.send_signal(signum)
         _, stderr = gg.communicate(timeout=60)
     finally:
         if gg.poll() is None:
             gg.kill()
-    assert gg.returncode == 130, stderr
+    return gg.returncode, stderr
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["the-process", "its-process-group"])
+def test_ctrl_c_while_a_program_runs_records_exit_130_and_shows_that_program_as_interrupted(
+    example: Path, group: bool
+) -> None:
+    returncode, stderr = _signalled_mid_program(example, signal.SIGINT, group=group)
+    assert returncode == 130, stderr
     (run,) = _recorded()
     assert (run["status"], run["exitCode"], run["turns"]) == ("interrupted", 130, 2)
     text = CliRunner().invoke(main, ["show", run["id"]]).output
@@ -300,30 +307,8 @@ def test_sigterm_while_a_program_runs_keeps_the_run_interrupted_naming_sigterm_w
     example: Path, group: bool
 ) -> None:
     """SIGTERM, as `timeout`, systemd or `docker stop` send it, to gg alone and to its group."""
-    _journal(example, 'import { files } from "gg";\nfiles.listDir("specs");\n', SPIN)
-    gg = subprocess.Popen(
-        [str(GG), "run", str(example)],
-        cwd=example.parent,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        mark = example / "workspace" / "spinning"
-        deadline = time.monotonic() + 60
-        while not mark.exists() and gg.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert mark.exists(), "the spinning program never ran"
-        if group:
-            os.killpg(gg.pid, signal.SIGTERM)
-        else:
-            gg.send_signal(signal.SIGTERM)
-        _, stderr = gg.communicate(timeout=60)
-    finally:
-        if gg.poll() is None:
-            gg.kill()
-    assert gg.returncode == 143, stderr
+    returncode, stderr = _signalled_mid_program(example, signal.SIGTERM, group=group)
+    assert returncode == 143, stderr
     assert "Traceback" not in stderr
     (run,) = _recorded()
     assert f"gg: interrupted by SIGTERM. Run {run['id']} is kept in" in stderr and "2 turns" in stderr
