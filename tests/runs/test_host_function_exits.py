@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 import gg
+import scripted_host
+from scripted_host import Scripted
 
 exits = gg.family("exits", doc="functions that leave early.")
 
@@ -79,39 +81,8 @@ gg.session.finish("\\n".join(seen))
 }
 
 
-class Scripted:
-    """A model scripted in Python: each request is answered with the next program."""
-
-    model_id = "scripted:tests"
-
-    def __init__(self, *programs: str) -> None:
-        self.programs = list(programs)
-
-    def complete(self, request: gg.Request) -> gg.Reply:
-        del request
-        program = self.programs.pop(0)
-        call = gg.ToolCall("call_1", "submit_program", {"program": program})
-        return gg.Reply(text="", calls=(call,), usage=gg.Usage(10, 5), model=self.model_id)
-
-
 def config(tmp_path: Path, language: str) -> dict[str, Any]:
-    (tmp_path / "workspace").mkdir(exist_ok=True)
-    (tmp_path / "unused.jsonl").write_text("{}\n")
-    return {
-        "name": f"exits-{language}",
-        "workspace": str(tmp_path / "workspace"),
-        "limits": {"maxTurns": 3},
-        "agents": [
-            {
-                "slug": "root",
-                "model": {"provider": "replay", "journal": str(tmp_path / "unused.jsonl")},
-                "capabilities": [
-                    {"id": "responses-as-code", "params": {"language": language}},
-                    {"id": "host-functions", "params": {"families": ["exits"]}},
-                ],
-            }
-        ],
-    }
+    return scripted_host.config(tmp_path, language, ["exits"])
 
 
 @pytest.mark.parametrize("language", ["javascript", "python"])

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 import gg
+import scripted_host
 import warehouse as shop
+from scripted_host import Scripted
 from shared_arms import ArmShelf
 from warehouse import warehouse
 
@@ -172,40 +174,8 @@ DECODED = [
 ]
 
 
-class Scripted:
-    """A model scripted in Python: each request is answered with the next program."""
-
-    model_id = "scripted:tests"
-
-    def __init__(self, *programs: str) -> None:
-        self.programs = list(programs)
-        self.requests: list[gg.Request] = []
-
-    def complete(self, request: gg.Request) -> gg.Reply:
-        self.requests.append(request)
-        program = self.programs[len(self.requests) - 1]
-        call = gg.ToolCall(f"call_{len(self.requests)}", "submit_program", {"program": program})
-        return gg.Reply(text="", calls=(call,), usage=gg.Usage(10, 5), model=self.model_id)
-
-
 def config(tmp_path: Path, language: str, families: list[str] | None = None) -> dict[str, Any]:
-    (tmp_path / "workspace").mkdir(exist_ok=True)
-    (tmp_path / "unused.jsonl").write_text("{}\n")
-    return {
-        "name": f"warehouse-{language}",
-        "workspace": str(tmp_path / "workspace"),
-        "limits": {"maxTurns": 3},
-        "agents": [
-            {
-                "slug": "root",
-                "model": {"provider": "replay", "journal": str(tmp_path / "unused.jsonl")},
-                "capabilities": [
-                    {"id": "responses-as-code", "params": {"language": language}},
-                    {"id": "host-functions", "params": {"families": families or ["warehouse"]}},
-                ],
-            }
-        ],
-    }
+    return scripted_host.config(tmp_path, language, families or ["warehouse"])
 
 
 def finished(result: gg.RunResult, language: str) -> dict[str, Any]:
