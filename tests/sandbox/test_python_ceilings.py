@@ -69,9 +69,11 @@ def test_a_sleep_waits_and_a_long_one_meets_the_ceiling(arm: PythonArm, host: Ho
 def test_memory_past_the_ceiling_is_out_of_memory_at_the_line_the_engine_names(
     arm: PythonArm, host: Host
 ) -> None:
-    execution, _ = _timed(
-        arm, host, 'hoard = []\nwhile True:\n    hoard.append("x" * 1_000_000 + str(len(hoard)))\n'
-    )
+    """The time ceiling is far off, so only the memory ceiling can stop the hoard, however loaded the
+    machine is."""
+    roomy = Ceilings(timeout_secs=60, max_memory_bytes=64 * 1024 * 1024)
+    source = 'hoard = []\nwhile True:\n    hoard.append("x" * 1_000_000 + str(len(hoard)))\n'
+    execution, _ = _timed(arm, host, source, roomy)
     assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_OUT_OF_MEMORY
     assert execution.failure.text == (
         "The program was stopped: it used up its memory limit of 67108864 bytes, "
