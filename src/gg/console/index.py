@@ -2,9 +2,9 @@
 
 One fold per event count: the transcript (turns, replies, programs, outcomes, logs, spend;
 `telemetry.transcript`), the agent tree, each agent's window and requests, programs and
-library, the module index, and the context bands per turn (reported, else estimated). The
-transcript shows control characters as pictures (as `gg show` does); every other text is kept
-as the record holds it, and escaped when a page shows it.
+library, the module index, and the context bands per turn (reported, else estimated). Every
+text is kept as the record holds it; a page shows it escaped, its control and bidi characters
+shown as `gg show` shows them (`gg.console.render.shown`).
 """
 
 from __future__ import annotations
