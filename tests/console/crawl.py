@@ -54,7 +54,7 @@ def crawl(start: str, visit: Callable[[str], str]) -> tuple[dict[str, str], list
     links: list[Link] = []
     todo = [start]
     while todo:
-        path = todo.pop(0)
+        path = todo.pop()
         if path in pages:
             continue
         pages[path] = visit(path)
