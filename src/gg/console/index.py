@@ -173,7 +173,7 @@ def agent_figures(turns: Sequence[Turn]) -> AgentFigures:
     api = [a for p in programs for a in p.api]
     return AgentFigures(
         turns=len(turns),
-        programs=len(programs),
+        programs=sum(turn.submitted for turn in turns),
         failed_programs=sum(1 for p in programs if not p.ok),
         error_turns=sum(1 for t in turns if t.outcome is not None and t.outcome.outcome == "error"),
         tokens=TokenCounts(
