@@ -100,6 +100,14 @@ def printable(text: str) -> str:
     return _NO_PICTURE.sub("\ufffd", pictured(text))
 
 
+def lines(text: str) -> list[str]:
+    """The lines of `text` as a listing shows them: split at newline only (a final newline ends
+    the last line), so every other character that breaks a line elsewhere (CR, VT, FF, NEL,
+    U+2028) stays inside its line, where `printable` shows it."""
+    split = text.split("\n")
+    return split[:-1] if split[-1] == "" else split
+
+
 def escaped(text: str) -> str:
     """`text` with each character a heading may not hold (`first_heading_unsafe`) written as its
     escape (`\\u202e`), for a message that quotes what it refuses."""

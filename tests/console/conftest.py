@@ -74,9 +74,15 @@ def written_until(records: Records, event_type: str, agent: str) -> Records:
     return records[:cut]
 
 
+def console_client(store: Path) -> TestClient:
+    """The console over `store`, asked as a browser on loopback asks it (`Host: 127.0.0.1`): it
+    answers no other name."""
+    return TestClient(create_app(store), base_url="http://127.0.0.1")
+
+
 @pytest.fixture
 def example_client(example_store: Path) -> TestClient:
-    return TestClient(create_app(example_store))
+    return console_client(example_store)
 
 
 @pytest.fixture(scope="session")

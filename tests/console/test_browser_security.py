@@ -4,38 +4,30 @@ every such field, and every page of that run is opened in real Chromium."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from console.browser import served
 from console.conftest import gg_run
+from console.crawl import crawl
 
 SCRIPT = "<script>window.__pwned = 'script'; alert('script')</script>"
 ATTRIBUTE = "\"><img src=x onerror=\"window.__pwned = 'img'; alert('img')\">"
 PAYLOAD = f"{SCRIPT} {ATTRIBUTE} '><svg onload=alert('svg')>"
-LINK = re.compile(r'href="(/[^"#]*)"')
 
 
 def every_page(page, base: str, start: str) -> list[str]:
     """Opens every console page reachable from `start` (static files and live streams aside),
     asserting on each that nothing the run wrote became markup or ran."""
-    seen: list[str] = []
-    todo = [start]
-    while todo:
-        path = todo.pop(0)
-        if path in seen:
-            continue
-        seen.append(path)
+
+    def visit(path: str) -> str:
         page.goto(base + path)
         assert page.evaluate("window.__pwned === undefined"), path
         assert page.locator("img").count() == 0, path
         assert page.locator("script:not([src='/static/live.js'])").count() == 0, path
         assert page.locator("[onerror], [onload]").count() == 0, path
-        for found in LINK.findall(page.content()):
-            link = found.replace("&amp;", "&")
-            if not link.startswith("/static") and "/live" not in link and link not in seen:
-                todo.append(link)
-    return seen
+        return page.content()
+
+    return list(crawl(start, visit)[0])
 
 
 MEMORY_PARAMS = {

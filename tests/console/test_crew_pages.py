@@ -11,13 +11,13 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from console.conftest import Recorded
-from gg.console.app import CONTENT_SECURITY_POLICY, create_app
+from console.conftest import Recorded, console_client
+from gg.console.app import CONTENT_SECURITY_POLICY
 from gg.console.source import RunSource
 
 
 def client(run: Recorded) -> TestClient:
-    return TestClient(create_app(run.store))
+    return console_client(run.store)
 
 
 def test_a_hand_over_chain_shows_every_links_own_source_and_the_diff_it_was_patched_by(crew_run: Recorded):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from gg.console.app import create_app
+from console.conftest import console_client
 
 FILES = ("overview", "prompt", "surface", "activity", "context", "requests", "metrics", "compaction")
 
@@ -120,7 +120,7 @@ def test_the_programs_tab_shows_the_library_and_the_diff_of_a_patched_hand_over(
 
 
 def test_a_missing_store_serves_a_page_saying_no_run_was_recorded(tmp_path: Path):
-    page = TestClient(create_app(tmp_path / ".gg" / "runs.db")).get("/")
+    page = console_client(tmp_path / ".gg" / "runs.db").get("/")
     assert page.status_code == 200
     assert "No run has been recorded" in page.text
 
@@ -128,7 +128,7 @@ def test_a_missing_store_serves_a_page_saying_no_run_was_recorded(tmp_path: Path
 def test_a_file_that_is_not_sqlite_is_a_clear_page(tmp_path: Path):
     path = tmp_path / "runs.db"
     path.write_bytes(b"this is not a database at all, just words" * 100)
-    page = TestClient(create_app(path)).get("/")
+    page = console_client(path).get("/")
     assert page.status_code == 503
     assert "it is not an SQLite database" in page.text and "Traceback" not in page.text
 
@@ -137,7 +137,7 @@ def test_a_truncated_store_is_a_clear_page(example_store: Path, tmp_path: Path):
     whole = example_store.read_bytes()
     path = tmp_path / "runs.db"
     path.write_bytes(whole[: len(whole) // 2])
-    client = TestClient(create_app(path))
+    client = console_client(path)
     for url in ("/", f"/runs/{example_run(example_store)}/instances"):
         page = client.get(url)
         assert page.status_code in (404, 503)
@@ -148,7 +148,7 @@ def test_an_sqlite_file_of_another_schema_is_a_clear_page(tmp_path: Path):
     path = tmp_path / "runs.db"
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE notes (body TEXT)")
-    page = TestClient(create_app(path)).get("/")
+    page = console_client(path).get("/")
     assert page.status_code == 503
     assert "not a gg run store (it lacks events, runs)" in page.text
 
@@ -159,7 +159,7 @@ def test_a_store_of_a_newer_schema_is_a_clear_page(tmp_path: Path):
         db.execute("CREATE TABLE runs (id TEXT)")
         db.execute("CREATE TABLE events (run_id TEXT)")
         db.execute("PRAGMA user_version = 99")
-    page = TestClient(create_app(path)).get("/")
+    page = console_client(path).get("/")
     assert page.status_code == 503
     assert "newer than this gg reads" in page.text
 
@@ -178,6 +178,6 @@ def test_a_run_with_damaged_events_says_how_many_it_could_not_read(example_store
             "UPDATE events SET json = '[1, 2]'"
             " WHERE seq = (SELECT MIN(seq) FROM events WHERE type = 'receipt')"
         )
-    page = TestClient(create_app(path)).get(f"/runs/{example_run(path)}/instances")
+    page = console_client(path).get(f"/runs/{example_run(path)}/instances")
     assert page.status_code == 200
     assert "1 stored event of this run could not be read (damaged in the store)" in page.text

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
+from console.conftest import console_client
 from console.recorded import SESSION_RUN, record_session
-from gg.console.app import create_app
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sdk.catalogue import default_registry
 from runs.session import program
@@ -30,7 +30,7 @@ def session_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestCli
     replies = [program(OPEN, text="opening"), program(COMPACT), stray, program(THROW), program(FINISH)]
     with JavaScriptArm(default_registry()) as arm:
         store = record_session(tmp_path_factory.mktemp("session"), replies, arm)
-    yield TestClient(create_app(store))
+    yield console_client(store)
 
 
 def page(client: TestClient, file: str) -> str:

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from console.conftest import console_client
 from gg.cli import main
-from gg.console.app import create_app
 from study.studies import arms_study
 
 pytestmark = pytest.mark.timeout(600)  # a whole (small) study of real runs
@@ -30,7 +30,7 @@ def study_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def client(study_store: Path) -> TestClient:
-    return TestClient(create_app(study_store))
+    return console_client(study_store)
 
 
 def test_the_studies_page_lists_each_study_with_its_shape(client: TestClient) -> None:

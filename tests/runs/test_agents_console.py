@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 from crew import EXEC, FORK, line, profile, run_crew, subagents
-from starlette.testclient import TestClient
 
+from console.conftest import console_client
 from gg.console.agents import fold_agents
-from gg.console.app import create_app
 from gg.console.distribution import Badge, profile_rows
 from gg.console.modules import fold_modules
 from gg.console.vocabulary import ModuleKind
@@ -117,7 +116,7 @@ def test_a_profile_whose_instances_hold_several_stores_one_shared_reads_split_on
     memories = rows[ModuleKind.MEMORIES]
     assert memories.badge is Badge.SPLIT and memories.notes == ()
     assert [(s.id, s.shared) for s in memories.stores] == [("memories-0", True), ("memories-1", False)]
-    page = TestClient(create_app(tmp_path / "runs.db")).get(f"/runs/{crew.result.run_id}/agents")
+    page = console_client(tmp_path / "runs.db").get(f"/runs/{crew.result.run_id}/agents")
     assert page.status_code == 200
     split = '<span class="badge distribution badge-split">split</span>'
     assert page.text.count(split) == 1  # the helper's memories row, and no other

@@ -1,35 +1,32 @@
 """`gg console`: serve the run store of this folder (or `--store PATH`) on loopback.
 
 It binds 127.0.0.1:8765 unless told otherwise, says so when told to bind beyond loopback,
-prints the address, and opens a browser only with `--open`. It only reads the store.
+answers only to the names of the address it binds and those `--allow-host` adds
+(`gg.console.hosts`), prints the address, and opens a browser only with `--open`. It only reads
+the store. It binds before it says it serves: an address it cannot bind (a port another program
+holds, say) ends it with one line naming the port, exit 2.
 """
 
 from __future__ import annotations
 
-import ipaddress
+import errno
+import socket
 import webbrowser
 from pathlib import Path
 
 import click
 
+from gg.console.hosts import EVERY_ADDRESS, NotAHostName, answered_names, is_loopback
 from gg.telemetry.layout import located_store, store_path
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
+UNBOUND_EXIT = 2
 
 
 def resolve_store(store: Path | None, cwd: Path) -> Path:
     """The store file: `--store` names the file, a folder holding `.gg/runs.db`, or `.gg/` itself."""
     return store_path(cwd) if store is None else located_store(store)
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def address_of(host: str, port: int) -> str:
@@ -44,9 +41,44 @@ def notices(host: str, port: int, path: Path) -> list[str]:
             f"gg console: binding {host}, beyond loopback: anyone who can reach this machine on port "
             f"{port} can read every run in {path}."
         )
+    if host in EVERY_ADDRESS:
+        out.append(
+            "gg console: it answers only to the loopback names and to each --allow-host NAME; "
+            "add the name or address you reach it by."
+        )
     if not path.exists():
         out.append(f"gg console: no run store at {path} yet; runs appear as they are recorded.")
     return out
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port`; `OSError` when the address cannot be bound."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def unbound_reason(host: str, port: int, failure: OSError) -> str:
+    """The one line `gg console` ends with when it cannot bind `host`:`port`."""
+    if failure.errno == errno.EADDRINUSE:
+        return (
+            f"gg console: port {port} on {host} is taken (another program listens there); "
+            "choose another with --port."
+        )
+    return f"gg console: cannot bind {host} port {port}: {failure.strerror or failure}."
+
+
+def _names(host: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    try:
+        return answered_names(host, allowed)
+    except NotAHostName as refused:
+        raise click.BadParameter(str(refused), param_hint="--host or --allow-host") from None
 
 
 @click.command("console")
@@ -57,11 +89,24 @@ def notices(host: str, port: int, path: Path) -> list[str]:
 )
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="The address to bind.")
+@click.option(
+    "--allow-host",
+    "allowed",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests naming this host (the name a proxy or browser reaches it by); repeatable.",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the console in a browser.")
-def console(store: Path | None, port: int, host: str, open_browser: bool) -> None:
+def console(store: Path | None, port: int, host: str, allowed: tuple[str, ...], open_browser: bool) -> None:
     """Serve a local web console reading every run in the run store (read-only)."""
     path = resolve_store(store, Path.cwd())
+    names = _names(host, allowed)
     address = address_of(host, port)
+    try:
+        sock = bound_socket(host, port)
+    except OSError as failure:
+        click.echo(unbound_reason(host, port, failure), err=True)
+        raise SystemExit(UNBOUND_EXIT) from None
     for notice in notices(host, port, path):
         click.echo(notice, err=True)
     click.echo(f"gg console: serving {path} on {address} (Ctrl-C stops it)")
@@ -71,4 +116,6 @@ def console(store: Path | None, port: int, host: str, open_browser: bool) -> Non
 
     if open_browser:
         webbrowser.open(address)
-    uvicorn.run(create_app(path), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    config = uvicorn.Config(create_app(path, hosts=names), log_level="warning", timeout_graceful_shutdown=2)
+    with sock:
+        uvicorn.Server(config).run(sockets=[sock])

@@ -2,9 +2,9 @@
 
 One fold per event count: the transcript (turns, replies, programs, outcomes, logs, spend;
 `telemetry.transcript`), the agent tree, each agent's window and requests, programs and
-library, the module index, and the context bands per turn (reported, else estimated). The
-transcript shows control characters as pictures (as `gg show` does); every other text is kept
-as the record holds it, and escaped when a page shows it.
+library, the module index, and the context bands per turn (reported, else estimated). Every
+text is kept as the record holds it; a page shows it escaped, its control and bidi characters
+shown as `gg show` shows them (`gg.console.render.shown`).
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ def agent_figures(turns: Sequence[Turn]) -> AgentFigures:
     api = [a for p in programs for a in p.api]
     return AgentFigures(
         turns=len(turns),
-        programs=len(programs),
+        programs=sum(turn.submitted for turn in turns),
         failed_programs=sum(1 for p in programs if not p.ok),
         error_turns=sum(1 for t in turns if t.outcome is not None and t.outcome.outcome == "error"),
         tokens=TokenCounts(

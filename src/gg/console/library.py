@@ -25,6 +25,7 @@ from typing import Any
 
 from gg.telemetry.events import EventType
 from gg.telemetry.records import LinkRun, int_of, list_of, read_call, read_program
+from gg.wire import lines
 
 DIFF_CONTEXT_LINES = 3
 
@@ -58,7 +59,7 @@ class Program:
 
     @property
     def lines(self) -> int:
-        return len(self.source.splitlines())
+        return len(lines(self.source))
 
 
 @dataclass(frozen=True)
@@ -210,8 +211,8 @@ def _with_handovers(book: AgentPrograms) -> AgentPrograms:
         if fetched is None:
             continue
         diff = difflib.unified_diff(
-            fetched.source.splitlines(),
-            program.source.splitlines(),
+            lines(fetched.source),
+            lines(program.source),
             fromfile=f"{fetched.program_id} (failed, turn {fetched.turn})",
             tofile=f"{program.program_id or 'handed over'} (ran, turn {program.turn})",
             lineterm="",

@@ -1,7 +1,10 @@
 """The console's templates: one Jinja environment, autoescaping everything, and its filters.
 
 Every text a model or a program wrote reaches a page only through this environment, escaped;
-no template marks such text safe. Figures read the way `gg show` prints them.
+no template marks such text safe. Every value a template prints (text, attribute, title, a
+macro's or a filter's output) passes `shown` first: each control and bidi character is shown as
+`gg show` shows it (`gg.wire.printable`), so no text can reorder or hide what the reader sees.
+Figures read the way `gg show` prints them.
 """
 
 from __future__ import annotations
@@ -11,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from gg.console.charts import dependency_graph
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.terminal import format_duration
+from gg.wire import lines, printable
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -26,6 +31,7 @@ def environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=shown,
     )
     filters: dict[str, Callable[..., Any]] = {
         "duration": format_duration,
@@ -36,10 +42,22 @@ def environment() -> Environment:
         "when": when,
         "plural": plural,
         "task_graph": dependency_graph,
+        "lines": lines,
     }
     env.filters.update(filters)
 
     return env
+
+
+def shown(value: Any) -> Any:
+    """What a template prints for `value`: its text with every control and bidi character shown
+    as `gg show` shows it (newline and tab kept). Markup stays markup: picturing adds no `<`, `&`
+    or quote, so what was escaped stays escaped."""
+    if value is None or isinstance(value, int | float):
+        return value
+    if isinstance(value, Markup):
+        return Markup(printable(str(value)))
+    return printable(str(value))
 
 
 def count(value: float | None) -> str:

@@ -6,8 +6,9 @@ Rules:
 - A missing store is not an error: the console serves, and says no run has been recorded yet.
 - A file that is not SQLite, is truncated, or holds another schema raises `StoreUnreadable`
   with the reason in plain words; a run id the store does not hold raises `RunMissing`.
-- Every run's figures the runs page needs (agents, programs, errors, tokens, cost) are summed
-  by SQLite over its events; a run's figures are computed once per event count.
+- Every run's figures the runs page needs are read once per event count: its agents counted by
+  SQLite, its programs, error turns, tokens and cost by the run's tally (`gg.telemetry.tally`,
+  the reading `gg show` and the run page make), over the events it reads.
 """
 
 from __future__ import annotations
@@ -24,21 +25,19 @@ from typing import Any
 from gg.study.rows import CellRow, StudyLookupError, StudyReads, StudyRow
 from gg.telemetry.schema import SCHEMA_VERSION
 from gg.telemetry.store import RunRow
+from gg.telemetry.tally import TALLIED, tally
 
 _COLUMNS = ", ".join(f.name for f in fields(RunRow))
 _EXPECTED_TABLES = {"runs", "events"}
-_FIGURES = """
-SELECT run_id,
-       COUNT(DISTINCT agent_id),
-       SUM(type = 'code_execution'),
-       SUM(type = 'turn_outcome' AND json_extract(json, '$.outcome') = 'error'),
-       SUM(CASE WHEN type = 'model_reply' THEN COALESCE(json_extract(json, '$.usage.inputTokens'), 0)
-                + COALESCE(json_extract(json, '$.usage.outputTokens'), 0) END),
-       SUM(CASE WHEN type = 'model_reply' THEN json_extract(json, '$.costUsd') END)
-FROM events WHERE run_id IN ({marks}) AND type IN ({types}) GROUP BY run_id
+_AGENTS = """
+SELECT run_id, COUNT(DISTINCT agent_id) FROM events
+WHERE run_id IN ({marks}) AND type IN ({types}) GROUP BY run_id
 """
-# Only these events carry the figures (and name every agent): read through the (run, type) index.
-_FIGURE_TYPES = ("run_started", "agent_spawned", "model_reply", "code_execution", "turn_outcome")
+# These events name every agent: read through the (run, type) index.
+_AGENT_TYPES = ("run_started", "agent_spawned", "model_reply", "code_execution", "turn_outcome")
+_TALLIED = """
+SELECT run_id, json FROM events WHERE run_id IN ({marks}) AND type IN ({types}) ORDER BY run_id, seq
+"""
 _FIGURES_BATCH = 500
 
 
@@ -142,19 +141,28 @@ class RunSource:
         return {row.id: self._figures[row.id][1] for row in rows}
 
     def _sum_figures(self, run_ids: list[str]) -> dict[str, RunFigures]:
-        sql = _FIGURES.format(marks=", ".join("?" * len(run_ids)), types=", ".join("?" * len(_FIGURE_TYPES)))
+        marks = ", ".join("?" * len(run_ids))
         with self._db() as db:
-            rows = db.execute(sql, [*run_ids, *_FIGURE_TYPES]).fetchall()
-        return {
-            run_id: RunFigures(
-                int(agents or 0),
-                int(programs or 0),
-                int(errors or 0),
-                int(tokens or 0),
-                float(cost) if cost is not None else None,
+            agents = dict(
+                db.execute(_AGENTS.format(marks=marks, types=_marks(_AGENT_TYPES)), [*run_ids, *_AGENT_TYPES])
             )
-            for run_id, agents, programs, errors, tokens, cost in rows
-        }
+            rows = db.execute(
+                _TALLIED.format(marks=marks, types=_marks(TALLIED)), [*run_ids, *TALLIED]
+            ).fetchall()
+        events: dict[str, list[dict[str, Any]]] = {}
+        for run_id, text in rows:
+            events.setdefault(run_id, []).append(_record(text))
+        out: dict[str, RunFigures] = {}
+        for run_id in run_ids:
+            spent = tally(events.get(run_id, []))
+            out[run_id] = RunFigures(
+                int(agents.get(run_id) or 0),
+                spent.programs,
+                spent.error_turns,
+                spent.tokens.input + spent.tokens.output,
+                spent.cost_usd,
+            )
+        return out
 
     @contextmanager
     def _db(self) -> Generator[sqlite3.Connection]:
@@ -166,6 +174,10 @@ class RunSource:
                 raise StoreUnreadable(self.path, _reason(damaged)) from damaged
             finally:
                 db.close()
+
+
+def _marks(values: tuple[str, ...]) -> str:
+    return ", ".join("?" * len(values))
 
 
 def _open(path: Path) -> sqlite3.Connection:

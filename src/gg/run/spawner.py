@@ -7,9 +7,9 @@ Rules kept here:
 - a lineage's end is recorded once, on its last incarnation's stream (`agent_finished`), and is
   the result its parent's wait reads; its last incarnation lets go of every module it held; gg's
   own defect in any agent stops the whole run, which ends `internal_error`;
-- `stop_all` stops every agent still running, records each as `stopped` (its stream then emits
-  nothing more) and gives their threads a moment to wind down; a thread still inside a model
-  call is left to end by itself, recording nothing.
+- `stop_all` records every agent still running as `stopped` (its stream then emits nothing more),
+  then stops the run (every wait ends) and gives their threads a moment to wind down; a thread
+  still inside a model call is left to end by itself, recording nothing.
 """
 
 from __future__ import annotations
@@ -144,13 +144,15 @@ class Spawner:
             return list(self._agents)
 
     def stop_all(self) -> None:
-        """Stop every agent still running, recording each as stopped."""
-        self.run.stop()
+        """Stop every agent still running, recording each as stopped. Each is recorded (sealed)
+        before the run stops, so what the stop itself ends (a wait, the program waiting in it) is
+        never recorded as the agent's own failure."""
         for lineage in self.run.lineages.running():
             with self._lock:
                 agent = self._current.get(lineage.id)
             if agent is not None and agent.stream.seal_with(AgentFinished(status=AgentStatus.STOPPED.value)):
                 self.run.lineages.finish(lineage.id, ChildResult(lineage.id, AgentStatus.STOPPED, ""))
+        self.run.stop()
         until = time.monotonic() + JOIN_SECS
         with self._lock:
             threads = list(self._threads)

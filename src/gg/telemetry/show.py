@@ -40,7 +40,7 @@ from gg.run.tree import ROOT_ID
 from gg.telemetry.agents_view import agent_heading, render_agent_tree
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.records import Call, LinkRun, Message, ProgramRun
-from gg.telemetry.store import INTERRUPTED, UNFINISHED, ListedRun, RunRow, elapsed_ms
+from gg.telemetry.store import INTERRUPTED, ListedRun, RunRow, elapsed_ms
 from gg.telemetry.tally import Tally, TokenCounts
 from gg.telemetry.terminal import (
     LOG_STYLES,
@@ -91,16 +91,10 @@ def render_transcript(transcript: Transcript, console: Console, *, full: bool = 
             _agent_rule(transcript, heading, console, marks)
         read_later = any(t.agent_id == turn.agent_id for t in turns[index + 1 :])
         lexer = _lexer(transcript.language, console)
-        _turn(turn, lexer, console, marks, full=full, read_later=read_later, cut=_cut_word(transcript))
+        _turn(turn, lexer, console, marks, full=full, read_later=read_later, cut=transcript.cut_word)
     for log in transcript.logs:
         console.print(Text(f"{log.level} {log.message}", LOG_STYLES.get(log.level, "dim")), highlight=False)
     _end(transcript, console, marks)
-
-
-def _cut_word(transcript: Transcript) -> str:
-    """What a turn that never closed reads as: `interrupted` in a run the operator interrupted,
-    `unfinished` otherwise."""
-    return INTERRUPTED if transcript.status == INTERRUPTED else UNFINISHED
 
 
 def _by_agent(transcript: Transcript) -> list[Turn]:
@@ -342,7 +336,7 @@ def _end(transcript: Transcript, console: Console, marks: Glyphs) -> None:
         facts.append(_cost(totals))
     counted = f"{totals.failed_programs} failed"
     if totals.cut_programs:
-        counted += f", {totals.cut_programs} {_cut_word(transcript)}"
+        counted += f", {totals.cut_programs} {transcript.cut_word}"
     facts.append(f"{plural(totals.programs, 'program')} ({counted})")
     console.print(status.append(" · " + " · ".join(facts), style="default"), highlight=False)
     if transcript.message:

@@ -1,11 +1,17 @@
-"""What a run spent and how often its turns failed, counted from its events. Pure.
+"""What a run spent, how many programs it submitted and how often its turns failed, counted from
+its events. Pure.
 
-Rules (the one reading, shared by `gg runs` and `gg show`):
+Rules (the one reading, shared by `gg runs`, `gg show` and the console's Runs page and run header):
 - Tokens are summed over every `model_reply` usage; `input` counts every prompt token, cache reads
   and writes included. A usage is read in any common spelling (`inputTokens`, `prompt_tokens`, ...).
 - A reply's cost is its `costUsd`, else a cost inside its usage, else unknown. The run's cost is the
   sum of the known ones (`None` when none is known); `unpriced` counts the replies whose cost is not.
-- Error turns are the `turn_outcome`s whose outcome is `error`.
+- A turn is every event sharing `(agentId, turn)`. The programs it submitted are each that ran
+  (`code_execution`), and, in a turn that never closed (no `turn_outcome`: the run stopped it),
+  each program its reply carried that never ran (cut short): `submitted`. Failed programs are
+  those that ran and failed; a program cut short is neither run nor failed.
+- Error turns are the `turn_outcome`s whose outcome is `error`: the model's program or reply
+  failed. A turn the run's end cut short records no outcome, so it is never an error turn.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.telemetry.events import EventType
+from gg.telemetry.records import int_of, list_of, read_call
 
-TALLIED = (EventType.MODEL_REPLY.value, EventType.TURN_OUTCOME.value)
+TALLIED = (EventType.MODEL_REPLY.value, EventType.CODE_EXECUTION.value, EventType.TURN_OUTCOME.value)
 ERROR_OUTCOME = "error"
 _INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
 _OUTPUT_KEYS = ("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
@@ -42,14 +49,32 @@ class Tally:
     cost_usd: float | None  # None: no reply's cost is known
     unpriced: int  # replies whose cost is not known
     error_turns: int
+    programs: int = 0  # every program submitted: those that ran and those cut short
+    failed_programs: int = 0
+    cut_programs: int = 0  # programs the run stopped before they ran to an end
+
+
+@dataclass
+class _TurnCount:
+    ran: int = 0
+    failed: int = 0
+    carried: int = 0  # calls of its reply that carry a program
+    closed: bool = False
+    error: int = 0  # outcomes `error` (one, in a turn that closed once)
+
+
+def submitted(ran: int, carried: int, *, closed: bool) -> int:
+    """The programs a turn submitted: each that ran; in a turn that never closed, also each
+    program its reply carried that never ran."""
+    return ran if closed else max(ran, carried)
 
 
 def number_in(usage: Mapping[str, Any], keys: Sequence[str]) -> float | None:
-    return next((float(usage[k]) for k in keys if _is_number(usage.get(k))), None)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    for key in keys:
+        value = usage.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    return None
 
 
 def token_counts(usage: Mapping[str, Any]) -> TokenCounts:
@@ -70,32 +95,46 @@ def reply_cost(reply: Mapping[str, Any]) -> float | None:
 
 
 def summed(counts: Iterable[TokenCounts]) -> TokenCounts:
-    total = TokenCounts()
-    for c in counts:
-        total = TokenCounts(
-            total.input + c.input,
-            total.output + c.output,
-            total.cache_read + c.cache_read,
-            total.cache_write + c.cache_write,
-        )
-    return total
+    items = list(counts)
+    return TokenCounts(
+        sum(c.input for c in items),
+        sum(c.output for c in items),
+        sum(c.cache_read for c in items),
+        sum(c.cache_write for c in items),
+    )
 
 
 def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
     """The tally of a run's wire records (any of its events; the others are passed over)."""
     replies: list[Mapping[str, Any]] = []
-    errors = 0
+    turns: dict[tuple[str, int], _TurnCount] = {}
     for record in records:
         kind = record.get("type")
+        if kind not in TALLIED:
+            continue
         if kind == EventType.MODEL_REPLY.value:
             replies.append(record)
-        elif kind == EventType.TURN_OUTCOME.value and record.get("outcome") == ERROR_OUTCOME:
-            errors += 1
-    usages = [r.get("usage") for r in replies]
+        key = (str(record.get("agentId", "")), int_of(record.get("turn")))
+        _count(turns.setdefault(key, _TurnCount()), kind, record)
     costs = [cost for r in replies if (cost := reply_cost(r)) is not None]
+    programs = sum(submitted(t.ran, t.carried, closed=t.closed) for t in turns.values())
     return Tally(
-        tokens=summed(token_counts(u) for u in usages if isinstance(u, Mapping)),
+        tokens=summed(token_counts(u) for r in replies if isinstance(u := r.get("usage"), Mapping)),
         cost_usd=sum(costs) if costs else None,
         unpriced=len(replies) - len(costs),
-        error_turns=errors,
+        error_turns=sum(t.error for t in turns.values()),
+        programs=programs,
+        failed_programs=sum(t.failed for t in turns.values()),
+        cut_programs=programs - sum(t.ran for t in turns.values()),
     )
+
+
+def _count(turn: _TurnCount, kind: str, record: Mapping[str, Any]) -> None:
+    if kind == EventType.MODEL_REPLY.value:
+        turn.carried += sum(1 for raw in list_of(record.get("calls")) if read_call(raw).program is not None)
+    elif kind == EventType.CODE_EXECUTION.value:
+        turn.ran += 1
+        turn.failed += not record.get("ok")
+    else:
+        turn.closed = True
+        turn.error += record.get("outcome") == ERROR_OUTCOME

@@ -12,8 +12,8 @@ Rules:
   `api_call`/`api_result` pairs seen before a `code_execution` belong to that program.
 - A submission that handed over runs a chain: its `links` are each program's own source and
   verdict, in the order they ran (from `code_execution.links`).
-- A turn's tokens are its `model_reply` usage; its cost and the run's totals of tokens, cost and
-  error turns are read by `gg.telemetry.tally`.
+- A turn's tokens are its `model_reply` usage; its cost and the run's totals of tokens, cost,
+  programs (submitted, failed, cut short) and error turns are read by `gg.telemetry.tally`.
 - Totals: turns and duration from `run_finished` when there is one, else counted from the events.
 - The agents: every instance the events name, in tree order (the agent tree as the console folds
   it: `gg.console.agents`), each with how it came to be, its profile, depth, brief and end.
@@ -47,7 +47,8 @@ from gg.telemetry.records import (
     read_outcome,
     read_program,
 )
-from gg.telemetry.tally import TokenCounts, reply_cost, tally, token_counts
+from gg.telemetry.store import INTERRUPTED, UNFINISHED
+from gg.telemetry.tally import TokenCounts, reply_cost, submitted, tally, token_counts
 from gg.telemetry.terminal import terminal_safe
 
 RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})
@@ -74,6 +75,12 @@ class Turn:
     @property
     def tokens(self) -> TokenCounts:
         return token_counts(self.usage)
+
+    @property
+    def submitted(self) -> int:
+        """The programs this turn submitted, as the run's tally counts them (`tally.submitted`)."""
+        carried = sum(1 for call in self.calls if call.program is not None)
+        return submitted(len(self.programs), carried, closed=self.outcome is not None)
 
     @property
     def cut_short(self) -> tuple[Call, ...]:
@@ -121,6 +128,12 @@ class Transcript:
     final_text: str | None = None
     message: str | None = None
     agents: tuple[Instance, ...] = ()
+
+    @property
+    def cut_word(self) -> str:
+        """What a turn that never closed reads as: `interrupted` in a run the operator
+        interrupted, `unfinished` otherwise."""
+        return INTERRUPTED if self.status == INTERRUPTED else UNFINISHED
 
 
 @dataclass
@@ -293,21 +306,19 @@ def _transcript(
 
 def _totals(records: list[Mapping[str, Any]], turns: tuple[Turn, ...], finished: Mapping[str, Any]) -> Totals:
     spent = tally(records)
-    programs = [p for turn in turns for p in turn.programs]
-    cut = sum(len(turn.cut_short) for turn in turns)
     return Totals(
         turns=int_of(finished["turns"]) if "turns" in finished else len(turns),
         duration_ms=float_of(finished.get("durationMs")) or _span_ms(records),
         input_tokens=spent.tokens.input,
         output_tokens=spent.tokens.output,
         cost=spent.cost_usd,
-        programs=len(programs) + cut,
-        failed_programs=sum(1 for p in programs if not p.ok),
+        programs=spent.programs,
+        failed_programs=spent.failed_programs,
         error_turns=spent.error_turns,
         cache_read_tokens=spent.tokens.cache_read,
         cache_write_tokens=spent.tokens.cache_write,
         unpriced=spent.unpriced,
-        cut_programs=cut,
+        cut_programs=spent.cut_programs,
     )
 
 

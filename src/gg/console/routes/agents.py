@@ -9,7 +9,7 @@ from starlette.routing import Route
 from gg.console import charts
 from gg.console.distribution import profile_rows
 from gg.console.index import agent_figures
-from gg.console.routes.frame import run_index, run_page
+from gg.console.routes.frame import run_index, run_page, store_address
 
 
 def agents_page(request: Request) -> Response:
@@ -26,8 +26,15 @@ def agents_page(request: Request) -> Response:
                 "modules": profile_rows(index.modules, ids, index.profile_of),
             }
         )
+    addresses = {store.id: store_address(index, store) for store in index.modules.stores.values()}
     return run_page(
-        request, index, "agents", "agents.html", profiles=profiles, tree_picture=charts.agent_tree(index.tree)
+        request,
+        index,
+        "agents",
+        "agents.html",
+        profiles=profiles,
+        addresses=addresses,
+        tree_picture=charts.agent_tree(index.tree),
     )
 
 

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from gg.console.index import RunIndex
+from gg.console.modules import Store
 from gg.console.site import console_of
 
 
@@ -31,6 +32,16 @@ def tabs(index: RunIndex) -> list[Tab]:
         out.append(Tab("project", "Project", f"{base}/project"))
     out.append(Tab("programs", "Programs", f"{base}/programs"))
     return out
+
+
+def store_address(index: RunIndex, store: Store) -> str | None:
+    """Where a store's page is: on the Modules tab when the run has one, else the module file
+    of an instance that holds it, else nowhere (it is shown unlinked)."""
+    base = f"/runs/{index.run_id}"
+    if index.has_modules_tab:
+        return f"{base}/modules/store/{store.id}"
+    holder = next((h for h in store.holders if index.modules.store_of(h.agent_id, store.kind) is store), None)
+    return None if holder is None else f"{base}/instances/{holder.agent_id}/modules/{store.kind.value}"
 
 
 def run_page(request: Request, index: RunIndex, tab: str, template: str, **values: Any) -> HTMLResponse:
