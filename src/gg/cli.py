@@ -1,9 +1,9 @@
 """The `gg` command line: run, replay, check, schema, runs, show, docs, study, console.
 
-Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
-refused launch; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C), 143 a
-SIGTERM stopped it (as `timeout`, systemd or `docker stop` send it), and gg says, for either,
-which run was kept and how to read it.
+Exit codes of `gg run`: 0 the session ended; 1 gg's own defect (a record that cannot be written
+is one) or an unreachable model; 2 a refused launch; 3 a ceiling stopped the run; 130 the
+operator interrupted it (Ctrl-C), 143 a SIGTERM stopped it (as `timeout`, systemd or `docker
+stop` send it), and gg says, for either, which run was kept and how to read it.
 
 A refused launch is recorded by one rule: it is recorded, as a run whose status is `refused`,
 once it has a run id, and never before. A launch gets its id once gg has read the capability set,
@@ -171,7 +171,8 @@ def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoRe
 
 
 def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None) -> Telemetry:
-    """A run's telemetry: the run store, its NDJSON file, the live display (and the recorder)."""
+    """A run's telemetry: its record (the run store, its NDJSON file, the recorder) and the live
+    display watching it."""
     from gg.telemetry.display import LiveDisplay
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.ndjson import NdjsonSink
@@ -181,8 +182,8 @@ def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecor
     display = LiveDisplay(
         RunConsole(highlight=False), operator=RunConsole(stderr=True, highlight=False), verbose=verbose
     )
-    sinks: list[Sink] = [store, NdjsonSink(base, run_id), display]
-    return Telemetry(run_id, [*sinks, *([recorder] if recorder else [])])
+    record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder else [])]
+    return Telemetry(run_id, record, watchers=[display])
 
 
 def _recorder(record: Path, workspace: Path) -> JournalRecorder:

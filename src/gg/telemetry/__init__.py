@@ -9,7 +9,7 @@ only the parts it uses (`gg show` never loads the emitter, an event never the te
 |---------------|-------------------------------------------------------------------------|
 | `events`      | one dataclass per event type; wire names declared once                  |
 | `clock`       | the clock, wire timestamps, run ids                                     |
-| `emitter`     | `Telemetry` (stamp + fan out), `Sink`, `CollectingSink`, sink failures  |
+| `emitter`     | `Telemetry` (stamp + fan out), `Sink`, `CollectingSink`, record losses  |
 | `layout`      | where files live under `<base>/.gg/`                                    |
 | `ndjson`      | `NdjsonSink`, `read_events`                                             |
 | `schema`      | the run store's migrations                                              |

@@ -5,14 +5,17 @@ Rules:
 - Each line is flushed to the operating system as it is written, so a process killed with
   `kill -9` leaves every event it emitted; lines are not fsynced (power loss may drop the tail).
 - A value JSON cannot hold is written as its `str()` rather than failing the run.
-- `read_events` skips a torn last line (a write cut short by a kill), and nothing else.
+- A file that cannot be made (its folder cannot be created, the file cannot be opened) fails the
+  sink's first write with the reason, so the run's first event meets it: the launch is refused.
+- `read_events` skips a torn last line (a write cut short by a kill or a full disk), and nothing
+  else.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from gg.telemetry.events import Event
 from gg.telemetry.layout import events_path
@@ -28,15 +31,22 @@ class NdjsonSink:
 
     def __init__(self, base: Path, run_id: str) -> None:
         self.path = events_path(base, run_id)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = self.path.open("a", encoding="utf-8")
+        self._unmade: OSError | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file: TextIO | None = self.path.open("a", encoding="utf-8")
+        except OSError as unmade:
+            self._file, self._unmade = None, unmade
 
     def write(self, event: Event) -> None:
+        if self._file is None:
+            raise self._unmade or FileNotFoundError(str(self.path))
         self._file.write(encode_event(event) + "\n")
         self._file.flush()
 
     def close(self) -> None:
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:

@@ -330,6 +330,7 @@ def _transaction(db: sqlite3.Connection) -> Generator[None]:
     try:
         yield
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite rolls back by itself after some failures (a full disk)
+            db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
