@@ -1,21 +1,26 @@
 """`gg console`: serve the run store of this folder (or `--store PATH`) on loopback.
 
 It binds 127.0.0.1:8765 unless told otherwise, says so when told to bind beyond loopback,
-prints the address, and opens a browser only with `--open`. It only reads the store.
+prints the address, and opens a browser only with `--open`. It only reads the store. This
+folder's store may not exist yet (the console serves, and shows runs as they are recorded);
+a `--store` naming no store is refused (exit 2), never served empty.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import sys
 import webbrowser
 from pathlib import Path
 
 import click
 
 from gg.telemetry.layout import located_store, store_path
+from gg.wire import escaped
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
+REFUSED_EXIT = 2
 
 
 def resolve_store(store: Path | None, cwd: Path) -> Path:
@@ -61,6 +66,12 @@ def notices(host: str, port: int, path: Path) -> list[str]:
 def console(store: Path | None, port: int, host: str, open_browser: bool) -> None:
     """Serve a local web console reading every run in the run store (read-only)."""
     path = resolve_store(store, Path.cwd())
+    if store is not None and not path.is_file():
+        click.echo(
+            f"gg console: --store {escaped(str(store))}: there is no run store at {escaped(str(path))}",
+            err=True,
+        )
+        sys.exit(REFUSED_EXIT)
     address = address_of(host, port)
     for notice in notices(host, port, path):
         click.echo(notice, err=True)

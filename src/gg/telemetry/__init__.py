@@ -14,6 +14,7 @@ only the parts it uses (`gg show` never loads the emitter, an event never the te
 | `ndjson`      | `NdjsonSink`, `read_events`                                             |
 | `schema`      | the run store's migrations                                              |
 | `store`       | `RunStore` (sink + queries), `RunRow`, `ListedRun`, `shown_status`      |
+| `readonly`    | how every reader opens the store (`mode=ro`, `immutable`)               |
 | `records`     | wire records read back into values                                      |
 | `tally`       | a run's tokens, cost and error turns, from its events (pure)            |
 | `transcript`  | `fold_transcript`: events -> `Transcript` (pure)                        |

@@ -15,7 +15,10 @@ Rules:
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
 - `listed` adds to each row the status to show and its tally (`gg.telemetry.tally`), read from the
   run's `model_reply` and `turn_outcome` events alone.
-- The schema is migrated on open (`schema.py`); a store newer than this gg is refused.
+- Opened to be written (`create=True`), the store is made when missing and its schema migrated
+  (`schema.py`); a store newer than this gg is refused. Opened to be read (`create=False`), it is
+  read-only (`gg.telemetry.readonly`): never made, migrated or written, and one that does not
+  exist is refused.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from gg.telemetry.clock import RUN_ID_PREFIX, parse_timestamp
 from gg.telemetry.events import Event, RunFinished, RunStarted
 from gg.telemetry.layout import store_path
 from gg.telemetry.ndjson import encode_event
+from gg.telemetry.readonly import open_read_only, schema_defect
 from gg.telemetry.schema import MIGRATIONS, SCHEMA_VERSION
 from gg.telemetry.tally import TALLIED, Tally, tally
 from gg.wire import escaped
@@ -151,16 +155,16 @@ class RunStore:
         host: str | None = None,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
-        if not create and not path.exists():
-            raise RunStoreError(f"no run store at {path}")
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._pid = os.getpid() if pid is None else pid
         self._host = socket.gethostname() if host is None else host
         self._lock = threading.Lock()
         self._next_seq: dict[str, int] = {}
-        self._db = _connect(path, busy_timeout_ms)
-        _migrate(self._db)
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = _open_to_write(path, busy_timeout_ms)
+        else:
+            self._db = _open_to_read(path)
 
     @classmethod
     def at(cls, base: Path, *, create: bool = True) -> RunStore:
@@ -283,12 +287,35 @@ def _one_match(ref: str, matches: list[RunRow]) -> RunRow:
     return matches[0]
 
 
-def _connect(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
+def _open_to_write(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
+    """The store opened to be written: in WAL, migrated."""
     # `timeout` is SQLite's busy_timeout: a writer waits this long for another run's commit.
     db = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
-    _use_wal(db, busy_timeout_ms)
-    db.execute("PRAGMA synchronous = NORMAL")
-    db.execute("PRAGMA foreign_keys = ON")
+    try:
+        _use_wal(db, busy_timeout_ms)
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        _migrate(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _open_to_read(path: Path) -> sqlite3.Connection:
+    """The store opened read-only (`gg.telemetry.readonly`); a missing or foreign file is refused."""
+    try:
+        db = open_read_only(path)
+    except FileNotFoundError as missing:
+        raise RunStoreError(str(missing)) from None
+    try:
+        defect = schema_defect(db)
+    except BaseException:
+        db.close()
+        raise
+    if defect is not None:
+        db.close()
+        raise RunStoreError(f"{escaped(str(path))}: {defect}")
     return db
 
 
