@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from gg.study.rows import CellRow, StudyLookupError, StudyReads, StudyRow
+from gg.telemetry.integrity import way_out
 from gg.telemetry.readonly import open_read_only, schema_defect
 from gg.telemetry.store import RunRow
 
@@ -163,7 +164,7 @@ class RunSource:
             try:
                 yield db
             except sqlite3.DatabaseError as damaged:
-                raise StoreUnreadable(self.path, _reason(damaged)) from damaged
+                raise StoreUnreadable(self.path, _reason(damaged, self.path)) from damaged
             finally:
                 db.close()
 
@@ -174,24 +175,24 @@ def _open(path: Path) -> sqlite3.Connection:
     except FileNotFoundError:
         raise StoreUnreadable(path, "there is no run store at this path") from None
     except sqlite3.DatabaseError as damaged:
-        raise StoreUnreadable(path, _reason(damaged)) from damaged
+        raise StoreUnreadable(path, _reason(damaged, path)) from damaged
     try:
         defect = schema_defect(db)
     except sqlite3.DatabaseError as damaged:
         db.close()
-        raise StoreUnreadable(path, _reason(damaged)) from damaged
+        raise StoreUnreadable(path, _reason(damaged, path)) from damaged
     if defect is not None:
         db.close()
         raise StoreUnreadable(path, defect)
     return db
 
 
-def _reason(damaged: sqlite3.DatabaseError) -> str:
+def _reason(damaged: sqlite3.DatabaseError, path: Path) -> str:
     text = str(damaged)
     if "not a database" in text:
-        return "it is not an SQLite database (or its header is damaged)"
+        return f"it is not an SQLite database (or its header is damaged); {way_out(path)}"
     if "malformed" in text or "disk image" in text:
-        return "the file is damaged (truncated or overwritten)"
+        return f"the file is damaged (truncated or overwritten); {way_out(path)}"
     return f"SQLite could not read it: {text}"
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from gg.telemetry.events import Event
 from gg.telemetry.layout import events_path
@@ -23,7 +23,12 @@ from gg.telemetry.layout import events_path
 
 def encode_event(event: Event) -> str:
     """The event's wire record as one line of JSON (no newline)."""
-    return json.dumps(event.to_wire(), ensure_ascii=False, separators=(",", ":"), default=str)
+    return encode_record(event.to_wire())
+
+
+def encode_record(record: dict[str, Any]) -> str:
+    """A wire record as one line of JSON (no newline), as the file holds it."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 class NdjsonSink:
@@ -50,16 +55,21 @@ class NdjsonSink:
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:
-    """Every record in an NDJSON event file, in order; a torn final line is left out."""
+    """Every record in an NDJSON event file, in order; a torn final line is left out. Raises
+    `ValueError` naming the first other line that is not a JSON object (and `OSError`, and
+    `UnicodeDecodeError` for bytes that are not UTF-8)."""
     lines = path.read_text(encoding="utf-8").split("\n")
     records: list[dict[str, Any]] = []
     for index, line in enumerate(lines):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
+            record = json.loads(line)
+        except json.JSONDecodeError as bad:
             if index == len(lines) - 1:
                 break
-            raise
+            raise ValueError(f"line {index + 1} is not JSON ({bad.msg})") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"line {index + 1} is not a JSON object")
+        records.append(cast("dict[str, Any]", record))
     return records
