@@ -3,7 +3,8 @@
 One rule records refused launches: a launch is recorded once it has a run id, never before. It
 gets one after its capability set was read, the files the command line names were found and the
 store was found outside the workspace; what refuses it before (each test below) records nothing,
-and what refuses it after is a run whose status is `refused`.
+and what refuses it after (an events file that cannot be made among them) is a run whose status
+is `refused`.
 
 Ctrl-C keeps the run as it stood and says so: the run id and how to read it, with one turn count
 in `gg runs` and in `gg show`. The run is recorded `interrupted` with exit code 130, and the turn
@@ -111,6 +112,16 @@ def test_a_store_that_cannot_be_used_refuses_the_launch_and_leaves_no_recording(
     output = _refused(str(example), "--record", str(example.parent / "new.jsonl"))
     assert "cannot be used" in output
     assert not (example.parent / "new.jsonl").exists()
+
+
+def test_an_events_file_that_cannot_be_made_refuses_the_run_and_is_recorded_as_refused(example: Path) -> None:
+    (example.parent / ".gg").mkdir()
+    (example.parent / ".gg" / "runs").write_text("a file where the runs' folders belong")
+    output = _refused(str(example))
+    assert "gg: the run's record is lost: " in output and "events.ndjson could not be written (" in output
+    (run,) = _recorded()
+    assert (run["status"], run["exitCode"], run["turns"]) == ("refused", 2, 0)
+    assert run["message"].startswith("the run's record is lost: ")
 
 
 def test_a_missing_key_refuses_a_run_that_has_its_id_and_is_recorded_as_refused(example: Path) -> None:

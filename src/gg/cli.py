@@ -1,9 +1,10 @@
-"""The `gg` command line: run, replay, check, schema, runs, show, docs, study, console.
+"""The `gg` command line: run, replay, check, schema, runs, show, docs, study, console, store.
 
-Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
-refused launch; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C), 143 a
-SIGTERM stopped it (as `timeout`, systemd or `docker stop` send it), and gg says, for either,
-which run was kept and how to read it.
+Exit codes of `gg run`: 0 the session ended; 1 gg's own defect (a record that cannot be written
+is one) or an unreachable model; 2 a refused launch (a damaged run store is refused); 3 a ceiling
+stopped the run; 130 the operator interrupted it (Ctrl-C), 143 a SIGTERM stopped it (as
+`timeout`, systemd or `docker stop` send it), and gg says, for either, which run was kept and how
+to read it.
 
 A refused launch is recorded by one rule: it is recorded, as a run whose status is `refused`,
 once it has a run id, and never before. A launch gets its id once gg has read the capability set,
@@ -32,6 +33,7 @@ import click
 from gg import __version__
 from gg.console.command import console
 from gg.study.cli import study
+from gg.telemetry.store_command import store
 
 if TYPE_CHECKING:
     from gg.providers.recording import JournalRecorder
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from gg.telemetry.store import RunStore
 
 REFUSED_EXIT = 2
+STORE = ".gg/runs.db"  # the store the reading commands read, under the working directory
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead.")
 T = TypeVar("T")
 
@@ -171,7 +174,8 @@ def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoRe
 
 
 def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None) -> Telemetry:
-    """A run's telemetry: the run store, its NDJSON file, the live display (and the recorder)."""
+    """A run's telemetry: its record (the run store, its NDJSON file, the recorder) and the live
+    display watching it."""
     from gg.telemetry.display import LiveDisplay
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.ndjson import NdjsonSink
@@ -181,8 +185,8 @@ def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecor
     display = LiveDisplay(
         RunConsole(highlight=False), operator=RunConsole(stderr=True, highlight=False), verbose=verbose
     )
-    sinks: list[Sink] = [store, NdjsonSink(base, run_id), display]
-    return Telemetry(run_id, [*sinks, *([recorder] if recorder else [])])
+    record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder else [])]
+    return Telemetry(run_id, record, watchers=[display])
 
 
 def _recorder(record: Path, workspace: Path) -> JournalRecorder:
@@ -216,10 +220,13 @@ def _open_store(base: Path, *, create: bool) -> RunStore:
     from gg.wire import escaped
 
     try:
-        return RunStore.at(base, create=create)
+        store = RunStore.at(base, create=create)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
         click.echo(f"gg: the run store {escaped(str(store_path(base)))} cannot be used: {unusable}", err=True)
         sys.exit(REFUSED_EXIT if create else 1)
+    if store.check is not None and store.check.note is not None:
+        click.echo(f"gg: note: {store.check.note}.", err=True)
+    return store
 
 
 def _model_override(reference: str | None) -> tuple[str | None, str | None]:
@@ -366,15 +373,19 @@ def _print_json(document: dict[str, Any]) -> None:
 
 
 def _read(query: Callable[[], T]) -> T:
-    """A query of the run store; a damaged store ends the command with one line, exit 1."""
+    """A query of the run store; a damaged store ends the command with one line naming the way
+    out, exit 1."""
     import sqlite3
+
+    from gg.telemetry.integrity import way_out
 
     try:
         return query()
     except sqlite3.DatabaseError as damaged:
-        click.echo(f"gg: the run store .gg/runs.db cannot be read: {damaged}", err=True)
+        click.echo(f"gg: the run store {STORE} cannot be read: {damaged}; {way_out(Path(STORE))}", err=True)
         sys.exit(1)
 
 
 main.add_command(console)
 main.add_command(study)
+main.add_command(store)

@@ -89,7 +89,8 @@ def test_gg_console_on_a_port_another_program_holds_says_so_and_exits_2(tmp_path
         holder.listen()
         port = holder.getsockname()[1]
         done = subprocess.run(
-            [str(GG), "console", "--store", str(tmp_path / "runs.db"), "--port", str(port)],
+            [str(GG), "console", "--port", str(port)],
+            cwd=tmp_path,
             capture_output=True,
             text=True,
             timeout=60,
@@ -104,7 +105,8 @@ def test_gg_console_on_a_port_another_program_holds_says_so_and_exits_2(tmp_path
 
 def test_gg_console_refuses_an_allowed_host_that_is_no_name_with_exit_2(tmp_path: Path):
     done = subprocess.run(
-        [str(GG), "console", "--store", str(tmp_path / "runs.db"), "--allow-host", "*"],
+        [str(GG), "console", "--allow-host", "*"],
+        cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=60,

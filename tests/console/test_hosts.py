@@ -11,6 +11,7 @@ import pytest
 from console.browser import served
 from console.conftest import Recorded
 from gg.console.hosts import NotAHostName, answered_names, host_name
+from gg.telemetry.store import RunStore
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
@@ -88,6 +89,7 @@ def test_gg_console_answers_the_names_allow_host_adds(tmp_path: Path):
 
     port = free_port()
     args = ["--port", str(port), "--allow-host", "console.example.org"]
+    RunStore(tmp_path / "runs.db").close()
     with running_console(tmp_path / "runs.db", args) as (base, _):
         assert raw_get(base, "/", "console.example.org")[0] == 200
         assert raw_get(base, "/", f"localhost:{port}")[0] == 200

@@ -23,7 +23,7 @@ from gg.run.context import MonotonicClock
 from gg.run.run import RunOptions, RunResult, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.state.library import Minter, cuid2_minter
-from gg.telemetry.emitter import CollectingSink, Telemetry
+from gg.telemetry.emitter import CollectingSink, Sink, Telemetry
 
 
 @dataclass
@@ -114,7 +114,11 @@ def run_session(
     minter: Minter = cuid2_minter,
     client: ScriptedClient | None = None,
     clock: MonotonicClock = time.monotonic,
+    record: Sequence[Sink] = (),
+    watchers: Sequence[Sink] = (),
 ) -> Session:
+    """`record` are sinks of the run's record beside the session's own (first), `watchers` its
+    watchers."""
     profile = profile or Profile()
     workspace = tmp_path / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)
@@ -126,7 +130,7 @@ def run_session(
     capability_set = parse_capability_set(profile.document(journal), tmp_path)
     model = client or ReplayClient(parse_journal(journal.read_text(encoding="utf-8"), str(journal)))
     sink = CollectingSink()
-    telemetry = Telemetry("run-test", [sink])
+    telemetry = Telemetry("run-test", [sink, *record], watchers=watchers)
     world = World(client=model, arm=arm, minter=minter, clock=clock)
     result = execute_run(capability_set, telemetry, RunOptions(), world)
     telemetry.close()

@@ -4,8 +4,11 @@
   run's NDJSON file, `store` being the folder that holds `.gg/` (the working directory unless
   given), so `gg runs`, `gg show` and the console read it like any other; nothing is printed.
 - `on_event` receives every event as it is emitted, after the store and the NDJSON file hold it:
-  the typed `gg.Event` whose `to_wire()` is the line the NDJSON file holds. A callback that raises
-  is dropped for the rest of the run, said once on stderr, and the run goes on.
+  the typed `gg.Event` whose `to_wire()` is the line the NDJSON file holds (an event the record
+  could not keep never reaches it). A callback that raises is dropped for the rest of the run,
+  said once on stderr, and the run goes on.
+- A record that cannot be written (a full disk) ends the run `internal_error`, said on stderr
+  naming the file and the cause; one that cannot be written at the run's first event refuses it.
 - `model` answers the root agent: a `ModelClient` (any object with `model_id` and
   `complete(request)`), or `"PROVIDER:MODEL"` as `--model` takes it; `journal` replays a journal
   instead (the two do not combine); `record` writes every agent's replies, and the host
@@ -193,16 +196,14 @@ def _telemetry(
     on_event: Callable[[Event], None] | None,
     recorder: JournalRecorder | None,
 ) -> Telemetry:
-    """The run store, the NDJSON file, the run's ending, the caller's callback, the recorder."""
+    """The record (the run store, the NDJSON file, the recorder), watched by the run's ending and
+    the caller's callback."""
     from gg.telemetry.emitter import Telemetry
     from gg.telemetry.ndjson import NdjsonSink
 
-    sinks: list[Sink] = [store, NdjsonSink(base, run_id), ending]
-    if on_event is not None:
-        sinks.append(_Callback(on_event))
-    if recorder is not None:
-        sinks.append(recorder)
-    return Telemetry(run_id, sinks)
+    record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder is not None else [])]
+    watchers: list[Sink] = [ending, *([_Callback(on_event)] if on_event is not None else [])]
+    return Telemetry(run_id, record, watchers=watchers)
 
 
 def _store(base: Path, recorder: JournalRecorder | None) -> Sink:

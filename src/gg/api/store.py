@@ -14,7 +14,9 @@
 - a run's `status` is as `gg runs` shows it (`unfinished` for a run whose process is gone
   without writing its end); `events()` are the typed events it emitted, in order;
   `transcript()` is what `gg show` prints, as values (`gg.telemetry.transcript.Transcript`).
-The store is only read; it may stay open while runs are written to it.
+The store is opened read-only (`gg.telemetry.readonly`), so a store on a read-only mount, or one
+another user may only read, is read too; it may stay open while runs are written to it (one whose
+WAL cannot be opened is read as its file holds it when opened).
 """
 
 from __future__ import annotations

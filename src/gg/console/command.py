@@ -3,14 +3,17 @@
 It binds 127.0.0.1:8765 unless told otherwise, says so when told to bind beyond loopback,
 answers only to the names of the address it binds and those `--allow-host` adds
 (`gg.console.hosts`), prints the address, and opens a browser only with `--open`. It only reads
-the store. It binds before it says it serves: an address it cannot bind (a port another program
-holds, say) ends it with one line naming the port, exit 2.
+the store. This folder's store may not exist yet (the console serves, and shows runs as they are
+recorded); a `--store` naming no store is refused (exit 2), never served empty. It binds before it
+says it serves: an address it cannot bind (a port another program holds, say) ends it with one
+line naming the port, exit 2.
 """
 
 from __future__ import annotations
 
 import errno
 import socket
+import sys
 import webbrowser
 from pathlib import Path
 
@@ -18,10 +21,11 @@ import click
 
 from gg.console.hosts import EVERY_ADDRESS, NotAHostName, answered_names, is_loopback
 from gg.telemetry.layout import located_store, store_path
+from gg.wire import escaped
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
-UNBOUND_EXIT = 2
+REFUSED_EXIT = 2
 
 
 def resolve_store(store: Path | None, cwd: Path) -> Path:
@@ -100,13 +104,19 @@ def _names(host: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
 def console(store: Path | None, port: int, host: str, allowed: tuple[str, ...], open_browser: bool) -> None:
     """Serve a local web console reading every run in the run store (read-only)."""
     path = resolve_store(store, Path.cwd())
+    if store is not None and not path.is_file():
+        click.echo(
+            f"gg console: --store {escaped(str(store))}: there is no run store at {escaped(str(path))}",
+            err=True,
+        )
+        sys.exit(REFUSED_EXIT)
     names = _names(host, allowed)
     address = address_of(host, port)
     try:
         sock = bound_socket(host, port)
     except OSError as failure:
         click.echo(unbound_reason(host, port, failure), err=True)
-        raise SystemExit(UNBOUND_EXIT) from None
+        raise SystemExit(REFUSED_EXIT) from None
     for notice in notices(host, port, path):
         click.echo(notice, err=True)
     click.echo(f"gg console: serving {path} on {address} (Ctrl-C stops it)")

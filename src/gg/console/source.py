@@ -1,8 +1,9 @@
 """The console's one way into a run store: read-only, and never a traceback for a bad file.
 
 Rules:
-- The store is opened read-only (`mode=ro`); the console never creates, migrates or writes it.
-  A run being written (WAL) is read at its last commit on every query.
+- The store is opened read-only (`gg.telemetry.readonly`: `mode=ro`, or `immutable` where even
+  its WAL cannot be opened); the console never creates, migrates or writes it. A run being
+  written (WAL) is read at its last commit on every query.
 - A missing store is not an error: the console serves, and says no run has been recorded yet.
 - A file that is not SQLite, is truncated, or holds another schema raises `StoreUnreadable`
   with the reason in plain words; a run id the store does not hold raises `RunMissing`.
@@ -23,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from gg.study.rows import CellRow, StudyLookupError, StudyReads, StudyRow
-from gg.telemetry.schema import SCHEMA_VERSION
+from gg.telemetry.integrity import way_out
+from gg.telemetry.readonly import open_read_only, schema_defect
 from gg.telemetry.store import RunRow
 from gg.telemetry.tally import TALLIED, tally
 
 _COLUMNS = ", ".join(f.name for f in fields(RunRow))
-_EXPECTED_TABLES = {"runs", "events"}
 _AGENTS = """
 SELECT run_id, COUNT(DISTINCT agent_id) FROM events
 WHERE run_id IN ({marks}) AND type IN ({types}) GROUP BY run_id
@@ -171,7 +172,7 @@ class RunSource:
             try:
                 yield db
             except sqlite3.DatabaseError as damaged:
-                raise StoreUnreadable(self.path, _reason(damaged)) from damaged
+                raise StoreUnreadable(self.path, _reason(damaged, self.path)) from damaged
             finally:
                 db.close()
 
@@ -181,35 +182,29 @@ def _marks(values: tuple[str, ...]) -> str:
 
 
 def _open(path: Path) -> sqlite3.Connection:
-    if not path.is_file():
-        raise StoreUnreadable(path, "there is no run store at this path")
     try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-        _check_schema(path, db)
+        db = open_read_only(path)
+    except FileNotFoundError:
+        raise StoreUnreadable(path, "there is no run store at this path") from None
     except sqlite3.DatabaseError as damaged:
-        raise StoreUnreadable(path, _reason(damaged)) from damaged
+        raise StoreUnreadable(path, _reason(damaged, path)) from damaged
+    try:
+        defect = schema_defect(db)
+    except sqlite3.DatabaseError as damaged:
+        db.close()
+        raise StoreUnreadable(path, _reason(damaged, path)) from damaged
+    if defect is not None:
+        db.close()
+        raise StoreUnreadable(path, defect)
     return db
 
 
-def _check_schema(path: Path, db: sqlite3.Connection) -> None:
-    version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if version > SCHEMA_VERSION:
-        db.close()
-        raise StoreUnreadable(path, f"its schema ({version}) is newer than this gg reads ({SCHEMA_VERSION})")
-    missing = _EXPECTED_TABLES - tables
-    if missing or version < 1:
-        db.close()
-        names = ", ".join(sorted(missing)) or "a schema version"
-        raise StoreUnreadable(path, f"it is an SQLite file but not a gg run store (it lacks {names})")
-
-
-def _reason(damaged: sqlite3.DatabaseError) -> str:
+def _reason(damaged: sqlite3.DatabaseError, path: Path) -> str:
     text = str(damaged)
     if "not a database" in text:
-        return "it is not an SQLite database (or its header is damaged)"
+        return f"it is not an SQLite database (or its header is damaged); {way_out(path)}"
     if "malformed" in text or "disk image" in text:
-        return "the file is damaged (truncated or overwritten)"
+        return f"the file is damaged (truncated or overwritten); {way_out(path)}"
     return f"SQLite could not read it: {text}"
 
 

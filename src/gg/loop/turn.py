@@ -12,6 +12,9 @@
    pinned blocks are rebuilt at that boundary);
 6. push what the model reads next turn: each view the turn opened, then the feedback.
 
+A run that holds a fault (its record lost, another agent's defect) asks no model and runs no
+program from then on: the turn is Fatal at its next step (`RunContext.halt_if_broken`).
+
 What a turn produced reaches the model whatever the turn declared: a compacting turn's views and
 feedback (its Runtime error included) follow the compacted window (task, summary, re-opened
 files), never vanish under it.
@@ -58,6 +61,7 @@ def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | No
     sent = band_chars(request.system, setup.tool, held.window)
     _record_request(stream, held.window, opening=agent.requests == 0)
     agent.requests += 1
+    run.halt_if_broken()
     reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
     stream.emit(breakdown(sent, reply.usage.input_tokens))
     calls = _acknowledge(reply, held.window, held.library, stream)
@@ -162,6 +166,7 @@ def _run_submissions(
     for call in calls:
         if not isinstance(call, Submission):
             continue
+        run.halt_if_broken()
         ran = run_submission(agent, run, call, len(runs), deferred)
         runs.append(ran)
         if ran.surviving_ending is not None:

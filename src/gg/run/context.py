@@ -11,7 +11,9 @@
 - the run's board, when it has one (`board-0`, minted as the run starts), and the desk that
   dispatches its issues and serves the waits on them (`issues`, set once the run's agents can be
   started);
-- whether the run is stopping, and the fault that stopped it, when one did (`stop`).
+- whether the run is stopping, and the fault that stopped it, when one did (`stop`): a loss of
+  the run's record is such a fault, met the moment telemetry meets it; a run that holds a fault
+  takes no further step (`halt_if_broken`: no model is asked and no program runs after it).
 Everything here is safe to use from several agent threads.
 """
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
+from gg.errors import FatalFault, GgDefect
 from gg.providers.tool_choice import ToolChoiceMemory
 from gg.run.leases import GuestLeases
 from gg.run.lineages import Lineages
@@ -68,6 +71,7 @@ class RunContext:
     def __post_init__(self) -> None:
         self.started = self.clock()
         self._stop_lock = threading.Lock()
+        self.telemetry.on_loss(self._record_lost)
 
     @property
     def stopping(self) -> bool:
@@ -80,6 +84,16 @@ class RunContext:
                 self.fault = fault
         self.scheduler.stop()
         self.lineages.halt()
+
+    def halt_if_broken(self) -> None:
+        """Raise `GgDefect(RUN_BROKEN)` naming the run's fault when it holds one: the step about to
+        be taken (a model asked, a program run) is not taken."""
+        fault = self.fault
+        if fault is not None:
+            raise GgDefect(FatalFault.RUN_BROKEN, fault)
+
+    def _record_lost(self, loss: str) -> None:
+        self.stop(fault=loss)
 
     @property
     def deadline(self) -> float | None:

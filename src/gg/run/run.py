@@ -8,7 +8,10 @@ root agent), and the one place that turns anything gg did not expect into the ru
 before its end is written. The run ends when the root's last incarnation
 ends; its ending is the run's (a machine's terminal state's ending included), and every agent
 still running then is stopped and recorded as stopped. gg's own defect in any agent ends the run
-`internal_error`. A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
+`internal_error`, and so does a record that cannot be written (a full disk): telemetry tells the
+run at once, no agent takes a further step, and the end is written wherever the record still
+holds, never as `completed`; a record that cannot be written at the run's first event refuses
+the launch (exit 2). A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
 ends it with exit 3. The operator's Ctrl-C (`KeyboardInterrupt`), or a SIGTERM while `gg run`
 holds it (`gg.run.interruption`), stops every agent and ends the run `interrupted` (exit 130, or
 143 for SIGTERM), naming which: its `run_finished` is written, counting every turn an agent began
@@ -130,14 +133,14 @@ def execute_run(
     spawner: Spawner | None = None
     stop: KeyboardInterrupt | None = None
     try:
-        if refusal is not None:
-            end = AgentEnd(RunStatus.REFUSED, message=str(refusal))
+        if refusal is not None or run.fault is not None:  # a record that cannot be made refuses it
+            end = AgentEnd(RunStatus.REFUSED, message=run.fault or str(refusal))
         else:
             end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients)
     finally:
         run.close()
         host.close()
-    _record_end(stream, run, end, spawner, clients, None if stop is None else signal_of(stop))
+    end = _record_end(stream, run, end, spawner, clients, None if stop is None else signal_of(stop))
     if stop is not None and end.status is RunStatus.INTERRUPTED:
         raise stop
     return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
@@ -150,22 +153,42 @@ def _record_end(
     spawner: Spawner | None,
     clients: ModelClients,
     stopped_by: int | None,
-) -> None:
+) -> AgentEnd:
     """The run's last words on its record: the journal lines it never used, then `run_finished`
-    (an interrupted run's exit code names the signal that stopped it)."""
+    (an interrupted run's exit code names the signal that stopped it). Returns the end recorded:
+    when the record could not keep `run_finished` itself, the end is gg's defect, written again
+    wherever the record still holds."""
     _tell_unused_lines(run.stream(ROOT_ID), clients)  # at turn 0: the run's, not a turn's
+    end = _with_fault(end, run)
     interrupted = end.status is RunStatus.INTERRUPTED
     summary = None if spawner is None else _summary(spawner, run, interrupted=interrupted)
-    stream.emit(
-        RunFinished(
-            status=end.status.value,
-            exit_code=exit_code_of(end.status, stopped_by),
-            turns=0 if summary is None else summary["turns"],
-            duration_ms=round(run.elapsed() * 1000, 1),
-            final_text=end.final_text,
-            message=end.message,
-            summary=summary,
-        )
+    stream.emit(_finished(end, summary, run, stopped_by))
+    recorded = _with_fault(end, run)
+    if recorded is not end:
+        stream.emit(_finished(recorded, summary, run, stopped_by))
+    return recorded
+
+
+def _with_fault(end: AgentEnd, run: RunContext) -> AgentEnd:
+    """A run holding a fault (its record lost, an agent's defect) ends `internal_error` naming
+    it, whatever else ended it; an end already naming the fault (a launch refused because its
+    record could not be made) stands."""
+    if run.fault is None or end.message == run.fault:
+        return end
+    return AgentEnd(RunStatus.INTERNAL_ERROR, message=run.fault)
+
+
+def _finished(
+    end: AgentEnd, summary: dict[str, Any] | None, run: RunContext, stopped_by: int | None
+) -> RunFinished:
+    return RunFinished(
+        status=end.status.value,
+        exit_code=exit_code_of(end.status, stopped_by),
+        turns=0 if summary is None else summary["turns"],
+        duration_ms=round(run.elapsed() * 1000, 1),
+        final_text=end.final_text,
+        message=end.message,
+        summary=summary,
     )
 
 
@@ -217,8 +240,6 @@ def _run_tree(
         end = _defect(stream, defect)
     finally:
         spawner.stop_all()
-    if run.fault is not None and end.status is not RunStatus.INTERNAL_ERROR:
-        end = AgentEnd(RunStatus.INTERNAL_ERROR, message=run.fault)
     stream.turn = root.stream.turn
     return end, spawner, stop
 

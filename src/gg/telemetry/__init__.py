@@ -9,11 +9,15 @@ only the parts it uses (`gg show` never loads the emitter, an event never the te
 |---------------|-------------------------------------------------------------------------|
 | `events`      | one dataclass per event type; wire names declared once                  |
 | `clock`       | the clock, wire timestamps, run ids                                     |
-| `emitter`     | `Telemetry` (stamp + fan out), `Sink`, `CollectingSink`, sink failures  |
+| `emitter`     | `Telemetry` (stamp + fan out), `Sink`, `CollectingSink`, record losses  |
 | `layout`      | where files live under `<base>/.gg/`                                    |
 | `ndjson`      | `NdjsonSink`, `read_events`                                             |
 | `schema`      | the run store's migrations                                              |
 | `store`       | `RunStore` (sink + queries), `RunRow`, `ListedRun`, `shown_status`      |
+| `integrity`   | the store's check on open for writing (`quick_check`, bounded)         |
+| `readonly`    | how every reader opens the store (`mode=ro`, `immutable`)               |
+| `rebuild`     | the store rebuilt from the runs' events files                           |
+| `store_command` | `gg store` (`rebuild`)                                                |
 | `records`     | wire records read back into values                                      |
 | `tally`       | a run's tokens, cost and error turns, from its events (pure)            |
 | `transcript`  | `fold_transcript`: events -> `Transcript` (pure)                        |

@@ -10,7 +10,9 @@ Rules:
   from the command line); `info` and `debug` only when verbose, and so are the lines a program
   logs, as they come (`program_log`), a note of the lines dropped before them first.
 - The end shows the status, exit code, turns and duration, the final text, and the run id with
-  the command that shows the whole run (`gg show <run-id>`).
+  the command that shows the whole run (`gg show <run-id>`); a run whose record was lost (a
+  `log` of `RECORD_LOST` passed by, not shown: the emitter said it) is said to be kept
+  incomplete instead.
 - Plain lines only (no spinner, no live region), so a log without a terminal reads the same.
 - The console is injected and not owned: `close` does not close it.
 """
@@ -23,6 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from gg.run.tree import ROOT_ID as ROOT_AGENT
+from gg.telemetry.emitter import RECORD_LOST
 from gg.telemetry.events import Event, EventType
 from gg.telemetry.records import read_limit, read_log, read_outcome, read_program
 from gg.telemetry.terminal import (
@@ -59,6 +62,7 @@ class LiveDisplay:
         self._turns: dict[str, int] = {}  # each agent's turn last announced
         self._agent: str = ROOT_AGENT  # whose event is being written
         self._made: dict[str, str] = {}  # each fork copy's and successor's id: how it was made
+        self._lost = False  # whether the run's record was lost
 
     def write(self, event: Event) -> None:
         record = terminal_safe(event.to_wire())
@@ -149,6 +153,9 @@ class LiveDisplay:
 
     def _log(self, record: dict[str, Any]) -> None:
         log = read_log(record)
+        if log.message == RECORD_LOST:  # the emitter has said it on stderr already
+            self._lost = True
+            return
         if log.level in _QUIET_LEVELS and not self._verbose:
             return
         fields = "".join(f" {key}={value}" for key, value in log.fields.items())
@@ -182,7 +189,12 @@ class LiveDisplay:
             self._line(Text(str(record["message"]), style="red" if status != "completed" else ""))
         self._final_text(str(record.get("finalText") or ""))
         run_id = str(record.get("runId", ""))
-        self._line(Text(f"run {run_id} {self._marks.dash} see it all with: {SHOW_COMMAND} {run_id}", "dim"))
+        if self._lost:
+            self._line(Text(f"run {run_id} {self._marks.dash} its record is incomplete (see above)", "red"))
+        else:
+            self._line(
+                Text(f"run {run_id} {self._marks.dash} see it all with: {SHOW_COMMAND} {run_id}", "dim")
+            )
 
     def _final_text(self, text: str) -> None:
         lines = text.strip().splitlines()

@@ -4,11 +4,19 @@ Rules:
 - `Telemetry.emit` is the one place events are made: the run id, the clock's timestamp, the agent
   and the turn go on the envelope here. Emits from several agent threads are serialized, so every
   sink sees one total order.
-- Sinks are written in the order given. A sink that raises is disabled for the rest of the run:
-  the failure is kept (`Telemetry.failures`), one note goes to the injected `notes` stream
-  (stderr by default), and a `log` event at level `error` naming the sink goes to the sinks that
-  still work, so the record itself says it is partial. The run goes on: losing one record must
-  not lose the run, and a failing terminal must not stop the store.
+- The sinks given first are the run's record (the run store, the NDJSON file, a recording); the
+  `watchers` follow (the live terminal, a caller's callback). Each event goes to the record, in
+  order, then to the watchers, in order.
+- A record sink that raises has lost the run's record, which is gg's own defect: the sink is
+  dropped (and closed as far as it still can be), the failure is kept (`failures`), one sentence
+  naming where it writes and why it failed goes to the injected `notes` stream (stderr by
+  default), a `log` at level `error` (`RECORD_LOST`, with the path and the cause) goes to every
+  sink still working, so the record itself says it is partial, and each listener (`on_loss`) is
+  told the loss (the run ends on it, `gg.run.context`). `lost` is the first loss.
+- An event a record sink could not write reaches no watcher: nothing shows what the record lacks
+  (a run's end that could not be kept is never shown as it was).
+- A watcher that raises is dropped for the rest of the run, with one note on `notes` and a `log`
+  at level `warn` in the record; the run goes on, its record whole.
 - Emitting after `close` is gg's own defect (`GgDefect`).
 """
 
@@ -17,16 +25,18 @@ from __future__ import annotations
 import dataclasses
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from pathlib import Path
+from typing import Any, Protocol, TextIO, runtime_checkable
 
 from gg.errors import FatalFault, GgDefect
 from gg.telemetry.clock import Clock, format_timestamp, utc_now
 from gg.telemetry.events import Event, EventType, Log, LogLevel, Payload
-from gg.wire import well_formed_value
+from gg.wire import escaped, well_formed_value
 
-SINK_FAILED_MESSAGE = "telemetry sink disabled"
+RECORD_LOST = "the run's record is lost"
+WATCHER_DROPPED = "watcher dropped"
 
 
 def well_formed_payload(payload: Payload) -> Payload:
@@ -46,6 +56,13 @@ class Sink(Protocol):
     def write(self, event: Event) -> None: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class Located(Protocol):
+    """A sink that writes to a file, which a loss names."""
+
+    path: Path
 
 
 class CollectingSink:
@@ -71,15 +88,21 @@ class CollectingSink:
 
 @dataclass(frozen=True)
 class SinkFailure:
-    """A sink that raised and was disabled: which one, on what, and why."""
+    """A sink that raised and was dropped: which one, on what, and why."""
 
     sink: str
     event_type: EventType | None
     error: str
 
 
+def loss_of(sink: Sink, exc: BaseException) -> str:
+    """The sentence a record sink's failure is told in: where it writes, and why it failed."""
+    where = escaped(str(sink.path)) if isinstance(sink, Located) else type(sink).__name__
+    return f"{RECORD_LOST}: {where} could not be written ({_cause(exc)})"
+
+
 class Telemetry:
-    """One run's emitter. `sinks` are written in order; see the module rules for failures."""
+    """One run's emitter. `sinks` are the record, `watchers` follow; see the module rules."""
 
     def __init__(
         self,
@@ -87,12 +110,17 @@ class Telemetry:
         sinks: Sequence[Sink],
         clock: Clock = utc_now,
         notes: TextIO | None = None,
+        *,
+        watchers: Sequence[Sink] = (),
     ) -> None:
         self._run_id = run_id
-        self._sinks: list[Sink] = list(sinks)
+        self._record: list[Sink] = list(sinks)
+        self._watchers: list[Sink] = list(watchers)
         self._clock = clock
         self._notes = notes
         self._failures: list[SinkFailure] = []
+        self._losses: list[str] = []
+        self._listeners: list[Callable[[str], None]] = []
         self._lock = threading.Lock()
         self._closed = False
 
@@ -104,27 +132,46 @@ class Telemetry:
     def failures(self) -> tuple[SinkFailure, ...]:
         return tuple(self._failures)
 
+    @property
+    def lost(self) -> str | None:
+        """The first loss of the run's record, told as a sentence; None while it is whole."""
+        with self._lock:
+            return self._losses[0] if self._losses else None
+
+    def on_loss(self, listener: Callable[[str], None]) -> None:
+        """Tell `listener` each loss of the record: a loss already met at once, every later one
+        as it happens (on the thread that emitted)."""
+        with self._lock:
+            self._listeners.append(listener)
+            met = list(self._losses)
+        for loss in met:
+            listener(loss)
+
     def emit(self, agent_id: str, turn: int, payload: Payload, parent_agent_id: str | None = None) -> Event:
         """Stamp `payload` and write it to every live sink, in order. Returns the event."""
         with self._lock:
             if self._closed:
                 raise GgDefect(FatalFault.HOST_FAULT, f"telemetry emitted `{payload.TYPE}` after close")
             event = self._stamp(agent_id, turn, payload, parent_agent_id)
-            self._fan_out(event)
-            return event
+            losses = self._fan_out(event)
+        for loss in losses:
+            self._tell(loss)
+        return event
 
     def close(self) -> None:
-        """Close every live sink once; a sink that fails to close is recorded like a write failure."""
+        """Close every live sink once; a record sink that fails to close is a loss like a write
+        failure, a watcher's is said and ignored."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-            for sink in self._sinks:
-                try:
-                    sink.close()
-                except Exception as exc:
-                    self._record(sink, None, exc)
-            self._sinks = []
+            for sink in self._record:
+                if (exc := _attempt(sink.close)) is not None:
+                    self._lose(sink, None, exc)
+            for sink in self._watchers:
+                if (exc := _attempt(sink.close)) is not None:
+                    self._drop(sink, None, exc)
+            self._record, self._watchers = [], []
 
     def _stamp(self, agent_id: str, turn: int, payload: Payload, parent: str | None = None) -> Event:
         """The envelope around `payload`, whose every text is made well-formed first: a lone
@@ -132,34 +179,72 @@ class Telemetry:
         timestamp = format_timestamp(self._clock())
         return Event(self._run_id, agent_id, turn, timestamp, well_formed_payload(payload), parent)
 
-    def _fan_out(self, event: Event) -> None:
-        failed = [(sink, exc) for sink in list(self._sinks) if (exc := _write(sink, event))]
-        for sink, _ in failed:
-            self._sinks.remove(sink)
+    def _fan_out(self, event: Event) -> list[str]:
+        """Write `event` to the record, then (when the record kept it) to the watchers; the losses
+        it caused, each noted in the record already."""
+        failed = [(sink, exc) for sink in list(self._record) if (exc := _attempt(sink.write, event))]
+        losses = [self._lose(sink, event.type, exc) for sink, exc in failed]
+        if not failed:
+            dropped = [(sink, exc) for sink in list(self._watchers) if (exc := _attempt(sink.write, event))]
+            for sink, exc in dropped:
+                self._drop(sink, event.type, exc)
+                losses += self._note(event, LogLevel.WARN, WATCHER_DROPPED, sink, exc)
         for sink, exc in failed:
-            self._record(sink, event.type, exc)
-            note = Log(level=LogLevel.ERROR.value, message=SINK_FAILED_MESSAGE, fields=_fields(sink, exc))
-            if self._sinks:
-                self._fan_out(self._stamp(event.agent_id, event.turn, note, event.parent_agent_id))
+            losses += self._note(event, LogLevel.ERROR, RECORD_LOST, sink, exc)
+        return losses
 
-    def _record(self, sink: Sink, event_type: EventType | None, exc: Exception) -> None:
+    def _note(self, event: Event, level: LogLevel, message: str, sink: Sink, exc: Exception) -> list[str]:
+        """A `log` about a failed sink, on the turn of the event it failed on."""
+        note = Log(level=level.value, message=message, fields=_fields(sink, exc))
+        return self._fan_out(self._stamp(event.agent_id, event.turn, note, event.parent_agent_id))
+
+    def _lose(self, sink: Sink, event_type: EventType | None, exc: Exception) -> str:
+        """Drop a record sink that failed (on `event_type`, or on close when None); the loss."""
+        if event_type is not None:
+            self._record.remove(sink)
+            _attempt(sink.close)
+        self._failures.append(SinkFailure(type(sink).__name__, event_type, _describe(exc)))
+        loss = loss_of(sink, exc)
+        self._losses.append(loss)
+        self._say(f"gg: {loss}; the run stops." if event_type is not None else f"gg: {loss}.")
+        return loss
+
+    def _drop(self, sink: Sink, event_type: EventType | None, exc: Exception) -> None:
+        if event_type is not None:
+            self._watchers.remove(sink)
         failure = SinkFailure(type(sink).__name__, event_type, _describe(exc))
         self._failures.append(failure)
         on = f" on `{event_type}`" if event_type else " on close"
+        self._say(f"gg: {WATCHER_DROPPED}: {failure.sink} failed{on}: {failure.error}")
+
+    def _tell(self, loss: str) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(loss)
+
+    def _say(self, line: str) -> None:
         notes = self._notes if self._notes is not None else sys.stderr
         try:
-            notes.write(f"gg: {SINK_FAILED_MESSAGE}: {failure.sink} failed{on}: {failure.error}\n")
+            notes.write(line + "\n")
             notes.flush()
         except Exception:
             pass  # the notes stream is the last resort; the failure stays in `failures`.
 
 
-def _write(sink: Sink, event: Event) -> Exception | None:
+def _attempt(action: Callable[..., None], *args: Any) -> Exception | None:
     try:
-        sink.write(event)
+        action(*args)
     except Exception as exc:
         return exc
     return None
+
+
+def _cause(exc: BaseException) -> str:
+    """Why a write failed, in the system's words (`No space left on device`)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 def _describe(exc: Exception) -> str:
@@ -167,4 +252,7 @@ def _describe(exc: Exception) -> str:
 
 
 def _fields(sink: Sink, exc: Exception) -> dict[str, Any]:
-    return {"sink": type(sink).__name__, "error": _describe(exc)}
+    fields: dict[str, Any] = {"sink": type(sink).__name__, "error": _describe(exc)}
+    if isinstance(sink, Located):
+        fields["path"] = str(sink.path)
+    return fields

@@ -2,6 +2,8 @@
 
 - `<base>/.gg/runs.db`: the run store (SQLite), shared by every run started in `<base>`.
 - `<base>/.gg/runs/<run-id>/events.ndjson`: one run's event stream, one JSON object a line.
+- beside a store being rebuilt: `runs.db.rebuilding` (the new store, until it takes the old one's
+  place) and `runs.db.replaced-<stamp>` (the store it replaced, kept).
 
 Every path in telemetry is built here and nowhere else.
 """
@@ -16,6 +18,7 @@ GG_DIR = ".gg"
 STORE_FILE = "runs.db"
 RUNS_DIR = "runs"
 EVENTS_FILE = "events.ndjson"
+SIDE_FILES = ("-wal", "-shm")  # what SQLite keeps beside a store in WAL, named after it
 
 
 def store_path(base: Path) -> Path:
@@ -31,6 +34,31 @@ def run_dir(base: Path, run_id: str) -> Path:
 def events_path(base: Path, run_id: str) -> Path:
     """One run's NDJSON event stream."""
     return run_dir(base, run_id) / EVENTS_FILE
+
+
+def events_beside(store: Path) -> list[Path]:
+    """Every run's events file beside the store file `store`, in the order of the run ids."""
+    return sorted(runs_beside(store).glob(f"*/{EVENTS_FILE}"))
+
+
+def runs_beside(store: Path) -> Path:
+    """The folder of the runs' own files beside the store file `store`."""
+    return store.parent / RUNS_DIR
+
+
+def rebuilding(store: Path) -> Path:
+    """Where a rebuild writes the new store before it takes the place of `store`."""
+    return store.with_name(f"{store.name}.rebuilding")
+
+
+def replaced(store: Path, stamp: str) -> Path:
+    """Where the store a rebuild replaced is kept."""
+    return store.with_name(f"{store.name}.replaced-{stamp}")
+
+
+def with_side_files(store: Path) -> list[Path]:
+    """The store file and the files SQLite keeps beside it, named after it."""
+    return [store, *(store.with_name(store.name + side) for side in SIDE_FILES)]
 
 
 def located_store(location: Path) -> Path:

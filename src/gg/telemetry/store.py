@@ -15,7 +15,11 @@ Rules:
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
 - `listed` adds to each row the status to show and its tally (`gg.telemetry.tally`), read from the
   run's `model_reply` and `turn_outcome` events alone.
-- The schema is migrated on open (`schema.py`); a store newer than this gg is refused.
+- Opened to be written (`create=True`), the store is made when missing, checked
+  (`gg.telemetry.integrity`: a damaged one is refused, naming the way out), and its schema
+  migrated (`schema.py`); a store newer than this gg is refused. Opened to be read
+  (`create=False`), it is read-only (`gg.telemetry.readonly`): never made, migrated or written,
+  and one that does not exist is refused.
 """
 
 from __future__ import annotations
@@ -34,8 +38,10 @@ from typing import Any
 
 from gg.telemetry.clock import RUN_ID_PREFIX, parse_timestamp
 from gg.telemetry.events import Event, RunFinished, RunStarted
+from gg.telemetry.integrity import StoreCheck, StoreDamaged, check_store, damaged
 from gg.telemetry.layout import store_path
 from gg.telemetry.ndjson import encode_event
+from gg.telemetry.readonly import open_read_only, schema_defect
 from gg.telemetry.schema import MIGRATIONS, SCHEMA_VERSION
 from gg.telemetry.tally import TALLIED, Tally, tally
 from gg.wire import escaped
@@ -50,7 +56,8 @@ MAX_AMBIGUOUS_SHOWN = 5
 
 
 class RunStoreError(Exception):
-    """The store cannot be used by this gg (a newer schema, or no store where one was required)."""
+    """The store cannot be used by this gg (damaged, a newer schema, no store where one was
+    required)."""
 
 
 class RunLookupError(LookupError):
@@ -151,16 +158,17 @@ class RunStore:
         host: str | None = None,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
-        if not create and not path.exists():
-            raise RunStoreError(f"no run store at {path}")
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._pid = os.getpid() if pid is None else pid
         self._host = socket.gethostname() if host is None else host
         self._lock = threading.Lock()
         self._next_seq: dict[str, int] = {}
-        self._db = _connect(path, busy_timeout_ms)
-        _migrate(self._db)
+        self.check: StoreCheck | None = None  # how the check on open went (a store opened to write)
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db, self.check = _open_to_write(path, busy_timeout_ms)
+        else:
+            self._db = _open_to_read(path)
 
     @classmethod
     def at(cls, base: Path, *, create: bool = True) -> RunStore:
@@ -171,14 +179,22 @@ class RunStore:
 
     def write(self, event: Event) -> None:
         """Store one event and bring its run's row up to date, in one transaction."""
-        envelope = (event.type.value, event.agent_id, event.turn, event.timestamp, encode_event(event))
+        self.restore([(event, encode_event(event))])
+
+    def restore(self, events: Sequence[tuple[Event, str]]) -> None:
+        """Store events, each with its wire line as written (`encode_event`), and bring their
+        runs' rows up to date, all in one transaction (a rebuild restores a run's file so)."""
         with self._lock:
+            seqs: dict[str, int] = {}
             with _transaction(self._db):
-                self._upsert_run(event)
-                seq = self._seq(event.run_id)
-                self._db.execute(_INSERT_EVENT, (event.run_id, seq, *envelope))
-                self._db.execute(_TOUCH_RUN, (event.timestamp, seq + 1, event.run_id))
-            self._next_seq[event.run_id] = seq + 1
+                for event, line in events:
+                    self._upsert_run(event)
+                    seq = seqs[event.run_id] if event.run_id in seqs else self._seq(event.run_id)
+                    envelope = (event.type.value, event.agent_id, event.turn, event.timestamp, line)
+                    self._db.execute(_INSERT_EVENT, (event.run_id, seq, *envelope))
+                    self._db.execute(_TOUCH_RUN, (event.timestamp, seq + 1, event.run_id))
+                    seqs[event.run_id] = seq + 1
+            self._next_seq.update(seqs)
 
     def close(self) -> None:
         with self._lock:
@@ -283,13 +299,55 @@ def _one_match(ref: str, matches: list[RunRow]) -> RunRow:
     return matches[0]
 
 
-def _connect(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
+def _open_to_write(path: Path, busy_timeout_ms: int) -> tuple[sqlite3.Connection, StoreCheck]:
+    """The store opened to be written: checked (a damaged one refused), in WAL, migrated."""
     # `timeout` is SQLite's busy_timeout: a writer waits this long for another run's commit.
     db = sqlite3.connect(path, timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
-    _use_wal(db, busy_timeout_ms)
-    db.execute("PRAGMA synchronous = NORMAL")
-    db.execute("PRAGMA foreign_keys = ON")
+    try:
+        checked = check_store(db, path)
+        _use_wal(db, busy_timeout_ms)
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        _migrate(db)
+    except StoreDamaged as damaged:
+        db.close()
+        raise RunStoreError(str(damaged)) from None
+    except BaseException:
+        db.close()
+        raise
+    return db, checked
+
+
+def _open_to_read(path: Path) -> sqlite3.Connection:
+    """The store opened read-only (`gg.telemetry.readonly`); a missing, damaged or foreign file is
+    refused."""
+    try:
+        with _naming_damage(path):
+            db = open_read_only(path)
+    except FileNotFoundError as missing:
+        raise RunStoreError(str(missing)) from None
+    try:
+        with _naming_damage(path):
+            defect = schema_defect(db)
+    except BaseException:
+        db.close()
+        raise
+    if defect is not None:
+        db.close()
+        raise RunStoreError(f"{escaped(str(path))}: {defect}")
     return db
+
+
+@contextmanager
+def _naming_damage(path: Path) -> Generator[None]:
+    """A file SQLite cannot read as a database (not one it merely cannot open, or finds busy) is
+    a `RunStoreError` naming the way out."""
+    try:
+        yield
+    except sqlite3.OperationalError:
+        raise
+    except sqlite3.DatabaseError as unreadable:
+        raise RunStoreError(damaged(path, str(unreadable))) from None
 
 
 def _use_wal(db: sqlite3.Connection, busy_timeout_ms: int) -> None:
@@ -330,6 +388,7 @@ def _transaction(db: sqlite3.Connection) -> Generator[None]:
     try:
         yield
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite rolls back by itself after some failures (a full disk)
+            db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")

@@ -1,0 +1,74 @@
+"""`gg store`: commands on the run store file itself (`rebuild`), rather than on its runs.
+
+Every command of the group takes `--store PATH`: a `runs.db` file, a folder holding `.gg/`, or
+`.gg/` itself; the working directory's `.gg/runs.db` when left out.
+
+`gg store rebuild` rebuilds the store from the runs' events files beside it
+(`gg.telemetry.rebuild`) and says how many runs and events it restored, where the store it
+replaced is kept, and each events file it could not read, with why. It exits 0 when every file
+was read; 1 when some could not be (the store is rebuilt from the others) or the rebuild failed
+(the store is left as it was, and the reason said); 2 when there is no events file to rebuild
+from. No run should be writing to the store meanwhile: a run still writing keeps writing to the
+store set aside, and its events file; a second rebuild then restores it whole.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from gg.telemetry.layout import located_store, store_path
+from gg.wire import escaped
+
+REFUSED_EXIT = 2
+INCOMPLETE_EXIT = 1
+
+
+def _store_file(location: Path | None) -> Path:
+    return store_path(Path.cwd()) if location is None else located_store(location)
+
+
+@click.group("store")
+def store() -> None:
+    """Commands on the run store itself."""
+
+
+@store.command()
+@click.option(
+    "--store",
+    "location",
+    type=click.Path(path_type=Path),
+    help="The run store: a runs.db file, or a folder holding .gg/ (this folder's by default).",
+)
+def rebuild(location: Path | None) -> None:
+    """Rebuild runs.db from the runs' events.ndjson files beside it (the source of truth); the
+    store it replaces is kept beside it, renamed."""
+    import sqlite3
+
+    from gg.telemetry.rebuild import NothingToRebuild, rebuild_store
+
+    path = _store_file(location)
+    shown = escaped(str(path))
+    try:
+        rebuilt = rebuild_store(path)
+    except NothingToRebuild as nothing:
+        click.echo(f"gg store rebuild: {nothing}; {shown} is left as it was", err=True)
+        sys.exit(REFUSED_EXIT)
+    except (OSError, sqlite3.Error) as failed:
+        click.echo(
+            f"gg store rebuild: {shown} could not be rebuilt ({failed}); it is left as it was", err=True
+        )
+        sys.exit(INCOMPLETE_EXIT)
+    runs = "1 run" if rebuilt.runs == 1 else f"{rebuilt.runs:,} runs"
+    events = "1 event" if rebuilt.events == 1 else f"{rebuilt.events:,} events"
+    click.echo(f"gg store rebuild: restored {runs} ({events}) into {shown}")
+    if rebuilt.kept is not None:
+        click.echo(f"the store it replaced is kept at {escaped(str(rebuilt.kept))}")
+    if rebuilt.unread:
+        files = "1 events file" if len(rebuilt.unread) == 1 else f"{len(rebuilt.unread)} events files"
+        click.echo(f"could not read {files}, which restored nothing:", err=True)
+        for unread in rebuilt.unread:
+            click.echo(f"  {escaped(str(unread.path))}: {escaped(unread.reason)}", err=True)
+        sys.exit(INCOMPLETE_EXIT)
