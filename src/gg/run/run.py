@@ -154,8 +154,7 @@ def _record_end(
     """The run's last words on its record: the journal lines it never used, then `run_finished`
     (an interrupted run's exit code names the signal that stopped it)."""
     _tell_unused_lines(run.stream(ROOT_ID), clients)  # at turn 0: the run's, not a turn's
-    interrupted = end.status is RunStatus.INTERRUPTED
-    summary = None if spawner is None else _summary(spawner, run, interrupted=interrupted)
+    summary = None if spawner is None else _summary(spawner, run)
     stream.emit(
         RunFinished(
             status=end.status.value,
@@ -240,12 +239,13 @@ def _defect(stream: AgentStream, defect: Exception) -> AgentEnd:
     return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
 
 
-def _summary(spawner: Spawner, run: RunContext, *, interrupted: bool) -> dict[str, Any]:
-    """The run's rollup: every agent's turns (an interrupted run's, every turn begun), programs and
-    errors summed, the run's spend, and each agent's own summary."""
+def _summary(spawner: Spawner, run: RunContext) -> dict[str, Any]:
+    """The run's rollup: every agent's turns (every turn begun: one an interruption or the run's
+    time cut short counts), programs and errors summed, the run's spend, and each agent's own
+    summary."""
     agents = spawner.incarnations()
     return {
-        "turns": sum(agent.begun if interrupted else agent.tally.turns for agent in agents),
+        "turns": sum(agent.begun for agent in agents),
         "codeExecutions": sum(agent.executions for agent in agents),
         "errors": ErrorLedger.merged([agent.tally for agent in agents]).to_wire(),
         "usage": run.spend.to_wire(),

@@ -8,10 +8,11 @@ Rules:
   and its verdict, the program's own logs, the operator logs (dim), the outcome.
 - A submission that handed over shows every link of its chain in the order run, each with its own
   source and verdict, so an error's line numbers are read against the program that ran them.
-- A turn that never closed (the run was interrupted, or its process vanished) shows the source of
-  every program it submitted that never reported, each marked `interrupted` (the operator's
-  Ctrl-C ended the run) or `unfinished` (the run recorded no end), and ends `→ interrupted` or
-  `→ unfinished`, never with a verdict it did not have.
+- A turn that never closed (the run was interrupted, its time ran out mid-turn, or its process
+  vanished) shows the source of every program it submitted that never reported, each marked
+  `interrupted` (the operator's Ctrl-C ended the run), `timed_out` (the run's time ran out) or
+  `unfinished` (the run recorded no end), and ends `→ interrupted`, `→ timed_out` (with the
+  ceiling that stopped it) or `→ unfinished`, never with a verdict it did not have.
 - Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
 - A run of many agents prints its agent tree first (`agents_view`), then each agent's turns
   under a heading of its own, agent after agent in tree order.
@@ -36,6 +37,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from gg.run.status import RunStatus
 from gg.run.tree import ROOT_ID
 from gg.telemetry.agents_view import agent_heading, render_agent_tree
 from gg.telemetry.clock import parse_timestamp
@@ -99,8 +101,14 @@ def render_transcript(transcript: Transcript, console: Console, *, full: bool = 
 
 def _cut_word(transcript: Transcript) -> str:
     """What a turn that never closed reads as: `interrupted` in a run the operator interrupted,
-    `unfinished` otherwise."""
-    return INTERRUPTED if transcript.status == INTERRUPTED else UNFINISHED
+    `timed_out` in one whose time ran out, `unfinished` otherwise."""
+    return transcript.status if transcript.status in _WHY_CUT else UNFINISHED
+
+
+_WHY_CUT = {
+    INTERRUPTED: "the operator interrupted the run",
+    RunStatus.TIMED_OUT.value: "the run's time ran out during the turn",
+}
 
 
 def _by_agent(transcript: Transcript) -> list[Turn]:
@@ -306,8 +314,10 @@ def _link(link: LinkRun, number: int, count: int, lexer: str, marks: Glyphs) -> 
 def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool, cut: str) -> None:
     outcome = turn.outcome
     if outcome is None:
-        why = "the operator interrupted the run" if cut == INTERRUPTED else "no outcome recorded"
+        why = _WHY_CUT.get(cut, "no outcome recorded")
         console.print(Text(f"{marks.arrow} {cut} ({why})", style="magenta"))
+        for limit in turn.limits:
+            console.print(Text(ceiling_line(limit, marks), style="yellow"), highlight=False)
         return
     line = Text(f"{marks.arrow} ").append(outcome.outcome, OUTCOME_STYLES.get(outcome.outcome, "bold"))
     if outcome.error_type:
