@@ -124,7 +124,7 @@ def execute_run(
     run = _context(capability_set, telemetry, world, host)
     stream = run.stream(ROOT_ID)
     workspace = (options.workspace or capability_set.workspace).resolve()
-    clients = ModelClients(capability_set, options.overrides, run.tool_choice, given)
+    clients = ModelClients(capability_set, options.overrides, run.tool_choice, given, run.left)
     stream.emit(_started(capability_set, options, workspace, clients))
     log_run_families(stream, host)
     spawner: Spawner | None = None
