@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.deadline import time_left
+from gg.run.deadline import is_spent, time_left
 from gg.run.leases import GuestLeases
 from gg.run.lineages import Lineages
 from gg.run.scheduler import Scheduler
@@ -94,7 +94,7 @@ class RunContext:
 
     def spent(self) -> bool:
         """Whether the run's time is spent."""
-        return self.left() == 0
+        return is_spent(self.deadline, self.clock())
 
     def elapsed(self) -> float:
         """Seconds since the run started."""
