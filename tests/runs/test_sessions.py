@@ -152,6 +152,12 @@ def test_a_reply_that_arrives_after_the_runtime_ceiling_is_recorded_and_never_ru
     assert [session.of_type(kind) for kind in ("receipt", "code_execution", "turn_outcome")] == [[], [], []]
     assert not (session.workspace / "late.txt").exists()
     assert session.finished["durationMs"] == 300.0
+    out = Console(record=True, width=120, color_system=None)
+    render_transcript(fold_transcript(session.events), out)
+    text = [line.rstrip() for line in out.export_text().splitlines()]
+    assert "→ timed_out (the run's time ran out during the turn)" in text
+    assert "! ceiling reached: runtime 0.3 s ≥ maxRuntimeSecs 0.2 (after 1 turn)" in text
+    assert text[-2].endswith("1 turn · 300 ms · 0 in / 0 out tokens · 1 program (0 failed, 1 timed_out)")
 
 
 def test_the_run_summary_rolls_up_turns_programs_errors_and_tokens(
