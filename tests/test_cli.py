@@ -89,6 +89,7 @@ def test_an_unreachable_provider_ends_the_run_with_one_line_and_exit_1(
         "model": "gpt-test",
         "baseUrl": f"http://127.0.0.1:{port}/v1",
     }
+    config["limits"] |= {"maxModelRetries": 1, "modelRetryMaxDelaySecs": 0.1}  # gives up at once
     (example / "gg.json").write_text(json.dumps(config))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     runner = CliRunner()

@@ -12,6 +12,7 @@ from gg.config import (
     CapabilityId,
     ErrorRateCeiling,
     Language,
+    ModelCallLimits,
     ProgramLibrary,
     Provider,
     Role,
@@ -121,6 +122,13 @@ def test_every_ceiling_can_be_armed(folder: Path) -> None:
     assert (limits.max_turns, limits.max_runtime_secs, limits.max_consecutive_errors) == (40, 90.5, 3)
     assert limits.max_cost == 2.25
     assert limits.error_rate == ErrorRateCeiling(threshold=0.5, window=10)
+
+
+def test_every_model_request_is_bounded_by_its_limits_their_defaults_unless_written(folder: Path) -> None:
+    document = example()
+    assert load(document, folder).limits.model_calls == ModelCallLimits(900.0, 10, 60.0)
+    document["limits"] = {"modelCallTimeoutSecs": 120, "maxModelRetries": 0, "modelRetryMaxDelaySecs": 2.5}
+    assert load(document, folder).limits.model_calls == ModelCallLimits(120.0, 0, 2.5)
 
 
 def test_timeout_fractions_are_honoured_and_neither_ceiling_is_clamped(folder: Path) -> None:

@@ -81,6 +81,10 @@ def test_an_error_rate_window_without_its_rate_is_refused(folder: Path) -> None:
         ("maxConsecutiveErrors", "3", "must be a whole number, 1 or more"),
         ("maxCost", -1, "must be an amount in USD above 0"),
         ("maxCost", True, "must be an amount in USD above 0"),
+        ("modelCallTimeoutSecs", 0, "must be a number of seconds above 0 and at most 86400"),
+        ("modelRetryMaxDelaySecs", 0, "must be a number of seconds above 0 and at most 86400"),
+        ("maxModelRetries", -1, "must be a whole number, 0 or more (0 gives up on the first failure)"),
+        ("maxModelRetries", 2.5, "must be a whole number, 0 or more (0 gives up on the first failure)"),
     ],
 )
 def test_each_ceiling_refuses_values_outside_its_range(

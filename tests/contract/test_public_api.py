@@ -44,9 +44,9 @@ FUNCTIONS = {
     "load": "(config: 'str | Path | Mapping[str, Any] | CapabilitySet', *, base: 'str | Path | None' = None)"
     " -> 'CapabilitySet'",
     "open_store": "(location: 'str | Path' = '.') -> 'Store'",
-    "family": "(name: 'str', *, doc: 'str') -> 'HostFamily'",
+    "family": "(name: 'str', *, doc: 'str', timeout_secs: 'float' = 60.0) -> 'HostFamily'",
     "ApiError": "(code: 'ErrorCode | str', message: 'str') -> 'None'",
-    "HostFamily": "(name: 'str', *, doc: 'str') -> 'None'",
+    "HostFamily": "(name: 'str', *, doc: 'str', timeout_secs: 'float' = 60.0) -> 'None'",
     "ConfigError": "(source: 'str', defects: 'Sequence[ConfigDefect]') -> 'None'",
 }
 

@@ -3,8 +3,9 @@
 `POST` to the server's one path (`/v1/chat/completions` by default; `/v1/messages` for the
 Anthropic server) records the request (raw bytes, headers, parsed JSON) and answers with the next
 scripted `Answer`: a real response body, an error body with its status, bytes as given, a body
-cut short of its declared length, or no answer at all (the connection is dropped). Past the
-script's end it answers 500, so a test that under-scripts fails loudly.
+cut short of its declared length, a body trickled out a byte at a time after its head (each byte
+well within any read timeout, the whole past a deadline), or no answer at all (the connection is
+dropped). Past the script's end it answers 500, so a test that under-scripts fails loudly.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ class Answer:
     delay_secs: float = 0.0
     declared_length: int | None = None  # a Content-Length other than the body's: a truncated body
     drop: bool = False  # close the connection without answering
+    trickle_secs: float = 0.0  # after the head, the body's bytes spread over this long
+
+
+TRICKLE_GAP_SECS = 0.05  # between two trickled bytes
 
 
 DROPPED = Answer(0, b"", drop=True)
@@ -148,7 +153,7 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(answer.declared_length or len(answer.body)))
                 self.end_headers()
-                self.wfile.write(answer.body)
+                _write(self.wfile, answer)
                 if answer.declared_length is not None:
                     self.close_connection = True
             except (BrokenPipeError, ConnectionResetError):
@@ -158,3 +163,14 @@ def _handler_for(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             pass
 
     return Handler
+
+
+def _write(out: Any, answer: Answer) -> None:
+    """The body, trickled a byte at a time over `answer.trickle_secs` before the rest is sent."""
+    body, ends = answer.body, time.monotonic() + answer.trickle_secs
+    while body and time.monotonic() < ends:
+        out.write(body[:1])
+        out.flush()
+        body = body[1:]
+        time.sleep(TRICKLE_GAP_SECS)
+    out.write(body)

@@ -10,6 +10,7 @@ from gg.providers.factory import build_client
 from gg.providers.openai_compatible import OpenAIClient
 from gg.providers.retry import Retrier, RetryPolicy
 from gg.providers.tool_choice import ToolChoiceMemory
+from gg.run.deadline import RunLeft, unbounded
 
 from .chat_server import ChatServer
 from .operator import Operator
@@ -48,11 +49,13 @@ def _built(
     memory: ToolChoiceMemory | None = None,
     attempts: int = 4,
     timeout_secs: float = 10.0,
+    run_left: RunLeft = unbounded,
     base_url: str | None = None,
     **options: Any,
 ) -> Any:
     """A client built the way the run builds one, talking to `server` with a test key, retrying
-    on `operator`'s clock (no real sleeping), with the extra `build_client` `options`."""
+    on `operator`'s clock (no real sleeping unless the operator's clock does), within `run_left`,
+    with the extra `build_client` `options`."""
     return build_client(
         provider=provider,
         model=model,
@@ -60,9 +63,12 @@ def _built(
         tool_choice_memory=memory or ToolChoiceMemory(),
         log=operator.log,
         retrier=Retrier(
-            log=operator.log, policy=RetryPolicy(attempts=attempts), sleep=operator.sleep, draw=lambda: 1.0
+            log=operator.log,
+            policy=RetryPolicy(retries=attempts - 1),
+            timeout_secs=timeout_secs,
+            run_left=run_left,
+            sleep=operator.sleep,
         ),
-        request_timeout_secs=timeout_secs,
         environ=environ,
         **options,
     )

@@ -335,7 +335,7 @@ def test_server_errors_and_overload_that_outlast_the_schedule_are_model_retry_ex
         connect_anthropic(attempts=3).complete(a_request())
     assert caught.value.type is ErrorType.MODEL_RETRY_EXHAUSTED
     assert caught.value.message == "HTTP 500: Internal server error (gave up after 3 attempts)"
-    assert operator.sleeps == [0.5, 1.0]
+    assert operator.sleeps == [1.0, 2.0]  # 1 s, then twice the last
 
 
 @pytest.mark.parametrize(
@@ -353,14 +353,15 @@ def test_a_cut_connection_or_a_truncated_body_is_retried(
     assert "could not reach the endpoint" in line and fields["symptom"] == "connection_failed"
 
 
-def test_a_request_that_keeps_timing_out_is_model_timeout(
+def test_a_request_that_times_out_is_model_timeout_at_once_never_retried(
     anthropic_server: ChatServer, connect_anthropic: Connect, operator: Operator
 ) -> None:
     anthropic_server.script(*(Answer(200, b"{}", delay_secs=1.0) for _ in range(2)))
     with pytest.raises(ModelError) as caught:
         connect_anthropic(attempts=2, timeout_secs=0.2).complete(a_request())
     assert caught.value.type is ErrorType.MODEL_TIMEOUT
-    assert len(operator.sleeps) == 1
+    assert caught.value.message == "the request timed out after 0.2 s"
+    assert (len(anthropic_server.received), operator.sleeps) == (1, [])
 
 
 @pytest.mark.parametrize(
@@ -416,3 +417,13 @@ def _unmarked(wire: dict[str, object]) -> dict[str, object]:
     blocks = wire["content"]
     assert isinstance(blocks, list)
     return {**wire, "content": [{k: v for k, v in b.items() if k != "cache_control"} for b in blocks]}
+
+
+def test_a_request_is_given_no_more_than_is_left_of_the_runs_time(
+    anthropic_server: ChatServer, connect_anthropic: Connect, operator: Operator
+) -> None:
+    anthropic_server.script(Answer(200, b"{}", delay_secs=5.0))
+    with pytest.raises(ModelError) as caught:
+        connect_anthropic(timeout_secs=900.0, run_left=lambda: 0.3).complete(a_request())
+    assert caught.value.message == "the request timed out after 0.3 s"
+    assert (len(anthropic_server.received), operator.sleeps) == (1, [])

@@ -7,6 +7,8 @@ import pytest
 from gg.outcome import ErrorKind, ErrorType
 from gg.providers.failures import Failure, Symptom, retry_after_secs, status_failure, symptom_of_status
 from gg.providers.retry import Retrier, RetryPolicy
+from gg.run.deadline import time_left
+from manual_clock import ManualClock
 
 from .operator import Operator
 
@@ -19,7 +21,7 @@ from .operator import Operator
         (400, ErrorType.MODEL_REJECTED, False),
         (404, ErrorType.MODEL_REJECTED, False),
         (422, ErrorType.MODEL_REJECTED, False),
-        (408, ErrorType.MODEL_TIMEOUT, True),
+        (408, ErrorType.MODEL_TIMEOUT, False),
         (429, ErrorType.MODEL_RETRY_EXHAUSTED, True),
         (500, ErrorType.MODEL_RETRY_EXHAUSTED, True),
         (503, ErrorType.MODEL_RETRY_EXHAUSTED, True),
@@ -66,58 +68,108 @@ def test_retry_after_is_read_in_seconds_or_milliseconds(headers: dict[str, str],
     assert retry_after_secs(headers) == secs
 
 
-def test_backoff_doubles_up_to_its_cap_and_draws_within_the_upper_half() -> None:
-    policy = RetryPolicy(attempts=8, base_secs=0.5, cap_secs=8.0)
+def test_backoff_waits_1_s_then_twice_the_last_up_to_its_ceiling() -> None:
+    policy = RetryPolicy(retries=10, max_delay_secs=60.0)
     failure = Failure(Symptom.SERVER_FAILED, "x")
-    assert [policy.delay_secs(n, failure, 1.0) for n in range(1, 7)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
-    assert policy.delay_secs(3, failure, 0.0) == 1.0
+    assert [policy.delay_secs(n, failure) for n in range(1, 9)] == [
+        1.0,
+        2.0,
+        4.0,
+        8.0,
+        16.0,
+        32.0,
+        60.0,
+        60.0,
+    ]
+    assert RetryPolicy(max_delay_secs=3.0).delay_secs(3, failure) == 3.0
 
 
-def test_a_requested_wait_is_honoured_up_to_the_longest_wait() -> None:
-    policy = RetryPolicy(max_wait_secs=60.0)
-    assert policy.delay_secs(1, Failure(Symptom.RATE_LIMITED, "x", retry_after_secs=7.0), 0.0) == 7.0
-    assert policy.delay_secs(1, Failure(Symptom.RATE_LIMITED, "x", retry_after_secs=3600.0), 0.0) == 60.0
+def test_the_defaults_retry_ten_times_against_a_60_s_ceiling() -> None:
+    policy = RetryPolicy()
+    assert (policy.retries, policy.max_delay_secs, policy.attempts) == (10, 60.0, 11)
+    assert Retrier(log=Operator().log).timeout_secs == 900.0
+    assert RetryPolicy(retries=0).attempts == 1
+
+
+def test_a_requested_wait_is_honoured_when_longer_within_the_ceiling() -> None:
+    policy = RetryPolicy(max_delay_secs=60.0)
+    assert policy.delay_secs(1, Failure(Symptom.RATE_LIMITED, "x", retry_after_secs=7.0)) == 7.0
+    assert policy.delay_secs(4, Failure(Symptom.RATE_LIMITED, "x", retry_after_secs=0.5)) == 8.0
+    assert policy.delay_secs(1, Failure(Symptom.RATE_LIMITED, "x", retry_after_secs=3600.0)) == 60.0
 
 
 def test_a_failure_that_no_retry_cures_is_returned_after_one_attempt() -> None:
     operator = Operator()
-    attempts: list[int] = []
+    attempts: list[float] = []
 
-    def attempt() -> str | Failure:
-        attempts.append(1)
+    def attempt(secs: float) -> str | Failure:
+        attempts.append(secs)
         return Failure(Symptom.AUTH_REFUSED, "HTTP 401: no")
 
     result = Retrier(log=operator.log, sleep=operator.sleep).run("m", attempt)
     assert result == Failure(Symptom.AUTH_REFUSED, "HTTP 401: no")
-    assert (len(attempts), operator.lines, operator.sleeps) == (1, [], [])
+    assert (attempts, operator.lines, operator.sleeps) == ([900.0], [], [])
 
 
 def test_a_retry_names_its_attempts_symptom_never_an_exhausted_schedule() -> None:
     operator = Operator()
     results: list[str | Failure] = [
         Failure(Symptom.CONNECTION_FAILED, "down"),
-        Failure(Symptom.TIMED_OUT, "t"),
+        Failure(Symptom.RATE_LIMITED, "HTTP 429: slow down"),
         "ok",
     ]
-    retrier = Retrier(log=operator.log, sleep=operator.sleep, draw=lambda: 0.0)
-    assert retrier.run("openai:m", lambda: results.pop(0)) == "ok"
-    assert operator.sleeps == [0.25, 0.5]
+    retrier = Retrier(log=operator.log, sleep=operator.sleep)
+    assert retrier.run("openai:m", lambda secs: results.pop(0)) == "ok"
+    assert operator.sleeps == [1.0, 2.0]
     assert [(level, f["symptom"], f["attempt"]) for level, _, f in operator.lines] == [
         ("warn", "connection_failed", 1),
-        ("warn", "timed_out", 2),
+        ("warn", "rate_limited", 2),
     ]
     assert not any("errorType" in f for _, _, f in operator.lines)
 
 
 def test_once_the_attempts_are_spent_the_last_failure_stands() -> None:
     operator = Operator()
-    results = [
-        Failure(Symptom.SERVER_FAILED, "HTTP 500: a"),
-        Failure(Symptom.TIMED_OUT, "the request timed out"),
-    ]
-    result = Retrier(log=operator.log, policy=RetryPolicy(attempts=2), sleep=operator.sleep).run(
-        "m", lambda: results.pop(0)
+    results = [Failure(Symptom.SERVER_FAILED, "HTTP 500: a"), Failure(Symptom.SERVER_FAILED, "HTTP 503: b")]
+    result = Retrier(log=operator.log, policy=RetryPolicy(retries=1), sleep=operator.sleep).run(
+        "m", lambda secs: results.pop(0)
     )
     assert isinstance(result, Failure)
-    assert result.type is ErrorType.MODEL_TIMEOUT
-    assert result.message == "the request timed out (gave up after 2 attempts)"
+    assert result.type is ErrorType.MODEL_RETRY_EXHAUSTED
+    assert result.message == "HTTP 503: b (gave up after 2 attempts)"
+
+
+def test_no_retry_at_all_gives_up_on_the_first_failure() -> None:
+    operator = Operator()
+    result = Retrier(log=operator.log, policy=RetryPolicy(retries=0), sleep=operator.sleep).run(
+        "m", lambda secs: Failure(Symptom.SERVER_FAILED, "HTTP 500: a")
+    )
+    assert isinstance(result, Failure) and result.message == "HTTP 500: a (gave up after 1 attempt)"
+    assert operator.sleeps == []
+
+
+def test_every_attempt_and_every_wait_is_held_within_the_runs_time() -> None:
+    """Issue 21, items 25 and 26: a 600 s ceiling ran 14 min 59 s, its request timeouts retried."""
+    clock, operator = ManualClock(0.0), Operator()
+    given: list[float] = []
+
+    def attempt(secs: float) -> str | Failure:
+        given.append(secs)
+        return Failure(Symptom.SERVER_FAILED, "HTTP 500: down")
+
+    def sleep(secs: float) -> None:
+        operator.sleep(secs)
+        clock.advance(secs)
+
+    retrier = Retrier(log=operator.log, run_left=lambda: time_left(5.0, clock()), sleep=sleep)
+    result = retrier.run("openai:m", attempt)
+    assert isinstance(result, Failure) and result.message == "HTTP 500: down"
+    assert (given, operator.sleeps, clock()) == ([5.0, 4.0, 2.0], [1.0, 2.0, 2.0], 5.0)
+    assert operator.lines[-1][1] == (
+        "model call to openai:m failed (HTTP 500: down); "
+        "the run's time runs out in 2.00s, before another attempt"
+    )
+    assert retrier.run("openai:m", attempt) == Failure(
+        Symptom.TIMED_OUT, "the run's time is spent; no request was made"
+    )
+    assert len(given) == 3  # once the run's time is spent no request is made

@@ -224,7 +224,7 @@ def test_server_errors_that_outlast_the_schedule_are_model_retry_exhausted(
     assert caught.value.type is ErrorType.MODEL_RETRY_EXHAUSTED
     assert "gave up after 4 attempts" in caught.value.message
     assert len(chat_server.received) == 4
-    assert operator.sleeps == [0.5, 1.0, 2.0]  # the draw is pinned to the top of each jitter band
+    assert operator.sleeps == [1.0, 2.0, 4.0]  # 1 s, then twice the last
     assert [f["attempt"] for _, f in operator.at("warn")] == [1, 2, 3]
 
 
@@ -242,14 +242,15 @@ def test_a_refused_connection_is_retried_then_model_retry_exhausted(
     assert len(operator.sleeps) == 1
 
 
-def test_a_request_that_keeps_timing_out_is_model_timeout(
+def test_a_request_that_times_out_is_model_timeout_at_once_never_retried(
     chat_server: ChatServer, connect: Connect, operator: Operator
 ) -> None:
     chat_server.script(*(Answer(200, b"{}", delay_secs=1.0) for _ in range(2)))
     with pytest.raises(ModelError) as caught:
         connect(attempts=2, timeout_secs=0.2).complete(a_request())
     assert caught.value.type is ErrorType.MODEL_TIMEOUT
-    assert len(operator.sleeps) == 1
+    assert caught.value.message == "the request timed out after 0.2 s"
+    assert (len(chat_server.received), operator.sleeps) == (1, [])
 
 
 def test_every_request_carries_the_session_id_as_its_prompt_cache_key(
@@ -312,3 +313,13 @@ def test_a_reply_nested_too_deep_to_read_is_model_parse_and_deep_arguments_stay_
     assert isinstance(failure, Failure) and failure.symptom is Symptom.UNREADABLE
     arguments = '{"program": ' + deep + "}"
     assert parse_arguments(arguments) == arguments
+
+
+def test_a_request_is_given_no_more_than_is_left_of_the_runs_time(
+    chat_server: ChatServer, connect: Connect, operator: Operator
+) -> None:
+    chat_server.script(Answer(200, b"{}", delay_secs=5.0))
+    with pytest.raises(ModelError) as caught:
+        connect(timeout_secs=900.0, run_left=lambda: 0.3).complete(a_request())
+    assert caught.value.message == "the request timed out after 0.3 s"
+    assert (len(chat_server.received), operator.sleeps) == (1, [])

@@ -132,4 +132,4 @@ def test_the_request_resent_on_auto_has_its_own_retry_schedule(
     chat_server.script(error(400, REFUSAL), error(503, "busy"), program_completion("1"))
     connect(model=MODEL).complete(a_request())
     assert [r.json["tool_choice"] for r in chat_server.received[1:]] == ["auto", "auto"]
-    assert operator.sleeps == [0.5]
+    assert operator.sleeps == [1.0]

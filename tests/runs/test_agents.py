@@ -578,7 +578,7 @@ def test_a_wait_does_not_run_down_the_waiting_programs_own_time_limit(tmp_path: 
     assert crew.finished["finalText"] == "waited"
 
 
-def test_the_runs_time_limit_ends_a_wait(tmp_path: Path, arm: Arm) -> None:
+def test_the_runs_time_limit_ends_a_wait_and_the_waiting_program(tmp_path: Path, arm: Arm) -> None:
     lang = arm.language
     if lang == "javascript":
         root = (
@@ -605,10 +605,13 @@ def test_the_runs_time_limit_ends_a_wait(tmp_path: Path, arm: Arm) -> None:
         arm=arm,
         limits={"maxRuntimeSecs": 1.5},
     )
-    (said,) = crew.logs("root")
-    assert said.startswith("limit-exceeded wait_for_subagents") and "`root.1`" in said
+    (waiting,) = crew.of("code_execution", "root")  # stopped with the wait: no program outlives the run
+    assert waiting["error"] == "The program was stopped: the run's time is spent."
+    assert crew.logs("root") == [] and crew.of("turn_outcome", "root") == []
     assert crew.result.status.value == "timed_out"
-    assert crew.one("agent_finished", "root.1")["status"] == "stopped"
+    # the child's own program is stopped at the run's deadline too: whichever of the two ends it
+    # first, its turn's cut (timed_out) or the run's end (stopped), is its end
+    assert crew.one("agent_finished", "root.1")["status"] in {"timed_out", "stopped"}
 
 
 def test_an_exec_into_a_machine_enters_it_at_its_entry_state(tmp_path: Path, arm: Arm) -> None:

@@ -13,6 +13,7 @@ from gg.config.model import (
     ErrorRateCeiling,
     Limits,
     ModelBinding,
+    ModelCallLimits,
     ProgramLibrary,
     ResponsesAsCodeParams,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "Language",
     "Limits",
     "ModelBinding",
+    "ModelCallLimits",
     "ProgramLibrary",
     "Provider",
     "ResponsesAsCodeParams",

@@ -7,7 +7,9 @@
 - `shell` defaults to a 120 s command timeout, 4 GiB per process, 1 GiB per file written and no
   network.
 - `subagents` has no default on purpose: an enabled one must write `maxDepth`. `limits.maxParallel`
-  defaults to 4 agents taking turns at once.
+  defaults to 4 agents taking turns at once; every model request is made under
+  `limits.modelCallTimeoutSecs` (900 s an attempt) and retried on `limits.maxModelRetries` (10)
+  against `limits.modelRetryMaxDelaySecs` (60 s a wait) unless written.
 - `host-functions` names its families (`HOST_FAMILY_ENTRY`): a family handed to the run by name,
   or an importable `package.module:attribute`; each grants `host-functions:<family>`.
 - `memories` has no defaults on purpose: an enabled one writes its strategy, scope and six caps.
@@ -17,13 +19,21 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from gg.providers.retry import (
+    DEFAULT_MAX_MODEL_RETRIES,
+    DEFAULT_MODEL_CALL_TIMEOUT_SECS,
+    DEFAULT_MODEL_RETRY_MAX_DELAY_SECS,
+)
 from gg.sdk.registry import Role
 
 __all__ = [
     "CONFIG_FILE_NAMES",
     "DEFAULT_LANGUAGE",
     "DEFAULT_MAX_MEMORY_BYTES",
+    "DEFAULT_MAX_MODEL_RETRIES",
     "DEFAULT_MAX_PARALLEL",
+    "DEFAULT_MODEL_CALL_TIMEOUT_SECS",
+    "DEFAULT_MODEL_RETRY_MAX_DELAY_SECS",
     "DEFAULT_SHELL_MAX_FILE_BYTES",
     "DEFAULT_SHELL_MAX_MEMORY_BYTES",
     "DEFAULT_SHELL_TIMEOUT_SECS",

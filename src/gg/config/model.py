@@ -10,7 +10,9 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
   folder of the workspace (judged once the workspace is known: `gg.config.skills`);
 - `agents[0]` is the root, where the run starts; a profile with `fsm` enabled is a machine (a
   shell with no model of its own, whose states other profiles run);
-- `limits.maxParallel` (4 unless written) bounds how many agents take turns at once.
+- `limits.maxParallel` (4 unless written) bounds how many agents take turns at once;
+  `modelCallTimeoutSecs` (900), `maxModelRetries` (10, 0 honoured) and `modelRetryMaxDelaySecs`
+  (60) bound every model request, each its default unless written (`limits.model_calls`).
 Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `agent.shell`,
 `agent.max_depth`, `agent.machine`, `agent.memories`, `limits.error_rate`) give typed values;
 `None` means "not enabled" or "not armed".
@@ -20,14 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import ConfigDict, Field
 
 from gg.config.catalogue import (
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
+    DEFAULT_MAX_MODEL_RETRIES,
     DEFAULT_MAX_PARALLEL,
+    DEFAULT_MODEL_CALL_TIMEOUT_SECS,
+    DEFAULT_MODEL_RETRY_MAX_DELAY_SECS,
     DEFAULT_TIMEOUT_SECS,
     DEFAULT_WORKSPACE,
     HOST_FAMILY_GRANT,
@@ -73,6 +78,7 @@ __all__ = [
     "HostFunctionsParams",
     "Limits",
     "ModelBinding",
+    "ModelCallLimits",
     "ProgramLibrary",
     "ProgramLibraryCapability",
     "ProgramLibraryParams",
@@ -95,6 +101,25 @@ class ErrorRateCeiling:
     window: int
 
 
+Seconds = Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")]
+N = TypeVar("N", int, float)
+
+
+def _or(written: N | None, default: N) -> N:
+    return default if written is None else written
+
+
+@dataclass(frozen=True)
+class ModelCallLimits:
+    """What bounds each model request: one attempt's time, how many retries follow a failed one,
+    and the longest wait before a retry (`modelCallTimeoutSecs`, `maxModelRetries`,
+    `modelRetryMaxDelaySecs`)."""
+
+    timeout_secs: float
+    retries: int
+    retry_max_delay_secs: float
+
+
 class Limits(Part):
     """Run ceilings, each armed only when written; and how many agents take turns at once."""
 
@@ -105,11 +130,23 @@ class Limits(Part):
     error_rate_window: Annotated[int, Whole(1, what="a whole number of turns")] | None = None
     max_cost: Annotated[float, Number(above=0, what="an amount in USD")] | None = None
     max_parallel: Annotated[int, Whole(1, what="a whole number of agents")] | None = None
+    model_call_timeout_secs: Seconds | None = None
+    max_model_retries: Annotated[int, Whole(0, note="0 gives up on the first failure")] | None = None
+    model_retry_max_delay_secs: Seconds | None = None
 
     @property
     def parallel(self) -> int:
         """How many agents take turns at once (`maxParallel`, 4 unless written); more queue."""
         return DEFAULT_MAX_PARALLEL if self.max_parallel is None else self.max_parallel
+
+    @property
+    def model_calls(self) -> ModelCallLimits:
+        """What bounds each model request, every figure its default unless written."""
+        return ModelCallLimits(
+            timeout_secs=_or(self.model_call_timeout_secs, DEFAULT_MODEL_CALL_TIMEOUT_SECS),
+            retries=_or(self.max_model_retries, DEFAULT_MAX_MODEL_RETRIES),
+            retry_max_delay_secs=_or(self.model_retry_max_delay_secs, DEFAULT_MODEL_RETRY_MAX_DELAY_SECS),
+        )
 
     @property
     def error_rate(self) -> ErrorRateCeiling | None:

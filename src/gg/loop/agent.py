@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gg import prompts
-from gg.errors import GgDefect
+from gg.errors import FatalFault, GgDefect
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.modules import open_turn
-from gg.loop.turn import take_turn
+from gg.loop.turn import RunTimeSpent, take_turn
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import Message, ModelClient, ModelError
 from gg.run.context import RunContext
@@ -154,11 +154,22 @@ def _breach_before_turn(limits: Limits, run: RunContext, turns: int) -> Breach |
     return runtime or breach_of_cost(limits, run.spend.cost_usd, turns)
 
 
+def _runtime_breach(limits: Limits, run: RunContext, turns: int) -> Breach:
+    """The runtime ceiling's breach, once the run's time is spent."""
+    breach = breach_of_runtime(limits, run.elapsed(), turns)
+    if breach is None:  # the run's time is spent only under a runtime ceiling
+        raise GgDefect(FatalFault.HOST_FAULT, "the run's time was spent with no runtime ceiling armed")
+    return breach
+
+
 def _turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations) -> TurnOutcome | AgentEnd:
     """One turn's outcome, still to close; a model failure that ends the agent closes its turn
-    and ends the agent here."""
+    and ends the agent here, and a turn the run's time ran out in stops the agent at the runtime
+    ceiling, unjudged."""
     try:
         return take_turn(agent, run, deferred)
+    except RunTimeSpent:  # the turn cut short counts among the turns taken
+        return _stop_at(agent.stream, _runtime_breach(agent.setup.limits, run, agent.ledger.turns + 1))
     except ModelError as failure:
         outcome = Continue(error=failure.type, report=failure.message)
         if failure.type not in _ENDS_THE_AGENT:

@@ -3,14 +3,16 @@
 | ceiling | scope | checked | status |
 |---|---|---|---|
 | maxTurns | per agent | after each turn | exhausted |
-| maxRuntimeSecs | run-wide | at each turn boundary | timed_out |
+| maxRuntimeSecs | run-wide | at each turn boundary, and wherever a turn stands once spent | timed_out |
 | maxConsecutiveErrors | per agent | after each turn | limit_exceeded |
 | maxErrorRate + errorRateWindow | per agent | after each turn, once the window is full | limit_exceeded |
 | maxCost | run-wide | before each model call | limit_exceeded |
 
-A ceiling nobody wrote is not armed. The consecutive count is cleared only by a turn that did
-its declared work; a Fatal turn counts toward `turns` but is charged to no ceiling. The error
-rate breaches only when strictly above the threshold. Nothing here is ever told to the model.
+A ceiling nobody wrote is not armed. A turn the run's time runs out in stops there, unjudged
+(`gg.loop.turn`): it counts among the turns taken and is charged to no ceiling. The consecutive
+count is cleared only by a turn that did its declared work; a Fatal turn counts toward `turns`
+but is charged to no ceiling. The error rate breaches only when strictly above the threshold.
+Nothing here is ever told to the model.
 """
 
 from __future__ import annotations

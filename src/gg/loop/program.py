@@ -1,9 +1,11 @@
 """Running one submission (seed 001, "Turn execution", steps 2-5): its program, and the programs
-it hands over, each in the agent's arm behind the membrane; then the library entry, the one
-`code_execution` record for the whole chain, and what the agent's modules report since."""
+it hands over, each in the agent's arm behind the membrane, under the agent's ceilings and what
+is left of the run's time; then the library entry, the one `code_execution` record for the whole
+chain, and what the agent's modules report since."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gg.loop.calls import Submission
@@ -59,7 +61,8 @@ def _run_link(agent: Agent, run: RunContext, source: str, deferred: DeferredDecl
     )
     membrane = Membrane(setup.registry, scope, stream, setup.language.id, run.clock)
     arm = run.leases.arm(setup.language)
-    execution = arm.run(source, membrane, setup.ceilings, held.surface.modules.current())
+    ceilings = replace(setup.ceilings, run_left=run.left)
+    execution = arm.run(source, membrane, ceilings, held.surface.modules.current())
     return Link(source, execution, membrane.counts, scope.declarations)
 
 

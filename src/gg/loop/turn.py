@@ -18,6 +18,11 @@ program from then on: the turn is Fatal at its next step (`RunContext.halt_if_br
 What a turn produced reaches the model whatever the turn declared: a compacting turn's views and
 feedback (its Runtime error included) follow the compacted window (task, summary, re-opened
 files), never vanish under it.
+
+The run's time holds a turn wherever it stands (`RunTimeSpent`): a model call that failed or
+answered once the run's time was spent, and a program after which it is spent (unless its ending
+survived), stop the turn there. A late reply is recorded and never run; nothing of the turn is
+judged, so nothing is charged to the model; the agent stops at the runtime ceiling.
 """
 
 from __future__ import annotations
@@ -50,6 +55,10 @@ if TYPE_CHECKING:
     from gg.loop.agent import Agent
 
 RECEIPT_OK = "ok"
+
+
+class RunTimeSpent(Exception):
+    """The run's time ran out while the turn ran: the turn stops where it stands, unjudged."""
 
 
 def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | None = None) -> TurnOutcome:
@@ -115,6 +124,8 @@ def _ask_model(
         if failure.usage is not None:  # an answer gg cannot use is still paid for
             for spend in spends:
                 spend.add(failure.usage, failure.cost_usd)
+        if run.spent():
+            raise RunTimeSpent from failure
         raise
     for spend in spends:
         spend.add(reply.usage, reply.cost_usd)
@@ -127,6 +138,8 @@ def _ask_model(
             cost_usd=reply.cost_usd,
         )
     )
+    if run.spent():
+        raise RunTimeSpent
     return reply
 
 
@@ -171,6 +184,8 @@ def _run_submissions(
         runs.append(ran)
         if ran.surviving_ending is not None:
             break
+        if run.spent():
+            raise RunTimeSpent
     return runs
 
 

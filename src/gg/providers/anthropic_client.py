@@ -25,7 +25,7 @@ from gg.providers.anthropic_wire import (
     wire_tool_choice,
 )
 from gg.providers.base import LogFn, Reply, Request
-from gg.providers.failures import Failure, Symptom, one_line, status_failure
+from gg.providers.failures import Failure, Symptom, one_line, status_failure, timed_out
 from gg.providers.pricing import priced
 from gg.providers.retry import Retrier
 from gg.providers.tool_choice import ToolChoice, ToolChoiceMemory, send_with_fallback
@@ -78,7 +78,7 @@ class AnthropicClient:
 
         def send(choice: ToolChoice) -> Reply | Failure:
             tool_choice = wire_tool_choice(choice, request.tool)
-            return self._retrier.run(self.model_id, lambda: self._attempt(body, tool_choice))
+            return self._retrier.run(self.model_id, lambda secs: self._attempt(body, tool_choice, secs))
 
         return priced(self.model_id, send_with_fallback(self.model_id, send, self._memory, self._log))
 
@@ -86,17 +86,18 @@ class AnthropicClient:
         """Release the SDK's connections (not needed when the run injected its own HTTP client)."""
         self._sdk.close()
 
-    def _attempt(self, body: dict[str, Any], tool_choice: dict[str, Any]) -> Reply | Failure:
+    def _attempt(self, body: dict[str, Any], tool_choice: dict[str, Any], secs: float) -> Reply | Failure:
+        """One request, given `secs` to answer."""
         named = {k: v for k, v in body.items() if k in _SDK_FIELDS}
         extra = {k: v for k, v in body.items() if k not in _SDK_FIELDS}
         try:
             raw = self._sdk.messages.with_raw_response.create(
-                **named, tool_choice=cast(Any, tool_choice), extra_body=extra or None
+                **named, tool_choice=cast(Any, tool_choice), extra_body=extra or None, timeout=secs
             )
         except anthropic.APIStatusError as exc:
             return _status_failure(exc)
         except anthropic.APITimeoutError:
-            return Failure(Symptom.TIMED_OUT, "the request timed out")
+            return timed_out(secs)
         except anthropic.APIConnectionError as exc:
             return Failure(Symptom.CONNECTION_FAILED, f"could not reach the endpoint: {_cause(exc)}")
         text = raw.http_response.text

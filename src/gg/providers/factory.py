@@ -39,7 +39,6 @@ from gg.providers.tool_choice import ToolChoiceMemory
 if TYPE_CHECKING:
     import httpx2
 
-REQUEST_TIMEOUT_SECS = 300.0
 MODEL_REFERENCE = "PROVIDER:MODEL"
 _NO_KEY = "no-key"  # a self-hosted server that checks no key still needs a header value
 
@@ -142,7 +141,6 @@ class _Settings:
     retrier: Retrier
     log: LogFn
     http_client: httpx2.Client | None
-    timeout_secs: float
     max_output_tokens: int | None
     temperature: float | None
 
@@ -162,9 +160,11 @@ def build_client(
     journal_path: Path | None = None,
     http_client: httpx2.Client | None = None,
     retrier: Retrier | None = None,
-    request_timeout_secs: float = REQUEST_TIMEOUT_SECS,
     environ: Mapping[str, str] | None = None,
 ) -> ModelClient:
+    """The client of `provider`'s `model`. `retrier` holds the retry schedule, the time each attempt
+    is given and what is left of the run's time (the defaults, unbounded by a run, when none is
+    given)."""
     if provider == "replay":
         if journal_path is None:
             raise _refusal("journal", "absent", "the replay provider needs a journal file")
@@ -175,7 +175,6 @@ def build_client(
         retrier=retrier or Retrier(log=log),
         log=log,
         http_client=http_client,
-        timeout_secs=request_timeout_secs,
         max_output_tokens=max_output_tokens,
         temperature=temperature,
     )
@@ -204,7 +203,7 @@ def _anthropic(settings: _Settings, cache_lifetime: str) -> ModelClient:
         api_key=connection.api_key,
         base_url=connection.base_url,
         max_retries=0,
-        timeout=settings.timeout_secs,
+        timeout=settings.retrier.timeout_secs,
         http_client=settings.http_client,
     )
     return AnthropicClient(
@@ -230,7 +229,7 @@ def _openai(settings: _Settings, session_id: str | None) -> ModelClient:
         api_key=connection.api_key,
         base_url=connection.base_url,
         max_retries=0,
-        timeout=settings.timeout_secs,
+        timeout=settings.retrier.timeout_secs,
         http_client=settings.http_client,
     )
     official = connection.provider == "openai" and not connection.self_hosted

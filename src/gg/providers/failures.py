@@ -4,15 +4,17 @@ retry may cure it.
 | symptom                            | error type              | retried |
 |------------------------------------|-------------------------|---------|
 | 401, 403                           | `model_auth`            | no      |
-| 408, or the request timed out      | `model_timeout`         | yes     |
+| 408, or the request timed out      | `model_timeout`         | no      |
 | 429 (its `retry-after` honoured)   | `model_retry_exhausted` | yes     |
 | 5xx, or the connection failed      | `model_retry_exhausted` | yes     |
 | any other 4xx                      | `model_rejected`        | no      |
 | a reply gg cannot read             | `model_parse`           | no      |
 | a reply cut off by its length cap  | `model_length_capped`   | no      |
 
-A retried symptom that outlasts the retry schedule takes the type of its last attempt. A 400
-whose body names `tool_choice` is a `model_rejected` failure that `tool_choice.py` answers first.
+A retried symptom that outlasts the retry schedule takes the type of its last attempt. A timeout
+is never retried here: each retry would cost the whole `modelCallTimeoutSecs` again, so it is an
+error turn and the agent asks again. A 400 whose body names `tool_choice` is a `model_rejected`
+failure that `tool_choice.py` answers first.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ class Symptom(StrEnum):
 
 _TABLE: dict[Symptom, tuple[ErrorType, bool]] = {
     Symptom.AUTH_REFUSED: (ErrorType.MODEL_AUTH, False),
-    Symptom.TIMED_OUT: (ErrorType.MODEL_TIMEOUT, True),
+    Symptom.TIMED_OUT: (ErrorType.MODEL_TIMEOUT, False),
     Symptom.RATE_LIMITED: (ErrorType.MODEL_RETRY_EXHAUSTED, True),
     Symptom.SERVER_FAILED: (ErrorType.MODEL_RETRY_EXHAUSTED, True),
     Symptom.CONNECTION_FAILED: (ErrorType.MODEL_RETRY_EXHAUSTED, True),
@@ -116,6 +118,11 @@ def retry_after_secs(headers: Mapping[str, str]) -> float | None:
         if math.isfinite(secs) and secs >= 0:
             return secs
     return None
+
+
+def timed_out(secs: float) -> Failure:
+    """An attempt that had no reply within the `secs` it was given."""
+    return Failure(Symptom.TIMED_OUT, f"the request timed out after {secs:.3g} s")
 
 
 def one_line(text: str, limit: int = 500) -> str:

@@ -21,7 +21,7 @@ import openai
 
 from gg.providers.base import LogFn, Reply, Request
 from gg.providers.chat_wire import parse_reply, request_body, wire_tool_choice
-from gg.providers.failures import Failure, Symptom, one_line, status_failure
+from gg.providers.failures import Failure, Symptom, one_line, status_failure, timed_out
 from gg.providers.pricing import priced
 from gg.providers.retry import Retrier
 from gg.providers.tool_choice import ToolChoice, ToolChoiceMemory, send_with_fallback
@@ -66,7 +66,7 @@ class OpenAIClient:
 
         def send(choice: ToolChoice) -> Reply | Failure:
             tool_choice = wire_tool_choice(choice, request.tool)
-            return self._retrier.run(self.model_id, lambda: self._attempt(body, tool_choice))
+            return self._retrier.run(self.model_id, lambda secs: self._attempt(body, tool_choice, secs))
 
         return priced(self.model_id, send_with_fallback(self.model_id, send, self._memory, self._log))
 
@@ -86,14 +86,19 @@ class OpenAIClient:
             temperature=request.temperature if request.temperature is not None else self._temperature,
         )
 
-    def _attempt(self, body: dict[str, Any], tool_choice: str | dict[str, Any]) -> Reply | Failure:
+    def _attempt(
+        self, body: dict[str, Any], tool_choice: str | dict[str, Any], secs: float
+    ) -> Reply | Failure:
+        """One request, given `secs` to answer."""
         wire: dict[str, Any] = {**body, "tool_choice": tool_choice}
         try:
-            raw = self._sdk.chat.completions.with_raw_response.create(**wire, extra_body=self._extra_body)
+            raw = self._sdk.chat.completions.with_raw_response.create(
+                **wire, extra_body=self._extra_body, timeout=secs
+            )
         except openai.APIStatusError as exc:
             return _status_failure(exc)
         except openai.APITimeoutError:
-            return Failure(Symptom.TIMED_OUT, "the request timed out")
+            return timed_out(secs)
         except openai.APIConnectionError as exc:
             return Failure(Symptom.CONNECTION_FAILED, f"could not reach the endpoint: {_cause(exc)}")
         return parse_reply(raw.http_response.text, self._model)

@@ -2,7 +2,8 @@
 
 - telemetry, and a stream per agent stamped with its id;
 - what the run has spent on its models, and which models refused a pinned tool choice;
-- one monotonic clock, read for the run's start, its deadline (`maxRuntimeSecs`) and every
+- one monotonic clock, read for the run's start, its deadline (`maxRuntimeSecs`), what is left
+  of its time (`left`, which bounds every wait inside the run: `gg.run.deadline`) and every
   duration the loop reports (`time.monotonic` in production; a test injects its own);
 - the id mints: agent ids (the agent tree), program ids (each library's minter) and store ids;
 - the guest leases: one arm per language, closed when the run ends (`close`);
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.errors import FatalFault, GgDefect
 from gg.providers.tool_choice import ToolChoiceMemory
+from gg.run.deadline import is_spent, time_left
 from gg.run.leases import GuestLeases
 from gg.run.lineages import Lineages
 from gg.run.scheduler import Scheduler
@@ -99,6 +101,14 @@ class RunContext:
     def deadline(self) -> float | None:
         """When the run's wall-clock budget is spent, on the run's clock; None when unbounded."""
         return None if self.max_runtime_secs is None else self.started + self.max_runtime_secs
+
+    def left(self) -> float | None:
+        """What is left of the run's time, in seconds (0 once spent); None when unbounded."""
+        return time_left(self.deadline, self.clock())
+
+    def spent(self) -> bool:
+        """Whether the run's time is spent."""
+        return is_spent(self.deadline, self.clock())
 
     def elapsed(self) -> float:
         """Seconds since the run started."""

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from gg import prompts
 from gg.errors import ConfigError, FatalFault, GgDefect
 from gg.run.build import Arrival
+from gg.run.deadline import is_spent, time_left, within
 from gg.run.lineages import ChildResult
 from gg.run.status import AgentStatus
 from gg.run.tree import ROOT_ID, AgentNode
@@ -77,9 +78,9 @@ class IssueDesk:
         run = self._spawner.run
         with self._settled:
             while not all(self._final(issue) for issue in issues) and not run.stopping:
-                if deadline is not None and clock() >= deadline:
+                if is_spent(deadline, clock()):
                     break
-                left = POLL_SECS if deadline is None else min(POLL_SECS, max(deadline - clock(), 0))
+                left = within(POLL_SECS, time_left(deadline, clock()))
                 self._settled.wait(left)
         return [self._answer(issue) for issue in issues]
 

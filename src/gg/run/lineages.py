@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg.errors import ApiError, ErrorCode
+from gg.run.deadline import is_spent, time_left, within
 from gg.run.status import AgentStatus
 
 POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline
@@ -128,7 +129,7 @@ class Lineages:
             targets = self._targets(parent, ids, pending)
             while not all(t.result is not None for t in targets):
                 self._check_still_waiting(targets, deadline, clock)
-                left = POLL_SECS if deadline is None else min(POLL_SECS, max(deadline - clock(), 0))
+                left = within(POLL_SECS, time_left(deadline, clock()))
                 self._changed.wait(left)
             for target in targets:
                 target.collected = True
@@ -173,7 +174,7 @@ class Lineages:
             raise ApiError(
                 "wait_for_subagents", ErrorCode.LIMIT_EXCEEDED, f"the run is ending; {waiting} did not end"
             )
-        if deadline is not None and clock() >= deadline:
+        if is_spent(deadline, clock()):
             raise ApiError(
                 "wait_for_subagents",
                 ErrorCode.LIMIT_EXCEEDED,

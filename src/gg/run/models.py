@@ -10,6 +10,8 @@
   one is opened at launch (`open_journals`), so a bad line of any refuses the launch, and the
   lines naming an agent the run never opened are told once it is over (`unused_lines`).
 - A recorder (`--record`) wraps every agent's client, so the recording holds every agent's lines.
+- A hosted client makes each request under the run's `limits` (`modelCallTimeoutSecs`,
+  `maxModelRetries`, `modelRetryMaxDelaySecs`) and within what is left of the run's time.
 - What a run is handed (`World`) comes first: `clients` answers every agent; `client` answers the
   root's lineage.
 """
@@ -20,17 +22,20 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gg.config.catalogue import Provider
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet
-from gg.providers.base import ModelClient
+from gg.providers.base import LogFn, ModelClient
 from gg.providers.book import JournalBook
 from gg.providers.factory import build_client, endpoint_of
 from gg.providers.journal import JournalReply
 from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
+from gg.providers.retry import Retrier, RetryPolicy
 from gg.providers.tool_choice import ToolChoiceMemory
+from gg.run.deadline import RunLeft, unbounded
 from gg.run.stream import AgentStream
 from gg.run.tree import ROOT_ID, AgentNode
 from gg.telemetry.events import LogLevel
@@ -45,10 +50,12 @@ class ModelClients:
         overrides: Overrides,
         tool_choice: ToolChoiceMemory,
         given: tuple[ModelClient | None, ClientFor | None] = (None, None),
+        run_left: RunLeft = unbounded,
     ) -> None:
         self._set = capability_set
         self._overrides = overrides
         self._tool_choice = tool_choice
+        self._run_left = run_left
         self._root_client, self._client_for = given
         self._books: dict[Path, JournalBook] = {}
         self._lock = threading.Lock()
@@ -98,11 +105,16 @@ class ModelClients:
         journal = journal_of(self._set, self._overrides, profile)
         if provider == Provider.REPLAY and journal is not None:
             return ReplayClient(self._book(journal).script(node.id, profile.slug))
+
+        def log(level: str, message: str, fields: dict[str, Any]) -> None:
+            stream.log(LogLevel(level), message, **fields)
+
         client = build_client(
             provider=provider,
             model=model,
             tool_choice_memory=self._tool_choice,
-            log=lambda level, message, fields: stream.log(LogLevel(level), message, **fields),
+            log=log,
+            retrier=self._retrier(log),
             base_url=binding.base_url if kept else None,
             api_key_env=binding.api_key_env if kept else None,
             max_output_tokens=binding.max_output_tokens,
@@ -119,6 +131,12 @@ class ModelClients:
                 endpointFrom=endpoint.source,
             )
         return client
+
+    def _retrier(self, log: LogFn) -> Retrier:
+        """The schedule and time of every request, from the run's limits and what is left of its time."""
+        limits = self._set.limits.model_calls
+        policy = RetryPolicy(retries=limits.retries, max_delay_secs=limits.retry_max_delay_secs)
+        return Retrier(log=log, policy=policy, timeout_secs=limits.timeout_secs, run_left=self._run_left)
 
     def _book(self, path: Path) -> JournalBook:
         with self._lock:

@@ -127,7 +127,7 @@ def execute_run(
     run = _context(capability_set, telemetry, world, host)
     stream = run.stream(ROOT_ID)
     workspace = (options.workspace or capability_set.workspace).resolve()
-    clients = ModelClients(capability_set, options.overrides, run.tool_choice, given)
+    clients = ModelClients(capability_set, options.overrides, run.tool_choice, given, run.left)
     stream.emit(_started(capability_set, options, workspace, clients))
     log_run_families(stream, host)
     spawner: Spawner | None = None
@@ -160,8 +160,7 @@ def _record_end(
     wherever the record still holds."""
     _tell_unused_lines(run.stream(ROOT_ID), clients)  # at turn 0: the run's, not a turn's
     end = _with_fault(end, run)
-    interrupted = end.status is RunStatus.INTERRUPTED
-    summary = None if spawner is None else _summary(spawner, run, interrupted=interrupted)
+    summary = None if spawner is None else _summary(spawner, run)
     stream.emit(_finished(end, summary, run, stopped_by))
     recorded = _with_fault(end, run)
     if recorded is not end:
@@ -261,12 +260,13 @@ def _defect(stream: AgentStream, defect: Exception) -> AgentEnd:
     return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
 
 
-def _summary(spawner: Spawner, run: RunContext, *, interrupted: bool) -> dict[str, Any]:
-    """The run's rollup: every agent's turns (an interrupted run's, every turn begun), programs and
-    errors summed, the run's spend, and each agent's own summary."""
+def _summary(spawner: Spawner, run: RunContext) -> dict[str, Any]:
+    """The run's rollup: every agent's turns (every turn begun: one an interruption or the run's
+    time cut short counts), programs and errors summed, the run's spend, and each agent's own
+    summary."""
     agents = spawner.incarnations()
     return {
-        "turns": sum(agent.begun if interrupted else agent.tally.turns for agent in agents),
+        "turns": sum(agent.begun for agent in agents),
         "codeExecutions": sum(agent.executions for agent in agents),
         "errors": ErrorLedger.merged([agent.tally for agent in agents]).to_wire(),
         "usage": run.spend.to_wire(),

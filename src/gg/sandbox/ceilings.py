@@ -4,7 +4,8 @@ the program's own code).
 
 Rules kept here:
 - a program stopped at its time ceiling is `sandbox_timeout`, one that ran out of memory
-  `sandbox_out_of_memory`, each in one wording for every arm;
+  `sandbox_out_of_memory`, each in one wording for every arm; a program (or its type check)
+  stopped once the run's time was spent says the run's time stopped it, not its own limit;
 - the place is the file, line and source line of the frame the engine was running; the source
   line is cut to `MAX_SOURCE_CHARS`. Only Monty's memory limit comes with a stack: Monty's time
   limit raises a `TimeoutError` with no frames, and a Deno guest past a ceiling is a killed
@@ -41,8 +42,16 @@ _NOWHERE: dict[str, object] = {"file": "", "line": 0, "source": ""}
 
 
 def timeout_failure(ceilings: Ceilings) -> Failure:
+    if ceilings.run_spent():
+        return Failure(ErrorType.SANDBOX_TIMEOUT, render("ceiling-run-time"))
     text = render("ceiling-timeout", seconds=f"{ceilings.timeout_secs:g}")
     return Failure(ErrorType.SANDBOX_TIMEOUT, text)
+
+
+def check_stopped(ceilings: Ceilings, own: Failure) -> Failure:
+    """A type check stopped at its time limit: `own`, its failure at its own limit, unless the run's
+    time is what stopped it."""
+    return timeout_failure(ceilings) if ceilings.run_spent() else own
 
 
 def memory_failure(ceilings: Ceilings, where: Where | None = None) -> Failure:

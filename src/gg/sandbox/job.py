@@ -3,8 +3,9 @@ how the run ended and the report it hands back; and the guest's reply to one hos
 both guests' protocols share.
 
 Rules kept here:
-- a job holds the program, the code modules loaded for it and its two ceilings; how an engine
-  reads the program (TypeScript stripped, Python type-checked first) is the engine's own option;
+- a job holds the program, the code modules loaded for it, its two ceilings and what is left of
+  the run's time (read live: the run's deadline stops it too); how an engine reads the program
+  (TypeScript stripped, Python type-checked first) is the engine's own option;
 - a report's `status` is one `GuestStatus`; `failure` is the guest's own description of what the
   program threw, `detail` the engine's last words when it was lost, `diagnostics` the checker's
   rejection, `compile_ms` the check's time where the guest checks, and `crowded` says the guest
@@ -16,13 +17,14 @@ Rules kept here:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from gg.errors import ApiError
-from gg.sandbox.execution import CodeModule
+from gg.run.deadline import RunLeft, unbounded
+from gg.sandbox.execution import Ceilings, CodeModule
 
 
 class GuestStatus(StrEnum):
@@ -45,6 +47,14 @@ class Job:
     modules: tuple[CodeModule, ...]
     timeout_secs: float
     memory_bytes: int
+    run_left: RunLeft = field(default=unbounded, compare=False)
+
+    @classmethod
+    def of(cls, program: str, modules: Sequence[CodeModule], ceilings: Ceilings) -> Job:
+        """The job of `program` under `ceilings`."""
+        return cls(
+            program, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes, ceilings.run_left
+        )
 
 
 @dataclass(frozen=True)

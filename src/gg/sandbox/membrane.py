@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from gg.errors import ApiError, ErrorCode
 from gg.prompts import render
+from gg.run.deadline import is_spent
 from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import (
     U32_MAX,
@@ -142,7 +143,7 @@ class Membrane:
         """Once the run's wall-clock budget is spent, no call is dispatched to a tool; views,
         docs, the library and the endings are still served, so a program can always end."""
         deadline = self._scope.deadline
-        if op.dispatches_tool and deadline is not None and self._clock() >= deadline:
+        if op.dispatches_tool and is_spent(deadline, self._clock()):
             raise ApiError(op.key, ErrorCode.LIMIT_EXCEEDED, render("run-time-spent"))
 
     def _not_an_ending_of_this_role(self, op: Operation) -> str:

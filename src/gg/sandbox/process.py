@@ -21,7 +21,8 @@ Rules kept here:
   descendants), read from `/proc`;
 - a `Deadline` is a program's time ceiling on the wall clock; the time a call to an operation
   that waits on outside work (`Operation.waits_externally`: a shell, a sub-agent) spends on the
-  host is credited back, every other host call runs on the clock;
+  host is credited back, every other host call runs on the clock; what is left of the run's time
+  bounds it too, and is never credited: a program ends at the run's deadline at the latest;
 - a `Watch` holds one running program to its deadline and, where the engine asks for it, its
   guest's resident memory to a limit; a program past either is `Overran`, and its pool stops
   the guest at once.
@@ -42,6 +43,7 @@ from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Generic, Protocol, TypeVar
 
+from gg.run.deadline import RunLeft, unbounded, within
 from gg.sandbox.sentinel import SENTINEL, kill_group
 
 STDERR_TAIL_CHUNKS = 64
@@ -244,19 +246,25 @@ def _popen(launch: Launch) -> subprocess.Popen[bytes]:
 class Deadline:
     """A program's time ceiling on `clock` (the wall clock), `secs` from now; the time spent
     serving a call to one of the `external` operations is added back, and so is the time the
-    program waited for its engine before it began (`hold`, then `begin`)."""
+    program waited for its engine before it began (`hold`, then `begin`). Whatever its own end,
+    it passes once `run_left` (what is left of the run's time) reads 0."""
 
     def __init__(
-        self, secs: float, external: Collection[str] = (), clock: Callable[[], float] = time.monotonic
+        self,
+        secs: float,
+        external: Collection[str] = (),
+        clock: Callable[[], float] = time.monotonic,
+        run_left: RunLeft = unbounded,
     ) -> None:
         self._external = external
         self._clock = clock
+        self._run_left = run_left
         self._secs = secs
         self._set = clock()
         self._end = self._set + secs
 
     def remaining(self) -> float:
-        return self._end - self._clock()
+        return within(self._end - self._clock(), self._run_left())
 
     def passed(self) -> bool:
         return self.remaining() <= 0

@@ -13,10 +13,13 @@ and two sets of declarations the loop acts on afterwards:
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.run.deadline import time_left
 from gg.sdk.registry import ArmSpelling, Role
 from gg.state.skills import SkillReads
 
@@ -132,7 +135,8 @@ class ProgramScope:
     views: ViewSet
     turn: int
     library: ProgramLibrary | None = None
-    deadline: float | None = None  # the run's wall-clock budget, on the monotonic clock
+    deadline: float | None = None  # the run's wall-clock budget, on `clock`
+    clock: Callable[[], float] = time.monotonic  # the run's monotonic clock
     window: Window | None = None  # the agent's window, which the context family acts on
     tasks: TasksModule | None = None  # its task list, when its profile enables `tasks`
     board: BoardHandle | None = None  # its handle on the run's board, in a run that has one
@@ -145,6 +149,10 @@ class ProgramScope:
     spell: ArmSpelling | None = None  # how its arm spells calls and arguments (`Registry.spelling`)
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
+
+    def time_left(self) -> float | None:
+        """What is left of the run's time, read now (`gg.run.deadline`); None when unbounded."""
+        return time_left(self.deadline, self.clock())
 
     def spelling(self, operation: str) -> ArmSpelling:
         """How the program's arm spells what a refusal of `operation` names."""
@@ -174,6 +182,7 @@ class ProgramScope:
             turn=turn,
             library=holdings.library,
             deadline=run.deadline,
+            clock=run.clock,
             window=holdings.window,
             archive=holdings.archive,
             surface=holdings.surface,

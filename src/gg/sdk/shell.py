@@ -15,12 +15,12 @@ Rules:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.run.deadline import time_left, within
 from gg.sandbox.jail import Exited, Jail, JailFailure, Output, TimedOut
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 
@@ -45,7 +45,7 @@ def command_timeout(requested: float | None, default: float, deadline: float | N
     """The seconds a command may run: the call's timeout or the default, at most a day, and at
     most what is left before `deadline` (the run's budget, on the clock `now` reads)."""
     wanted = min(default if requested is None else requested, MAX_TIMEOUT_SECS)
-    return wanted if deadline is None else max(0.0, min(wanted, deadline - now))
+    return within(wanted, time_left(deadline, now))
 
 
 def _shell(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -53,7 +53,7 @@ def _shell(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     if access is None:  # the gate admits only agents whose profile enables the shell
         raise GgDefect(FatalFault.HOST_FAULT, "shell.shell reached an agent without a jail")
     command = _checked(args["command"])
-    timeout = command_timeout(args.get("timeoutSecs"), access.timeout_secs, scope.deadline, time.monotonic())
+    timeout = command_timeout(args.get("timeoutSecs"), access.timeout_secs, scope.deadline, scope.clock())
     try:
         end = access.jail.run(command, timeout)
     except JailFailure as failure:

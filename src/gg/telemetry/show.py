@@ -8,10 +8,11 @@ Rules:
   and its verdict, the program's own logs, the operator logs (dim), the outcome.
 - A submission that handed over shows every link of its chain in the order run, each with its own
   source and verdict, so an error's line numbers are read against the program that ran them.
-- A turn that never closed (the run was interrupted, or its process vanished) shows the source of
-  every program it submitted that never reported, each marked `interrupted` (the operator's
-  Ctrl-C ended the run) or `unfinished` (the run recorded no end), and ends `→ interrupted` or
-  `→ unfinished`, never with a verdict it did not have.
+- A turn that never closed (the run was interrupted, its time ran out mid-turn, or its process
+  vanished) shows the source of every program it submitted that never reported, each marked
+  `interrupted` (the operator's Ctrl-C ended the run), `timed_out` (the run's time ran out) or
+  `unfinished` (the run recorded no end), and ends `→ interrupted`, `→ timed_out` (with the
+  ceiling that stopped it) or `→ unfinished`, never with a verdict it did not have.
 - Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
 - A run of many agents prints its agent tree first (`agents_view`), then each agent's turns
   under a heading of its own, agent after agent in tree order.
@@ -40,7 +41,7 @@ from gg.run.tree import ROOT_ID
 from gg.telemetry.agents_view import agent_heading, render_agent_tree
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.records import Call, LinkRun, Message, ProgramRun
-from gg.telemetry.store import INTERRUPTED, ListedRun, RunRow, elapsed_ms
+from gg.telemetry.store import INTERRUPTED, TIMED_OUT, ListedRun, RunRow, elapsed_ms
 from gg.telemetry.tally import Tally, TokenCounts
 from gg.telemetry.terminal import (
     LOG_STYLES,
@@ -95,6 +96,12 @@ def render_transcript(transcript: Transcript, console: Console, *, full: bool = 
     for log in transcript.logs:
         console.print(Text(f"{log.level} {log.message}", LOG_STYLES.get(log.level, "dim")), highlight=False)
     _end(transcript, console, marks)
+
+
+_WHY_CUT = {
+    INTERRUPTED: "the operator interrupted the run",
+    TIMED_OUT: "the run's time ran out during the turn",
+}
 
 
 def _by_agent(transcript: Transcript) -> list[Turn]:
@@ -300,8 +307,10 @@ def _link(link: LinkRun, number: int, count: int, lexer: str, marks: Glyphs) -> 
 def _outcome(turn: Turn, console: Console, marks: Glyphs, *, read_later: bool, cut: str) -> None:
     outcome = turn.outcome
     if outcome is None:
-        why = "the operator interrupted the run" if cut == INTERRUPTED else "no outcome recorded"
+        why = _WHY_CUT.get(cut, "no outcome recorded")
         console.print(Text(f"{marks.arrow} {cut} ({why})", style="magenta"))
+        for limit in turn.limits:
+            console.print(Text(ceiling_line(limit, marks), style="yellow"), highlight=False)
         return
     line = Text(f"{marks.arrow} ").append(outcome.outcome, OUTCOME_STYLES.get(outcome.outcome, "bold"))
     if outcome.error_type:

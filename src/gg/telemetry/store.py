@@ -48,6 +48,7 @@ from gg.wire import escaped
 
 RUNNING = "running"
 INTERRUPTED = "interrupted"
+TIMED_OUT = "timed_out"
 UNFINISHED = "unfinished"
 NEWEST_ALIASES = frozenset({"latest", "last"})
 BUSY_TIMEOUT_MS = 10_000

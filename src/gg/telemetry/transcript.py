@@ -47,7 +47,7 @@ from gg.telemetry.records import (
     read_outcome,
     read_program,
 )
-from gg.telemetry.store import INTERRUPTED, UNFINISHED
+from gg.telemetry.store import INTERRUPTED, TIMED_OUT, UNFINISHED
 from gg.telemetry.tally import TokenCounts, reply_cost, submitted, tally, token_counts
 from gg.telemetry.terminal import terminal_safe
 
@@ -132,8 +132,8 @@ class Transcript:
     @property
     def cut_word(self) -> str:
         """What a turn that never closed reads as: `interrupted` in a run the operator
-        interrupted, `unfinished` otherwise."""
-        return INTERRUPTED if self.status == INTERRUPTED else UNFINISHED
+        interrupted, `timed_out` in one whose time ran out, `unfinished` otherwise."""
+        return self.status if self.status in (INTERRUPTED, TIMED_OUT) else UNFINISHED
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Calling a host function: its arguments decoded into its own types, its answer encoded and held
-to its declaration, its failures answered, and async functions awaited on the run's own loop."""
+to its declaration, its failures answered, and async functions awaited on the run's own loop; a
+family's `timeout_secs`, judged where the family is made."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pydantic
+import pytest
 
 import gg
 from gg.errors import ErrorCode
@@ -30,6 +32,8 @@ class Order(pydantic.BaseModel):
 
 
 family = gg.family("crates", doc="crates.")
+GIVEN_SECS = 30.0  # each call is given this long: far more than any function below takes
+
 STARTED: list[asyncio.AbstractEventLoop] = []
 CANCELLED: list[str] = []
 PENDING: list[asyncio.Task[None]] = []
@@ -95,22 +99,22 @@ def test_arguments_are_decoded_into_the_functions_own_types_and_answers_encoded_
     )
     assert encode(order, decoded) == {"orderId": "o1", "crates": [{"label": "a", "weight": 2.0}], "count": 2}
     with _loop() as loop:
-        called = call_function(_function("pack"), "crates.pack", {"order": wire}, loop)
+        called = call_function(_function("pack"), "crates.pack", {"order": wire}, loop, GIVEN_SECS)
     assert called.answer.value == [{"label": "a", "weight": 2.0}] and called.failure is None
 
 
 def test_a_record_classs_own_validation_refuses_the_argument() -> None:
     wire = {"orderId": "o1", "crates": [], "count": 0}  # pydantic's gt=0, which no shape says
     with _loop() as loop:
-        called = call_function(_function("pack"), "crates.pack", {"order": wire}, loop)
+        called = call_function(_function("pack"), "crates.pack", {"order": wire}, loop, GIVEN_SECS)
     assert called.answer.error is not None and called.answer.error[0] is ErrorCode.INVALID_ARGUMENT
     assert "greater than 0" in called.answer.error[1] and called.failure is None
 
 
 def test_a_raised_api_error_is_the_answer_and_any_other_exception_the_functions_failure() -> None:
     with _loop() as loop:
-        coded = call_function(_function("fail"), "crates.fail", {"how": "code"}, loop)
-        broken = call_function(_function("fail"), "crates.fail", {"how": "other"}, loop)
+        coded = call_function(_function("fail"), "crates.fail", {"how": "code"}, loop, GIVEN_SECS)
+        broken = call_function(_function("fail"), "crates.fail", {"how": "other"}, loop, GIVEN_SECS)
     assert coded.answer.error == (ErrorCode.CONFLICT, "it is taken") and coded.failure is None
     assert broken.answer.error == (ErrorCode.OTHER, "RuntimeError")
     assert broken.failure == "host function `crates.fail` failed: RuntimeError"
@@ -121,9 +125,9 @@ def test_async_functions_share_one_private_loop_whose_pending_work_is_cancelled_
     STARTED.clear()
     CANCELLED.clear()
     loop = FunctionLoop()
-    first = call_function(_function("weigh_later"), "crates.weigh_later", {"weight": 2}, loop)
-    second = call_function(_function("weigh_later"), "crates.weigh_later", {"weight": 1.5}, loop)
-    awaited = call_function(_function("deferred"), "crates.deferred", {}, loop)
+    first = call_function(_function("weigh_later"), "crates.weigh_later", {"weight": 2}, loop, GIVEN_SECS)
+    second = call_function(_function("weigh_later"), "crates.weigh_later", {"weight": 1.5}, loop, GIVEN_SECS)
+    awaited = call_function(_function("deferred"), "crates.deferred", {}, loop, GIVEN_SECS)
     assert (first.answer.value, second.answer.value, awaited.answer.value) == (4.0, 3.0, 7)
     assert len(STARTED) == 2 and STARTED[0] is STARTED[1] and STARTED[0].is_running()
     loop.close()
@@ -147,3 +151,11 @@ class _loop:
 
     def __exit__(self, *exc: Any) -> None:
         self.loop.close()
+
+
+@pytest.mark.parametrize("secs", [0, -1, float("nan"), float("inf"), 86_401, True])
+def test_a_familys_timeout_is_a_number_of_seconds_above_0_and_at_most_a_day(secs: float) -> None:
+    with pytest.raises(ValueError, match="`timeout_secs` must be a number of seconds above 0, at most a day"):
+        gg.family("slow", doc="slow.", timeout_secs=secs)
+    assert gg.family("slow", doc="slow.", timeout_secs=86_400).timeout_secs == 86_400.0
+    assert gg.family("slow", doc="slow.").timeout_secs == 60.0

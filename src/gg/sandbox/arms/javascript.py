@@ -65,15 +65,11 @@ class JavaScriptArm(ClosesOnExit):
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
     ) -> Execution:
-        report = self._pool.run(job_of(source, modules, ceilings), host, SourceLanguage.JS)
+        report = self._pool.run(Job.of(source, modules, ceilings), host, SourceLanguage.JS)
         return execution_of(report, ceilings)
 
     def close(self) -> None:
         self._pool.close()
-
-
-def job_of(source: str, modules: Sequence[CodeModule], ceilings: Ceilings) -> Job:
-    return Job(source, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes)
 
 
 def execution_of(report: GuestReport, ceilings: Ceilings, compile_ms: float | None = None) -> Execution:

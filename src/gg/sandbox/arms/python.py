@@ -61,7 +61,7 @@ class PythonArm(ClosesOnExit):
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
     ) -> Execution:
-        job = Job(source, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes)
+        job = Job.of(source, modules, ceilings)
         report = self._pool.run(job, host, checked=self._checked)
         failure = failure_of(report, ceilings, self._declared, [module.key for module in modules])
         compile_ms = (report.compile_ms or 0.0) if self._checked else None

@@ -9,7 +9,7 @@ Rules kept here:
   in place, so run-time frames are located in `program.ts` coordinates; its code modules may be
   `.ts` or `.js`;
 - `compile_ms` (float, ms) is the check's wall time, on the rejected path too; it is outside the
-  program's time ceiling;
+  program's time ceiling, and within what is left of the run's time;
 - a checker that cannot finish raises `GgDefect(FatalFault.TOOLCHAIN)` out of `run`.
 """
 
@@ -20,13 +20,16 @@ from collections.abc import Sequence
 
 from gg.outcome import ErrorType
 from gg.prompts import render
-from gg.sandbox.arms.javascript import execution_of, job_of
+from gg.run.deadline import within
+from gg.sandbox.arms.javascript import execution_of
+from gg.sandbox.ceilings import check_stopped
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
 from gg.sandbox.deno.tscheck import CHECK_SECS, CheckOverran, TypeChecker
 from gg.sandbox.deno.tsdiag import compile_failure
 from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
+from gg.sandbox.job import Job
 from gg.sdk.registry import Registry
 
 CHECK_GRACE_SECS = 5.0  # a check may take the program's time ceiling plus this before it is refused
@@ -68,18 +71,18 @@ class TypeScriptArm(ClosesOnExit):
     ) -> Execution:
         started = time.perf_counter()
         try:
-            errors = self._checker.check(source, ceilings.timeout_secs + self._check_grace_secs)
+            limit = within(ceilings.timeout_secs + self._check_grace_secs, ceilings.run_left())
+            errors = self._checker.check(source, limit)
         except CheckOverran as overran:
             compile_ms = (time.perf_counter() - started) * 1000
             text = render("check-overran", secs=f"{overran.limit_secs:g}")
-            return Execution(
-                Failure(ErrorType.TRANSPILE_COMPILE, text), duration_ms=0.0, compile_ms=compile_ms
-            )
+            failure = check_stopped(ceilings, Failure(ErrorType.TRANSPILE_COMPILE, text))
+            return Execution(failure, duration_ms=0.0, compile_ms=compile_ms)
         compile_ms = (time.perf_counter() - started) * 1000
         if errors:
             failure = compile_failure(errors, source, self._words, self._checker.scrubbed)
             return Execution(failure=failure, duration_ms=0.0, compile_ms=compile_ms)
-        report = self._pool.run(job_of(source, modules, ceilings), host, SourceLanguage.TS)
+        report = self._pool.run(Job.of(source, modules, ceilings), host, SourceLanguage.TS)
         return execution_of(report, ceilings, compile_ms)
 
     def close(self) -> None:

@@ -22,7 +22,8 @@ Rules kept here:
   leaves a running Worker spinning), reported with the lines it streamed (those it had sent
   before the stop and gg had not read yet included), and the process is
   reaped and its directory removed after the report. The time a call to an operation that waits
-  on external work spends on the host is added back (`Deadline`);
+  on external work spends on the host is added back (`Deadline`); the run's deadline stops it
+  too, never extended;
 - the pool starts its first process on first use; a process that died (EOF), ran a program that
   was stopped or ran out of memory, or reports Workers that outlived their programs is stopped,
   never serves again, and is replaced at once in the background;
@@ -111,7 +112,7 @@ class DenoPool:
             process.process.forget_words()
             started = time.monotonic()
             limit = process.process.resident_bytes() + job.memory_bytes + ENGINE_SLACK_BYTES
-            deadline = Deadline(job.timeout_secs, self._bundle.external, self._clock)
+            deadline = Deadline(job.timeout_secs, self._bundle.external, self._clock, job.run_left)
             watch = Watch(deadline, process.process, limit)
             streamed = StreamedTail(host)
             try:

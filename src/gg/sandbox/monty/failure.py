@@ -25,7 +25,7 @@ from typing import Any
 
 from gg.outcome import ErrorType
 from gg.prompts import render
-from gg.sandbox.ceilings import Where, memory_failure, timeout_failure
+from gg.sandbox.ceilings import Where, check_stopped, memory_failure, timeout_failure
 from gg.sandbox.execution import Ceilings, Failure
 from gg.sandbox.job import GuestReport, GuestStatus
 from gg.sandbox.monty.pool import CHECK_SECS
@@ -67,7 +67,8 @@ def failure_of(
         case GuestStatus.COMPILE:
             return Failure(ErrorType.TRANSPILE_COMPILE, diagnostics_text(report.diagnostics))
         case GuestStatus.CHECK_TIMEOUT:
-            return Failure(ErrorType.TRANSPILE_COMPILE, render("py-check-timeout", seconds=f"{CHECK_SECS:g}"))
+            own = Failure(ErrorType.TRANSPILE_COMPILE, render("py-check-timeout", seconds=f"{CHECK_SECS:g}"))
+            return check_stopped(ceilings, own)
         case GuestStatus.TIMEOUT:
             return timeout_failure(ceilings)
         case GuestStatus.OOM:

@@ -17,7 +17,8 @@ Rules kept here:
   starts to run (for the checked twin: once the type check passed, which has `CHECK_SECS` of its
   own), `ENGINE_FIRST_SECS` past the ceiling, for one that spends its time in host calls (the
   engine's clock pauses there);
-  time spent in a call that waits on outside work is added back (`Deadline`). A run with no
+  time spent in a call that waits on outside work is added back (`Deadline`); the run's deadline
+  stops it too (the type check included), never extended. A run with no
   `done` by then is stopped at once by killing the worker's process group; the worker never
   serves again, is cleaned up after the report and replaced in the background;
 - the lines a program prints are streamed as it runs (`gg.sandbox.livelogs`); a run stopped by
@@ -97,7 +98,9 @@ class MontyPool:
             run_id = next(self._ids)
             worker.process.forget_words()
             started = time.monotonic()
-            served = _Served(worker, job, host, checked, Deadline(0.0, self._external, self._clock))
+            served = _Served(
+                worker, job, host, checked, Deadline(0.0, self._external, self._clock, job.run_left)
+            )
             try:
                 worker.channel.send(_run_message(run_id, job, checked))
                 return served.until_done(run_id)

@@ -3,9 +3,11 @@ name (`gg.sdk.host.sources`), as registry entries with their handlers, and the c
 every entry spelled as the family it names (so each profile is granted `host-functions:<family>`).
 
 Each call a function answers is recorded when the run writes a recording, as is each family's
-declaration at launch; a family only the replayed recording holds is answered from it. A function's
-failure is told to the operator with its traceback (`HostServices.report`); the program is told
-only its message. `HostBinding.close` stops the private loop of the async functions.
+declaration at launch; a family only the replayed recording holds is answered from it. A live call
+is given its family's `timeout_secs`, at most what is left of the run's time. A function's failure
+(an abandoned call included) is told to the operator with its traceback (`HostServices.report`);
+the program is told only its message. `HostBinding.close` stops the private loop of the async
+functions.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from gg.config.model import CapabilitySet, HostFunctionsCapability, HostFunctionsParams
 from gg.errors import ConfigDefect, ConfigError
+from gg.run.deadline import within
 from gg.sdk.host.answers import Answer, ReplayedAnswers
 from gg.sdk.host.calling import FunctionLoop, call_function
 from gg.sdk.host.declaration import FunctionDeclaration
@@ -102,7 +105,8 @@ def _serving(
 
 def _live(function: HostFunction, wire: str, loop: FunctionLoop, services: HostServices) -> Handler:
     def handle(scope: ProgramScope, values: Any) -> Any:
-        called = call_function(function, wire, values, loop)
+        secs = within(function.timeout_secs, scope.time_left())
+        called = call_function(function, wire, values, loop, secs)
         if called.failure is not None:
             services.report(scope.agent_id, scope.turn, called.failure, called.traceback)
         return _given(called.answer, function.declaration.name, scope, services)

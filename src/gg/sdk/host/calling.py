@@ -4,10 +4,14 @@ Rules kept here:
 - the arguments arrive judged by the membrane; each is decoded into the function's own types
   (`gg.sdk.host.codec`) and passed by name; one the program left out is not passed, so the
   function's default applies;
-- an `async def` (or a function handing back an awaitable) is awaited on the run's private event
-  loop (`FunctionLoop`), a thread of its own started by the first such call; the loop outlives the
-  call, so a client a function opened on it stays usable, and `close` cancels what is still
-  pending there and stops it;
+- a plain function runs on a thread of its own; an `async def` (or a function handing back an
+  awaitable) is awaited on the run's private event loop (`FunctionLoop`), a thread of its own
+  started by the first such call; the loop outlives the call, so a client a function opened on it
+  stays usable, and `close` cancels what is still pending there and stops it;
+- a call is waited for as long as it is given (its family's `timeout_secs`, at most what is left
+  of the run's time) and no longer: past that it is answered `limit-exceeded`, naming the function,
+  and abandoned: a plain function's thread is left to itself, never joined, an awaited one's task
+  is cancelled (and a loop that ever abandoned one is not waited for at `close`);
 - a `gg.ApiError` the function raises (or any of gg's own `ApiError`s) is its answer: that code
   and message; any other exception is the function's failure, answered `other` with the
   exception's type and message, and its traceback goes to the operator (`Called.traceback`);
@@ -23,12 +27,14 @@ from __future__ import annotations
 import asyncio
 import inspect
 import threading
+import time
 import traceback
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from gg.errors import ApiError, ErrorCode
+from gg.prompts import render
 from gg.sdk.host.answers import Answer, outside_result
 from gg.sdk.host.codec import decode, encode
 from gg.sdk.host.family import HostFunction
@@ -46,19 +52,23 @@ class Called:
     traceback: str | None = None
 
 
+class Overdue(Exception):
+    """A host function did not answer within the time its call was given."""
+
+
 def call_function(
-    function: HostFunction, operation: str, arguments: Mapping[str, Any], loop: FunctionLoop
+    function: HostFunction, operation: str, arguments: Mapping[str, Any], loop: FunctionLoop, secs: float
 ) -> Called:
-    """Call `function` with the wire `arguments` of one call of `operation`."""
+    """Call `function` with the wire `arguments` of one call of `operation`, waiting `secs` at most."""
     declaration = function.declaration
     try:
         given = _decoded(function, arguments)
     except Exception as refused:  # a record class's own validation (a pydantic constraint, say)
         return Called(Answer(operation, arguments, error=(ErrorCode.INVALID_ARGUMENT, describe(refused))))
     try:
-        returned = function.function(**given)
-        if inspect.isawaitable(returned):
-            returned = loop.run(returned)
+        returned = _answered(function, given, loop, secs)
+    except Overdue:
+        return _overdue(operation, arguments, secs)
     except ApiError as refusal:
         return Called(Answer(operation, arguments, error=(refusal.code, refusal.message)))
     except (Exception, SystemExit) as failure:
@@ -71,6 +81,50 @@ def call_function(
         return Called(Answer(operation, arguments, value=encoded))
     answer = Answer(operation, arguments, error=(ErrorCode.OTHER, text))
     return Called(answer, f"host function `{operation}`: {text}")
+
+
+def _answered(function: HostFunction, given: dict[str, Any], loop: FunctionLoop, secs: float) -> Any:
+    """What `function` answered within `secs`, awaited when it is awaitable. Raises `Overdue`."""
+    ends = time.monotonic() + secs
+    if inspect.iscoroutinefunction(function.function):
+        returned = function.function(**given)  # runs nothing until awaited
+    else:
+        returned = _on_a_thread(lambda: function.function(**given), secs)
+    if inspect.isawaitable(returned):
+        returned = loop.run(returned, max(0.0, ends - time.monotonic()))
+    return returned
+
+
+def _on_a_thread(call: Callable[[], Any], secs: float) -> Any:
+    """`call()` on a daemon thread of its own, waited for `secs` at most: what it returned, or what
+    it raised, raised here. Past `secs`, `Overdue`: the thread is left to itself."""
+    done = threading.Event()
+    returned: list[Any] = []
+    raised: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            returned.append(call())
+        except BaseException as escaping:  # carried to the caller, who raises it
+            raised.append(escaping)
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="gg-host-call", daemon=True).start()
+    if not done.wait(secs):
+        raise Overdue
+    if raised:
+        raise raised[0]
+    return returned[0]
+
+
+def _overdue(operation: str, arguments: Mapping[str, Any], secs: float) -> Called:
+    seconds = f"{secs:.3g}"
+    text = render("host-call-overdue", operation=operation, seconds=seconds)
+    answer = Answer(operation, arguments, error=(ErrorCode.LIMIT_EXCEEDED, text))
+    return Called(
+        answer, f"host function `{operation}` did not answer within {seconds} s; its call was abandoned"
+    )
 
 
 def _decoded(function: HostFunction, arguments: Mapping[str, Any]) -> dict[str, Any]:
@@ -96,24 +150,34 @@ class FunctionLoop:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
+        self._abandoned = False
 
-    def run(self, awaitable: Awaitable[Any]) -> Any:
-        """Await `awaitable` on the loop and hand back its result (or raise what it raised)."""
+    def run(self, awaitable: Awaitable[Any], secs: float) -> Any:
+        """Await `awaitable` on the loop and hand back its result (or raise what it raised); past
+        `secs` its task is cancelled and `Overdue` raised."""
+        future = asyncio.run_coroutine_threadsafe(_awaited(awaitable), self._started())
         try:
-            return asyncio.run_coroutine_threadsafe(_awaited(awaitable), self._started()).result()
+            return future.result(secs)
         except _Escaping as carried:
             raise carried.escaping from None
+        except TimeoutError:
+            if future.done():  # the function's own TimeoutError
+                raise
+            future.cancel()
+            self._abandoned = True
+            raise Overdue from None
 
     def close(self) -> None:
+        """Cancel what is pending on the loop and stop it; waited for `CLOSE_WAIT_SECS` at most,
+        and not at all once a call was abandoned there (it may hold the loop's thread)."""
         with self._lock:
             loop, thread = self._loop, self._thread
             self._loop = self._thread = None
         if loop is None or thread is None:
             return
-        try:
-            asyncio.run_coroutine_threadsafe(_cancel_the_rest(), loop).result(CLOSE_WAIT_SECS)
-        finally:
-            loop.call_soon_threadsafe(loop.stop)
+        cancelled = asyncio.run_coroutine_threadsafe(_cancel_the_rest(), loop)
+        cancelled.add_done_callback(lambda _: loop.call_soon_threadsafe(loop.stop))
+        if not self._abandoned:
             thread.join(CLOSE_WAIT_SECS)
 
     def _started(self) -> asyncio.AbstractEventLoop:

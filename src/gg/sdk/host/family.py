@@ -15,11 +15,15 @@ it was written, and the decorator hands the function back unchanged. A family is
 Rules kept here:
 - a family's name is snake_case, no reserved word, and none of gg's own modules (`files`,
   `views`, ... `core`, `lib`); its doc is its one-line brief in the system prompt;
-- a function's name is unique in its family; an `async def` is awaited on the run's own loop.
+- a function's name is unique in its family; an `async def` is awaited on the run's own loop;
+- each call of a family's function may take its `timeout_secs` (`DEFAULT_TIMEOUT_SECS` unless the
+  family says otherwise; above 0, at most a day), and never more than is left of the run's time
+  (`gg.sdk.host.calling`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, overload
@@ -27,6 +31,9 @@ from typing import Any, TypeVar, overload
 from gg.sdk.host.declaration import FamilyDeclaration, FunctionDeclaration, check_name, declare_function
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_TIMEOUT_SECS = 60.0  # how long one call of a host function may take, unless its family says
+MAX_TIMEOUT_SECS = 86_400.0  # a day
 
 RESERVED_FAMILIES = frozenset(
     {
@@ -54,12 +61,13 @@ RESERVED_FAMILIES = frozenset(
 class HostFunction:
     declaration: FunctionDeclaration
     function: Callable[..., Any]
+    timeout_secs: float = DEFAULT_TIMEOUT_SECS  # its family's: the longest one call may take
 
 
 class HostFamily:
     """Host functions a program reaches as `gg.<name>` (see the module docstring)."""
 
-    def __init__(self, name: str, *, doc: str) -> None:
+    def __init__(self, name: str, *, doc: str, timeout_secs: float = DEFAULT_TIMEOUT_SECS) -> None:
         where = f"host family `{name}`"
         check_name(name, where)
         if name in RESERVED_FAMILIES:
@@ -68,6 +76,7 @@ class HostFamily:
             raise ValueError(f"{where} needs a `doc`: the one line the model reads about it")
         self.name = name
         self.doc = " ".join(doc.split())
+        self.timeout_secs = _checked_timeout(timeout_secs, where)
         self._functions: dict[str, HostFunction] = {}
 
     @overload
@@ -100,7 +109,7 @@ class HostFamily:
             declaration = declare_function(target, self.name, name=name, summary=summary, errors=errors)
             if declaration.name in self._functions:
                 raise ValueError(f"host family `{self.name}` already declares `{declaration.name}`")
-            self._functions[declaration.name] = HostFunction(declaration, target)
+            self._functions[declaration.name] = HostFunction(declaration, target, self.timeout_secs)
             return target
 
         return declare if function is None else declare(function)
@@ -121,6 +130,15 @@ class HostFamily:
         return f"<gg host family {self.name!r}: {names}>"
 
 
-def family(name: str, *, doc: str) -> HostFamily:
-    """A new family of host functions named `name` (what programs import), briefed by `doc`."""
-    return HostFamily(name, doc=doc)
+def _checked_timeout(secs: float, where: str) -> float:
+    number = isinstance(secs, int | float) and not isinstance(secs, bool)  # pyright: ignore[reportUnnecessaryIsInstance]
+    if not number or not math.isfinite(secs) or not 0 < secs <= MAX_TIMEOUT_SECS:
+        raise ValueError(f"{where}: `timeout_secs` must be a number of seconds above 0, at most a day")
+    return float(secs)
+
+
+def family(name: str, *, doc: str, timeout_secs: float = DEFAULT_TIMEOUT_SECS) -> HostFamily:
+    """A new family of host functions named `name` (what programs import), briefed by `doc`; one
+    call of any of its functions may take `timeout_secs` (60 unless given), and never more than
+    is left of the run's time."""
+    return HostFamily(name, doc=doc, timeout_secs=timeout_secs)
