@@ -46,7 +46,8 @@ def test_a_run_store_that_cannot_be_used_refuses_the_study(
     refused = CliRunner().invoke(main, ["study", "run", str(file)])
     assert refused.exit_code == 2
     assert (
-        f"the run store {tmp_path / '.gg' / 'runs.db'} cannot be used: file is not a database"
+        f"the run store {tmp_path / '.gg' / 'runs.db'} cannot be used: it is damaged (SQLite says: file "
+        "is not a database); rebuild it from its runs' events files with: gg store rebuild"
         in refused.output
     )
 

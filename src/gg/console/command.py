@@ -20,12 +20,12 @@ from pathlib import Path
 import click
 
 from gg.console.hosts import EVERY_ADDRESS, NotAHostName, answered_names, is_loopback
+from gg.exits import REFUSED_EXIT
 from gg.telemetry.layout import located_store, store_path
 from gg.wire import escaped
 
 DEFAULT_PORT = 8765
 DEFAULT_HOST = "127.0.0.1"
-REFUSED_EXIT = 2
 
 
 def resolve_store(store: Path | None, cwd: Path) -> Path:

@@ -1,8 +1,8 @@
 """How a run ended, and the exit code each ending maps to.
 
-Exit codes: 0 the session ended; 1 gg's own defect or a model that could not be reached; 2 a
-refused capability set; 3 a ceiling stopped the run; an interrupted run 128 + the number of the
-signal that stopped it: 130 for the operator's Ctrl-C (SIGINT), 143 for SIGTERM.
+Exit codes (`gg.exits`): 0 the session ended; 1 gg's own defect or a model that could not be
+reached; 2 a refused capability set; 3 a ceiling stopped the run; an interrupted run 128 + the
+number of the signal that stopped it: 130 for the operator's Ctrl-C (SIGINT), 143 for SIGTERM.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 from enum import StrEnum
 
+from gg.exits import CEILING_EXIT, DONE_EXIT, INCOMPLETE_EXIT, REFUSED_EXIT, SIGNAL_EXIT_BASE
 from gg.loop.limits import LimitName
 
 
@@ -29,15 +30,14 @@ class RunStatus(StrEnum):
         return _EXIT_CODES[self]
 
 
-SIGNAL_EXIT_BASE = 128
 _EXIT_CODES = {
-    RunStatus.COMPLETED: 0,
-    RunStatus.INTERNAL_ERROR: 1,
-    RunStatus.MODEL_ERROR: 1,
-    RunStatus.REFUSED: 2,
-    RunStatus.EXHAUSTED: 3,
-    RunStatus.LIMIT_EXCEEDED: 3,
-    RunStatus.TIMED_OUT: 3,
+    RunStatus.COMPLETED: DONE_EXIT,
+    RunStatus.INTERNAL_ERROR: INCOMPLETE_EXIT,
+    RunStatus.MODEL_ERROR: INCOMPLETE_EXIT,
+    RunStatus.REFUSED: REFUSED_EXIT,
+    RunStatus.EXHAUSTED: CEILING_EXIT,
+    RunStatus.LIMIT_EXCEEDED: CEILING_EXIT,
+    RunStatus.TIMED_OUT: CEILING_EXIT,
     RunStatus.INTERRUPTED: SIGNAL_EXIT_BASE + signal.SIGINT,
 }
 

@@ -21,6 +21,7 @@ import click
 from rich.console import Console
 
 from gg.errors import ConfigError
+from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 from gg.sandbox.jail import JailUnavailable
 from gg.study.check_jail import require_check_jail
 from gg.study.cluster import RayCluster, RayUnavailable
@@ -41,8 +42,6 @@ from gg.wire import escaped
 
 __all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]
 
-REFUSED_EXIT = 2
-INCOMPLETE_EXIT = 1
 INTERRUPTED_EXIT = 130
 PIPE_WIDTH = 160
 

@@ -19,11 +19,9 @@ from pathlib import Path
 
 import click
 
+from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 from gg.telemetry.layout import located_store, store_path
 from gg.wire import escaped
-
-REFUSED_EXIT = 2
-INCOMPLETE_EXIT = 1
 
 
 def _store_file(location: Path | None) -> Path:

@@ -1,0 +1,197 @@
+"""`gg run` and `gg replay`: a session launched from the command line, under telemetry (and a
+recorder), ending with its exit code.
+
+A refused launch is recorded by one rule: it is recorded, as a run whose status is `refused`,
+once it has a run id, and never before. A launch gets its id once gg has read the capability set,
+found every file the command line names (a `--journal`, a `--record` folder) and made sure the
+run store lies outside the workspace; a refusal before that (a defect of the capability set, a
+journal that does not exist, a workspace holding the store) prints its defects and records
+nothing. What refuses the run after that (a key missing from the environment, a journal whose
+lines are bad, a jail that cannot be made) is recorded, as a study's cells are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+import click
+
+from gg.cli.reading import open_store, read_store
+from gg.exits import REFUSED_EXIT
+
+if TYPE_CHECKING:
+    from gg.providers.recording import JournalRecorder
+    from gg.run.run import RunOptions
+    from gg.telemetry.emitter import Telemetry
+
+
+WORKSPACE_OPTION = click.option(
+    "--workspace",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    help="Run against this workspace (an existing folder).",
+)
+
+
+@click.command()
+@click.argument("config", type=click.Path(path_type=Path))
+@WORKSPACE_OPTION
+@click.option(
+    "--model", "model_ref", metavar="PROVIDER:MODEL", help="Answer with this model (e.g. openai:gpt-4o)."
+)
+@click.option(
+    "--journal", type=click.Path(path_type=Path, exists=True, dir_okay=False), help="Replay this journal."
+)
+@click.option(
+    "--record", type=click.Path(path_type=Path, dir_okay=False), help="Record the replies as a journal."
+)
+@click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
+def run(
+    config: Path,
+    workspace: Path | None,
+    model_ref: str | None,
+    journal: Path | None,
+    record: Path | None,
+    verbose: bool,
+) -> None:
+    """Run the capability set CONFIG (a gg.json / gg.toml file, or a folder holding one)."""
+    from gg.run.run import RunOptions
+
+    if journal is not None and model_ref is not None:
+        raise click.UsageError("--journal replays a journal; it cannot be combined with --model")
+    provider, model = _model_override(model_ref) if journal is None else ("replay", None)
+    options = RunOptions(
+        config_path=config, workspace=workspace, provider=provider, model=model, journal=journal
+    )
+    _run_session(options, verbose=verbose, record=record)
+
+
+@click.command()
+@click.argument("journal", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.argument("config", type=click.Path(path_type=Path))
+@WORKSPACE_OPTION
+@click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
+def replay(journal: Path, config: Path, workspace: Path | None, verbose: bool) -> None:
+    """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline."""
+    from gg.run.run import RunOptions
+
+    options = RunOptions(config_path=config, workspace=workspace, provider="replay", journal=journal)
+    _run_session(options, verbose=verbose, record=None)
+
+
+def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> None:
+    """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
+    from gg.config import load_capability_set
+    from gg.errors import ConfigError
+    from gg.run.interruption import sigterm_interrupts
+    from gg.run.run import execute_run
+    from gg.telemetry.clock import new_run_id
+
+    try:
+        capability_set = load_capability_set(options.config_path)
+    except ConfigError as refusal:
+        click.echo(str(refusal), err=True)
+        sys.exit(REFUSED_EXIT)
+    base = Path.cwd()
+    workspace = options.workspace or capability_set.workspace
+    _refuse_a_workspace_holding_the_store(workspace, base)
+    recorder = None if record is None else _recorder(record, workspace)
+    run_id = new_run_id()
+    try:
+        telemetry = _telemetry(base, run_id, verbose=verbose, recorder=recorder)
+    except SystemExit:  # a store that cannot be used: the recording goes with the launch
+        if recorder is not None:
+            recorder.discard_unused()
+        raise
+    options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
+    try:
+        try:
+            with sigterm_interrupts():
+                result = execute_run(capability_set, telemetry, options)
+        finally:
+            telemetry.close()
+    except KeyboardInterrupt as stop:
+        _say_what_was_kept(base, run_id, stop)
+    if recorder is not None and result.exit_code == REFUSED_EXIT:
+        recorder.discard_unused()
+    sys.exit(result.exit_code)
+
+
+def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoReturn:
+    """Ctrl-C or SIGTERM: the run is kept as it stood; say where, how far it got and how to read
+    it, and exit 128 + the signal's number."""
+    from gg.run.interruption import said_of, signal_of
+    from gg.run.status import RunStatus, exit_code_of
+    from gg.telemetry.layout import store_path
+    from gg.telemetry.store import RunLookupError
+    from gg.wire import escaped
+
+    exit_code = exit_code_of(RunStatus.INTERRUPTED, signal_of(stop))
+    interrupted = said_of(stop)
+    store = open_store(base, create=False)
+    try:
+        turns = read_store(lambda: store.find_run(run_id).turns)
+    except RunLookupError:
+        click.echo(f"\ngg: {interrupted} before run {run_id} recorded anything.", err=True)
+        sys.exit(exit_code)
+    finally:
+        store.close()
+    counted = "1 turn" if turns == 1 else f"{turns} turns"
+    kept_in = escaped(str(store_path(base)))
+    click.echo(
+        f"\ngg: {interrupted}. Run {run_id} is kept in {kept_in} as it stood: {counted}, "
+        f"every event up to the interruption. Read it with: gg show {run_id}",
+        err=True,
+    )
+    sys.exit(exit_code)
+
+
+def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None) -> Telemetry:
+    """A run's telemetry: its record (the run store, its NDJSON file, the recorder) and the live
+    display watching it."""
+    from gg.telemetry.display import LiveDisplay
+    from gg.telemetry.emitter import Sink, Telemetry
+    from gg.telemetry.ndjson import NdjsonSink
+    from gg.telemetry.terminal import RunConsole
+
+    store = open_store(base, create=True)
+    display = LiveDisplay(
+        RunConsole(highlight=False), operator=RunConsole(stderr=True, highlight=False), verbose=verbose
+    )
+    record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder else [])]
+    return Telemetry(run_id, record, watchers=[display])
+
+
+def _recorder(record: Path, workspace: Path) -> JournalRecorder:
+    """A recorder for a new file outside the workspace (where programs could rewrite it)."""
+    from gg.providers.recording import JournalRecorder
+    from gg.wire import escaped
+
+    try:
+        return JournalRecorder.create_outside(record, workspace)
+    except OSError as unwritable:
+        click.echo(f"gg: cannot record to {escaped(str(record))}: {unwritable}", err=True)
+        sys.exit(REFUSED_EXIT)
+
+
+def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
+    """A program may touch anything in its workspace, so the run store must lie outside it."""
+    from gg.telemetry.layout import holds_store, store_inside_workspace
+
+    if holds_store(workspace, base):
+        refusal = store_inside_workspace(workspace, base)
+        click.echo(f"gg: {refusal}. Run gg from a folder outside the workspace.", err=True)
+        sys.exit(REFUSED_EXIT)
+
+
+def _model_override(reference: str | None) -> tuple[str | None, str | None]:
+    from gg.providers.factory import parse_model_reference
+
+    if reference is None:
+        return None, None
+    try:
+        return parse_model_reference(reference)
+    except ValueError as wrong:
+        raise click.BadParameter(str(wrong), param_hint="--model") from None
