@@ -80,6 +80,8 @@ class RunContext:
                 self.fault = fault
         self.scheduler.stop()
         self.lineages.halt()
+        if self.issues is not None:
+            self.issues.halt()
 
     @property
     def deadline(self) -> float | None:

@@ -16,8 +16,8 @@ Rules kept here:
   (the last makes the issue done), a change list sends it back to a new implementer briefed with
   the changes, and no verdict is a review retried up to `maxRetries`, then failed;
 - `wait` blocks, between the waiter's turns, until each named issue is done or failed, the run's
-  deadline passes or the run stops, and answers each issue as it then stands, with the last word
-  of the agent that last worked on it.
+  deadline passes or the run stops (`halt` wakes it at once), and answers each issue as it then
+  stands, with the last word of the agent that last worked on it.
 Safe from every agent thread.
 """
 
@@ -41,7 +41,7 @@ from gg.state.refusal import Refusal
 if TYPE_CHECKING:
     from gg.run.spawner import Spawner
 
-POLL_SECS = 0.25  # how often a wait re-reads the run's clock and whether the run is stopping
+POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,11 @@ class IssueDesk:
         with self._settled:
             self._settled.notify_all()
         self._dispatch_ready()
+
+    def halt(self) -> None:
+        """The run is stopping: every wait ends now."""
+        with self._settled:
+            self._settled.notify_all()
 
     def wait(
         self, issues: Sequence[str], deadline: float | None, clock: Callable[[], float]

@@ -8,8 +8,9 @@ Rules kept here:
   the result its parent's wait reads; its last incarnation lets go of every module it held; gg's
   own defect in any agent stops the whole run, which ends `internal_error`;
 - `stop_all` stops every agent still running, records each as `stopped` (its stream then emits
-  nothing more) and gives their threads a moment to wind down; a thread still inside a model
-  call is left to end by itself, recording nothing.
+  nothing more), closes the run's guests (a program still running ends there, at once) and gives
+  their threads a moment to wind down; a thread still inside a model call is left to end by
+  itself, recording nothing.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from gg.state.holdings import Holdings
 from gg.telemetry.agent_events import AgentFinished
 from gg.telemetry.events import LogLevel
 
-JOIN_SECS = 5.0  # how long a stopped run waits, in all, for its agents' threads to end
+JOIN_SECS = 0.5  # how long a stopped run waits, in all, for its agents' threads to end
 
 
 class Spawner:
@@ -151,6 +152,7 @@ class Spawner:
                 agent = self._current.get(lineage.id)
             if agent is not None and agent.stream.seal_with(AgentFinished(status=AgentStatus.STOPPED.value)):
                 self.run.lineages.finish(lineage.id, ChildResult(lineage.id, AgentStatus.STOPPED, ""))
+        self.run.leases.close()
         until = time.monotonic() + JOIN_SECS
         with self._lock:
             threads = list(self._threads)
@@ -158,6 +160,7 @@ class Spawner:
             thread.join(max(until - time.monotonic(), 0))
 
     def _start(self, agent: Agent, then: Callable[[ChildResult], None] | None = None) -> None:
+        agent.place = self.run.scheduler.reserve()
         thread = threading.Thread(
             target=self._run_child, args=(agent, then), name=f"gg-agent-{agent.id}", daemon=True
         )
