@@ -119,6 +119,7 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
         if end is None or end.status is not RunStatus.INTERNAL_ERROR:
             forks.dispatch(agent, deferred.forks)
         if end is not None:
+            run.waits.clear(agent.node.lineage)  # the issue waits it declared and never began
             return end
         _wait_for_issues(agent, run, deferred.waits)
         if deferred.succession is not None:
@@ -146,7 +147,11 @@ def _wait_for_issues(agent: Agent, run: RunContext, issues: list[str]) -> None:
     or failed (or the run's time or the run ran out), what became of each reaches its window."""
     if not issues or run.issues is None:
         return
-    for answer in run.issues.wait(issues, run.deadline, run.clock):
+    try:
+        answers = run.issues.wait(issues, run.deadline, run.clock)
+    finally:
+        run.waits.clear(agent.node.lineage)
+    for answer in answers:
         text = prompts.render(
             "issue-settled", id=answer.id, status=answer.status.value, summary=answer.summary
         )

@@ -34,6 +34,7 @@ from gg.run.build import Arrival
 from gg.run.lineages import ChildResult
 from gg.run.status import AgentStatus
 from gg.run.tree import ROOT_ID, AgentNode
+from gg.run.waits import Edges, Node, agent_node, issue_node
 from gg.state.board import Board, Issue
 from gg.state.lifecycle import Action, IssueEvent, IssueStatus, Step
 from gg.state.refusal import Refusal
@@ -58,9 +59,11 @@ class IssueDesk:
         self._spawner = spawner
         self._board = board
         self._words: dict[str, str] = {}  # issue id -> its last implementer's (or reviewer's) word
+        self._at_work: dict[str, str] = {}  # issue id -> the agent gg last put to work on it
         self._lock = threading.RLock()
         self._settled = threading.Condition()
         board.hooks = self
+        spawner.run.waits.issue_edges = self.wait_edges
 
     def issue_filed(self, issue_id: str) -> None:
         self._dispatch_ready()
@@ -69,6 +72,21 @@ class IssueDesk:
         with self._settled:
             self._settled.notify_all()
         self._dispatch_ready()
+
+    def wait_edges(self) -> Edges:
+        """The board's part of the run's wait graph (`gg.run.waits`): each open issue waits on the
+        issues it is blocked by that are not done, each issue not final on the agent at work on it
+        while that agent runs."""
+        edges: dict[Node, list[Node]] = {
+            issue_node(waiting): [issue_node(b) for b in blockers]
+            for waiting, blockers in self._board.waits_among_issues().items()
+        }
+        lineages = self._spawner.run.lineages
+        for issue_id, worker in list(self._at_work.items()):
+            held = self._board.issue(issue_id)
+            if held is not None and not held.status.is_final and not lineages.ended(worker):
+                edges.setdefault(issue_node(issue_id), []).append(agent_node(worker))
+        return edges
 
     def halt(self) -> None:
         """The run is stopping: every wait ends now."""
@@ -100,7 +118,7 @@ class IssueDesk:
     def _dispatch_ready(self) -> None:
         with self._lock:
             for issue_id in self._board.dispatchable():
-                if self._spawner.run.stopping:
+                if self._spawner.run.ending:
                     return
                 self._implement(issue_id, first=True)
 
@@ -135,6 +153,7 @@ class IssueDesk:
         work at once, unfinished."""
         spawner = self._spawner
         spawner.run.lineages.open(node.id, None)
+        self._at_work[issue_id] = node.id
         setup = spawner.profiles.entering(node.profile)
         arrival = Arrival("issue", node.parent, node.depth, brief, issue=issue_id)
         try:
@@ -167,7 +186,7 @@ class IssueDesk:
             return None
 
     def _next(self, issue_id: str, step: Step | None, changes: Sequence[str]) -> None:
-        if step is None or self._spawner.run.stopping:
+        if step is None or self._spawner.run.ending:
             return  # a program moved the issue meanwhile, or the run is ending
         if step.action is Action.IMPLEMENT:
             with self._lock:

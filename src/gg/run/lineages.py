@@ -95,6 +95,17 @@ class Lineages:
         with self._changed:
             return self._by_id[lineage].result
 
+    def ended(self, lineage: str) -> bool:
+        """Whether lineage `lineage` was opened and has ended."""
+        with self._changed:
+            found = self._by_id.get(lineage)
+            return found is not None and found.result is not None
+
+    def targets_of(self, parent: str, ids: Sequence[str] | None, pending: Sequence[str]) -> list[str]:
+        """The lineages a wait of `parent` on `ids` names (see `wait`); raises as `wait` does."""
+        with self._changed:
+            return [target.id for target in self._targets(parent, ids, pending)]
+
     def running(self) -> list[Lineage]:
         """Every lineage without a result yet, in the order they opened."""
         with self._changed:

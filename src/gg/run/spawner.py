@@ -89,7 +89,7 @@ class Spawner:
     def spawn(self, parent: Agent, profile: str, brief: str) -> dict[str, object]:
         """Start a subagent of `profile` for `parent`, briefed with `brief`; its handle. A model that
         cannot be built for it is `unavailable`; a run that is ending starts no one."""
-        if self.run.stopping:
+        if self.run.ending:
             raise ApiError(
                 "spawn_subagent", ErrorCode.LIMIT_EXCEEDED, "the run is ending; no agent starts now"
             )
@@ -118,7 +118,7 @@ class Spawner:
     def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None:
         """Start a copy of `agent` for every fork its turn declared (none once the run is ending)."""
         for fork in forks:
-            if self.run.stopping:
+            if self.run.ending:
                 return
             self._start(copy_of(agent, fork, self))
 

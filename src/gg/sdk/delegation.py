@@ -9,7 +9,8 @@ Rules kept here:
 - `waitForSubagents(ids?)` blocks until the named children (every child not yet collected, when
   none are named) have ended, and returns one `SubagentResult` each, in the order named (or
   started). The wait is off the program's clock (`waits_externally`); the run's wall-clock budget
-  ends it (`limit-exceeded`). A fork declared this turn is not a child until the turn ends;
+  ends it (`limit-exceeded`). A fork declared this turn is not a child until the turn ends; a
+  wait on a child that waits, through others, on this agent is `conflict` (`gg.run.waits`);
 - `sendMessage(agentId, message)` puts the message in that child's next prompt: `not-found` for
   an agent that is not this one's child, `conflict` once the child has ended;
 - `exec(agent, prompt?)`, `transitionState(state, note?)` and `fork(prompt)` are declarations the
@@ -60,6 +61,16 @@ class Delegation(Protocol):
 
     def take_messages(self) -> list[tuple[str, str]]:
         """What was sent to this agent since its last turn: (sender, message), oldest first."""
+        ...
+
+    def declare_issue_wait(self, issue: str) -> None:
+        """This agent will wait on board issue `issue` after its turn; raises `ApiError`
+        (`conflict`, naming the cycle) when that wait could never end."""
+        ...
+
+    def check_blockers(self, issue: str, blockers: Sequence[str]) -> None:
+        """Raises `ApiError` (`conflict`, naming the cycle) when blocking `issue` on `blockers`
+        would leave a wait that could never end."""
         ...
 
 
@@ -181,6 +192,7 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
         errors=(
             ErrorDoc(ErrorCode.NOT_FOUND, "an id names no child of this agent"),
             ErrorDoc(ErrorCode.INVALID_ARGUMENT, "an id names a fork that starts when this turn ends"),
+            ErrorDoc(ErrorCode.CONFLICT, "a child waits, through others, on this agent: it would never end"),
             ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "the run's time ran out while waiting"),
         ),
     ),
