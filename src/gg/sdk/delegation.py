@@ -12,7 +12,9 @@ Rules kept here:
   ends it (`limit-exceeded`). A fork declared this turn is not a child until the turn ends; a
   wait on a child that waits, through others, on this agent is `conflict` (`gg.run.waits`);
 - `sendMessage(agentId, message)` puts the message in that child's next prompt: `not-found` for
-  an agent that is not this one's child, `conflict` once the child has ended;
+  an agent that is not this one's child, `conflict` once the child has ended. A message is at most
+  65,536 UTF-8 bytes, read like a view body (`invalid-argument` over it, never cut), and what one
+  turn of the child is handed is bounded too (`gg.run.lineages`: `limit-exceeded`);
 - `exec(agent, prompt?)`, `transitionState(state, note?)` and `fork(prompt)` are declarations the
   loop applies when the turn closes (`DeferredDeclarations`): the first succession stands and a
   second is `refused`, a succession after this program's ending is `refused` (the ending wins),
@@ -30,6 +32,7 @@ from typing import Any, Protocol
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Machine, Operation, Param, ParamType
 from gg.sdk.scope import ForkDeclaration, ProgramScope, Succession
+from gg.sdk.summary import check_summary
 
 SUBAGENTS, EXEC, FORK = "subagents", "exec", "fork"
 
@@ -126,6 +129,7 @@ def _send(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     message: str = args["message"]
     if not message.strip():
         raise ApiError("send_message", ErrorCode.INVALID_ARGUMENT, "`message` must not be blank")
+    check_summary("send_message", "message", message)
     _port(scope, "send_message").send(args["agentId"], message)
 
 
@@ -201,7 +205,9 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
         key="send_message",
         params=(
             Param("agent_id", ParamType.STRING, doc="the child's id"),
-            Param("message", ParamType.STRING, doc="what its next prompt carries"),
+            Param(
+                "message", ParamType.STRING, doc="what its next prompt carries, at most 65,536 UTF-8 bytes"
+            ),
         ),
         returns="void",
         summary="Put a message in a child's next prompt.",
@@ -210,6 +216,10 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
         errors=(
             ErrorDoc(ErrorCode.NOT_FOUND, "the id names no child of this agent"),
             ErrorDoc(ErrorCode.CONFLICT, "the child has already ended"),
+            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "the message is blank, or over 65,536 UTF-8 bytes"),
+            ErrorDoc(
+                ErrorCode.LIMIT_EXCEEDED, "the child's next turn holds all the messages it may be handed"
+            ),
         ),
     ),
     Operation(
