@@ -30,6 +30,7 @@ from gg.run.context import RunContext
 from gg.run.delegation import AgentDelegation
 from gg.run.forks import copy_of
 from gg.run.lineages import ChildResult
+from gg.run.machine_end import recorded_end
 from gg.run.models import ModelClients
 from gg.run.profiles import Profiles
 from gg.run.setup import AgentSetup
@@ -136,6 +137,7 @@ class Spawner:
                     RunStatus.INTERNAL_ERROR, message=f"{defect.fault.value}: {defect.message}"
                 )
                 break
+        outcome = recorded_end(agent, outcome)
         self._finish(agent, outcome)
         return outcome
 
