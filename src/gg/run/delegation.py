@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode
 from gg.run.context import RunContext
 from gg.run.waits import agent_node, issue_node
@@ -64,6 +65,13 @@ class AgentDelegation:
                 f"`prompt` is required: the `{profile}` profile has no task to brief its agent with",
             )
         return self._spawner.spawn(self.agent, profile, brief)
+
+    def spawn_on_issue(self, profile: str, issue: str) -> dict[str, Any]:
+        desk = self._run.issues
+        if desk is None:  # a run without a board holds no issue
+            missing = prompts.render("item-missing", noun="issue", id=issue[:80])
+            raise ApiError("spawn_subagent", ErrorCode.NOT_FOUND, missing)
+        return desk.spawn_child(self.agent, profile, issue)
 
     def wait(self, ids: Sequence[str] | None, pending: Sequence[str]) -> list[dict[str, Any]]:
         lineage = self.agent.node.lineage

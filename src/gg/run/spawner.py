@@ -19,6 +19,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from gg import prompts
 from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
@@ -43,6 +44,16 @@ from gg.telemetry.agent_events import AgentFinished
 from gg.telemetry.events import LogLevel
 
 JOIN_SECS = 0.5  # how long a stopped run waits, in all, for its agents' threads to end
+
+
+@dataclass(frozen=True)
+class IssueWork:
+    """A subagent started on a board issue: the issue, what its dispatcher does once the child's
+    node is placed (before it opens), and what it does with the child's result."""
+
+    issue: str
+    placed: Callable[[AgentNode], None]
+    then: Callable[[ChildResult], None]
 
 
 class Spawner:
@@ -87,9 +98,12 @@ class Spawner:
         stream.turn = turn
         return agent
 
-    def spawn(self, parent: Agent, profile: str, brief: str) -> dict[str, object]:
-        """Start a subagent of `profile` for `parent`, briefed with `brief`; its handle. A model that
-        cannot be built for it is `unavailable`; a run that is ending starts no one."""
+    def spawn(
+        self, parent: Agent, profile: str, brief: str, work: IssueWork | None = None
+    ) -> dict[str, object]:
+        """Start a subagent of `profile` for `parent`, briefed with `brief` (and put to `work` on a
+        board issue); its handle. A model that cannot be built for it is `unavailable`; a run that
+        is ending starts no one."""
         if self.run.ending:
             raise ApiError(
                 "spawn_subagent", ErrorCode.LIMIT_EXCEEDED, "the run is ending; no agent starts now"
@@ -98,17 +112,22 @@ class Spawner:
         node = self.run.tree.spawn(parent.node, setup.slug)
         slot = self.run.lineages.reserve_slot(parent.node.lineage)
         self.run.lineages.open(node.id, parent.node.lineage, slot)
-        arrival = Arrival("spawn", parent.id, node.depth, brief)
+        arrival = Arrival("spawn", parent.id, node.depth, brief, issue=None if work is None else work.issue)
+        if work is not None:
+            work.placed(node)
         held = fresh_holdings(setup, self.run, arrival, node.id, parent.holdings.modules)
         try:
             child = self.open(setup, node, arrival, held)
         except ConfigError as refusal:
             held.modules.release()
-            self.run.lineages.finish(node.id, ChildResult(node.id, AgentStatus.MODEL_ERROR, str(refusal)))
+            ended = ChildResult(node.id, AgentStatus.MODEL_ERROR, str(refusal))
+            self.run.lineages.finish(node.id, ended)
+            if work is not None:
+                work.then(ended)
             raise ApiError(
                 "spawn_subagent", ErrorCode.UNAVAILABLE, f"`{profile}`'s model cannot be used: {refusal}"
             ) from None
-        self._start(child)
+        self._start(child, None if work is None else work.then)
         return {"id": node.id, "slot": slot, "modelId": child.client.model_id}
 
     def start(self, agent: Agent, then: Callable[[ChildResult], None]) -> None:

@@ -5,7 +5,10 @@ Rules kept here:
 - `spawnSubagent({agent, prompt})` starts a child at once, on its own thread, and returns its
   handle `{id, slot, modelId, send(message)}`. `agent` must be a `subagent`-scoped entry of the
   roster (`invalid-argument` naming them otherwise); a child deeper than the run's `maxDepth` is
-  `limit-exceeded`; `prompt` is the child's brief, its profile's task when left out;
+  `limit-exceeded`; `prompt` is the child's brief, its profile's task when left out. A brief is a
+  prompt or a board issue, never both (`invalid-argument`): `spawnSubagent({agent, issueId})`
+  briefs the child with the issue and puts it to work on it (`gg.run.issues`: `not-found`,
+  `conflict` for an issue not open or held);
 - `waitForSubagents(ids?)` blocks until the named children (every child not yet collected, when
   none are named) have ended, and returns one `SubagentResult` each, in the order named (or
   started). The wait is off the program's clock (`waits_externally`); the run's wall-clock budget
@@ -29,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Machine, Operation, Param, ParamType
 from gg.sdk.scope import ForkDeclaration, ProgramScope, Succession
@@ -55,6 +59,10 @@ class Delegation(Protocol):
         ...
 
     def spawn(self, profile: str, prompt: str | None) -> dict[str, Any]: ...
+
+    def spawn_on_issue(self, profile: str, issue: str) -> dict[str, Any]:
+        """A child of `profile` briefed with board issue `issue` and put to work on it."""
+        ...
 
     def wait(self, ids: Sequence[str] | None, pending: Sequence[str]) -> list[dict[str, Any]]: ...
 
@@ -117,7 +125,16 @@ def _spawn(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     port = _port(scope, "spawn_subagent")
     agent = _checked_target("spawn_subagent", args.get("agent", ""), port.spawnable(), "`agent`")
     _check_depth("spawn_subagent", port)
-    return port.spawn(agent, args.get("prompt"))
+    prompt, issue = args.get("prompt"), args.get("issueId")
+    if issue is None:
+        return port.spawn(agent, prompt)
+    if prompt is not None:
+        spell = scope.spelling("spawn_subagent")
+        both = prompts.render(
+            "spawn-brief-both", prompt=spell.argument("prompt"), issue_id=spell.argument("issue_id")
+        )
+        raise ApiError("spawn_subagent", ErrorCode.INVALID_ARGUMENT, both)
+    return port.spawn_on_issue(agent, issue)
 
 
 def _wait(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -169,6 +186,12 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
             Param(
                 "prompt", ParamType.STRING, required=False, doc="its brief; its profile's task when left out"
             ),
+            Param(
+                "issue_id",
+                ParamType.STRING,
+                required=False,
+                doc="a board issue to brief it with and put it to work on, in place of `prompt`",
+            ),
         ),
         returns=_HANDLE,
         summary="Start a subagent now, on its own thread, and get its handle.",
@@ -176,7 +199,12 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
         handler=_spawn,
         aliases=_SEND,
         errors=(
-            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "`agent` is not a profile your roster lets you start"),
+            ErrorDoc(
+                ErrorCode.INVALID_ARGUMENT,
+                "`agent` is not a profile your roster lets you start, or a prompt and an issue both came",
+            ),
+            ErrorDoc(ErrorCode.NOT_FOUND, "the issue named is not on the run's board"),
+            ErrorDoc(ErrorCode.CONFLICT, "the issue is not open, or an agent holds it"),
             ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "the child would stand deeper than the run's depth limit"),
         ),
     ),
