@@ -145,12 +145,12 @@ def _deliver_messages(agent: Agent) -> None:
 def _wait_for_issues(agent: Agent, run: RunContext, issues: list[str]) -> None:
     """The board issues the turn waits for (`waitForIssue`), between its turns: once each is done
     or failed (or the run's time or the run ran out), what became of each reaches its window."""
-    if not issues or run.issues is None:
-        return
     try:
+        if not issues or run.issues is None:
+            return
         answers = run.issues.wait(issues, run.deadline, run.clock)
     finally:
-        run.waits.clear(agent.node.lineage)
+        run.waits.clear(agent.node.lineage)  # what it declared, waited on or not
     for answer in answers:
         text = prompts.render(
             "issue-settled", id=answer.id, status=answer.status.value, summary=answer.summary

@@ -5,8 +5,13 @@ Rules kept here:
 - an agent's lineage runs incarnation after incarnation: a succession its turn declared opens the
   next incarnation (`gg.run.succession`), anything else ends the lineage;
 - a lineage's end is recorded once, on its last incarnation's stream (`agent_finished`), and is
-  the result its parent's wait reads; its last incarnation lets go of every module it held; gg's
-  own defect in any agent stops the whole run, which ends `internal_error`;
+  the result its parent's wait reads (an ending outside a machine's terminal states says so:
+  `gg.run.machine_end`); its last incarnation lets go of every module it held; gg's own defect in
+  any agent stops the whole run, which ends `internal_error`;
+- a subagent may be started on a board issue (`IssueWork`): its dispatcher moves the issue once
+  the child's node is placed, before the child opens, and is handed the child's result when its
+  lineage ends (at once, when no model can be built for it);
+- no agent starts once the run is ending (`RunContext.ending`);
 - `stop_all` stops every agent still running, records each as `stopped` (its stream then emits
   nothing more), closes the run's guests (a program still running ends there, at once) and gives
   their threads a moment to wind down; a thread still inside a model call is left to end by
