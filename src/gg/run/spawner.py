@@ -186,13 +186,18 @@ class Spawner:
             thread.join(max(until - time.monotonic(), 0))
 
     def _start(self, agent: Agent, then: Callable[[ChildResult], None] | None = None) -> None:
-        agent.place = self.run.scheduler.reserve()
+        """Run `agent`'s lineage on a thread of its own, its place in line taken now."""
+        place = agent.place = self.run.scheduler.reserve()
         thread = threading.Thread(
             target=self._run_child, args=(agent, then), name=f"gg-agent-{agent.id}", daemon=True
         )
         with self._lock:
             self._threads.append(thread)
-        thread.start()
+        try:
+            thread.start()
+        except BaseException:
+            self.run.scheduler.leave(place)  # a thread that never ran must hold no place
+            raise
 
     def _run_child(self, agent: Agent, then: Callable[[ChildResult], None] | None) -> None:
         try:
