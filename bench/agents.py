@@ -1,14 +1,17 @@
 """Benchmark many agents taking turns at once: 1, 4, 16 and 32 subagents of one root, each taking
 20 trivial turns, answered by a replayed journal, on the JavaScript arm; once with every agent
 taking turns at once (`maxParallel` = the number of agents), once under the default
-`maxParallel` of 4.
+`maxParallel` of 4. Then how long a real `gg run` of 1, 32 and 128 busy subagents takes to exit
+after Ctrl-C (SIGINT) and after SIGTERM (`bench/stops.py`).
 
-Run as `.venv/bin/python bench/agents.py [counts...]`. For each count it prints the per-turn harness
-overhead (a turn's wall time from its `model_request` to its `turn_outcome`, the replay answering
-at once, so all of it is gg and the guest; a turn waiting for a slot has not started) at p50 and
-p95 and against one agent, the run's wall time, the peak resident memory of gg with its guest
-processes (sampled every 20 ms from `/proc`), and how many guest processes the run started.
-Targets: 32 agents within 2x of one agent's per-turn overhead; gg and its guests at most 1.5 GiB.
+Run as `.venv/bin/python bench/agents.py [counts...]` (`--stops` for the exit times alone). For
+each count it prints the per-turn harness overhead (a turn's wall time from its `model_request` to
+its `turn_outcome`, the replay answering at once, so all of it is gg and the guest; a turn waiting
+for a slot has not started) at p50 and p95 and against one agent, the run's wall time, the peak
+resident memory of gg with its guest processes (sampled every 20 ms from `/proc`), and how many
+guest processes the run started.
+Targets: 32 agents within 2x of one agent's per-turn overhead; gg and its guests at most 1.5 GiB;
+an exit within 1 s of the signal whatever the tree, every agent's end recorded.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import stops
 
 from gg.config import parse_capability_set
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
@@ -178,12 +183,15 @@ def table(counts: tuple[int, ...], parallel: int | None) -> None:
         )
 
 
-def main(counts: tuple[int, ...]) -> None:
-    table(counts, None)
-    table(counts, DEFAULT_MAX_PARALLEL)
-    gg_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\npeak RSS of gg itself over every run: {gg_peak:.0f} MiB")
+def main(args: list[str]) -> None:
+    if "--stops" not in args:
+        counts = tuple(int(arg) for arg in args) or COUNTS
+        table(counts, None)
+        table(counts, DEFAULT_MAX_PARALLEL)
+        gg_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"\npeak RSS of gg itself over every run: {gg_peak:.0f} MiB")
+    stops.table()
 
 
 if __name__ == "__main__":
-    main(tuple(int(arg) for arg in sys.argv[1:]) or COUNTS)
+    main(sys.argv[1:])

@@ -1,9 +1,13 @@
-"""The scheduler: at most `maxParallel` agents hold a slot at once, the rest wait in line first come
-first served, an agent waiting on others steps aside, and a stopped run lets every waiter go."""
+"""The scheduler: at most `maxParallel` agents hold a slot at once, a slot is held for a turn and the
+rest wait in line first come first served (in the order agents were started, whenever their
+threads arrive), an agent waiting on others steps aside and comes back ahead of every turn not yet
+begun (at once when interrupted), and a stopped run lets every waiter go."""
 
 from __future__ import annotations
 
 import threading
+
+import pytest
 
 from gg.run.scheduler import Scheduler
 
@@ -68,3 +72,73 @@ def test_stopping_lets_every_waiter_go_without_a_slot() -> None:
     waiter.join(10)
     assert order == [] and not waiter.is_alive() and scheduler.stopped
     assert not scheduler.acquire()
+
+
+def test_a_place_reserved_when_an_agent_starts_keeps_its_order_whenever_its_thread_arrives() -> None:
+    scheduler = Scheduler(1)
+    assert scheduler.acquire()
+    first, second = scheduler.reserve(), scheduler.reserve()
+    order: list[str] = []
+
+    def take(name: str, place: object) -> None:
+        assert isinstance(place, type(first))
+        if scheduler.acquire(place):
+            order.append(name)
+            scheduler.release()
+
+    late = threading.Thread(target=take, args=("second", second))
+    late.start()  # the second-started agent's thread reaches the gate first
+    _queued(scheduler, 2)
+    early = threading.Thread(target=take, args=("first", first))
+    early.start()
+    scheduler.release()
+    for thread in (late, early):
+        thread.join(10)
+    assert order == ["first", "second"]
+
+
+def test_an_agent_taking_turn_after_turn_lets_the_line_take_theirs_in_between() -> None:
+    scheduler = Scheduler(1)
+    turns: list[str] = []
+    assert scheduler.acquire()  # the busy agent's first turn
+    started = threading.Event()
+    other = _queue(scheduler, "other", turns, started)
+    _queued(scheduler, 1)
+    turns.append("busy")
+    scheduler.release()
+    assert scheduler.acquire()  # the busy agent's second turn comes after the one in line
+    turns.append("busy")
+    scheduler.release()
+    other.join(10)
+    assert turns == ["busy", "other", "busy"]
+
+
+def test_an_agent_back_from_a_wait_resumes_its_turn_ahead_of_every_turn_not_yet_begun() -> None:
+    scheduler = Scheduler(1)
+    assert scheduler.acquire()
+    order: list[str] = []
+    started = threading.Event()
+    with scheduler.stepped_aside():
+        assert scheduler.acquire()  # a child takes the freed slot
+        waiters = [_queue(scheduler, name, order, started) for name in ("a", "b")]
+        _queued(scheduler, 2)
+        scheduler.release()  # the child's turn ends; the wait it ended is over too
+    order.append("resumed")  # the waiter holds the slot again, before either agent in line
+    scheduler.release()
+    for waiter in waiters:
+        waiter.join(10)
+    assert order == ["resumed", "a", "b"]
+
+
+def test_an_interrupted_wait_takes_its_slot_back_at_once_without_waiting_in_line() -> None:
+    scheduler = Scheduler(1)
+    assert scheduler.acquire()
+    order: list[str] = []
+    started = threading.Event()
+    with pytest.raises(KeyboardInterrupt), scheduler.stepped_aside():
+        assert scheduler.acquire()  # a child's turn holds the slot and does not end
+        _queue(scheduler, "in line", order, started)
+        _queued(scheduler, 1)
+        raise KeyboardInterrupt
+    assert order == []
+    scheduler.stop()

@@ -21,11 +21,17 @@ class Proc:
     number: int = field(default_factory=lambda: next(_numbers))
     dead: bool = False
     killed: int = 0
+    log: list[str] = field(default_factory=list[str])  # what befell it, shared between processes
 
     def alive(self) -> bool:
         return not self.dead
 
+    def stop(self) -> None:
+        self.log.append(f"stop {self.number}")
+        self.dead = True
+
     def kill(self) -> None:
+        self.log.append(f"reap {self.number}")
         self.killed += 1
         self.dead = True
 
@@ -137,6 +143,24 @@ def test_a_process_discarded_with_replace_is_replaced_in_the_background_and_serv
     with leases.lease(3) as next_one:
         assert next_one is made[1] and next_one.size == 3 and not next_one.dead
     assert stopped.killed == 1 and leases.started == 2
+
+
+def test_close_kills_every_process_before_it_reaps_any() -> None:
+    log: list[str] = []
+    made: list[Proc] = []
+
+    def start(size: int) -> Proc:
+        made.append(Proc(size, log=log))
+        return made[-1]
+
+    leases = Leases(start, lambda process, need: need <= process.size, 4)
+    with leases.lease(1), leases.lease(1), leases.lease(1):
+        pass
+    log.clear()
+    leases.close()
+    stops, reaps = log[:3], log[3:]
+    assert sorted(stops) == sorted(f"stop {p.number}" for p in made)
+    assert sorted(reaps) == sorted(f"reap {p.number}" for p in made)
 
 
 def test_no_replacement_is_kept_once_the_pool_was_closed() -> None:

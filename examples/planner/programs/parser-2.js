@@ -1,14 +1,9 @@
-import { files, session } from "gg";
+import { memories, views } from "gg";
 
-// The report agreed to the shape (see the notice), so the parser can be written.
-files.writeFile("src/parse.js", `// Reading data/stock.csv: a header line, then one "name,count" line per item.
-
-export function parse(text) {
-  const [, ...rows] = text.trim().split("\\n");
-  return rows.map((row) => {
-    const [name, count] = row.split(",");
-    return { name, count: Number(count) };
-  });
+// The report says what it relies on; once its note is in, read it.
+const pause = new Int32Array(new SharedArrayBuffer(4));
+let needs;
+for (;;) {
+  try { needs = memories.readMemory("report-needs"); break; } catch { Atomics.wait(pause, 0, 0, 50); }
 }
-`);
-session.finish("src/parse.js: parse(text) gives [{ name, count }], count a Number.");
+views.openText("report-needs", needs);

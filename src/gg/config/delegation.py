@@ -112,6 +112,11 @@ class FsmParams(Part):
     def entry(self) -> FsmState:
         return self.states[0]
 
+    @property
+    def terminals(self) -> tuple[str, ...]:
+        """The states with no edge out, where the machine's work is done."""
+        return tuple(state.name for state in self.states if not state.transitions)
+
     def state(self, name: str) -> FsmState | None:
         return next((state for state in self.states if state.name == name), None)
 

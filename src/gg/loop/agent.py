@@ -6,14 +6,14 @@ surface), the model it asks, its own telemetry stream, its place in the agent tr
 the run's other agents and the record of its turns; the run it belongs to (`RunContext`) is
 shared with every other agent. Nothing ends implicitly.
 
-Each turn holds one of the run's `maxParallel` slots from its start to its end. A turn opens by
-putting the messages sent to the agent since its last turn in its window, then what its modules
-put there before a request (`gg.loop.modules`), and closes by dispatching every fork it declared;
-then, outside any slot, it waits for the board issues it declared waits on, and a succession it
-declared ends the incarnation there (`Succession`), unless the turn ended the agent. The ceilings
-read the lineage's record
-(`ledger`, carried across incarnations, so one turn ceiling is spent across them); the summary is
-the incarnation's own (`tally`, `spend`).
+Each turn holds one of the run's `maxParallel` slots from its start to its end (an agent started on
+a thread of its own takes its first turn at the place in line it was given when started). A turn
+opens by putting the messages sent to the agent since its last turn in its window, then what its
+modules put there before a request (`gg.loop.modules`), and closes by dispatching every fork it
+declared; then, outside any slot, it waits for the board issues it declared waits on, and a
+succession it declared ends the incarnation there (`Succession`), unless the turn ended the agent.
+The ceilings read the lineage's record (`ledger`, carried across incarnations, so one turn ceiling
+is spent across them); the summary is the incarnation's own (`tally`, `spend`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from gg.loop.turn import RunTimeSpent, take_turn
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import Message, ModelClient, ModelError
 from gg.run.context import RunContext
+from gg.run.scheduler import Ticket
 from gg.run.setup import AgentSetup
 from gg.run.spend import Spend
 from gg.run.status import RunStatus, status_of_breach
@@ -59,6 +60,7 @@ class Agent:
     requests: int = 0
     begun: int = 0  # the turns this incarnation opened, one still open included
     last_report: str | None = None  # what its last turn produced, for whoever waits on it
+    place: Ticket | None = None  # its place in the scheduler's line, taken when it was started
 
     @property
     def id(self) -> str:
@@ -96,10 +98,13 @@ class ForkDispatch(Protocol):
 def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | Succession:
     """Take turns until something ends the incarnation."""
     while True:
+        place, agent.place = agent.place, None
         breach = _breach_before_turn(agent.setup.limits, run, agent.ledger.turns)
         if breach is not None:
+            if place is not None:
+                run.scheduler.leave(place)
             return _stop_at(agent.stream, breach)
-        if not run.scheduler.acquire():
+        if not run.scheduler.acquire(place):
             return _stopped(run)
         deferred = DeferredDeclarations()
         try:
@@ -114,6 +119,7 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
         if end is None or end.status is not RunStatus.INTERNAL_ERROR:
             forks.dispatch(agent, deferred.forks)
         if end is not None:
+            run.waits.clear(agent.node.lineage)  # the issue waits it declared and never began
             return end
         _wait_for_issues(agent, run, deferred.waits)
         if deferred.succession is not None:
@@ -139,9 +145,13 @@ def _deliver_messages(agent: Agent) -> None:
 def _wait_for_issues(agent: Agent, run: RunContext, issues: list[str]) -> None:
     """The board issues the turn waits for (`waitForIssue`), between its turns: once each is done
     or failed (or the run's time or the run ran out), what became of each reaches its window."""
-    if not issues or run.issues is None:
-        return
-    for answer in run.issues.wait(issues, run.deadline, run.clock):
+    try:
+        if not issues or run.issues is None:
+            return
+        answers = run.issues.wait(issues, run.deadline, run.clock)
+    finally:
+        run.waits.clear(agent.node.lineage)  # what it declared, waited on or not
+    for answer in answers:
         text = prompts.render(
             "issue-settled", id=answer.id, status=answer.status.value, summary=answer.summary
         )

@@ -8,13 +8,16 @@
 - the id mints: agent ids (the agent tree), program ids (each library's minter) and store ids;
 - the guest leases: one arm per language, closed when the run ends (`close`);
 - the agent tree (who made whom, and every agent's id), the agents as their parents see them
-  (`lineages`: results, inboxes, waits), and the scheduler bounding how many take turns at once;
+  (`lineages`: results, inboxes, waits), who waits on what (`waits`, which refuses a wait that
+  could never end), and the scheduler bounding how many take turns at once;
 - the run's board, when it has one (`board-0`, minted as the run starts), and the desk that
   dispatches its issues and serves the waits on them (`issues`, set once the run's agents can be
   started);
 - whether the run is stopping, and the fault that stopped it, when one did (`stop`): a loss of
   the run's record is such a fault, met the moment telemetry meets it; a run that holds a fault
-  takes no further step (`halt_if_broken`: no model is asked and no program runs after it).
+  takes no further step (`halt_if_broken`: no model is asked and no program runs after it);
+  whether it is ending (`ending`: stopping, its root ended or its time ran out), when no agent
+  starts.
 Everything here is safe to use from several agent threads.
 """
 
@@ -35,7 +38,8 @@ from gg.run.lineages import Lineages
 from gg.run.scheduler import Scheduler
 from gg.run.spend import Spend
 from gg.run.stream import AgentStream
-from gg.run.tree import AgentTree
+from gg.run.tree import ROOT_ID, AgentTree
+from gg.run.waits import Waits
 from gg.sdk.registry import Registry
 from gg.state.board_module import BoardSeat
 from gg.state.library import Minter, cuid2_minter
@@ -64,6 +68,7 @@ class RunContext:
     store_ids: StoreIds = field(default_factory=StoreIds)
     tree: AgentTree = field(default_factory=AgentTree)
     lineages: Lineages = field(default_factory=Lineages)
+    waits: Waits = field(default_factory=Waits)
     scheduler: Scheduler = field(default_factory=lambda: Scheduler(DEFAULT_MAX_PARALLEL))
     board: BoardSeat | None = None
     issues: IssueDesk | None = None
@@ -86,6 +91,16 @@ class RunContext:
                 self.fault = fault
         self.scheduler.stop()
         self.lineages.halt()
+        if self.issues is not None:
+            self.issues.halt()
+
+    @property
+    def ending(self) -> bool:
+        """The run is stopping, its root has ended or its time ran out: no agent starts now."""
+        deadline = self.deadline
+        if self.stopping or self.lineages.ended(ROOT_ID):
+            return True
+        return deadline is not None and self.clock() >= deadline
 
     def halt_if_broken(self) -> None:
         """Raise `GgDefect(RUN_BROKEN)` naming the run's fault when it holds one: the step about to

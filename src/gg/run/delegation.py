@@ -3,8 +3,9 @@ delegation family calls): it starts children through the run's spawner, waits an
 through the run's lineages, and mints fork ids at the call.
 
 A wait steps aside from the scheduler: the waiting agent's slot is free for the children it waits
-on until the wait ends. A handle names the child by its id, its slot among this agent's children
-and the model that answers it.
+on until the wait ends. Every wait, on children or on board issues, is declared to the run's wait
+graph first (`gg.run.waits`), which refuses one that could never end (`conflict`). A handle
+names the child by its id, its slot among this agent's children and the model that answers it.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode
 from gg.run.context import RunContext
+from gg.run.waits import agent_node, issue_node
 
 if TYPE_CHECKING:
     from gg.loop.agent import Agent
@@ -63,11 +66,29 @@ class AgentDelegation:
             )
         return self._spawner.spawn(self.agent, profile, brief)
 
+    def spawn_on_issue(self, profile: str, issue: str) -> dict[str, Any]:
+        desk = self._run.issues
+        if desk is None:  # a run without a board holds no issue
+            missing = prompts.render("item-missing", noun="issue", id=issue[:80])
+            raise ApiError("spawn_subagent", ErrorCode.NOT_FOUND, missing)
+        return desk.spawn_child(self.agent, profile, issue)
+
     def wait(self, ids: Sequence[str] | None, pending: Sequence[str]) -> list[dict[str, Any]]:
         lineage = self.agent.node.lineage
-        with self._run.scheduler.stepped_aside():
-            results = self._run.lineages.wait(lineage, ids, pending, self._run.deadline, self._run.clock)
+        children = [agent_node(child) for child in self._run.lineages.targets_of(lineage, ids, pending)]
+        self._run.waits.declare("wait_for_subagents", lineage, children)
+        try:
+            with self._run.scheduler.stepped_aside():
+                results = self._run.lineages.wait(lineage, ids, pending, self._run.deadline, self._run.clock)
+        finally:
+            self._run.waits.clear(lineage, children)
         return [result.to_wire() for result in results]
+
+    def declare_issue_wait(self, issue: str) -> None:
+        self._run.waits.declare("wait_for_issue", self.agent.node.lineage, [issue_node(issue)])
+
+    def check_blockers(self, issue: str, blockers: Sequence[str]) -> None:
+        self._run.waits.check_blockers("set_issue_blocked_by", issue, blockers)
 
     def send(self, agent_id: str, message: str) -> None:
         agent = self.agent

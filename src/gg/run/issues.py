@@ -15,9 +15,15 @@ Rules kept here:
   work, briefed with the issue and the implementer's last word: an approval passes it to the next
   (the last makes the issue done), a change list sends it back to a new implementer briefed with
   the changes, and no verdict is a review retried up to `maxRetries`, then failed;
+- a program may put a child of its own to work on an issue (`spawnSubagent({agent, issueId})`,
+  `spawn_child`): the issue must be open and held by no agent (its blockers need not be done: the
+  program starts the work now), else `not-found`, or `conflict` naming its status and holder. The
+  child is briefed with the issue, the issue moves to `in_progress` naming it, and the child is
+  its parent's like any other (waited on, messaged); its end moves the issue as an implementer's
+  does, and what follows (reviews, a retry) is gg's, as for an issue gg dispatched;
 - `wait` blocks, between the waiter's turns, until each named issue is done or failed, the run's
-  deadline passes or the run stops, and answers each issue as it then stands, with the last word
-  of the agent that last worked on it.
+  deadline passes or the run stops (`halt` wakes it at once), and answers each issue as it then
+  stands, with the last word of the agent that last worked on it.
 Safe from every agent thread.
 """
 
@@ -29,20 +35,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gg import prompts
-from gg.errors import ConfigError, FatalFault, GgDefect
+from gg.errors import ApiError, ConfigError, ErrorCode, FatalFault, GgDefect
 from gg.run.build import Arrival
 from gg.run.deadline import is_spent, time_left, within
 from gg.run.lineages import ChildResult
+from gg.run.spawner import IssueWork, Spawner
 from gg.run.status import AgentStatus
 from gg.run.tree import ROOT_ID, AgentNode
+from gg.run.waits import Edges, Node, agent_node, issue_node
 from gg.state.board import Board, Issue
 from gg.state.lifecycle import Action, IssueEvent, IssueStatus, Step
 from gg.state.refusal import Refusal
 
 if TYPE_CHECKING:
-    from gg.run.spawner import Spawner
+    from gg.loop.agent import Agent
 
-POLL_SECS = 0.25  # how often a wait re-reads the run's clock and whether the run is stopping
+POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline
 
 
 @dataclass(frozen=True)
@@ -59,9 +67,11 @@ class IssueDesk:
         self._spawner = spawner
         self._board = board
         self._words: dict[str, str] = {}  # issue id -> its last implementer's (or reviewer's) word
+        self._at_work: dict[str, str] = {}  # issue id -> the agent gg last put to work on it
         self._lock = threading.RLock()
         self._settled = threading.Condition()
         board.hooks = self
+        spawner.run.waits.issue_edges = self.wait_edges
 
     def issue_filed(self, issue_id: str) -> None:
         self._dispatch_ready()
@@ -70,6 +80,26 @@ class IssueDesk:
         with self._settled:
             self._settled.notify_all()
         self._dispatch_ready()
+
+    def wait_edges(self) -> Edges:
+        """The board's part of the run's wait graph (`gg.run.waits`): each open issue waits on the
+        issues it is blocked by that are not done, each issue not final on the agent at work on it
+        while that agent runs."""
+        edges: dict[Node, list[Node]] = {
+            issue_node(waiting): [issue_node(b) for b in blockers]
+            for waiting, blockers in self._board.waits_among_issues().items()
+        }
+        lineages = self._spawner.run.lineages
+        for issue_id, worker in list(self._at_work.items()):
+            held = self._board.issue(issue_id)
+            if held is not None and not held.status.is_final and not lineages.ended(worker):
+                edges.setdefault(issue_node(issue_id), []).append(agent_node(worker))
+        return edges
+
+    def halt(self) -> None:
+        """The run is stopping: every wait ends now."""
+        with self._settled:
+            self._settled.notify_all()
 
     def wait(
         self, issues: Sequence[str], deadline: float | None, clock: Callable[[], float]
@@ -84,6 +114,37 @@ class IssueDesk:
                 self._settled.wait(left)
         return [self._answer(issue) for issue in issues]
 
+    def spawn_child(self, parent: Agent, profile: str, issue_id: str) -> dict[str, object]:
+        """A subagent of `parent` of `profile`, briefed with issue `issue_id`, at work on it (see
+        the module rules); its handle."""
+        with self._lock:
+            issue = self._takeable(issue_id)
+            brief = prompts.render(
+                "issue-brief", issue=issue, headline=issue.spec.title, changes=[], by=parent.id
+            )
+            work = IssueWork(
+                issue_id,
+                lambda node: self._dispatched(issue_id, node.id),
+                lambda result: self._implemented(issue_id, result),
+            )
+            return self._spawner.spawn(parent, profile, brief, work)
+
+    def _takeable(self, issue_id: str) -> Issue:
+        issue = self._board.issue(issue_id)
+        if issue is None:
+            missing = prompts.render("item-missing", noun="issue", id=issue_id[:80])
+            raise ApiError("spawn_subagent", ErrorCode.NOT_FOUND, missing)
+        if issue.status is not IssueStatus.OPEN or issue.assigned_agent_id is not None:
+            taken = prompts.render(
+                "spawn-issue-taken", id=issue_id, status=issue.status.value, holder=issue.assigned_agent_id
+            )
+            raise ApiError("spawn_subagent", ErrorCode.CONFLICT, taken)
+        return issue
+
+    def _dispatched(self, issue_id: str, agent_id: str) -> None:
+        self._board.move(issue_id, IssueEvent.DISPATCHED, agent_id)
+        self._at_work[issue_id] = agent_id
+
     def _final(self, issue_id: str) -> bool:
         issue = self._board.issue(issue_id)
         return issue is None or issue.status.is_final
@@ -96,7 +157,7 @@ class IssueDesk:
     def _dispatch_ready(self) -> None:
         with self._lock:
             for issue_id in self._board.dispatchable():
-                if self._spawner.run.stopping:
+                if self._spawner.run.ending:
                     return
                 self._implement(issue_id, first=True)
 
@@ -110,7 +171,9 @@ class IssueDesk:
             self._board.move(issue_id, IssueEvent.DISPATCHED, node.id)
         else:
             self._board.assign(issue_id, node.id)
-        brief = prompts.render("issue-brief", issue=issue, headline=issue.spec.title, changes=list(changes))
+        brief = prompts.render(
+            "issue-brief", issue=issue, headline=issue.spec.title, changes=list(changes), by=None
+        )
         self._put_to_work(issue_id, node, brief, lambda result: self._implemented(issue_id, result))
 
     def _review(self, issue_id: str, reviewer: int) -> None:
@@ -131,6 +194,7 @@ class IssueDesk:
         work at once, unfinished."""
         spawner = self._spawner
         spawner.run.lineages.open(node.id, None)
+        self._at_work[issue_id] = node.id
         setup = spawner.profiles.entering(node.profile)
         arrival = Arrival("issue", node.parent, node.depth, brief, issue=issue_id)
         try:
@@ -163,7 +227,7 @@ class IssueDesk:
             return None
 
     def _next(self, issue_id: str, step: Step | None, changes: Sequence[str]) -> None:
-        if step is None or self._spawner.run.stopping:
+        if step is None or self._spawner.run.ending:
             return  # a program moved the issue meanwhile, or the run is ending
         if step.action is Action.IMPLEMENT:
             with self._lock:

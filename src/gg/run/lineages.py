@@ -5,7 +5,11 @@ Rules kept here:
 - a child's `slot` is its place among the children its parent's lineage started (spawns and
   forks together, from 1, in the order of the calls);
 - a message to a child waits in its inbox until its next prompt; a message to an agent that is
-  not the sender's child is `not-found`, to a child that has ended `conflict`;
+  not the sender's child is `not-found`, to a child that has ended `conflict`. One turn of a child
+  is handed at most `MAX_INBOX_BYTES` (262,144 UTF-8 bytes, four messages at their cap): a message
+  that would take its inbox past that is refused whole (`limit-exceeded`, saying what the inbox
+  holds), never cut and never held over to a later turn, and may be sent again once the child
+  has taken its next turn;
 - a wait names children by id (their lineage's, or any incarnation's), or none: then every
   child not yet collected by a wait. It blocks until each has a result, and answers them in the
   order named (or started). A fork declared in the waiting turn is not a child yet; a name that is
@@ -22,11 +26,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode
 from gg.run.deadline import is_spent, time_left, within
 from gg.run.status import AgentStatus
+from gg.state.views import MAX_VIEW_BODY_BYTES, wire_size
 
 POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline
+MAX_INBOX_BYTES = 4 * MAX_VIEW_BODY_BYTES  # what one turn of a child may be handed: 262,144 bytes
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,7 @@ class Lineage:
     result: ChildResult | None = None
     collected: bool = False
     inbox: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])  # (sender, message)
+    inbox_bytes: int = 0  # the UTF-8 bytes of what the inbox holds
 
 
 class Lineages:
@@ -96,6 +104,17 @@ class Lineages:
         with self._changed:
             return self._by_id[lineage].result
 
+    def ended(self, lineage: str) -> bool:
+        """Whether lineage `lineage` was opened and has ended."""
+        with self._changed:
+            found = self._by_id.get(lineage)
+            return found is not None and found.result is not None
+
+    def targets_of(self, parent: str, ids: Sequence[str] | None, pending: Sequence[str]) -> list[str]:
+        """The lineages a wait of `parent` on `ids` names (see `wait`); raises as `wait` does."""
+        with self._changed:
+            return [target.id for target in self._targets(parent, ids, pending)]
+
     def running(self) -> list[Lineage]:
         """Every lineage without a result yet, in the order they opened."""
         with self._changed:
@@ -108,12 +127,19 @@ class Lineages:
                 raise ApiError(
                     "send_message", ErrorCode.CONFLICT, f"`{child}` has ended; it reads no more messages"
                 )
+            size = wire_size(message, MAX_INBOX_BYTES)
+            if target.inbox_bytes + size > MAX_INBOX_BYTES:
+                full = prompts.render(
+                    "inbox-full", child=child, held=target.inbox_bytes, size=size, bound=MAX_INBOX_BYTES
+                )
+                raise ApiError("send_message", ErrorCode.LIMIT_EXCEEDED, full)
             target.inbox.append((sender, message))
+            target.inbox_bytes += size
 
     def take_inbox(self, lineage: str) -> list[tuple[str, str]]:
         with self._changed:
             held = self._by_id[lineage]
-            taken, held.inbox = held.inbox, []
+            taken, held.inbox, held.inbox_bytes = held.inbox, [], 0
             return taken
 
     def wait(

@@ -46,9 +46,9 @@ class Profiles:
             self._setups[(profile.slug, None)] = setup
             _log_replaced_skills(stream, setup, workspace)
             _warn_withheld_skills(stream, setup, workspace)
-            for machine, state in self._states_run_by(profile.slug):
+            for machine, state, terminals in self._states_run_by(profile.slug):
                 self._setups[(machine, state.name)] = resolve_setup(
-                    profile, ground, shell, Seat(machine, state)
+                    profile, ground, shell, Seat(machine, state, terminals)
                 )
 
     @property
@@ -69,12 +69,15 @@ class Profiles:
         """The setup of the agent standing in `state` of `machine`."""
         return self._setups[(machine, state)]
 
-    def _states_run_by(self, slug: str) -> list[tuple[str, FsmState]]:
-        found: list[tuple[str, FsmState]] = []
+    def _states_run_by(self, slug: str) -> list[tuple[str, FsmState, tuple[str, ...]]]:
+        """Each machine state `slug` runs: the machine, the state and the machine's terminals."""
+        found: list[tuple[str, FsmState, tuple[str, ...]]] = []
         for profile in self.capability_set.agents:
             table = profile.machine
             if table is not None:
-                found.extend((profile.slug, state) for state in table.states if state.agent == slug)
+                found.extend(
+                    (profile.slug, state, table.terminals) for state in table.states if state.agent == slug
+                )
         return found
 
 

@@ -1,10 +1,17 @@
 """How many agents take turns at once (`limits.maxParallel`): a first-come, first-served gate.
 
 Rules kept here:
-- an agent holds a slot for the whole of each turn and gives it back when the turn ends; with
-  every slot taken, the next agent waits in line, and none is ever refused;
+- a slot is held for a turn, never for a life: an agent takes one as each turn starts and gives it
+  back when the turn ends, so agents in line take turns in the order they queued; with every slot
+  taken the next agent waits in line, and none is ever refused;
+- an agent's place in line may be taken for it before its thread reaches the gate (`reserve`):
+  an agent started on a thread of its own queues the moment it is started, so the order of the
+  line is the order agents were started in, never the order their threads happened to run;
 - an agent waiting in a host call on other agents (`waitForSubagents`) steps aside: its slot is
-  free for the agents it waits on until the wait ends, when it queues for one again;
+  free for the agents it waits on until the wait ends; it then resumes the turn it began, so it
+  comes back at the head of the line, ahead of every turn not yet begun. An interruption of the
+  wait (Ctrl-C, SIGTERM) takes the slot back at once, without waiting in line, so the run stops
+  without waiting for another agent's turn to end;
 - once the run stops, every agent in line is let go without a slot (`acquire` answers False).
 """
 
@@ -16,10 +23,14 @@ from collections.abc import Generator
 from contextlib import contextmanager
 
 
+class Ticket:
+    """One place in the line."""
+
+
 class Scheduler:
     def __init__(self, slots: int) -> None:
         self._free = slots
-        self._line: deque[object] = deque()
+        self._line: deque[Ticket] = deque()
         self._stopped = False
         self._changed = threading.Condition()
 
@@ -27,24 +38,28 @@ class Scheduler:
     def stopped(self) -> bool:
         return self._stopped
 
-    def acquire(self) -> bool:
-        """Take a slot in turn; False when the run stopped before one came free."""
-        return self._take(anyway=False)
-
-    def _take(self, *, anyway: bool) -> bool:
-        """Wait in line for a slot; once stopped, take it `anyway` (a turn that must still give one
-        back) or not at all."""
-        ticket = object()
+    def reserve(self) -> Ticket:
+        """A place at the back of the line, taken now for an agent that will `acquire` with it."""
+        ticket = Ticket()
         with self._changed:
             self._line.append(ticket)
-            while not self._stopped and not (self._line[0] is ticket and self._free > 0):
-                self._changed.wait()
-            self._line.remove(ticket)
-            self._changed.notify_all()
-            if self._stopped and not anyway:
-                return False
-            self._free -= 1
-            return not self._stopped
+        return ticket
+
+    def leave(self, ticket: Ticket) -> None:
+        """Give up a place reserved in line without taking a turn."""
+        with self._changed:
+            if ticket in self._line:
+                self._line.remove(ticket)
+                self._changed.notify_all()
+
+    def acquire(self, ticket: Ticket | None = None) -> bool:
+        """Take a slot in turn (at `ticket`'s place, or at the back of the line); False when the
+        run stopped before one came free."""
+        with self._changed:
+            if ticket is None or ticket not in self._line:
+                ticket = Ticket()
+                self._line.append(ticket)
+            return self._take(ticket, anyway=False)
 
     def release(self) -> None:
         with self._changed:
@@ -53,14 +68,35 @@ class Scheduler:
 
     @contextmanager
     def stepped_aside(self) -> Generator[None]:
-        """Give the caller's slot back for the block, then queue for one again."""
+        """Give the caller's slot back for the block, then take one again from the head of the
+        line (at once, when the block was interrupted)."""
         self.release()
         try:
             yield
-        finally:
-            self._take(anyway=True)
+        except (KeyboardInterrupt, SystemExit):
+            with self._changed:
+                self._free -= 1
+            raise
+        with self._changed:
+            ticket = Ticket()
+            self._line.appendleft(ticket)
+            self._take(ticket, anyway=True)
 
     def stop(self) -> None:
         with self._changed:
             self._stopped = True
+            self._line.clear()
             self._changed.notify_all()
+
+    def _take(self, ticket: Ticket, *, anyway: bool) -> bool:
+        """Wait at `ticket`'s place for a slot (the condition held); once stopped, take it
+        `anyway` (a turn that must still give one back) or not at all."""
+        while not self._stopped and not (self._line[0] is ticket and self._free > 0):
+            self._changed.wait()
+        if ticket in self._line:
+            self._line.remove(ticket)
+        self._changed.notify_all()
+        if self._stopped and not anyway:
+            return False
+        self._free -= 1
+        return not self._stopped

@@ -50,10 +50,17 @@ class ModelSettings:
 
 @dataclass(frozen=True)
 class Seat:
-    """Where a machine runs an agent: the machine (its profile's slug) and the state."""
+    """Where a machine runs an agent: the machine (its profile's slug), the state, and the
+    machine's terminal states."""
 
     machine: str
     state: FsmState
+    terminals: tuple[str, ...] = ()
+
+    @property
+    def terminal(self) -> bool:
+        """Whether the state has no edge out: an ending here is the machine's end."""
+        return not self.state.transitions
 
     @property
     def targets(self) -> tuple[str, ...]:

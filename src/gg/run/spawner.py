@@ -5,11 +5,17 @@ Rules kept here:
 - an agent's lineage runs incarnation after incarnation: a succession its turn declared opens the
   next incarnation (`gg.run.succession`), anything else ends the lineage;
 - a lineage's end is recorded once, on its last incarnation's stream (`agent_finished`), and is
-  the result its parent's wait reads; its last incarnation lets go of every module it held; gg's
-  own defect in any agent stops the whole run, which ends `internal_error`;
+  the result its parent's wait reads (an ending outside a machine's terminal states says so:
+  `gg.run.machine_end`); its last incarnation lets go of every module it held; gg's own defect in
+  any agent stops the whole run, which ends `internal_error`;
+- a subagent may be started on a board issue (`IssueWork`): its dispatcher moves the issue once
+  the child's node is placed, before the child opens, and is handed the child's result when its
+  lineage ends (at once, when no model can be built for it);
+- no agent starts once the run is ending (`RunContext.ending`);
 - `stop_all` records every agent still running as `stopped` (its stream then emits nothing more),
-  then stops the run (every wait ends) and gives their threads a moment to wind down; a thread
-  still inside a model call is left to end by itself, recording nothing.
+  then stops the run (every wait ends), closes the run's guests (a program still running ends
+  there, at once) and gives their threads a moment to wind down; a thread still inside a model
+  call is left to end by itself, recording nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from gg import prompts
 from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
@@ -29,6 +36,7 @@ from gg.run.context import RunContext
 from gg.run.delegation import AgentDelegation
 from gg.run.forks import copy_of
 from gg.run.lineages import ChildResult
+from gg.run.machine_end import recorded_end
 from gg.run.models import ModelClients
 from gg.run.profiles import Profiles
 from gg.run.setup import AgentSetup
@@ -40,7 +48,17 @@ from gg.state.holdings import Holdings
 from gg.telemetry.agent_events import AgentFinished
 from gg.telemetry.events import LogLevel
 
-JOIN_SECS = 5.0  # how long a stopped run waits, in all, for its agents' threads to end
+JOIN_SECS = 0.5  # how long a stopped run waits, in all, for its agents' threads to end
+
+
+@dataclass(frozen=True)
+class IssueWork:
+    """A subagent started on a board issue: the issue, what its dispatcher does once the child's
+    node is placed (before it opens), and what it does with the child's result."""
+
+    issue: str
+    placed: Callable[[AgentNode], None]
+    then: Callable[[ChildResult], None]
 
 
 class Spawner:
@@ -85,10 +103,13 @@ class Spawner:
         stream.turn = turn
         return agent
 
-    def spawn(self, parent: Agent, profile: str, brief: str) -> dict[str, object]:
-        """Start a subagent of `profile` for `parent`, briefed with `brief`; its handle. A model that
-        cannot be built for it is `unavailable`; a run that is ending starts no one."""
-        if self.run.stopping:
+    def spawn(
+        self, parent: Agent, profile: str, brief: str, work: IssueWork | None = None
+    ) -> dict[str, object]:
+        """Start a subagent of `profile` for `parent`, briefed with `brief` (and put to `work` on a
+        board issue); its handle. A model that cannot be built for it is `unavailable`; a run that
+        is ending starts no one."""
+        if self.run.ending:
             raise ApiError(
                 "spawn_subagent", ErrorCode.LIMIT_EXCEEDED, "the run is ending; no agent starts now"
             )
@@ -96,17 +117,22 @@ class Spawner:
         node = self.run.tree.spawn(parent.node, setup.slug)
         slot = self.run.lineages.reserve_slot(parent.node.lineage)
         self.run.lineages.open(node.id, parent.node.lineage, slot)
-        arrival = Arrival("spawn", parent.id, node.depth, brief)
+        arrival = Arrival("spawn", parent.id, node.depth, brief, issue=None if work is None else work.issue)
+        if work is not None:
+            work.placed(node)
         held = fresh_holdings(setup, self.run, arrival, node.id, parent.holdings.modules)
         try:
             child = self.open(setup, node, arrival, held)
         except ConfigError as refusal:
             held.modules.release()
-            self.run.lineages.finish(node.id, ChildResult(node.id, AgentStatus.MODEL_ERROR, str(refusal)))
+            ended = ChildResult(node.id, AgentStatus.MODEL_ERROR, str(refusal))
+            self.run.lineages.finish(node.id, ended)
+            if work is not None:
+                work.then(ended)
             raise ApiError(
                 "spawn_subagent", ErrorCode.UNAVAILABLE, f"`{profile}`'s model cannot be used: {refusal}"
             ) from None
-        self._start(child)
+        self._start(child, None if work is None else work.then)
         return {"id": node.id, "slot": slot, "modelId": child.client.model_id}
 
     def start(self, agent: Agent, then: Callable[[ChildResult], None]) -> None:
@@ -117,7 +143,7 @@ class Spawner:
     def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None:
         """Start a copy of `agent` for every fork its turn declared (none once the run is ending)."""
         for fork in forks:
-            if self.run.stopping:
+            if self.run.ending:
                 return
             self._start(copy_of(agent, fork, self))
 
@@ -135,6 +161,7 @@ class Spawner:
                     RunStatus.INTERNAL_ERROR, message=f"{defect.fault.value}: {defect.message}"
                 )
                 break
+        outcome = recorded_end(agent, outcome)
         self._finish(agent, outcome)
         return outcome
 
@@ -153,6 +180,7 @@ class Spawner:
             if agent is not None and agent.stream.seal_with(AgentFinished(status=AgentStatus.STOPPED.value)):
                 self.run.lineages.finish(lineage.id, ChildResult(lineage.id, AgentStatus.STOPPED, ""))
         self.run.stop()
+        self.run.leases.close()
         until = time.monotonic() + JOIN_SECS
         with self._lock:
             threads = list(self._threads)
@@ -160,12 +188,18 @@ class Spawner:
             thread.join(max(until - time.monotonic(), 0))
 
     def _start(self, agent: Agent, then: Callable[[ChildResult], None] | None = None) -> None:
+        """Run `agent`'s lineage on a thread of its own, its place in line taken now."""
+        place = agent.place = self.run.scheduler.reserve()
         thread = threading.Thread(
             target=self._run_child, args=(agent, then), name=f"gg-agent-{agent.id}", daemon=True
         )
         with self._lock:
             self._threads.append(thread)
-        thread.start()
+        try:
+            thread.start()
+        except BaseException:
+            self.run.scheduler.leave(place)  # a thread that never ran must hold no place
+            raise
 
     def _run_child(self, agent: Agent, then: Callable[[ChildResult], None] | None) -> None:
         try:

@@ -10,6 +10,9 @@
 - `setIssueBlockedBy(id, blockedBy)`; `removeEpic(id)`, `removeIssue(id)` → `BoardUsage`;
 - `waitForIssue(id)` is a deferred declaration (seed 001): the wait happens between turns, the
   waits of a reply accumulate, each issue once, and the call answers at once with the issue's id.
+  A wait that could never end (the issue waits, through blockers and the agents at work, on the
+  caller) is `conflict` naming the cycle, and so is a `setIssueBlockedBy` that would close one
+  through a wait already declared (`gg.run.waits`).
 A refusal crosses as an `ApiError` under the call's key.
 """
 
@@ -87,6 +90,8 @@ def _update_issue(scope: ProgramScope, args: Mapping[str, Any]) -> None:
 
 def _set_issue_blocked_by(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     blocked_by = args["blockedBy"]
+    if scope.delegation is not None:
+        scope.delegation.check_blockers(args["id"], blocked_by)
     _on_board(scope, "set_issue_blocked_by", lambda board: board.set_issue_blocked_by(args["id"], blocked_by))
 
 
@@ -103,6 +108,8 @@ def _wait_for_issue(scope: ProgramScope, args: Mapping[str, Any]) -> str:
     if not issue.strip():
         raise ApiError("wait_for_issue", ErrorCode.INVALID_ARGUMENT, "`id` must name an issue")
     _on_board(scope, "wait_for_issue", lambda board: board.check_wait(issue))
+    if scope.delegation is not None:
+        scope.delegation.declare_issue_wait(issue)
     scope.deferred.wait_for(issue)
     return issue
 
@@ -241,6 +248,7 @@ BOARD_OPERATIONS: tuple[Operation, ...] = (
         errors=(
             _NOT_FOUND,
             ErrorDoc(ErrorCode.INVALID_ARGUMENT, "the id is blank, or names the issue you were given"),
+            ErrorDoc(ErrorCode.CONFLICT, "the issue waits, through others, on you: the wait would never end"),
         ),
     ),
 )

@@ -5,13 +5,19 @@ Rules kept here:
 - `spawnSubagent({agent, prompt})` starts a child at once, on its own thread, and returns its
   handle `{id, slot, modelId, send(message)}`. `agent` must be a `subagent`-scoped entry of the
   roster (`invalid-argument` naming them otherwise); a child deeper than the run's `maxDepth` is
-  `limit-exceeded`; `prompt` is the child's brief, its profile's task when left out;
+  `limit-exceeded`; `prompt` is the child's brief, its profile's task when left out. A brief is a
+  prompt or a board issue, never both (`invalid-argument`): `spawnSubagent({agent, issueId})`
+  briefs the child with the issue and puts it to work on it (`gg.run.issues`: `not-found`,
+  `conflict` for an issue not open or held);
 - `waitForSubagents(ids?)` blocks until the named children (every child not yet collected, when
   none are named) have ended, and returns one `SubagentResult` each, in the order named (or
   started). The wait is off the program's clock (`waits_externally`); the run's wall-clock budget
-  ends it (`limit-exceeded`). A fork declared this turn is not a child until the turn ends;
+  ends it (`limit-exceeded`). A fork declared this turn is not a child until the turn ends; a
+  wait on a child that waits, through others, on this agent is `conflict` (`gg.run.waits`);
 - `sendMessage(agentId, message)` puts the message in that child's next prompt: `not-found` for
-  an agent that is not this one's child, `conflict` once the child has ended;
+  an agent that is not this one's child, `conflict` once the child has ended. A message is at most
+  65,536 UTF-8 bytes, read like a view body (`invalid-argument` over it, never cut), and what one
+  turn of the child is handed is bounded too (`gg.run.lineages`: `limit-exceeded`);
 - `exec(agent, prompt?)`, `transitionState(state, note?)` and `fork(prompt)` are declarations the
   loop applies when the turn closes (`DeferredDeclarations`): the first succession stands and a
   second is `refused`, a succession after this program's ending is `refused` (the ending wins),
@@ -26,9 +32,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Machine, Operation, Param, ParamType
 from gg.sdk.scope import ForkDeclaration, ProgramScope, Succession
+from gg.sdk.summary import check_summary
 
 SUBAGENTS, EXEC, FORK = "subagents", "exec", "fork"
 
@@ -52,6 +60,10 @@ class Delegation(Protocol):
 
     def spawn(self, profile: str, prompt: str | None) -> dict[str, Any]: ...
 
+    def spawn_on_issue(self, profile: str, issue: str) -> dict[str, Any]:
+        """A child of `profile` briefed with board issue `issue` and put to work on it."""
+        ...
+
     def wait(self, ids: Sequence[str] | None, pending: Sequence[str]) -> list[dict[str, Any]]: ...
 
     def send(self, agent_id: str, message: str) -> None: ...
@@ -60,6 +72,16 @@ class Delegation(Protocol):
 
     def take_messages(self) -> list[tuple[str, str]]:
         """What was sent to this agent since its last turn: (sender, message), oldest first."""
+        ...
+
+    def declare_issue_wait(self, issue: str) -> None:
+        """This agent will wait on board issue `issue` after its turn; raises `ApiError`
+        (`conflict`, naming the cycle) when that wait could never end."""
+        ...
+
+    def check_blockers(self, issue: str, blockers: Sequence[str]) -> None:
+        """Raises `ApiError` (`conflict`, naming the cycle) when blocking `issue` on `blockers`
+        would leave a wait that could never end."""
         ...
 
 
@@ -103,7 +125,16 @@ def _spawn(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     port = _port(scope, "spawn_subagent")
     agent = _checked_target("spawn_subagent", args.get("agent", ""), port.spawnable(), "`agent`")
     _check_depth("spawn_subagent", port)
-    return port.spawn(agent, args.get("prompt"))
+    prompt, issue = args.get("prompt"), args.get("issueId")
+    if issue is None:
+        return port.spawn(agent, prompt)
+    if prompt is not None:
+        spell = scope.spelling("spawn_subagent")
+        both = prompts.render(
+            "spawn-brief-both", prompt=spell.argument("prompt"), issue_id=spell.argument("issue_id")
+        )
+        raise ApiError("spawn_subagent", ErrorCode.INVALID_ARGUMENT, both)
+    return port.spawn_on_issue(agent, issue)
 
 
 def _wait(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -115,6 +146,7 @@ def _send(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     message: str = args["message"]
     if not message.strip():
         raise ApiError("send_message", ErrorCode.INVALID_ARGUMENT, "`message` must not be blank")
+    check_summary("send_message", "message", message)
     _port(scope, "send_message").send(args["agentId"], message)
 
 
@@ -154,6 +186,12 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
             Param(
                 "prompt", ParamType.STRING, required=False, doc="its brief; its profile's task when left out"
             ),
+            Param(
+                "issue_id",
+                ParamType.STRING,
+                required=False,
+                doc="a board issue to brief it with and put it to work on, in place of `prompt`",
+            ),
         ),
         returns=_HANDLE,
         summary="Start a subagent now, on its own thread, and get its handle.",
@@ -161,7 +199,12 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
         handler=_spawn,
         aliases=_SEND,
         errors=(
-            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "`agent` is not a profile your roster lets you start"),
+            ErrorDoc(
+                ErrorCode.INVALID_ARGUMENT,
+                "`agent` is not a profile your roster lets you start, or a prompt and an issue both came",
+            ),
+            ErrorDoc(ErrorCode.NOT_FOUND, "the issue named is not on the run's board"),
+            ErrorDoc(ErrorCode.CONFLICT, "the issue is not open, or an agent holds it"),
             ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "the child would stand deeper than the run's depth limit"),
         ),
     ),
@@ -181,6 +224,7 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
         errors=(
             ErrorDoc(ErrorCode.NOT_FOUND, "an id names no child of this agent"),
             ErrorDoc(ErrorCode.INVALID_ARGUMENT, "an id names a fork that starts when this turn ends"),
+            ErrorDoc(ErrorCode.CONFLICT, "a child waits, through others, on this agent: it would never end"),
             ErrorDoc(ErrorCode.LIMIT_EXCEEDED, "the run's time ran out while waiting"),
         ),
     ),
@@ -189,7 +233,9 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
         key="send_message",
         params=(
             Param("agent_id", ParamType.STRING, doc="the child's id"),
-            Param("message", ParamType.STRING, doc="what its next prompt carries"),
+            Param(
+                "message", ParamType.STRING, doc="what its next prompt carries, at most 65,536 UTF-8 bytes"
+            ),
         ),
         returns="void",
         summary="Put a message in a child's next prompt.",
@@ -198,6 +244,10 @@ DELEGATION_OPERATIONS: tuple[Operation, ...] = (
         errors=(
             ErrorDoc(ErrorCode.NOT_FOUND, "the id names no child of this agent"),
             ErrorDoc(ErrorCode.CONFLICT, "the child has already ended"),
+            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "the message is blank, or over 65,536 UTF-8 bytes"),
+            ErrorDoc(
+                ErrorCode.LIMIT_EXCEEDED, "the child's next turn holds all the messages it may be handed"
+            ),
         ),
     ),
     Operation(

@@ -1,6 +1,7 @@
-"""The one bound on a summary a program writes: a compaction's summary, an ending's final word and
-a review's list of changes are each at most `MAX_SUMMARY_BYTES` (65,536) UTF-8 bytes, read like a
-view body. A longer one is refused whole as `invalid-argument`, never cut."""
+"""The one bound on a summary a program writes: a compaction's summary, an ending's final word, a
+review's list of changes and a message to a child (`sendMessage`) are each at most
+`MAX_SUMMARY_BYTES` (65,536) UTF-8 bytes, read like a view body. A longer one is refused whole as
+`invalid-argument`, never cut."""
 
 from __future__ import annotations
 

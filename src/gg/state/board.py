@@ -185,6 +185,16 @@ class Board:
         with self._lock:
             return self._issues.get(issue_id)
 
+    def waits_among_issues(self) -> dict[str, tuple[str, ...]]:
+        """Each open issue and what it waits on among issues: those it is blocked by not yet done."""
+        with self._lock:
+            done = IssueStatus.DONE
+            return {
+                i.id: tuple(b for b in i.spec.blocked_by if self._issues[b].status is not done)
+                for i in self._issues.values()
+                if i.status is IssueStatus.OPEN
+            }
+
     def dispatchable(self) -> list[str]:
         """The open issues no agent holds whose blockers are all done, in the order filed."""
         with self._lock:
