@@ -169,6 +169,7 @@ def worker_words(host_call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
         "argSpanEntry": render("py-arg-span-entry", **holes),
         "argSpanBounds": render("py-arg-span-bounds", **holes),
         "argPlainData": render("py-arg-plain-data", **holes),
+        "argNotFinite": render("py-arg-not-finite", **holes),
         "argDocTarget": render("py-arg-doc-target", **holes),
         "argDocForeign": render("py-arg-doc-foreign", **holes),
         "hostCallCap": render("sdk-call-cap", cap=f"{host_call_cap:,}"),

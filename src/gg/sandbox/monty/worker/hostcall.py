@@ -7,7 +7,9 @@ Rules kept here (the prelude passes every parameter in declared order, `None` fo
   naming the function (an `ApiError` when the SDK checks it itself); `u32`: a whole number
   0..4294967295 (a whole `float` is taken as an `int`; `bool` never); `positiveNumber`: a finite
   number above 0; `string[]`: a list or tuple of `str`, never a bare `str`; `any`: plain data
-  (None, bools, numbers, strings, lists, string-keyed dicts) at most `MAX_PLAIN_DEPTH` deep;
+  (None, bools, finite numbers, strings, lists, string-keyed dicts) at most `MAX_PLAIN_DEPTH`
+  deep, the first part that is not named with where it is (`value["box"][2]`), a non-finite
+  float (`inf`, `nan`: JSON has none) by its value and anything else by its type;
   `docTarget`: a documentation name (the prelude turned an SDK function into its key), a function
   of the program's own is refused; `turnSpan[]`: a list or tuple of dicts, each holding `from` and
   `to`, both whole numbers 0..4294967295;
@@ -21,6 +23,7 @@ Rules kept here (the prelude passes every parameter in declared order, `None` fo
 
 from __future__ import annotations
 
+import json
 import math
 import reprlib
 from collections.abc import Mapping
@@ -173,6 +176,9 @@ class _Wrong(Exception):
         self.name = name  # the part of the argument at fault, when not the whole of it
 
 
+_TOO_DEEP = _Wrong("argPlainData", "")  # plain data nested past the limit: the whole value is named
+
+
 def shown(value: Any) -> str:
     """A short rendering of a value for a message, however large or deep the value is."""
     return _SHOWN.repr(value)
@@ -248,26 +254,38 @@ def _bound(value: Any, bound: str) -> int:
 
 
 def _plain(value: Any) -> Any:
-    if not _is_plain(value, MAX_PLAIN_DEPTH):
+    wrong = _first_not_plain(value, MAX_PLAIN_DEPTH, "")
+    if wrong is _TOO_DEEP:
         raise _Wrong("argPlainData", type_name(value))
+    if wrong is not None:
+        raise wrong
     return value
 
 
-def _is_plain(value: Any, depth: int) -> bool:
+def _first_not_plain(value: Any, depth: int, where: str) -> _Wrong | None:
+    """The first part of `value` that is not plain data, with where it is (`["box"][2]`): a
+    non-finite float named by its value, anything else by its type; `_TOO_DEEP` past `depth`."""
     if value is None or isinstance(value, str | bool | int):
-        return True
+        return None
     if isinstance(value, float):
-        return math.isfinite(value)
+        return None if math.isfinite(value) else _Wrong("argNotFinite", shown(value), where)
+    if not isinstance(value, list | tuple | dict):
+        return _Wrong("argPlainData", type_name(value), where)
     if depth <= 0:
-        return False
-    if isinstance(value, list | tuple):
-        return all(_is_plain(item, depth - 1) for item in value)  # pyright: ignore[reportUnknownVariableType]
+        return _TOO_DEEP
     if isinstance(value, dict):
-        return all(
-            isinstance(key, str) and _is_plain(item, depth - 1)
-            for key, item in value.items()  # pyright: ignore[reportUnknownVariableType]
-        )
-    return False
+        entries = value.items()  # pyright: ignore[reportUnknownVariableType]
+        if not all(isinstance(key, str) for key, _ in entries):  # pyright: ignore[reportUnknownVariableType]
+            return _Wrong("argPlainData", type_name(value), where)
+        parts = ((f"{where}[{_key(key)}]", item) for key, item in entries)  # pyright: ignore[reportUnknownVariableType]
+    else:
+        parts = ((f"{where}[{n}]", item) for n, item in enumerate(value))  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+    found = (_first_not_plain(item, depth - 1, inner) for inner, item in parts)
+    return next((wrong for wrong in found if wrong is not None), None)
+
+
+def _key(key: str) -> str:
+    return json.dumps(shown_name(key), ensure_ascii=False)
 
 
 def _doc_target(value: Any) -> str:

@@ -9,8 +9,9 @@ Rules kept here:
   given, and becomes an attribute of `lib`; then the program itself is fed, unchanged;
 - `import gg` and `import lib` are answered with the booted objects; any other import the engine does
   not provide itself is `ModuleNotFoundError`; an undefined name stays undefined (`NameError`);
-  an OS call is left to the engine's default (refused), except a sleep, which waits;
-- an SDK call is served by `HostCalls`; a host future cannot happen and is refused;
+  an OS call is left to the engine's default (refused), except a sleep: `time.sleep` waits, and
+  `asyncio.sleep` is a future the other tasks run past (`Sleeps`);
+- an SDK call is served by `HostCalls`, at once (it is never a future);
 - the checked twin first type-checks the program in a throwaway session whose feed may not run
   for more than a microsecond, so the check's verdict comes before anything of the program runs.
 """
@@ -42,6 +43,7 @@ from gg.sandbox.monty.worker.boot import SCRIPT_NAME, Booted, boot, boot_source
 from gg.sandbox.monty.worker.capture import LibSource, Prints, Sources, describe
 from gg.sandbox.monty.worker.channel import Channel
 from gg.sandbox.monty.worker.hostcall import HostCalls, HostOperation, Words
+from gg.sandbox.monty.worker.sleeps import ASYNC_SLEEP, Sleeps
 
 CHECK_FEED_SECS = 1e-6
 _MENTIONS_LIB = re.compile(r"\blib\b")
@@ -205,6 +207,7 @@ class ProgramRun:
         self.calls = HostCalls(engine.channel, job.id, engine.operations, engine.words, engine.cap)
         self.sources = Sources(program=job.program.splitlines(), prelude_spans=engine.prelude_spans)
         self.objects: dict[str, Any] = {}
+        self.sleeps = Sleeps()
         self.feeds = 1  # the session's feed 0 was its boot
 
     def _stream(self, lines: list[str], dropped: int) -> None:
@@ -278,11 +281,7 @@ class ProgramRun:
         if isinstance(snap, NameLookupSnapshot):
             return snap.resume()
         if isinstance(snap, FutureSnapshot):
-            refused = {
-                "exc_type": "RuntimeError",
-                "message": "gg's SDK calls are synchronous; nothing is pending",
-            }
-            return snap.resume({call: refused for call in snap.pending_call_ids})  # pyright: ignore[reportArgumentType]
+            return snap.resume(self.sleeps.settle(snap.pending_call_ids))  # pyright: ignore[reportArgumentType]
         assert isinstance(snap, FunctionSnapshot)
         name = snap.function_name
         if name == "import":
@@ -293,8 +292,18 @@ class ProgramRun:
         if name == "import_stubs":
             return snap.resume_auto()
         if snap.is_os_function:
-            if name == "system.sleep" and snap.args:
-                time.sleep(max(0.0, float(snap.args[0])))
-                return snap.resume({"return_value": None})
-            return snap.resume_not_handled()
+            return self._os_call(snap)
         return snap.resume(self.calls.serve(name, snap.args))  # pyright: ignore[reportArgumentType]
+
+    def _os_call(self, snap: FunctionSnapshot) -> SyncSnapshot:
+        """A sleep waits (`time.sleep`) or is parked (`asyncio.sleep`); any other is refused."""
+        secs = snap.args[0] if snap.args else None
+        if not isinstance(secs, int | float) or isinstance(secs, bool):
+            return snap.resume_not_handled()
+        if snap.function_name == "system.sleep":
+            time.sleep(max(0.0, float(secs)))
+            return snap.resume({"return_value": None})
+        if snap.function_name == ASYNC_SLEEP:
+            self.sleeps.park(snap.call_id, float(secs))
+            return snap.resume({"future": ...})
+        return snap.resume_not_handled()
