@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from otel.conftest import free_port, gg, run_id_of, shown
 
 
@@ -43,3 +45,30 @@ def test_sending_a_stored_run_to_an_unreachable_collector_fails_the_export(plann
     assert sent.returncode == 1
     assert f"the collector at {nowhere}/v1/traces did not take the spans" in sent.stderr
     assert "spans were dropped" in sent.stderr and sent.stdout == ""
+
+
+def test_gg_run_with_otel_completes_past_an_unreachable_collector(
+    planner: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    import gg
+
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", nowhere)
+    result = gg.run(planner, otel=True, store=tmp_path)
+    assert result.status == "completed" and result.exit_code == 0
+    said = capfd.readouterr().err
+    assert said.count("gg: warning: OpenTelemetry") == 1 and "spans were dropped" in said
+
+
+def test_asking_for_the_export_without_the_extra_refuses_the_launch_and_records_nothing(
+    planner: Path, tmp_path: Path
+) -> None:
+    shadow = tmp_path / "shadow" / "opentelemetry"  # an SDK that cannot be imported, first on the path
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('no OpenTelemetry here')\n")
+    base = tmp_path / "base"
+    base.mkdir()
+    result = gg(["run", str(planner), "--otel"], base, {"PYTHONPATH": str(shadow.parent)})
+    assert result.returncode == 2
+    assert "gg: OpenTelemetry export needs gg's `otel` extra: pip install 'gg[otel]'" in result.stderr
+    assert not (base / ".gg").exists()
