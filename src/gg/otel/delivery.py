@@ -31,12 +31,20 @@ class Delivery:
         return self.handed - self.sent
 
 
+SDK_MODULES = ("opentelemetry.sdk.trace", "opentelemetry.exporter.otlp.proto.http.trace_exporter")
+
+
 def require_sdk() -> None:
-    """Raises `MissingExtra` unless the SDK and its exporter can be imported."""
+    """Raises `MissingExtra` unless the SDK and its exporter are installed (found, not loaded:
+    the shipper's thread loads them)."""
+    from importlib.util import find_spec
+
     try:
-        import gg.otel.shipper  # noqa: F401  # pyright: ignore[reportUnusedImport]
+        found = all(find_spec(name) is not None for name in SDK_MODULES)
     except ImportError:
-        raise MissingExtra(MISSING_EXTRA) from None
+        found = False
+    if not found:
+        raise MissingExtra(MISSING_EXTRA)
 
 
 def open_shipper(settings: OtelSettings, notes: TextIO) -> Shipper:

@@ -1,13 +1,12 @@
-"""The edge to the OpenTelemetry SDK: span values handed to the OTLP/HTTP exporter, with their own
-ids and times, from a background thread. Imported only when an export is asked for.
+"""Spans shipped from a background thread to the OTLP/HTTP exporter (`gg.otel.sdk_edge`).
 
 Rules:
 - Shipping never blocks and never fails the caller: spans go into a bounded queue (`MAX_QUEUE`;
-  past it a span is dropped and counted) and one background thread sends them in batches of at
-  most `BATCH`, at least every `SCHEDULE_SECS`.
-- The first batch the collector does not take (the exporter's own retries spent) makes one warning
-  on the notes stream; every batch after it is dropped at once, unsent, so an unreachable
-  collector costs the run nothing more.
+  past it a span is dropped and counted) and one background thread, which also loads the SDK,
+  sends them in batches of at most `BATCH`, at least every `SCHEDULE_SECS`.
+- The first batch the collector does not take (the exporter's own retries spent), or an SDK that
+  cannot be loaded, makes one warning on the notes stream; every span after it is dropped at once,
+  unsent, so an unreachable collector costs the run nothing more.
 - `close` waits at most `FINAL_WAIT_SECS` for the queue to drain, then stops the exporter (which
   cuts its retries short); it returns how many spans were handed and how many the collector took,
   and says on the notes stream how many were dropped. The exporter's own log lines stay out of the
@@ -20,41 +19,31 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import Event, ReadableSpan
-from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
-from opentelemetry.sdk.util.instrumentation import InstrumentationScope
-from opentelemetry.trace import Link, SpanContext, SpanKind, Status, TraceFlags
-from opentelemetry.trace import StatusCode as Code
-
-from gg import __version__
 from gg.otel.delivery import Delivery
 from gg.otel.settings import OtelSettings
-from gg.otel.spans import Kind, Span, StatusCode
+from gg.otel.spans import Span
+
+if TYPE_CHECKING:
+    from gg.otel.sdk_edge import SdkEdge
 
 FINAL_WAIT_SECS = 2.0
 STOP_WAIT_SECS = 0.5
 MAX_QUEUE = 8192
 BATCH = 512
 SCHEDULE_SECS = 1.0
-SCOPE = "gg"
-_CODES = {StatusCode.UNSET: Code.UNSET, StatusCode.OK: Code.OK, StatusCode.ERROR: Code.ERROR}
 
 
 class Shipper:
-    """One export's exporter, queue, sending thread and counts."""
+    """One export's queue, sending thread and counts."""
 
-    def __init__(self, settings: OtelSettings, notes: TextIO, exporter: SpanExporter | None = None) -> None:
+    def __init__(self, settings: OtelSettings, notes: TextIO) -> None:
         logging.getLogger("opentelemetry").addHandler(logging.NullHandler())
         self._settings = settings
         self._notes = notes
-        self._exporter = exporter or OTLPSpanExporter(endpoint=settings.endpoint)
-        self._resource = Resource(dict(settings.resource))
-        self._scope = InstrumentationScope(SCOPE, __version__)
-        self._queue: deque[ReadableSpan] = deque()
+        self._edge: SdkEdge | None = None
+        self._queue: deque[Span] = deque()
         self._wake = threading.Condition()
         self._closing = False
         self._failed = False
@@ -66,10 +55,9 @@ class Shipper:
 
     def ship(self, spans: Sequence[Span]) -> None:
         with self._wake:
-            for span in spans:
-                self._handed += 1
-                if len(self._queue) < MAX_QUEUE and not self._failed:
-                    self._queue.append(self._readable(span))
+            self._handed += len(spans)
+            if not self._failed:
+                self._queue.extend(spans[: max(MAX_QUEUE - len(self._queue), 0)])
             if len(self._queue) >= BATCH:
                 self._wake.notify()
 
@@ -78,7 +66,10 @@ class Shipper:
             self._closing = True
             self._wake.notify()
         self._thread.join(FINAL_WAIT_SECS)
-        self._exporter.shutdown()
+        with self._wake:
+            edge = self._edge
+        if edge is not None:
+            edge.stop()
         self._thread.join(STOP_WAIT_SECS)
         with self._wake:
             delivery = Delivery(self._handed, self._sent)
@@ -89,6 +80,8 @@ class Shipper:
         return delivery
 
     def _send_loop(self) -> None:
+        if not self._load():
+            return
         while True:
             with self._wake:
                 if not self._queue and not self._closing:
@@ -99,15 +92,33 @@ class Shipper:
             if batch and not self._failed:
                 self._send(batch)
 
-    def _send(self, batch: list[ReadableSpan]) -> None:
+    def _load(self) -> bool:
+        """Load the SDK and make the exporter, off the run's thread."""
         try:
-            taken = self._exporter.export(batch) is SpanExportResult.SUCCESS
+            from gg.otel.sdk_edge import SdkEdge
+
+            edge = SdkEdge(self._settings)
+        except Exception:
+            self._fail()
+            return False
+        with self._wake:
+            self._edge = edge
+        return True
+
+    def _send(self, batch: list[Span]) -> None:
+        assert self._edge is not None
+        try:
+            taken = self._edge.send(batch)
         except Exception:
             taken = False
-        with self._wake:
-            if taken:
+        if taken:
+            with self._wake:
                 self._sent += len(batch)
-                return
+            return
+        self._fail()
+
+    def _fail(self) -> None:
+        with self._wake:
             self._failed = True
             self._queue.clear()
         self._warn()
@@ -128,25 +139,3 @@ class Shipper:
             self._notes.flush()
         except Exception:
             pass  # the notes stream is the last resort
-
-    def _readable(self, span: Span) -> ReadableSpan:
-        """The span as the SDK's `ReadableSpan`, its ids and times kept."""
-        message = span.status_message if span.status is StatusCode.ERROR else None
-        return ReadableSpan(
-            name=span.name,
-            context=_context(span.trace_id, span.span_id),
-            parent=_context(span.trace_id, span.parent_id) if span.parent_id else None,
-            resource=self._resource,
-            attributes=dict(span.attributes),
-            events=[Event(e.name, dict(e.attributes), e.time_ns) for e in span.events],
-            links=[Link(_context(link.trace_id, link.span_id), dict(link.attributes)) for link in span.links],
-            kind=SpanKind.CLIENT if span.kind is Kind.CLIENT else SpanKind.INTERNAL,
-            status=Status(_CODES[span.status], message),
-            start_time=span.start_ns,
-            end_time=span.end_ns,
-            instrumentation_scope=self._scope,
-        )
-
-
-def _context(trace_id: str, span_id: str) -> SpanContext:
-    return SpanContext(int(trace_id, 16), int(span_id, 16), is_remote=False, trace_flags=TraceFlags(1))
