@@ -87,6 +87,10 @@ def test_phoenix_holds_the_run_as_agent_chat_and_program_spans_over_sdk_calls(
         elif span["name"].startswith("execute_tool "):
             assert parent is not None and parent["name"] == "execute_tool submit_program"
             assert isinstance(span["attributes"]["gg.call.ok"], bool)
+    chats = [s["attributes"] for s in spans if s["name"].startswith("chat ")]
+    assert {(a["gen_ai.request.model"], a["gen_ai.response.model"]) for a in chats} == {("replay", "replay")}
+    programs = [s["attributes"] for s in spans if s["name"] == "execute_tool submit_program"]
+    assert {a["gg.arm"] for a in programs} == {"javascript"}
     kinds = Counter(s["span_kind"] for s in spans)
     assert kinds["LLM"] == 10 and kinds["AGENT"] == 6  # Phoenix read the GenAI conventions
 

@@ -86,6 +86,16 @@ def test_the_baseline_names_the_provider_gen_ai_system_and_the_latest_gen_ai_pro
     assert baseline["gen_ai.response.finish_reasons"] == ("tool_call",)
 
 
+def test_the_reply_names_the_response_model_and_the_agent_its_arm() -> None:
+    records = _records()
+    records[1] = {**records[1], "language": "typescript"}
+    records[3] = {**records[3], "model": "claude-x-2026-01-01"}
+    spans = _named(fold_spans(RUN, records))
+    assert spans["chat claude-x 1"].attributes["gen_ai.response.model"] == "claude-x-2026-01-01"
+    assert spans["execute_tool submit_program"].attributes["gg.arm"] == "typescript"
+    assert spans["invoke_agent auditor"].attributes["gg.arm"] == "typescript"
+
+
 def test_failures_end_their_spans_in_error() -> None:
     spans = _named(fold_spans(RUN, _records()))
     program = spans["execute_tool submit_program"]
