@@ -22,6 +22,7 @@ import pytest
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "planner"
 GG = Path(sys.executable).parent / "gg"
 PHOENIX_START_SECS = 300  # a cold Phoenix migrates its database first; the machine may be loaded
+PHOENIX_TESTS_SECS = 900  # the timeout of a test that starts Phoenix and imports its client
 INGEST_SECS = 60
 RUN_SECS = 180
 
@@ -35,12 +36,11 @@ def free_port() -> int:
 @dataclass(frozen=True)
 class Phoenix:
     url: str
+    client: Any  # phoenix.client.Client
 
     def spans_of_run(self, run_id: str, expected: int) -> list[dict[str, Any]]:
         """Every span of the run's trace, once Phoenix holds `expected` of them."""
-        from phoenix.client import Client
-
-        client = Client(base_url=self.url)
+        client = self.client
         deadline = time.monotonic() + INGEST_SECS
         spans: list[dict[str, Any]] = []
         while time.monotonic() < deadline:
@@ -74,7 +74,9 @@ def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Phoenix]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(server, url, folder / "phoenix.log")
-        yield Phoenix(url)
+        from phoenix.client import Client  # imports much of Phoenix: seconds, once
+
+        yield Phoenix(url, Client(base_url=url))
     finally:
         server.terminate()
         try:
