@@ -147,3 +147,54 @@ def test_settings_follow_the_standard_variables() -> None:
     own = OtelSettings.from_environment({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://h:1/t"})
     assert own.endpoint == "http://h:1/t" and own.resource["service.name"] == "gg"
     assert OtelSettings.from_environment({}).endpoint == "http://localhost:4318/v1/traces"
+
+
+def test_a_machine_move_is_a_link_from_the_successor_to_the_program_that_moved() -> None:
+    def event(type_: str, second: float, agent: str, turn: int, **fields: Any) -> dict[str, Any]:
+        parent = {"parentAgentId": "root"} if agent != "root" else {}
+        return {"type": type_, "timestamp": _at(second), "runId": RUN, "agentId": agent, "turn": turn,
+                **parent, **fields}  # fmt: skip
+
+    modules = [{"kind": "history", "disposition": "carried"}, {"kind": "tasks", "disposition": "dropped"}]
+    library = {"disposition": "carried", "held": 2, "dropped": 0}
+    moved = {"kind": "fsm", "toAgentId": "root@2", "profileId": "builder", "state": "build",
+             "modules": modules, "library": library}  # fmt: skip
+    entered = {"fsmId": "process", "state": "build", "profileId": "builder", "from": "explore"}
+    records = [
+        event("run_started", 0, "root", 0, name="flow", model="replay", language="javascript", limits={}),
+        event("agent_spawned", 0.1, "root", 0, profileId="explorer", modelId="replay", depth=0),
+        event("fsm_state", 0.2, "root", 0, fsmId="process", state="explore", profileId="explorer"),
+        event("model_request", 1, "root", 1, messages=[], requestIndex=1),
+        event("model_reply", 1.5, "root", 1, text="", calls=[], usage={}, durationMs=500.0),
+        event("receipt", 1.6, "root", 1, callId="c1", tool="submit_program", body="ok"),
+        event("api_call", 1.7, "root", 1, operation="delegation.transition_state", ordinal=0),
+        event("api_result", 1.8, "root", 1, operation="delegation.transition_state", ordinal=0, ok=True),
+        event("code_execution", 2, "root", 1, submission=1, ok=True, toolCalls=1, apiCalls=1,
+              durationMs=300.0, logs=[]),
+        event("turn_outcome", 2.1, "root", 1, outcome="progressed", consecutiveErrors=0, turns=1),
+        event("agent_transition", 2.2, "root", 1, **moved),
+        event("agent_spawned", 2.3, "root@2", 0, profileId="builder", modelId="replay", depth=0),
+        event("fsm_state", 2.3, "root@2", 0, **entered),
+        event("agent_finished", 3, "root@2", 1, status="completed"),
+        event("run_finished", 3.1, "root", 1, status="completed", exitCode=0, turns=1, durationMs=3100.0),
+    ]  # fmt: skip
+    spans = fold_spans(RUN, records)
+    agents = {s.attributes["gen_ai.agent.id"]: s for s in spans if s.name.startswith("invoke_agent")}
+    program = next(s for s in spans if s.name == "execute_tool submit_program")
+    successor, first = agents["root@2"], agents["root"]
+    assert successor.parent_id == first.parent_id  # both under the run
+    assert (
+        first.attributes["gg.agent.status"] == "handed over"
+        and first.end_ns == successor.start_ns - 100_000_000
+    )
+    assert (
+        successor.attributes["gg.agent.relation"] == "fsm"
+        and successor.attributes["gg.agent.state"] == "build"
+    )
+    (link,) = successor.links
+    assert link.span_id == program.span_id
+    assert link.attributes == {
+        "gg.transition.kind": "fsm", "gg.transition.state": "build", "gg.transfer.history": "carried",
+        "gg.transfer.tasks": "dropped", "gg.transfer.library.disposition": "carried",
+        "gg.transfer.library.held": 2, "gg.transfer.library.dropped": 0,
+    }  # fmt: skip
