@@ -10,15 +10,19 @@ Rules:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.records import dict_of, float_of, int_of, list_of, read_call, read_message
 from gg.telemetry.tally import reply_cost, tally, token_counts
 
+Record: TypeAlias = Mapping[str, Any]  # one event's wire record
+
 __all__ = [
+    "Record",
     "StoredRun",
     "dict_of",
     "float_of",

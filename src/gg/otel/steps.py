@@ -15,15 +15,14 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gg.otel import attributes as attrs
 from gg.otel import marks
 from gg.otel.content import program_content, reply_content
 from gg.otel.names import SUBMIT_PROGRAM, GenAi, Gg, Operation, ToolType
 from gg.otel.opened import Instance, OpenSpan
-from gg.otel.record import float_of
+from gg.otel.record import Record, float_of
 from gg.otel.spans import Attributes, Kind, StatusCode
 
 if TYPE_CHECKING:
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 
 RECEIPT_OK = "ok"
 NO_REPLY = "model_error"
-Record = Mapping[str, Any]
 
 
 class Steps:

@@ -18,15 +18,15 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from gg.otel import attributes as attrs
 from gg.otel import marks
 from gg.otel.content import request_content
 from gg.otel.names import Conventions, GenAi, Gg, Operation
 from gg.otel.opened import Instance, OpenSpan
+from gg.otel.record import Record
 from gg.otel.spans import Kind, Span, SpanLink, StatusCode, nanos_of, span_id_of, trace_id_of
 from gg.otel.steps import Steps
 
@@ -36,8 +36,6 @@ STOPPED = "stopped"
 RUN_KEY = "run"
 ROOT_RELATION = "root"
 SUBAGENT_RELATION = "subagent"
-
-Record = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
