@@ -66,13 +66,19 @@ def test_the_event_types_are_spelled_once_in_snake_case() -> None:
 
 
 def test_the_agent_events_carry_their_fields_in_camel_case() -> None:
-    spawned = AgentSpawned(profile_id="worker", model_id="replay", depth=1, brief="go")
+    spawned = AgentSpawned(profile_id="worker", model_id="replay", depth=1, brief="go", language="python")
     library = {"disposition": "carried", "held": 3, "dropped": 1}
     moved = AgentTransition(
         kind="fsm", to_agent_id="root@2", profile_id="builder", modules=[], library=library, state="build"
     )
     entered = FsmStateEntered(fsm_id="process", state="build", profile_id="builder", from_state="explore")
-    assert spawned.to_wire() == {"profileId": "worker", "modelId": "replay", "depth": 1, "brief": "go"}
+    assert spawned.to_wire() == {
+        "profileId": "worker",
+        "modelId": "replay",
+        "depth": 1,
+        "brief": "go",
+        "language": "python",
+    }
     assert moved.to_wire() == {
         "kind": "fsm",
         "toAgentId": "root@2",

@@ -14,6 +14,10 @@
   instead (the two do not combine); `record` writes every agent's replies, and the host
   functions' answers, to a new journal file.
 - `families` are the host families (`gg.family`) profiles may name by name.
+- `otel=True` (or `GG_OTEL=1`) exports the run as OpenTelemetry traces while it runs, as
+  `gg run --otel` does (`otel_content=True` with message and program contents); asking for it
+  without the `otel` extra installed raises `gg.ConfigError`, and an unreachable collector is one
+  warning on stderr, never the run's failure.
 - What refuses the launch before a run exists (a capability set with defects, a `model` that is
   no `ModelClient`, a journal that does not exist, a workspace that is missing or holds the store,
   a recording file that exists) raises
@@ -32,6 +36,7 @@ from gg.errors import ConfigDefect, ConfigError, FatalFault, GgDefect
 if TYPE_CHECKING:
     from gg.api.result import RunResult
     from gg.config.model import CapabilitySet
+    from gg.otel.settings import OtelSettings
     from gg.providers.base import ModelClient
     from gg.providers.recording import JournalRecorder
     from gg.run.run import RunOptions, World
@@ -52,6 +57,8 @@ def run(
     store: str | Path | None = None,
     on_event: Callable[[Event], None] | None = None,
     families: Sequence[HostFamily] | None = None,
+    otel: bool = False,
+    otel_content: bool = False,
 ) -> RunResult:
     """Run the capability set `config` (a path, a document, or a `CapabilitySet`) to its end.
 
@@ -59,7 +66,8 @@ def run(
     `"PROVIDER:MODEL"`); `journal` replays that journal instead; `record` writes the session to a
     new journal file; `workspace` replaces the capability set's; `store` is the folder whose
     `.gg/` keeps the run (the working directory by default); `on_event` is called with every
-    telemetry event as it happens; `families` are the host families profiles may name.
+    telemetry event as it happens; `families` are the host families profiles may name; `otel`
+    exports the run as OpenTelemetry traces (`otel_content`: with contents).
     Raises `gg.ConfigError` when the launch is refused before the run starts.
     """
     from gg.api.load import load
@@ -70,12 +78,13 @@ def run(
     base = Path(store) if store is not None else Path.cwd()
     chosen = Path(workspace) if workspace is not None else capability_set.workspace
     _refuse_before_the_run(chosen, base, journal, model)
+    exporting = _otel(otel, otel_content)
     recorder = None if record is None else _recorder(Path(record), chosen)
     kept = _store(base, recorder)
     run_id = new_run_id()
     options, world = _launch(config, chosen, model, journal, recorder, run_id, families)
     ending = _Ending()
-    telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder)
+    telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder, exporting)
     try:
         execute_run(capability_set, telemetry, options, world)
     finally:
@@ -195,15 +204,34 @@ def _telemetry(
     ending: _Ending,
     on_event: Callable[[Event], None] | None,
     recorder: JournalRecorder | None,
+    otel: OtelSettings | None,
 ) -> Telemetry:
-    """The record (the run store, the NDJSON file, the recorder), watched by the run's ending and
-    the caller's callback."""
+    """The record (the run store, the NDJSON file, the recorder), watched by the run's ending, the
+    caller's callback and the OpenTelemetry export."""
+    import sys
+
+    from gg.otel.sink import live_sink
     from gg.telemetry.emitter import Telemetry
     from gg.telemetry.ndjson import NdjsonSink
 
     record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder is not None else [])]
     watchers: list[Sink] = [ending, *([_Callback(on_event)] if on_event is not None else [])]
+    if otel is not None:
+        watchers.append(live_sink(run_id, otel, sys.stderr))
     return Telemetry(run_id, record, watchers=watchers)
+
+
+def _otel(otel: bool, content: bool) -> OtelSettings | None:
+    """The export asked for (`otel`, `otel_content`, `GG_OTEL`); without the extra, a refusal."""
+    import os
+
+    from gg.otel.delivery import MissingExtra
+    from gg.otel.sink import asked_settings
+
+    try:
+        return asked_settings(os.environ, flag=otel, content=content)
+    except MissingExtra as missing:
+        raise ConfigError(LAUNCH, [ConfigDefect("otel", str(otel or content), str(missing))]) from None
 
 
 def _store(base: Path, recorder: JournalRecorder | None) -> Sink:

@@ -22,8 +22,10 @@ import click
 
 from gg.cli.reading import open_store, read_store
 from gg.exits import REFUSED_EXIT
+from gg.otel.command import otel_options
 
 if TYPE_CHECKING:
+    from gg.otel.settings import OtelSettings
     from gg.providers.recording import JournalRecorder
     from gg.run.run import RunOptions
     from gg.telemetry.emitter import Telemetry
@@ -49,6 +51,7 @@ WORKSPACE_OPTION = click.option(
     "--record", type=click.Path(path_type=Path, dir_okay=False), help="Record the replies as a journal."
 )
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
+@otel_options
 def run(
     config: Path,
     workspace: Path | None,
@@ -56,6 +59,7 @@ def run(
     journal: Path | None,
     record: Path | None,
     verbose: bool,
+    otel: OtelSettings | None,
 ) -> None:
     """Run the capability set CONFIG (a gg.json / gg.toml file, or a folder holding one)."""
     from gg.run.run import RunOptions
@@ -66,7 +70,7 @@ def run(
     options = RunOptions(
         config_path=config, workspace=workspace, provider=provider, model=model, journal=journal
     )
-    _run_session(options, verbose=verbose, record=record)
+    _run_session(options, verbose=verbose, record=record, otel=otel)
 
 
 @click.command()
@@ -74,15 +78,20 @@ def run(
 @click.argument("config", type=click.Path(path_type=Path))
 @WORKSPACE_OPTION
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
-def replay(journal: Path, config: Path, workspace: Path | None, verbose: bool) -> None:
+@otel_options
+def replay(
+    journal: Path, config: Path, workspace: Path | None, verbose: bool, otel: OtelSettings | None
+) -> None:
     """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline."""
     from gg.run.run import RunOptions
 
     options = RunOptions(config_path=config, workspace=workspace, provider="replay", journal=journal)
-    _run_session(options, verbose=verbose, record=None)
+    _run_session(options, verbose=verbose, record=None, otel=otel)
 
 
-def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> None:
+def _run_session(
+    options: RunOptions, *, verbose: bool, record: Path | None, otel: OtelSettings | None
+) -> None:
     """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
     from gg.config import load_capability_set
     from gg.errors import ConfigError
@@ -101,7 +110,7 @@ def _run_session(options: RunOptions, *, verbose: bool, record: Path | None) -> 
     recorder = None if record is None else _recorder(record, workspace)
     run_id = new_run_id()
     try:
-        telemetry = _telemetry(base, run_id, verbose=verbose, recorder=recorder)
+        telemetry = _telemetry(base, run_id, verbose=verbose, recorder=recorder, otel=otel)
     except SystemExit:  # a store that cannot be used: the recording goes with the launch
         if recorder is not None:
             recorder.discard_unused()
@@ -157,9 +166,12 @@ def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoRe
     _exit_after_run(exit_code)
 
 
-def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None) -> Telemetry:
-    """A run's telemetry: its record (the run store, its NDJSON file, the recorder) and the live
-    display watching it."""
+def _telemetry(
+    base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None, otel: OtelSettings | None
+) -> Telemetry:
+    """A run's telemetry: its record (the run store, its NDJSON file, the recorder), watched by the
+    live display and the OpenTelemetry export."""
+    from gg.otel.sink import live_sink
     from gg.telemetry.display import LiveDisplay
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.ndjson import NdjsonSink
@@ -170,7 +182,8 @@ def _telemetry(base: Path, run_id: str, *, verbose: bool, recorder: JournalRecor
         RunConsole(highlight=False), operator=RunConsole(stderr=True, highlight=False), verbose=verbose
     )
     record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder else [])]
-    return Telemetry(run_id, record, watchers=[display])
+    watchers: list[Sink] = [display, *([live_sink(run_id, otel, sys.stderr)] if otel else [])]
+    return Telemetry(run_id, record, watchers=watchers)
 
 
 def _recorder(record: Path, workspace: Path) -> JournalRecorder:

@@ -136,6 +136,7 @@ def _ask_model(
             usage=_wire_usage(reply.usage),
             duration_ms=round((run.clock() - started) * 1000, 3),
             cost_usd=reply.cost_usd,
+            model=reply.model or None,
         )
     )
     if run.spent():

@@ -92,7 +92,11 @@ def announce(agent: Agent, arrival: Arrival) -> None:
     stream, setup = agent.stream, agent.setup
     stream.emit(
         AgentSpawned(
-            profile_id=setup.slug, model_id=agent.client.model_id, depth=agent.node.depth, brief=arrival.brief
+            profile_id=setup.slug,
+            model_id=agent.client.model_id,
+            depth=agent.node.depth,
+            brief=arrival.brief,
+            language=setup.language.id,
         )
     )
     if setup.seat is not None:

@@ -24,14 +24,16 @@ class TransitionKind(StrEnum):
 
 @dataclass(frozen=True, kw_only=True)
 class AgentSpawned(Payload):
-    """An agent instance opens: the profile it runs, its model, its depth (the root at 0) and the
-    brief it was given (a spawn's or fork's prompt, an exec's prompt, a machine move's note)."""
+    """An agent instance opens: the profile it runs, its model, its depth (the root at 0), the
+    brief it was given (a spawn's or fork's prompt, an exec's prompt, a machine move's note) and
+    the arm its programs are written in (`language`)."""
 
     TYPE: ClassVar[EventType] = EventType.AGENT_SPAWNED
     profile_id: str
     model_id: str
     depth: int
     brief: str | None = None
+    language: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -98,12 +98,15 @@ class ModelRequest(Payload):
 
 @dataclass(frozen=True, kw_only=True)
 class ModelReply(Payload):
+    """One reply as received; `model` is the model the provider said answered it."""
+
     TYPE: ClassVar[EventType] = EventType.MODEL_REPLY
     text: str
     calls: list[dict[str, Any]]
     usage: dict[str, Any]
     duration_ms: float
     cost_usd: float | None = None
+    model: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

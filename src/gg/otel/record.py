@@ -1,0 +1,74 @@
+"""gg's record as the OpenTelemetry export reads it: the one place `gg.otel` reaches into it.
+
+Rules:
+- A stored run is read from the run store under a base folder (`<base>/.gg/runs.db`), by id, a
+  unique prefix of one, or `latest`, as `gg show` finds it; its events come back as the wire
+  records the NDJSON file holds, in the order they were emitted.
+- A record's fields are read by the record's own readers, and a reply's tokens and cost by the
+  one reading `gg runs` and `gg show` use, so the spans' figures are theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from gg.telemetry.clock import parse_timestamp
+from gg.telemetry.records import dict_of, float_of, int_of, list_of, read_call, read_message
+from gg.telemetry.tally import reply_cost, tally, token_counts
+
+Record: TypeAlias = Mapping[str, Any]  # one event's wire record
+
+__all__ = [
+    "Record",
+    "StoredRun",
+    "dict_of",
+    "float_of",
+    "int_of",
+    "list_of",
+    "parse_timestamp",
+    "read_call",
+    "read_message",
+    "read_runs",
+    "reply_cost",
+    "tally",
+    "token_counts",
+]
+
+
+class RecordError(Exception):
+    """No run store, a damaged one, or a reference that names no run (or several)."""
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """One run as the store keeps it: its id and its events' wire records, in emit order."""
+
+    run_id: str
+    records: list[dict[str, Any]]
+
+
+def read_runs(base: Path, refs: list[str]) -> list[StoredRun]:
+    """The runs `refs` name in the run store under `base`. Raises `RecordError`, naming why."""
+    import sqlite3
+
+    from gg.telemetry.layout import store_path
+    from gg.telemetry.store import RunLookupError, RunStore, RunStoreError
+
+    if not store_path(base).exists():
+        raise RecordError(f"no runs yet: {store_path(base)} does not exist")
+    try:
+        store = RunStore.at(base, create=False)
+    except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
+        raise RecordError(f"the run store {store_path(base)} cannot be used: {unusable}") from None
+    try:
+        rows = [store.find_run(ref) for ref in refs]
+        return [StoredRun(row.id, store.events(row.id)) for row in rows]
+    except RunLookupError as missing:
+        raise RecordError(str(missing)) from None
+    except sqlite3.DatabaseError as damaged:
+        raise RecordError(f"the run store {store_path(base)} cannot be read: {damaged}") from None
+    finally:
+        store.close()

@@ -1,0 +1,27 @@
+"""`gg export otel` refuses what it cannot do before sending anything (issue 24): a run it cannot
+find, and a `--json` file that already exists, which it leaves as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from otel.conftest import gg, run_id_of
+
+
+def test_a_run_that_is_not_there_ends_the_export_having_sent_nothing(tmp_path: Path) -> None:
+    result = gg(["export", "otel", "latest", "--json", str(tmp_path / "out.json")], tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("gg export otel: no runs yet:")
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_json_to_a_file_that_exists_is_refused_and_the_file_kept(planner: Path) -> None:
+    ran = gg(["run", str(planner)], planner.parent)
+    assert ran.returncode == 0, ran.stderr
+    kept = planner.parent / "kept.json"
+    kept.write_text("mine")
+    result = gg(["export", "otel", run_id_of(ran.stdout), "--json", str(kept)], planner.parent)
+    assert result.returncode == 2 and "exists; name a new file" in result.stderr
+    assert kept.read_text() == "mine"
+    missing = gg(["export", "otel", "run-nope", "--json", str(planner.parent / "new.json")], planner.parent)
+    assert missing.returncode == 1 and "no run matches `run-nope`" in missing.stderr
