@@ -43,7 +43,7 @@ class GuestBundle:
     external: frozenset[str] = frozenset()
     call_cap: int = MAX_SDK_CALLS
 
-    def init_message(self, heap_mb: int) -> dict[str, object]:
+    def init_message(self) -> dict[str, object]:
         return {
             "t": "init",
             "boot": self.boot,
@@ -51,7 +51,6 @@ class GuestBundle:
             "words": dict(self.words),
             "families": list(self.families),
             "callCap": self.call_cap,
-            "heapMb": heap_mb,
         }
 
 
