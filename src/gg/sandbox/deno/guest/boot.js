@@ -17,7 +17,7 @@ import { registerHooks, stripTypeScriptTypes } from "node:module";
 import { setImmediate } from "node:timers";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
 
-const { ctl, reply, flag, sdk, words, families, callCap } = workerData;
+const { ctl, reply, flag, sdk, words, families, callCap, plainDepth } = workerData;
 const G = globalThis;
 const inspectValue = G.Deno.inspect;
 const now = G.performance.now.bind(G.performance);
@@ -203,7 +203,7 @@ function invoke(operation, argsJson) {
 }
 
 const calls = { cap: callCap, made: 0, refused: 0 };
-G[BRIDGE] = { invoke, words, calls };
+G[BRIDGE] = { invoke, words, calls, plainDepth };
 const { ApiError } = await import("gg:core");
 await import("gg");
 delete G[BRIDGE];

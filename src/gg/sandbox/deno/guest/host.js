@@ -238,7 +238,8 @@ function onLine(line) {
   if (message.t === "rest") return scheduleRefill();
   if (message.t === "init") {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
-    pool.bundle = { sdk: message.sdk, words: message.words, families: message.families, callCap: message.callCap };
+    const { sdk, words, families, callCap, plainDepth } = message;
+    pool.bundle = { sdk, words, families, callCap, plainDepth };
     pool.spares.push(bootWorker());
   }
 }

@@ -6,8 +6,10 @@ Rules kept here (the prelude passes every parameter in declared order, `None` fo
 - `string` (and `string?`, whose `None` is left out like any other): a `str`, else a `TypeError`
   naming the function (an `ApiError` when the SDK checks it itself); `u32`: a whole number
   0..4294967295 (a whole `float` is taken as an `int`; `bool` never); `positiveNumber`: a finite
-  number above 0; `string[]`: a list or tuple of `str`, never a bare `str`; `any`: plain data
-  (None, bools, numbers, strings, lists, string-keyed dicts) at most `MAX_PLAIN_DEPTH` deep;
+  number above 0; `string[]`: a list or tuple of `str`, never a bare `str`; `any`: plain JSON
+  data (None, bools, finite numbers, strings, lists and tuples, string-keyed dicts) at most
+  `PLAIN_DEPTH` deep, else refused naming where in the argument (`data["ids"][0]`) the first
+  thing that is not, and its type (`set`, `nan`);
   `docTarget`: a documentation name (the prelude turned an SDK function into its key), a function
   of the program's own is refused; `turnSpan[]`: a list or tuple of dicts, each holding `from` and
   `to`, both whole numbers 0..4294967295;
@@ -21,15 +23,16 @@ Rules kept here (the prelude passes every parameter in declared order, `None` fo
 
 from __future__ import annotations
 
+import json
 import math
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from gg.sandbox.monty.worker.channel import Channel
+from gg.sdk.shape_check import PLAIN_DEPTH
 
-MAX_PLAIN_DEPTH = 64
 API_ERROR_CLASS = "OSError"
 U32_MAX = 4_294_967_295
 _SHOWN = reprlib.Repr()
@@ -159,7 +162,7 @@ class HostCalls:
         try:
             return check(value)
         except _Wrong as wrong:
-            name = param.name if wrong.name is None else f"{param.name}{wrong.name}"
+            name = param.name if wrong.name is None else shown_name(f"{param.name}{wrong.name}")
             text = self.words.say(wrong.word, name=name, got=wrong.got, function=op.key)
             typed = param.type in ("string", "string?") and not param.checked_by_sdk
             raise Refusal("TypeError" if typed else API_ERROR_CLASS, text) from None
@@ -248,26 +251,38 @@ def _bound(value: Any, bound: str) -> int:
 
 
 def _plain(value: Any) -> Any:
-    if not _is_plain(value, MAX_PLAIN_DEPTH):
-        raise _Wrong("argPlainData", type_name(value))
+    fault = _not_plain(value, "", PLAIN_DEPTH)
+    if fault is not None:
+        where, got = fault
+        raise _Wrong("argPlainData", got, where)
     return value
 
 
-def _is_plain(value: Any, depth: int) -> bool:
+def _not_plain(value: Any, where: str, depth: int) -> tuple[str, str] | None:
+    """Where in `value` (`[0]`, `["ids"]`, empty for the value itself) the first thing that is not
+    plain data is, and what it is; None when it all is."""
     if value is None or isinstance(value, str | bool | int):
-        return True
+        return None
     if isinstance(value, float):
-        return math.isfinite(value)
-    if depth <= 0:
-        return False
+        return None if math.isfinite(value) else (where, repr(value))
+    if isinstance(value, list | tuple | dict) and depth <= 0:
+        return where, f"{type_name(value)} nested deeper"
     if isinstance(value, list | tuple):
-        return all(_is_plain(item, depth - 1) for item in value)  # pyright: ignore[reportUnknownVariableType]
+        items = enumerate(value)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+        return _first_fault(_not_plain(item, f"{where}[{n}]", depth - 1) for n, item in items)
     if isinstance(value, dict):
-        return all(
-            isinstance(key, str) and _is_plain(item, depth - 1)
-            for key, item in value.items()  # pyright: ignore[reportUnknownVariableType]
-        )
-    return False
+        for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
+            if not isinstance(key, str):
+                return where, f"dict with the key {shown(key)}"
+            fault = _not_plain(item, f"{where}[{json.dumps(key, ensure_ascii=False)}]", depth - 1)
+            if fault is not None:
+                return fault
+        return None
+    return where, type_name(value)
+
+
+def _first_fault(faults: Iterator[tuple[str, str] | None]) -> tuple[str, str] | None:
+    return next((fault for fault in faults if fault is not None), None)
 
 
 def _doc_target(value: Any) -> str:
