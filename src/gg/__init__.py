@@ -32,6 +32,8 @@ become the SDK's declarations in every arm (`gg.d.ts`, the Python stubs, the doc
 A program calls `inventory.count("A-1", {warehouse: "north"})` (JavaScript, TypeScript) or
 `gg.inventory.count("A-1", warehouse="north")` (Python). A function fails a call with
 `raise gg.ApiError("not-found", "...")`; any other exception reaches the program as `other`.
+A result declared as a TypedDict, a dataclass or a pydantic model is declared with its fields in
+every arm; that is how to give the model a shape (`-> dict[str, Any]` tells it no keys).
 
 The names below are the stable surface; everything else is private by its module path. Inside gg,
 import from the modules themselves (`from gg.run.run import execute_run`): `gg.run` is the function.

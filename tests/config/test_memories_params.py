@@ -6,10 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
+
+from gg.cli import main
 from gg.config import capability_set_schema
 from gg.state.memories import Caps, MemoryProfile, Scope, Strategy
 
-from .documents import at, example, load, refusal, root
+from .documents import at, example, load, refusal, root, write
 
 ENTRY = "agents[0].capabilities[2]"
 CAPS = {
@@ -43,11 +46,36 @@ def test_an_enabled_capability_resolves_to_its_strategy_caps_and_scope(folder: P
     )
 
 
-def test_caps_the_strategy_does_not_apply_are_accepted_and_not_in_force(folder: Path) -> None:
-    entry = complete(implementation="markdown", params={"maxLenIndex": 4096, "maxResults": 25})
+def test_markdown_holds_the_count_and_total_caps_as_written(folder: Path) -> None:
+    caps = {"maxCount": 2, "maxTotalLen": 150, "maxLenIndex": 4096}
+    entry = complete(implementation="markdown", params=caps)
     profile = load(with_memories(entry), folder).root.memories
     assert profile is not None and profile.strategy is Strategy.MARKDOWN
-    assert profile.caps == Caps(max_len_per_memory=4096, max_len_index=4096, max_len_description=256)
+    assert profile.caps == Caps(
+        max_count=2, max_total_len=150, max_len_per_memory=4096, max_len_index=4096, max_len_description=256
+    )
+
+
+def test_an_index_or_results_cap_a_strategy_has_nothing_to_apply_to_is_refused_unless_zero(
+    folder: Path,
+) -> None:
+    entry = complete(implementation="scratchpad", params={"maxLenIndex": 4096, "maxResults": 25})
+    defects = refusal(with_memories(entry), folder)
+    assert [d.path for d in defects] == [f"{ENTRY}.params.maxLenIndex", f"{ENTRY}.params.maxResults"]
+    assert at(defects, f"{ENTRY}.params.maxLenIndex").reason == (
+        "bounds nothing under `scratchpad` (it applies under `markdown` alone): write 0"
+    )
+    assert at(defects, f"{ENTRY}.params.maxResults").found == "25"
+    markdown = complete(implementation="markdown", params={"maxResults": 25})
+    assert [d.path for d in refusal(with_memories(markdown), folder)] == [f"{ENTRY}.params.maxResults"]
+
+
+def test_gg_check_refuses_a_cap_the_strategy_has_nothing_to_apply_to(folder: Path) -> None:
+    entry = complete(implementation="markdown", params={"maxCount": 2, "maxTotalLen": 150, "maxResults": 25})
+    checked = CliRunner().invoke(main, ["check", str(write(folder, with_memories(entry)))])
+    assert checked.exit_code == 2 and "1 defect" in checked.output
+    assert f"{ENTRY}.params.maxResults" in checked.output
+    assert "bounds nothing under `markdown`" in checked.output
 
 
 def test_integral_floats_are_whole_numbers_and_fractions_are_refused(folder: Path) -> None:

@@ -34,3 +34,17 @@ def test_a_long_thrown_value_is_cut_the_same_way(arm: Arm) -> None:
     execution = arm.run('throw "y".repeat(5000);', _unused, CEILINGS)
     assert execution.failure is not None
     assert execution.failure.text == "Uncaught " + "y" * 4096 + "… (904 more characters left out)"
+
+
+@pytest.mark.arms("javascript")
+def test_a_long_frame_is_cut_on_characters_and_keeps_its_location(arm: Arm) -> None:
+    """The frame `    at Object.f😀😀… (program.js:2:9)` is 15 + 500 + 18 characters (1,033
+    code units): cut to 400 characters as the engine wrote it (`sandbox:/program.js`, nine more than
+    the model reads), its location whole, no surrogate pair split."""
+    name = '"f" + "\\u{1F600}".repeat(500)'
+    source = f"const o = {{ [{name}]() {{\n  throw new Error('deep');\n}} }};\no[{name}]();\n"
+    execution = arm.run(source, _unused, CEILINGS)
+    assert execution.failure is not None
+    frame = execution.failure.text.splitlines()[1]
+    assert frame.endswith("\u2026 (program.js:2:9)") and frame.startswith("    at Object.f\U0001f600")
+    assert len(frame) == 400 - len("sandbox:/") and "\ufffd" not in frame

@@ -243,7 +243,7 @@ def test_a_host_defect_stops_the_program_and_propagates(arm: PythonArm, host: Ho
         ('shell.shell("ls", timeout_secs=0)', "`timeout_secs` must be a number greater than 0, got 0"),
         ('tasks.set_blocked_by("t", "alice")', "`ids` must be a list of strings, got 'alice'"),
         ('tasks.set_blocked_by("t", ["a", 3])', "each entry of `ids` must be a string, got 3"),
-        ("tasks.note({1: 2})", "`value` must be plain data"),
+        ("tasks.note({1: 2})", "`value` must be plain JSON data"),
         ("session.finish(42)", "`finish()` argument `summary` must be a str, got int"),
         ("views.open_docs_view(print)", "`target` is a function that is not part of gg's SDK"),
     ],
@@ -269,7 +269,8 @@ def test_a_mistyped_string_is_pythons_own_type_error(arm: PythonArm, host: Host)
 def test_a_deep_value_is_refused_without_a_host_traceback(arm: PythonArm, host: Host) -> None:
     source = "from gg import tasks\ndeep = []\nfor _ in range(100000):\n    deep = [deep]\ntasks.note(deep)\n"
     text = failure_text(run(arm, host, source))
-    assert "invalid-argument" in text and "plain data" in text and "Traceback (most recent call last)" in text
+    assert "invalid-argument" in text and "plain JSON data" in text
+    assert "Traceback (most recent call last)" in text
     assert host.calls == []
 
 

@@ -55,7 +55,13 @@ def agent(tmp_path: Path) -> Agent:
 
 def test_a_command_hands_back_its_exit_code_and_merged_output(agent: Agent) -> None:
     result = agent.shell("echo built; echo warned >&2; exit 0")
-    assert result == {"exitCode": 0, "output": "built\nwarned\n", "truncated": False, "droppedBytes": 0}
+    assert result == {
+        "exitCode": 0,
+        "output": "built\nwarned\n",
+        "truncated": False,
+        "droppedBytes": 0,
+        "droppedLines": 0,
+    }
 
 
 def test_a_non_zero_exit_is_a_result_not_a_failure(agent: Agent) -> None:
@@ -64,14 +70,20 @@ def test_a_non_zero_exit_is_a_result_not_a_failure(agent: Agent) -> None:
         "output": "FAILED 2 tests\n",
         "truncated": False,
         "droppedBytes": 0,
+        "droppedLines": 0,
     }
 
 
-def test_long_output_is_its_last_16_kib_with_what_was_dropped_in_a_field(agent: Agent) -> None:
+def test_long_output_is_its_last_16_kib_from_a_whole_line_with_what_was_dropped_in_fields(
+    agent: Agent,
+) -> None:
+    """`seq 1 20000` writes 108,894 bytes; its last 16 KiB begin inside the line `17270` (the
+    fragment `270`), so the output starts at `17271`, after 17,270 lines."""
     result = agent.shell("seq 1 20000")
-    assert result["truncated"] is True and len(result["output"].encode()) == 16 * 1024
-    assert result["output"].endswith("19999\n20000\n")
-    assert result["droppedBytes"] == len("".join(f"{n}\n" for n in range(1, 20001))) - 16 * 1024
+    assert result["truncated"] is True and result["output"].startswith("17271\n")
+    assert result["output"].endswith("19999\n20000\n") and len(result["output"].encode()) == 16380
+    assert result["droppedLines"] == 17270
+    assert result["droppedBytes"] == len("".join(f"{n}\n" for n in range(1, 17271)))
     assert "truncated" not in result["output"] and "dropped" not in result["output"]
 
 
@@ -84,10 +96,13 @@ def test_a_command_past_its_timeout_is_limit_exceeded_with_its_output_so_far(age
     assert failure.message.endswith("what it wrote:\ncompiling\n")
 
 
-def test_the_output_in_a_timeout_message_is_its_last_4_kib(agent: Agent) -> None:
+def test_the_output_in_a_timeout_message_is_its_last_4_kib_from_a_whole_line(agent: Agent) -> None:
+    """`seq 1 5000` writes 23,893 bytes; the last 4 KiB begin with the line end of `4181`, so the
+    message shows from `4182` on, after 4,181 lines."""
     failure = agent.failure("seq 1 5000; sleep 30", timeoutSecs=1)
-    said = failure.message.split(":\n", 1)[1]
-    assert len(said.encode()) <= 4 * 1024 and said.endswith("4999\n5000\n")
+    lead, said = failure.message.split(":\n", 1)
+    assert lead.endswith("the last 4095 bytes of what it wrote, after 4181 lines left out")
+    assert said.startswith("4182\n") and said.endswith("4999\n5000\n")
 
 
 def test_a_command_that_cannot_start_is_an_io_error(agent: Agent) -> None:

@@ -5,7 +5,8 @@ Shape rules enforced here; what an enabled capability must write is `memories_fi
 - `params.scope` is `isolated`, `shared`, `inherited` or `read-only`;
 - each of the six caps (`maxCount`, `maxLenPerMemory`, `maxTotalLen`, `maxLenIndex`,
   `maxLenDescription`, `maxResults`) is a whole number, 0 or more (`0` switches it off; `5e2` is a
-  whole number, `2.5` is not). A cap the strategy does not apply is accepted as written;
+  whole number, `2.5` is not). `maxLenIndex` under a strategy with no index and `maxResults`
+  under one with no search have nothing to bound: either is refused unless written `0`;
 - an enabled capability writes its `implementation`, its `scope` and every cap: gg substitutes
   nothing; a disabled one need not be complete, but what it writes is judged all the same.
 """
@@ -21,7 +22,7 @@ from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, Loc, mapping
 from gg.config.part import Enabled, Part
 from gg.config.values import Choice, Whole
-from gg.state.memories import CapName, Caps, MemoryProfile, Scope, Strategy
+from gg.state.memories import APPLIES, CapName, Caps, MemoryProfile, Scope, Strategy, unapplied
 from gg.wire import snake
 
 __all__ = ["MemoriesCapability", "MemoriesParams", "memories_findings"]
@@ -90,3 +91,25 @@ def memories_findings(capability: Mapping[str, Any], loc: Loc) -> Iterator[Findi
             yield Finding(
                 (*loc, "params", name.value), f"is required when memories is enabled; it {CAP.wanted}"
             )
+    yield from _unapplied_findings(capability.get("implementation"), params, loc)
+
+
+def _unapplied_findings(implementation: object, params: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
+    """A cap written above `0` that the strategy has nothing to apply to, each at its own key."""
+    if implementation not in {strategy.value for strategy in Strategy}:
+        return  # an unknown or missing strategy is refused on its own
+    strategy = Strategy(str(implementation))
+    whole = {name: _whole_number(params.get(name.value)) for name in CapName}
+    for name in unapplied(strategy, whole):
+        where = ", ".join(f"`{s.value}`" for s in Strategy if s in APPLIES[name])
+        yield Finding(
+            (*loc, "params", name.value),
+            f"bounds nothing under `{strategy.value}` (it applies under {where} alone): write 0",
+        )
+
+
+def _whole_number(value: object) -> int:
+    """`value` as the whole number it stands for, or 0 when it stands for none (refused elsewhere)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer():
+        return int(value)
+    return 0

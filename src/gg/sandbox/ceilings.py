@@ -7,9 +7,10 @@ Rules kept here:
   `sandbox_out_of_memory`, each in one wording for every arm; a program (or its type check)
   stopped once the run's time was spent says the run's time stopped it, not its own limit;
 - the place is the file, line and source line of the frame the engine was running; the source
-  line is cut to `MAX_SOURCE_CHARS`. Only Monty's memory limit comes with a stack: Monty's time
-  limit raises a `TimeoutError` with no frames, and a Deno guest past a ceiling is a killed
-  process or a terminated Worker, which V8 ends without one; those name no place.
+  line is cut to `MAX_SOURCE_CHARS`. Only a refused allocation comes with a stack: Monty's
+  memory limit, and an allocation V8 refused (a `RangeError` the program did not catch). Monty's
+  time limit raises a `TimeoutError` with no frames, and a Deno guest stopped at a ceiling is a
+  killed or aborted process, which V8 ends without one; those name no place.
 """
 
 from __future__ import annotations

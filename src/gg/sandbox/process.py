@@ -18,7 +18,9 @@ Rules kept here:
   its engine is cleaned up. All three are idempotent and safe from any thread; nothing signals a
   group once its leader was reaped;
 - `resident_bytes()` is the memory the group holds resident (RSS, the leader and its
-  descendants), read from `/proc`;
+  descendants), read from `/proc`; `data_bytes()` what the leader has mapped as data, which its
+  `RLIMIT_DATA` bounds; `limit_data(bytes)` lowers that limit for a while, `limit_data(None)`
+  lifts it back to where it was launched;
 - a `Deadline` is a program's time ceiling on the wall clock; the time a call to an operation
   that waits on outside work (`Operation.waits_externally`: a shell, a sub-agent) spends on the
   host is credited back, every other host call runs on the clock; what is left of the run's time
@@ -125,6 +127,20 @@ class GuestProcess:
         """The resident memory of the process and every process it started, in bytes (0 once
         it is gone)."""
         return resident_bytes(self._proc.pid)
+
+    def data_bytes(self) -> int:
+        """The leader's data mappings (`VmData`), in bytes (0 once it is gone)."""
+        for line in _read(f"/proc/{self._proc.pid}/status").splitlines():
+            if line.startswith(b"VmData:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+    def limit_data(self, limit: int | None) -> None:
+        """Hold the leader to `limit` bytes of data mappings, or, with None, to the limit it was
+        launched under. Raises `OSError` once the process is gone."""
+        _soft, hard = resource.prlimit(self._proc.pid, resource.RLIMIT_DATA)
+        soft = hard if limit is None else min(limit, hard)
+        resource.prlimit(self._proc.pid, resource.RLIMIT_DATA, (soft, hard))
 
     def stop(self) -> None:
         """Kill the whole group at once; reaping comes later (`kill`)."""
@@ -322,6 +338,12 @@ class Watch:
         self._limit = resident_limit
         self._clock = clock
         self._next_look = clock() + WATCH_SECS
+
+    def hold_memory(self, resident_limit: int) -> None:
+        """From now on, hold the guest's resident memory to `resident_limit` (set from a reading
+        just taken: the first look comes `WATCH_SECS` later)."""
+        self._limit = resident_limit
+        self._next_look = self._clock() + WATCH_SECS
 
     def wait_secs(self) -> float:
         """How long to wait for the guest's next message. Raises `Overran` when the program is

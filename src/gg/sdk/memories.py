@@ -6,7 +6,8 @@ Rules kept here (the store's own rules are `gg.state.memories`'):
 - `writeMemory`, `updateMemory` and `createMemory` take `{name, description, body, code?, onUse?}`
   (an update replaces the whole memory: a code half it leaves out is cleared); `editMemory` takes
   `{name, search, replace}`; `readMemory(name)` answers the body; `deleteMemory(name)`;
-  `searchMemories(keywords)` answers the hits, best first. Every mutation answers `MemoryUsage`;
+  `searchMemories(keywords)` answers the hits, best first, each with `read()`, which reads the
+  memory it names (`readMemory(hit.name)`). Every mutation answers `MemoryUsage`;
 - `code` and `onUse` are kept with the memory (each at most 32,768 characters); nothing loads or
   runs them yet;
 - the store's refusals keep their codes: `invalid-argument`, `not-found`, `conflict` (a taken name,
@@ -21,7 +22,7 @@ from typing import Any, TypeVar
 
 from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
-from gg.sdk.registry import Capability, ErrorDoc, Handler, Operation, Param, ParamType
+from gg.sdk.registry import Alias, Capability, ErrorDoc, Handler, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
 from gg.state.memories import Call, CallNames, Draft, MemoryHolder, MemoryRefusal, call_names
 
@@ -141,7 +142,11 @@ def _operation(
         gate=Capability(CAPABILITY),
         handler=handler,
         errors=(*errors, _NOT_OFFERED, *(() if key.reads else (_READ_ONLY,))),
+        aliases=_HIT_READ if key is Call.SEARCH else (),
     )
+
+
+_HIT_READ = (Alias("read", Call.READ.key, "name"),)  # `hit.read()` reads the memory a search found
 
 
 _DESCRIBED = _option("description", "one line saying what it is for (required)")

@@ -87,10 +87,12 @@ _SHELL: tuple[TypeDecl, ...] = (
             Field(
                 "output",
                 "string",
-                "stdout and stderr merged in order: the last 16 KiB, without escape sequences",
+                "stdout and stderr merged in order: the last 16 KiB, from the start of a line, without"
+                " escape sequences",
             ),
             Field("truncated", "boolean", "true when output holds only the end of what the command wrote"),
             Field("droppedBytes", "number", "how many bytes the command wrote before those in output"),
+            Field("droppedLines", "number", "how many lines the command wrote before those in output"),
         ),
     ),
 )

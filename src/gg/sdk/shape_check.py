@@ -23,6 +23,7 @@ from typing import Any, cast
 from gg.sdk.shapes import ListOf, Literals, MapOf, OneOf, RecordShape, Scalar, ScalarKind, Shape, words
 
 MAX_SHOWN = 40
+PLAIN_DEPTH = 64  # how deep plain data may nest, on the host and in every arm's SDK
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def _scalar_fits(kind: ScalarKind, value: Any) -> bool:
             return is_plain(value)
 
 
-def is_plain(value: Any, depth: int = 64) -> bool:
+def is_plain(value: Any, depth: int = PLAIN_DEPTH) -> bool:
     """Whether `value` is JSON data: null, booleans, finite numbers, strings, lists, string-keyed
     objects, at most `depth` deep."""
     if value is None or isinstance(value, str | bool | int):

@@ -2,13 +2,15 @@
 
 Rules:
 - `shell(command, {timeoutSecs?})` runs `/bin/sh -c <command>` in the workspace, in a fresh
-  jail, and returns `{exitCode, output, truncated, droppedBytes}`: `output` is stdout and stderr
-  merged in order, its last 16 KiB made readable; a non-zero exit is a result, never a failure;
+  jail, and returns `{exitCode, output, truncated, droppedBytes, droppedLines}`: `output` is
+  stdout and stderr merged in order, its last 16 KiB made readable and starting at the start of a
+  line (`gg.sandbox.jail.output`); a non-zero exit is a result, never a failure;
 - the timeout is the call's `timeoutSecs`, else the capability's (120 s unless the profile says
   otherwise); it is at most a day and never runs past what is left of the run's wall-clock budget;
 - a command its timeout stopped is `limit-exceeded`, with the last 4 KiB of its output in the
-  message; one the jail could not start is `io-error`; a blank command, one holding NUL or a lone
-  surrogate, or one of 128 KiB or more is `invalid-argument`;
+  message, from the start of a line, saying how many lines came before; one the jail could not
+  start is `io-error`; a blank command, one holding NUL or a lone surrogate, or one of 128 KiB or
+  more is `invalid-argument`;
 - the time a command takes is off the program's clock (`waits_externally`): a build may run longer
   than the program's own timeout.
 """
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.prompts import render
 from gg.run.deadline import time_left, within
 from gg.sandbox.jail import Exited, Jail, JailFailure, Output, TimedOut
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
@@ -89,19 +92,19 @@ def _result(exit_code: int, output: Output) -> dict[str, Any]:
         "output": output.text,
         "truncated": output.truncated,
         "droppedBytes": output.dropped_bytes,
+        "droppedLines": output.dropped_lines,
     }
 
 
 def _stopped(seconds: float, output: Output) -> str:
     said = output.last(MESSAGE_OUTPUT_BYTES)
-    head = f"the command did not end within its {seconds:.3g} s timeout and was stopped"
-    if not said.text:
-        return f"{head}; it wrote nothing"
-    return f"{head}; the last {len(said.text.encode())} bytes of what it wrote:\n{said.text}"
+    shown = len(said.text.encode())
+    lead = render("shell-stopped", seconds=f"{seconds:.3g}", bytes=shown, lines=said.dropped_lines)
+    return f"{lead}\n{said.text}" if said.text else lead
 
 
 def _not_started(reason: str) -> str:
-    return f"the command could not be started: {reason}"
+    return render("shell-not-started", reason=reason)
 
 
 SHELL_OPERATIONS: tuple[Operation, ...] = (

@@ -77,3 +77,34 @@ def test_the_end_of_an_output_is_cut_at_a_character() -> None:
     assert output.last(100) is output
     assert output.last(4) == Output("def", 10 + 6)
     assert output.last(5) == Output("def", 16)
+
+
+def test_a_clipped_output_starts_at_a_whole_line_and_counts_the_lines_before_it() -> None:
+    lines = [f"{n}-report.txt\n" for n in range(1, 20001)]
+    tail = OutputTail()
+    for line in lines:
+        tail.feed(line.encode())
+    shown = tail.shown()
+    first = shown.text.splitlines()[0]
+    assert first + "\n" in lines and shown.text.endswith("20000-report.txt\n")
+    assert shown.dropped_lines == lines.index(first + "\n")
+    assert shown.dropped_bytes == len("".join(lines[: shown.dropped_lines]))
+    assert shown.dropped_lines + len(shown.text.splitlines()) == 20000
+
+
+def test_every_line_end_counts_once_even_split_between_chunks() -> None:
+    tail = OutputTail(cap=8)
+    for chunk in (b"one\r", b"\ntwo\rthree\n", b"four\r\n", b"five\n"):
+        tail.feed(chunk)
+    assert tail.shown() == Output("five\n", len("one\r\ntwo\rthree\nfour\r\n"), 4)
+
+
+def test_a_tail_whose_first_kept_byte_begins_a_line_loses_nothing_more() -> None:
+    tail = OutputTail(cap=8)
+    tail.feed(b"abcdefgh\n")
+    tail.feed(b"1234567\n")
+    assert tail.shown() == Output("1234567\n", 9, 1)
+
+
+def test_the_end_of_an_output_is_cut_at_the_start_of_a_line() -> None:
+    assert Output("a\nbc\ndef\n", 3, 1).last(6) == Output("def\n", 3 + 5, 1 + 2)

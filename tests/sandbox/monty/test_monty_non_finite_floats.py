@@ -42,13 +42,16 @@ def test_a_non_finite_float_is_refused_naming_the_parameter_the_path_and_the_val
     result = gg.run(config, model=Scripted(PROGRAM), families=[warehouse], store=tmp_path)
     assert result.status == "completed", result.message
     assert result.final_text is not None
+    plain = (
+        "must be plain JSON data (None, bools, finite numbers, strings, and lists and dicts of them"
+        " with string keys, nested at most 64 deep), got"
+    )
     assert ast.literal_eval(result.final_text) == {
-        "field": 'weigh: invalid-argument: `box["weight"]` must be a finite number, got inf',
-        "option": "weigh: invalid-argument: `extra` must be a finite number, got -inf",
-        "deep": 'anything: invalid-argument: `value["deep"][1]["x"]` must be a finite number, got nan',
-        "whole": "anything: invalid-argument: `value` must be a finite number, got nan",
-        "set": 'anything: invalid-argument: `value["tags"][1]` must be plain data (None, bools, numbers,'
-        " strings, and lists and dicts of them with string keys, nested at most 64 deep), got set",
+        "field": f'weigh: invalid-argument: `box["weight"]` {plain} inf',
+        "option": f"weigh: invalid-argument: `extra` {plain} -inf",
+        "deep": f'anything: invalid-argument: `value["deep"][1]["x"]` {plain} nan',
+        "whole": f"anything: invalid-argument: `value` {plain} nan",
+        "set": f'anything: invalid-argument: `value["tags"][1]` {plain} set',
         "finite": "{'x': [1.5, -2e+300]}",
     }
     assert shop.CALLS == []  # neither refused `weigh` reached the family

@@ -1,8 +1,10 @@
-"""The six caps: `0` is off, a cap the strategy does not apply is accepted and not in force."""
+"""The six caps: `0` is off; the count, length, total and description caps bound every strategy,
+the index cap markdown's alone and the results cap keyword-search's alone, and either written above
+`0` under another strategy is unapplied (refused at launch)."""
 
 from __future__ import annotations
 
-from gg.state.memories import CapName, Caps, Strategy
+from gg.state.memories import CapName, Caps, Strategy, unapplied
 
 WRITTEN = {
     CapName.MAX_COUNT: 64,
@@ -35,9 +37,9 @@ def test_each_strategy_puts_in_force_only_the_caps_it_applies() -> None:
         "maxResults": None,
     }
     assert Caps.resolve(Strategy.MARKDOWN, WRITTEN).to_wire() == {
-        "maxCount": None,
+        "maxCount": 64,
         "maxLenPerMemory": 4096,
-        "maxTotalLen": None,
+        "maxTotalLen": 9000,
         "maxLenIndex": 2000,
         "maxLenDescription": 256,
         "maxResults": None,
@@ -45,7 +47,7 @@ def test_each_strategy_puts_in_force_only_the_caps_it_applies() -> None:
     assert Caps.resolve(Strategy.KEYWORD_SEARCH, WRITTEN).to_wire() == {
         "maxCount": 64,
         "maxLenPerMemory": 4096,
-        "maxTotalLen": None,
+        "maxTotalLen": 9000,
         "maxLenIndex": None,
         "maxLenDescription": 256,
         "maxResults": 25,
@@ -55,3 +57,11 @@ def test_each_strategy_puts_in_force_only_the_caps_it_applies() -> None:
 def test_zero_switches_a_cap_off() -> None:
     caps = Caps.resolve(Strategy.SCRATCHPAD, {**WRITTEN, CapName.MAX_COUNT: 0, CapName.MAX_TOTAL_LEN: 0})
     assert caps.max_count is None and caps.max_total_len is None and caps.max_len_per_memory == 4096
+
+
+def test_an_index_or_results_cap_above_zero_is_unapplied_where_there_is_no_index_or_search() -> None:
+    assert unapplied(Strategy.SCRATCHPAD, WRITTEN) == [CapName.MAX_LEN_INDEX, CapName.MAX_RESULTS]
+    assert unapplied(Strategy.MARKDOWN, WRITTEN) == [CapName.MAX_RESULTS]
+    assert unapplied(Strategy.KEYWORD_SEARCH, WRITTEN) == [CapName.MAX_LEN_INDEX]
+    off = {**WRITTEN, CapName.MAX_LEN_INDEX: 0, CapName.MAX_RESULTS: 0}
+    assert [unapplied(strategy, off) for strategy in Strategy] == [[], [], []]

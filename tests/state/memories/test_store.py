@@ -196,12 +196,21 @@ def test_the_index_cap_counts_the_line_a_create_would_add_with_its_newline() -> 
     assert refused.code is ErrorCode.LIMIT_EXCEEDED and "38" in said and "30" in said
 
 
-def test_markdown_keeps_no_count_cap_and_keyword_search_does() -> None:
-    markdown, search = _store(Strategy.MARKDOWN, max_count=1), _store(Strategy.KEYWORD_SEARCH, max_count=1)
-    markdown.create("root", note("a"))
-    markdown.create("root", note("b"))
-    search.create("root", note("a"))
-    assert _refusal(lambda: search.create("root", note("b"))).code is ErrorCode.LIMIT_EXCEEDED
+@pytest.mark.parametrize("strategy", [Strategy.MARKDOWN, Strategy.KEYWORD_SEARCH])
+def test_the_file_shaped_strategies_hold_the_count_and_total_caps_too(strategy: Strategy) -> None:
+    """Under caps of 2 memories and 150 characters: a third memory, and a second body that would
+    bring the total to 160, are refused; an edit past the total as well."""
+    by_count, by_total = _store(strategy, max_count=2), _store(strategy, max_total_len=150)
+    by_count.create("root", note("a"))
+    by_count.create("root", note("b"))
+    full = _refusal(lambda: by_count.create("root", note("c")))
+    assert full.code is ErrorCode.LIMIT_EXCEEDED and "maxCount" in full.said(SPELT)
+    by_total.create("root", note("a", "x" * 80))
+    over = _refusal(lambda: by_total.create("root", note("b", "y" * 80)))
+    assert over.code is ErrorCode.LIMIT_EXCEEDED and all(fact in over.said(SPELT) for fact in ("160", "150"))
+    by_total.create("root", note("b", "y" * 69 + "z"))
+    assert _refusal(lambda: by_total.edit("root", "b", "z", "zz")).code is ErrorCode.LIMIT_EXCEEDED
+    assert [m.name for m in by_count.memories] == ["a", "b"] and by_total.total_len == 150
 
 
 def test_an_edit_replaces_exactly_one_occurrence_and_refuses_to_empty_a_memory() -> None:

@@ -6,8 +6,8 @@ Rules kept here:
   (`gg.sandbox.lease`): programs of other agents run beside it on processes of their own; the
   first process starts on the first run, and `close()` kills them all (the arm is also a context
   manager);
-- the time ceiling is wall clock from the program's start, fractions honoured; the heap ceiling
-  is the Worker's old-generation limit derived from `max_memory_bytes`;
+- the time ceiling is wall clock from the program's start, fractions honoured; the memory
+  ceiling holds the whole guest process (`gg.sandbox.deno.memory`);
 - a ceiling or a lost engine is a `sandbox_*` failure in gg's words; everything the program did
   is the engine's own rendering (`gg.sandbox.deno.failure`);
 - the guest's log tail is capped again with `keep_log_tail`; every text handed back is
@@ -17,7 +17,7 @@ Rules kept here:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gg.outcome import ErrorType
 from gg.prompts import render
@@ -65,28 +65,37 @@ class JavaScriptArm(ClosesOnExit):
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
     ) -> Execution:
-        report = self._pool.run(Job.of(source, modules, ceilings), host, SourceLanguage.JS)
-        return execution_of(report, ceilings)
+        job = Job.of(source, modules, ceilings)
+        return execution_of(self._pool.run(job, host, SourceLanguage.JS), job, ceilings)
 
     def close(self) -> None:
         self._pool.close()
 
 
-def execution_of(report: GuestReport, ceilings: Ceilings, compile_ms: float | None = None) -> Execution:
-    """The `Execution` a run report stands for."""
-    failure = failure_of(report, ceilings)
+def execution_of(
+    report: GuestReport, job: Job, ceilings: Ceilings, compile_ms: float | None = None
+) -> Execution:
+    """The `Execution` a run report of `job` stands for."""
+    failure = failure_of(report, ceilings, sources_of(job))
     return Execution.from_guest(
         failure, report.duration_ms, report.logs, report.dropped, compile_ms, report.refused_calls
     )
 
 
-def failure_of(report: GuestReport, ceilings: Ceilings) -> Failure | None:
+def sources_of(job: Job) -> dict[str, str]:
+    """The texts a job's frames may name: the program (as `program.js` or `program.ts`) and each
+    code module (`lib:<key>`)."""
+    sources = {f"lib:{module.key}": module.source for module in job.modules}
+    return {**sources, "program.js": job.program, "program.ts": job.program}
+
+
+def failure_of(report: GuestReport, ceilings: Ceilings, sources: Mapping[str, str]) -> Failure | None:
     """The failure a run report stands for, or None when the program ran to its end."""
     match report.status:
         case GuestStatus.OK:
             return None
         case GuestStatus.THREW:
-            return program_failure(report.failure or {})
+            return program_failure(report.failure or {}, ceilings, sources)
         case GuestStatus.TIMEOUT:
             return timeout_failure(ceilings)  # the process is killed: V8 gives no stack
         case GuestStatus.OOM:

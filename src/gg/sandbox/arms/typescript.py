@@ -82,8 +82,8 @@ class TypeScriptArm(ClosesOnExit):
         if errors:
             failure = compile_failure(errors, source, self._words, self._checker.scrubbed)
             return Execution(failure=failure, duration_ms=0.0, compile_ms=compile_ms)
-        report = self._pool.run(Job.of(source, modules, ceilings), host, SourceLanguage.TS)
-        return execution_of(report, ceilings, compile_ms)
+        job = Job.of(source, modules, ceilings)
+        return execution_of(self._pool.run(job, host, SourceLanguage.TS), job, ceilings, compile_ms)
 
     def close(self) -> None:
         self._checker.close()

@@ -21,6 +21,7 @@ from pathlib import Path
 from gg.prompts import render
 from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import WHOLE_RANGES, Operation, Param, ParamType, Registry
+from gg.sdk.shape_check import PLAIN_DEPTH
 from gg.wire import JS_RESERVED, camel
 
 GUEST_DIR = Path(__file__).parent / "guest"
@@ -43,7 +44,7 @@ class GuestBundle:
     external: frozenset[str] = frozenset()
     call_cap: int = MAX_SDK_CALLS
 
-    def init_message(self, heap_mb: int) -> dict[str, object]:
+    def init_message(self) -> dict[str, object]:
         return {
             "t": "init",
             "boot": self.boot,
@@ -51,7 +52,7 @@ class GuestBundle:
             "words": dict(self.words),
             "families": list(self.families),
             "callCap": self.call_cap,
-            "heapMb": heap_mb,
+            "plainDepth": PLAIN_DEPTH,
         }
 
 
@@ -138,6 +139,7 @@ def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[
         "argSpanList": render("js-arg-span-list", **holes),
         "argSpanEntry": render("js-arg-span-entry", **holes),
         "argSpanBounds": render("js-arg-span-bounds", **holes),
+        "argPlainData": render("arg-plain-data", python=False, depth=PLAIN_DEPTH, **holes),
         "argDocTarget": render("js-arg-doc-target", **holes),
         "argDocForeign": render("js-arg-doc-foreign", **holes),
         "importInternal": render("js-import-internal", **holes),

@@ -3,7 +3,10 @@
 Rules kept here:
 - the class is read off the thrown value by the guest: an `ApiError` is `program_api_error`, a
   `ReferenceError` is `program_unknown_name`, anything else (a SyntaxError included) is
-  `program_throw`;
+  `program_throw`; but an allocation V8 refused (`RangeError: Array buffer allocation failed`,
+  `…: Out of memory`, a wasm memory it could not allocate or grow, a clone out of memory) that
+  the program did not catch is the memory ceiling, `sandbox_out_of_memory`, naming the innermost
+  line of the program's own code (`program.js`, `program.ts` or a `lib:` module) with its text;
 - the text is the engine's `Name: message`, then the error's own properties (`operation`,
   `code` for an ApiError), then its frames; a rejection nobody handled says so first; a message
   (or a thrown value) the guest cut says how many characters it left out;
@@ -15,14 +18,21 @@ Rules kept here:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gg.outcome import ErrorType
 from gg.prompts import render
-from gg.sandbox.execution import Failure
+from gg.sandbox.ceilings import Where, memory_failure
+from gg.sandbox.execution import Ceilings, Failure
 
 PROGRAM_PREFIX = "sandbox:/"
+_REFUSED_ALLOCATION = re.compile(
+    r"^(?:RangeError|DataCloneError): .*(?:allocation failed|[Oo]ut of memory|could not allocate memory"
+    r"|Unable to grow instance memory)"
+)
+_OWN_FRAME = re.compile(r"(?:sandbox:/)?(program\.[jt]s|lib:[^\s:()]+):(\d+):\d+\)?$")
 _STRUCK_MARKS = ("sdk:/", "data:", "blob:", "ext:", "node:", "refused:")
 _TYPE_BY_KIND = {
     "api": ErrorType.PROGRAM_API_ERROR,
@@ -31,10 +41,24 @@ _TYPE_BY_KIND = {
 }
 
 
-def program_failure(described: Mapping[str, Any]) -> Failure:
-    """The `Failure` for the guest's description of an uncaught throw or rejection."""
+def program_failure(described: Mapping[str, Any], ceilings: Ceilings, sources: Mapping[str, str]) -> Failure:
+    """The `Failure` for the guest's description of an uncaught throw or rejection; `sources` are
+    the texts of the program and its code modules, by the name their frames give them."""
+    if _REFUSED_ALLOCATION.match(str(described.get("head", ""))):
+        return memory_failure(ceilings, innermost(described.get("frames") or (), sources))
     kind = _TYPE_BY_KIND.get(str(described.get("kind")), ErrorType.PROGRAM_THROW)
     return Failure(kind, render_failure(described))
+
+
+def innermost(frames: Sequence[str], sources: Mapping[str, str]) -> Where | None:
+    """Where the program was: the innermost frame in its own code (V8 lists it first)."""
+    for frame in frames:
+        found = _OWN_FRAME.search(frame.rstrip())
+        if found is not None:
+            file, line = found.group(1), int(found.group(2))
+            lines = sources.get(file, "").splitlines()
+            return Where(file, line, lines[line - 1] if 0 < line <= len(lines) else "")
+    return None
 
 
 def render_failure(described: Mapping[str, Any]) -> str:

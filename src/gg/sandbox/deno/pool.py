@@ -7,13 +7,15 @@ Rules kept here:
 - each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
   `DENO_DIR`, an empty cwd), a minimal environment, stdin from /dev/null, and permission for its
   one socket path only;
-- the memory ceiling holds the whole process, not only the Worker's heap: while a program runs,
-  its process's resident memory is watched (`Watch`), and past what it held idle plus the
-  ceiling plus `ENGINE_SLACK_BYTES` the program is stopped as out of memory, so ArrayBuffers,
-  wasm memory and Blobs count; `RLIMIT_DATA` (`data_limit`) stays the backstop (a typed array
-  past it is the Worker's own out-of-memory, a Blob past it aborts the process, which is reported
-  as out of memory); a run asking for a larger heap than an idle process was started for gets a
-  new process;
+- the memory ceiling holds the whole process, not only the Worker's heap
+  (`gg.sandbox.deno.memory`): once the guest says a run has `started` on a booted Worker, the
+  process's data limit is lowered to what it held plus the run's allowance, its resident memory
+  is watched (`Watch`) against the same, and only then is the guest told to `go`; so
+  ArrayBuffers, wasm memory and Blobs count. An ArrayBuffer past the data limit is a
+  `RangeError` at the program's line; V8's heap past it, or a Blob, aborts the process, which
+  is reported as out of memory. Once the run is over the limit is lifted and the guest told to
+  `rest` (it boots spares again). A run asking for a larger heap than an idle process was
+  started for gets a new process;
 - the protocol is JSON lines over that socket (`gg.sandbox.deno.wire`); host calls are served on
   the thread that called `run`, in the order the guest makes them;
 - the time ceiling is kept here, on the wall clock from the moment the program is sent, or, when
@@ -38,6 +40,7 @@ import os
 import socket
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -45,6 +48,7 @@ from deno import find_deno_bin
 
 from gg.errors import FatalFault, GgDefect
 from gg.sandbox.deno.bundle import HOST_SCRIPT, GuestBundle
+from gg.sandbox.deno.memory import allowance
 from gg.sandbox.deno.wire import DenoProcess, EngineLost, EngineSilent, arguments, encode, run_message
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
@@ -53,9 +57,8 @@ from gg.sandbox.livelogs import StreamedTail
 from gg.sandbox.process import Deadline, GuestProcess, Launch, Overran, Watch, private_folder
 
 START_SECS = 15.0
-DATA_BASE_BYTES = 1152 * 1024**2
+DATA_BASE_BYTES = 4608 * 1024**2
 MAIN_HEAP_MB = 1024
-ENGINE_SLACK_BYTES = 32 * 1024**2  # over a run's memory ceiling: the spare Workers booting beside it
 SENT_LOGS_SECS = 0.05  # a stopped guest's channel ends at once; what it had sent is read by then
 _MiB = 1024 * 1024
 
@@ -72,8 +75,9 @@ class SourceLanguage(StrEnum):
 
 
 def heap_mb(job: Job) -> int:
-    """The Worker heap a job's memory ceiling stands for (16 MB at the least)."""
-    return max(16, job.memory_bytes // _MiB)
+    """The V8 heap a job's memory ceiling stands for (`MAIN_HEAP_MB` at the least: the flag
+    holds the main thread too, which relays every program)."""
+    return max(MAIN_HEAP_MB, job.memory_bytes // _MiB)
 
 
 class DenoPool:
@@ -111,13 +115,17 @@ class DenoPool:
             run_id = next(self._ids)
             process.process.forget_words()
             started = time.monotonic()
-            limit = process.process.resident_bytes() + job.memory_bytes + ENGINE_SLACK_BYTES
             deadline = Deadline(job.timeout_secs, self._bundle.external, self._clock, job.run_left)
-            watch = Watch(deadline, process.process, limit)
+            watch = Watch(deadline, process.process)
             streamed = StreamedTail(host)
             try:
-                process.send(run_message(run_id, job.program, language.value, job.modules, heap))
-                report = self._serve(process, run_id, watch, host, streamed)
+                process.send(run_message(run_id, job.program, language.value, job.modules))
+                report = self._serve(process, Held(run_id, job.memory_bytes, watch), host, streamed)
+                if report.status in _FRESH_PROCESS_AFTER or report.crowded:
+                    self._leases.discard(process, later=True, replace=heap)
+                else:
+                    _rest(process)
+                return report
             except Overran as over:
                 process.stop()
                 _read_sent_logs(process, run_id, streamed)
@@ -126,10 +134,7 @@ class DenoPool:
                 status = GuestStatus.OOM if over.memory else GuestStatus.TIMEOUT
                 return GuestReport(status, _ms_since(started), logs=logs, dropped=dropped)
             except EngineLost:
-                return self._lost(process, started)
-            if report.status in _FRESH_PROCESS_AFTER or report.crowded:
-                self._leases.discard(process, later=True, replace=heap)
-            return report
+                return self._lost(process, started, streamed)
 
     def close(self) -> None:
         """Kill every process and remove its private directory, at once: a run in progress on
@@ -139,20 +144,21 @@ class DenoPool:
     # ---- one run ---------------------------------------------------------------------------
 
     def _serve(
-        self, process: DenoProcess, run_id: int, watch: Watch, host: HostCalls, streamed: StreamedTail
+        self, process: DenoProcess, held: Held, host: HostCalls, streamed: StreamedTail
     ) -> GuestReport:
         """Serve host calls until `done`; `Overran` once the watch says the program is past a
         ceiling."""
+        watch = held.watch
         while True:
             try:
                 message = process.receive(watch.wait_secs())
             except EngineSilent:
                 continue
-            if message.get("id") != run_id:
+            if message.get("id") != held.run_id:
                 continue
             if message["t"] == "call":
                 with watch.deadline.call(str(message["op"])):
-                    line = _answer(run_id, message, host)
+                    line = _answer(held.run_id, message, host)
                 if not watch.deadline.passed():
                     process.send_line(line)
             elif message["t"] == "logs":
@@ -160,25 +166,27 @@ class DenoPool:
             elif message["t"] == "waiting":
                 watch.deadline.hold(START_SECS)
             elif message["t"] == "started":
-                watch.deadline.begin(float(message["waitedMs"]) / 1000)
+                _go(process, held, message)
             elif message["t"] == "done":
                 return report_of(message)
 
-    def _lost(self, process: DenoProcess, started: float) -> GuestReport:
-        """The process died mid-run: replace it; an allocation abort is an OOM."""
+    def _lost(self, process: DenoProcess, started: float, streamed: StreamedTail) -> GuestReport:
+        """The process died mid-run: replace it; an allocation abort is an OOM. The lines the
+        program logged before stand."""
         self._leases.discard(process, later=True, replace=process.heap_mb)
         elapsed_ms = _ms_since(started)
         tail = process.process.last_words()
         out_of_memory = "out of memory" in tail.lower() or "memory allocation of" in tail
         status = GuestStatus.OOM if out_of_memory else GuestStatus.TRAP
-        return GuestReport(status, elapsed_ms, detail=tail[-2000:])
+        logs, dropped = streamed.tail()
+        return GuestReport(status, elapsed_ms, logs=logs, dropped=dropped, detail=tail[-2000:])
 
     # ---- the process -----------------------------------------------------------------------
 
     def data_limit(self, heap_mb: int) -> int:
-        """The process's `RLIMIT_DATA` for Workers of `heap_mb`: the engine's own reservations
-        (about 550 MB, and 80 MB for each Worker: the running one, the spares, one being retired)
-        plus a quarter over the heap."""
+        """The process's `RLIMIT_DATA` while no program runs, for a heap of `heap_mb`: the
+        engine's own reservations (about 600 MB, and 540 MB for each Worker: the spares, those
+        being retired) plus a quarter over the heap. A running program is held far tighter."""
         return self._data_base + heap_mb * _MiB * 5 // 4
 
     def _start(self, heap_mb: int) -> DenoProcess:
@@ -186,6 +194,40 @@ class DenoPool:
             return start(self._bundle, heap_mb, self.data_limit(heap_mb))
         except EngineLost as error:
             raise GgDefect(FatalFault.HOST_FAULT, str(error)) from error
+
+
+@dataclass(frozen=True)
+class Held:
+    """One run as the pool holds it: its id, its memory ceiling and its watch."""
+
+    run_id: int
+    ceiling_bytes: int
+    watch: Watch
+
+
+def _go(process: DenoProcess, held: Held, started: Mapping[str, Any]) -> None:
+    """The run has a booted Worker: give back the time it waited for it, hold the process to
+    the run's allowance, and let the program go."""
+    if "waitedMs" in started:
+        held.watch.deadline.begin(float(started["waitedMs"]) / 1000)
+    guest = process.process
+    given = allowance(held.ceiling_bytes, guest.resident_bytes(), guest.data_bytes())
+    try:
+        guest.limit_data(given.data_limit)
+    except OSError as error:
+        raise EngineLost(f"the guest is gone: {error}") from error
+    held.watch.hold_memory(given.resident_limit)
+    process.send({"t": "go", "id": held.run_id})
+
+
+def _rest(process: DenoProcess) -> None:
+    """The run is over: lift the data limit and let the guest boot its spares again. A process
+    that went away meanwhile is left to the leases (a dead one is never handed out)."""
+    try:
+        process.process.limit_data(None)
+        process.send({"t": "rest"})
+    except (OSError, EngineLost):
+        return
 
 
 def _read_sent_logs(process: DenoProcess, run_id: int, streamed: StreamedTail) -> None:
@@ -219,7 +261,7 @@ def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:
         listener.listen(1)
         listener.settimeout(START_SECS)
         try:
-            guest = GuestProcess(_launch(directory, path, data_limit))
+            guest = GuestProcess(_launch(directory, path, data_limit, heap_mb))
         except OSError as error:
             raise EngineLost(f"the Deno guest did not start: {error}") from error
         try:
@@ -228,7 +270,7 @@ def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:
             guest.kill()
             raise EngineLost(f"the Deno guest did not start: {error}") from error
     try:
-        process.send(bundle.init_message(heap_mb))
+        process.send(bundle.init_message())
         if process.receive(START_SECS).get("t") != "ready":
             raise EngineLost("the guest did not report ready")
     except EngineLost as error:
@@ -237,8 +279,9 @@ def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:
     return process
 
 
-def _launch(directory: str, path: str, data_limit: int) -> Launch:
-    """Deno, allowed its one socket and nothing else, in the private `directory`."""
+def _launch(directory: str, path: str, data_limit: int, heap_mb: int) -> Launch:
+    """Deno, allowed its one socket and nothing else, in the private `directory`, its V8 heap
+    bounded at `heap_mb`."""
     command = [
         find_deno_bin(),
         "run",
@@ -251,7 +294,7 @@ def _launch(directory: str, path: str, data_limit: int) -> Launch:
         f"--allow-read={path}",
         f"--allow-write={path}",
         f"--allow-net=unix:{path}",
-        f"--v8-flags=--max-old-space-size={MAIN_HEAP_MB}",
+        f"--v8-flags=--max-old-space-size={heap_mb}",
         str(HOST_SCRIPT),
         path,
     ]

@@ -2,8 +2,8 @@
 (`guest/host.js` is the other end).
 
 Rules kept here:
-- Python sends `init`, `run` and `reply`; the guest sends `ready`, `call`, `logs` and `done`, each
-  naming the run it belongs to by `id`;
+- Python sends `init`, `run`, `go`, `reply` and `rest`; the guest sends `ready`, `waiting`,
+  `started`, `call`, `logs` and `done`, each naming the run it belongs to by `id`;
 - a line too deeply nested for Python's JSON reader is a call whose arguments are refused
   (`js-args-too-deep`), never a lost channel;
 - a closed or failed socket is `EngineLost`; nothing within a timeout is `EngineSilent`.
@@ -72,12 +72,10 @@ class DenoProcess(Guest[socket.socket]):
         return _decode(line)
 
 
-def run_message(
-    run_id: int, program: str, language: str, modules: tuple[CodeModule, ...], heap_mb: int
-) -> dict[str, Any]:
-    """The `run` message: the program, how to read it, its `lib:` modules by key, its heap."""
+def run_message(run_id: int, program: str, language: str, modules: tuple[CodeModule, ...]) -> dict[str, Any]:
+    """The `run` message: the program, how to read it, its `lib:` modules by key."""
     libs = {m.key: {"source": m.source, "extension": m.extension} for m in modules}
-    return {"t": "run", "id": run_id, "program": program, "lang": language, "libs": libs, "heapMb": heap_mb}
+    return {"t": "run", "id": run_id, "program": program, "lang": language, "libs": libs}
 
 
 def arguments(operation: str, args: object) -> Mapping[str, Any]:

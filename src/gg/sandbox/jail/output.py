@@ -8,8 +8,11 @@ Rules:
   moves, terminal titles) are removed, `\\r\\n` and a lone `\\r` end a line, and every other
   control character but tab is shown as its picture (`gg.wire.pictured`), so nothing a command
   writes can steer a terminal or forge the structure of a prompt;
-- the readable text is at most `MAX_OUTPUT_BYTES` of UTF-8, and `dropped_bytes` counts the bytes
-  the command wrote before the first one shown.
+- the readable text is at most `MAX_OUTPUT_BYTES` of UTF-8; a text that is only the end of what
+  was written starts at the start of a line (the fragment of a line cut through is left out with
+  what came before it), unless that would leave nothing, when the end of the one line it holds
+  is shown; `dropped_bytes` counts the bytes the command wrote before the first one shown, and
+  `dropped_lines` the line ends among them (`\r\n`, `\n` or a lone `\r`, as the text counts them).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ _ESCAPE = re.compile(
     r"|\x1b[ -/]*[0-~]"  # every other escape sequence, and the lead-in of an unterminated string
 )
 _LINE_ENDS = re.compile(r"\r\n?")
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -35,18 +39,22 @@ class Output:
 
     text: str
     dropped_bytes: int
+    dropped_lines: int = 0
 
     @property
     def truncated(self) -> bool:
         return self.dropped_bytes > 0
 
     def last(self, cap: int) -> Output:
-        """The end of this output, at most `cap` bytes of UTF-8, cut at a character."""
+        """The end of this output, at most `cap` bytes of UTF-8, cut at the start of a line (at a
+        character when it holds no whole line)."""
         data = self.text.encode()
         if len(data) <= cap:
             return self
-        kept = data[-cap:].decode("utf-8", "ignore")
-        return Output(kept, self.dropped_bytes + len(data) - len(kept.encode()))
+        start = _line_start(data, len(data) - cap)
+        kept = data[start:].decode("utf-8", "ignore")
+        cut = len(data) - len(kept.encode())
+        return Output(kept, self.dropped_bytes + cut, self.dropped_lines + line_ends(data[:cut]))
 
 
 def readable(raw: bytes) -> str:
@@ -62,6 +70,8 @@ class OutputTail:
         self._cap = cap
         self._kept = bytearray()
         self.total = 0
+        self._line_ends = 0  # in everything fed, a `\r\n` split between two chunks counted once
+        self._after_cr = False
 
     @property
     def held(self) -> int:
@@ -69,7 +79,11 @@ class OutputTail:
         return len(self._kept)
 
     def feed(self, chunk: bytes) -> None:
+        if not chunk:
+            return
         self.total += len(chunk)
+        self._line_ends += line_ends(chunk) - (self._after_cr and chunk[:1] == b"\n")
+        self._after_cr = chunk[-1:] == b"\r"
         self._kept += chunk[-self._cap :]
         if len(self._kept) > 2 * self._cap:
             del self._kept[: -self._cap]
@@ -80,18 +94,45 @@ class OutputTail:
         cap = self._cap if cap is None else min(cap, self._cap)
         raw = bytes(self._kept[-cap:])
         before = self.total - len(raw)
-        whole = readable(raw[_character_start(raw, 0, before) :])
-        if len(whole.encode()) <= cap:
-            return Output(whole, before + _character_start(raw, 0, before))
+        if before == 0 and len(readable(raw).encode()) <= cap:
+            return Output(readable(raw), 0)
         fits, wider = len(raw), 1  # the text from `fits` fits; none from before `wider` does
+        if len(readable(raw[_character_start(raw, 0, before) :]).encode()) <= cap:
+            fits = 0
         while wider < fits:
             middle = (wider + fits) // 2
             if len(readable(raw[_character_start(raw, middle, before) :]).encode()) <= cap:
                 fits = middle
             else:
                 wider = middle + 1
-        start = _character_start(raw, fits, before)
-        return Output(readable(raw[start:]), before + start)
+        start = _character_start(raw, self._line_start(raw, fits), before)
+        shown = raw[start:]
+        return Output(readable(shown), before + start, self._line_ends - line_ends(shown))
+
+    def _line_start(self, raw: bytes, start: int) -> int:
+        """`_line_start` in `raw`, the last bytes kept: the bytes kept ahead of it tell whether a
+        line begins at its first byte; one whose byte ahead is no longer kept is not known to."""
+        kept = bytes(self._kept)
+        ahead = len(kept) - len(raw)
+        return _line_start(kept, ahead + start, begins=self.total == len(kept)) - ahead
+
+
+def line_ends(data: bytes) -> int:
+    """How many lines `data` ends: each `\r\n`, `\n` and lone `\r`."""
+    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
+def _line_start(data: bytes, start: int, begins: bool = True) -> int:
+    """The first line's start at or after `start` (`start` itself when a line starts there, as
+    one does at 0 when `data` `begins` the stream); when no line starts after it with something
+    left to show, `start`."""
+    after_end = data[start - 1 : start] == b"\n" or (
+        data[start - 1 : start] == b"\r" and data[start : start + 1] != b"\n"
+    )
+    if (start == 0 and begins) or (start > 0 and after_end):
+        return start
+    found = _LINE_END.search(data, start)
+    return found.end() if found is not None and found.end() < len(data) else start
 
 
 def _character_start(raw: bytes, start: int, before: int) -> int:

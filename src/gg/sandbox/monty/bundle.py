@@ -44,6 +44,7 @@ from gg.sandbox.monty.spelling import (
 )
 from gg.sandbox.monty.worker.capture import function_spans
 from gg.sdk.registry import WHOLE_RANGES, Operation, Param, ParamType, Registry
+from gg.sdk.shape_check import PLAIN_DEPTH
 from gg.sdk.types import Record, Union, terms
 
 UNKNOWN_OPTIONS = "_unknown"  # every keyword a function does not declare, handed on to be refused
@@ -168,8 +169,7 @@ def worker_words(host_call_cap: int = MAX_SDK_CALLS) -> dict[str, str]:
         "argSpanList": render("py-arg-span-list", **holes),
         "argSpanEntry": render("py-arg-span-entry", **holes),
         "argSpanBounds": render("py-arg-span-bounds", **holes),
-        "argPlainData": render("py-arg-plain-data", **holes),
-        "argNotFinite": render("py-arg-not-finite", **holes),
+        "argPlainData": render("arg-plain-data", python=True, depth=PLAIN_DEPTH, **holes),
         "argDocTarget": render("py-arg-doc-target", **holes),
         "argDocForeign": render("py-arg-doc-foreign", **holes),
         "hostCallCap": render("sdk-call-cap", cap=f"{host_call_cap:,}"),

@@ -34,7 +34,7 @@ The interface a module framework calls; only `open_holder`, `fork` and `adopt` b
 """
 
 from gg.state.memories.binding import MemoryProfile, Origin, Scope
-from gg.state.memories.caps import MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps
+from gg.state.memories.caps import APPLIES, MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps, unapplied
 from gg.state.memories.checks import MemoryRefusal
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.memory import Change, Memory, Revision
@@ -46,6 +46,7 @@ from gg.state.memories.strategy import Call, CallNames, Pinned, Strategy, call_n
 from gg.state.memories.transfer import Adoption, Carried, Dropped, Forked, Incompatible, adopt, fork
 
 __all__ = [
+    "APPLIES",
     "KIND",
     "MAX_CODE_CHARS",
     "MAX_SLUG_CHARS",
@@ -87,4 +88,5 @@ __all__ = [
     "open_holder",
     "pinned_block",
     "snapshot",
+    "unapplied",
 ]

@@ -1,9 +1,11 @@
 """The bounds of a memory store: six caps, each written by an enabled capability (`0` = off).
 
-- `maxCount` (scratchpad, keyword-search), `maxLenPerMemory` (all), `maxTotalLen` (scratchpad),
-  `maxLenIndex` (markdown), `maxLenDescription` (all), `maxResults` (keyword-search). A cap the
-  strategy does not apply is accepted as written and resolves to not in force (`None`), as does
-  `0`; lengths count characters of the body (the description has its own cap);
+- `maxCount`, `maxLenPerMemory`, `maxTotalLen` and `maxLenDescription` bound every strategy;
+  `maxLenIndex` bounds the one with an index (markdown) and `maxResults` the one with a search
+  (keyword-search). Under any other strategy those two have nothing to bound: written `0` they
+  resolve to not in force (`None`), as any cap written `0` does, and written otherwise they are
+  refused at launch (`unapplied`); lengths count characters of the body (the description has its
+  own cap);
 - a write over a cap is refused `limit-exceeded`, never truncated; contents already over a cap
   (after the caps were re-pointed) are kept, and it is the next write that is refused;
 - a memory's `code` and `onUse` are not context: each is bounded on its own, at 32,768 characters.
@@ -34,9 +36,9 @@ class CapName(StrEnum):
 
 _EVERY = frozenset(Strategy)
 APPLIES: dict[CapName, frozenset[Strategy]] = {
-    CapName.MAX_COUNT: frozenset({Strategy.SCRATCHPAD, Strategy.KEYWORD_SEARCH}),
+    CapName.MAX_COUNT: _EVERY,
     CapName.MAX_LEN_PER_MEMORY: _EVERY,
-    CapName.MAX_TOTAL_LEN: frozenset({Strategy.SCRATCHPAD}),
+    CapName.MAX_TOTAL_LEN: _EVERY,
     CapName.MAX_LEN_INDEX: frozenset({Strategy.MARKDOWN}),
     CapName.MAX_LEN_DESCRIPTION: _EVERY,
     CapName.MAX_RESULTS: frozenset({Strategy.KEYWORD_SEARCH}),
@@ -63,6 +65,11 @@ class Caps:
     def to_wire(self) -> dict[str, int | None]:
         """Every cap by its param name, `None` (null) where none is in force."""
         return {CapName[f.name.upper()].value: getattr(self, f.name) for f in fields(self)}
+
+
+def unapplied(strategy: Strategy, written: Mapping[CapName, int]) -> list[CapName]:
+    """The caps written above `0` that `strategy` has nothing to apply to, in declaration order."""
+    return [name for name in CapName if written.get(name, 0) > 0 and strategy not in APPLIES[name]]
 
 
 def _field(name: CapName) -> str:

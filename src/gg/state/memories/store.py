@@ -180,6 +180,7 @@ class MemoryStore:
         with self.lock:
             memory = self._new(draft, description_required=self.strategy.has_index)
             self._check_room(memory)
+            checks.check_total(self._caps, self.total_len + memory.length)
             checks.check_index(self._caps, index_after_adding(self.index(), memory.name, memory.description))
             return self._put(author, memory, Change.WRITTEN)
 

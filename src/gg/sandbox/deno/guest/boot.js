@@ -17,7 +17,7 @@ import { registerHooks, stripTypeScriptTypes } from "node:module";
 import { setImmediate } from "node:timers";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
 
-const { ctl, reply, flag, sdk, words, families, callCap } = workerData;
+const { ctl, reply, flag, sdk, words, families, callCap, plainDepth } = workerData;
 const G = globalThis;
 const inspectValue = G.Deno.inspect;
 const now = G.performance.now.bind(G.performance);
@@ -38,7 +38,7 @@ const ownKeys = G.Object.keys;
 const ReferenceErrorClass = G.ReferenceError;
 const LINE_CHARS = 2048;
 const HEAD_CHARS = 4096;
-const FRAME_CHARS = 400;
+const FRAME_CHARS = 400; // characters (code points) of one frame, its location kept whole
 const PROGRAM_URLS = { js: "sandbox:/program.js", ts: "sandbox:/program.ts" };
 const STRIPPED_NAME = "file:///stripTypeScriptTypes.ts";
 const MAP_PREFIX = "//# sourceMappingURL=data:application/json;base64,";
@@ -203,7 +203,7 @@ function invoke(operation, argsJson) {
 }
 
 const calls = { cap: callCap, made: 0, refused: 0 };
-G[BRIDGE] = { invoke, words, calls };
+G[BRIDGE] = { invoke, words, calls, plainDepth };
 const { ApiError } = await import("gg:core");
 await import("gg");
 delete G[BRIDGE];
@@ -214,8 +214,34 @@ function splitStack(stack) {
   const cut = searchText(stack, /\n\s+at /);
   if (cut < 0) return { head: stack, frames: [] };
   const frames = splitText(sliceText(stack, cut + 1), "\n");
-  for (let i = 0; i < frames.length; i++) frames[i] = sliceText(frames[i], 0, FRAME_CHARS);
+  for (let i = 0; i < frames.length; i++) frames[i] = shownFrame(frames[i]);
   return { head: sliceText(stack, 0, cut), frames };
+}
+
+// A frame of at most `FRAME_CHARS` characters: a longer one keeps its location (`(file:line:col)`)
+// whole and cuts what comes before it, never inside a surrogate pair, marking the cut with `…`.
+function shownFrame(frame) {
+  if (charactersFrom(frame, 0) <= FRAME_CHARS) return frame;
+  const open = lastIndexOfText(frame, " (");
+  const located = open > 0 && codeAt(frame, frame.length - 1) === 41; // ")"
+  const location = located ? sliceText(frame, open) : "";
+  const room = FRAME_CHARS - 1 - charactersFrom(location, 0);
+  if (room < 1) return firstCharacters(frame, FRAME_CHARS - 1) + "\u2026";
+  return firstCharacters(located ? sliceText(frame, 0, open) : frame, room) + "\u2026" + location;
+}
+
+// The first `count` characters (code points) of `text`.
+function firstCharacters(text, count) {
+  let end = 0;
+  for (let n = 0; n < count && end < text.length; n++) end += isPairAt(text, end) ? 2 : 1;
+  return sliceText(text, 0, end);
+}
+
+function isPairAt(text, at) {
+  const code = codeAt(text, at);
+  if (code < 0xd800 || code > 0xdbff || at + 1 >= text.length) return false;
+  const next = codeAt(text, at + 1);
+  return next >= 0xdc00 && next <= 0xdfff;
 }
 
 function ownProperties(error) {
@@ -236,13 +262,7 @@ function kindOf(error) {
 // How many characters (code points, as Python counts them) `text` holds from `from` on.
 function charactersFrom(text, from) {
   let count = 0;
-  for (let i = from; i < text.length; i++, count++) {
-    const code = codeAt(text, i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = codeAt(text, i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-  }
+  for (let i = from; i < text.length; i += isPairAt(text, i) ? 2 : 1) count++;
   return count;
 }
 

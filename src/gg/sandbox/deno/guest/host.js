@@ -2,8 +2,8 @@
 //
 // Rules kept here:
 // - the only channel to Python is the private unix socket named by the one argument; messages
-//   are JSON lines (`init`, `run`, `reply` in; `ready`, `waiting`, `started`, `call`, `logs`,
-//   `done` out);
+//   are JSON lines (`init`, `run`, `go`, `reply`, `rest` in; `ready`, `waiting`, `started`,
+//   `call`, `logs`, `done` out);
 // - a Worker talks to this thread only over the private ports handed to it at creation; its
 //   `parentPort`/`postMessage` traffic is ignored, so a program cannot forge a call or a `done`;
 // - a reply reaches the blocked Worker as a port message plus an Atomics store and notify;
@@ -17,6 +17,13 @@
 //   `REFILL_IDLE_MS`; a program that finds none booted starts on the first that is, and Python
 //   is told (`waiting` at once, `started` with the time it waited), so the wait is not on the
 //   program's clock. `ready` is sent once the first spare has booted;
+// - Python holds the process to a tight data limit while a program runs, so no Worker boots then:
+//   a run begins only once no Worker is booting and the one retired last has ended (or
+//   `RETIRE_WAIT_MS` passed), says `started`, and hands the program to its Worker on `go` (sent
+//   once the limit is set); spares are booted again only after `rest` (sent once it is lifted);
+// - Workers have no `resourceLimits`: with them, Deno ends a Worker as out of memory on any
+//   last-resort collection, so an allocation the data limit refuses never becomes the RangeError
+//   that names the program's line. The heap is bounded by the data limit and V8's own flags;
 // - the time ceiling is not kept here: Deno's `worker.terminate()` does not stop a Worker that is
 //   still running JavaScript, so Python kills this whole process when a program overruns. A
 //   `done` says `crowded` when Workers that should have ended are still alive.
@@ -27,13 +34,13 @@ const LOG_BATCH_MS = 20;
 const SPARE_WORKERS = 4; // a whole hand-over chain runs back to back on Workers booted beforehand
 const REFILL_IDLE_MS = 10; // how long the thread must be idle before it boots the next spare
 const MAX_LINGERING_WORKERS = 2; // retired Workers still alive past which a process is crowded
-const CODE_RANGE_MB = 32; // without it each Worker reserves ~530 MB, which RLIMIT_DATA counts
+const RETIRE_WAIT_MS = 50; // the longest a run waits for the Worker retired before it to end
 const encoder = new TextEncoder();
 const conn = await Deno.connect({ transport: "unix", path: Deno.args[0] });
 const writer = conn.writable.getWriter();
 
 const pool = {
-  boot: null, bundle: null, heapMb: 0, spares: [], current: null, waiting: null, refill: null,
+  boot: null, bundle: null, spares: [], current: null, waiting: null, refill: null,
   retired: new Set(), announced: false,
 };
 
@@ -47,17 +54,13 @@ function sendMessage(message) {
 
 // ---- workers -------------------------------------------------------------------------------
 
-function bootWorker(heapMb) {
+function bootWorker() {
   const ctl = new MessageChannel();
   const reply = new MessageChannel();
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const workerData = { ctl: ctl.port2, reply: reply.port2, flag, ...pool.bundle };
-  const worker = new Worker(pool.boot, {
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, codeRangeSizeMb: CODE_RANGE_MB },
-    workerData,
-    transferList: [ctl.port2, reply.port2],
-  });
-  const slot = { worker, ctl: ctl.port1, reply: reply.port1, flag, heapMb, ready: false, run: null, dead: false };
+  const worker = new Worker(pool.boot, { workerData, transferList: [ctl.port2, reply.port2] });
+  const slot = { worker, ctl: ctl.port1, reply: reply.port1, flag, ready: false, run: null, program: null, dead: false };
   ctl.port1.on("message", (message) => onWorkerMessage(slot, message));
   worker.on("error", (error) => onWorkerError(slot, error));
   worker.on("exit", () => onWorkerExit(slot));
@@ -75,20 +78,16 @@ function refill() {
   pool.refill = null;
   pool.spares = pool.spares.filter((spare) => !spare.dead);
   if (pool.current !== null || pool.spares.length >= SPARE_WORKERS) return;
-  pool.spares.push(bootWorker(pool.heapMb));
+  pool.spares.push(bootWorker());
   scheduleRefill();
 }
 
-// A booted spare for Workers of `heapMb`, or null; spares booted for another heap are retired.
-function readySpare(heapMb) {
-  if (heapMb !== pool.heapMb) {
-    for (const spare of pool.spares) retire(spare);
-    pool.spares = [];
-    pool.heapMb = heapMb;
-  }
-  pool.spares = pool.spares.filter((spare) => !spare.dead);
-  const at = pool.spares.findIndex((spare) => spare.ready);
-  return at >= 0 ? pool.spares.splice(at, 1)[0] : null;
+// Whether a run may begin: no Worker is booting (a boot must not go on under the data limit the
+// run is held to), and the Worker retired last is gone, so what the process holds idle is not
+// the last program's (one that has not ended within `RETIRE_WAIT_MS` counts as the process's).
+function settled(message) {
+  if (pool.spares.some((spare) => !spare.ready)) return false;
+  return pool.retired.size === 0 || performance.now() - message.received >= RETIRE_WAIT_MS;
 }
 
 function retire(slot) {
@@ -102,24 +101,40 @@ function retire(slot) {
 // ---- one run -------------------------------------------------------------------------------
 
 function startRun(message) {
-  const slot = readySpare(message.heapMb);
+  pool.spares = pool.spares.filter((spare) => !spare.dead);
+  const slot = settled(message) ? pool.spares.shift() ?? null : null;
   if (slot === null) {
-    if (pool.waiting === null) sendMessage({ t: "waiting", id: message.id }); // before a boot holds us up
-    pool.waiting = message; // started as soon as a spare is ready
-    if (pool.spares.length === 0) pool.spares.push(bootWorker(message.heapMb));
+    if (pool.waiting === null) {
+      sendMessage({ t: "waiting", id: message.id }); // before a boot holds us up
+      if (pool.retired.size > 0) setTimeout(() => startWaiting(message), RETIRE_WAIT_MS);
+    }
+    pool.waiting = message; // started as soon as the process has settled and a spare is ready
+    if (pool.spares.length === 0) pool.spares.push(bootWorker());
     return;
   }
-  if (pool.waiting !== null) {
-    sendMessage({ t: "started", id: message.id, waitedMs: performance.now() - message.received });
-  }
+  const waited = pool.waiting !== null ? { waitedMs: performance.now() - message.received } : {};
   pool.waiting = null;
   const run = {
     id: message.id, started: performance.now(), calling: false, logs: [], dropped: 0, over: false,
     outbox: [], outDropped: 0, lastSent: -Infinity, timer: null,
   };
   slot.run = run;
+  slot.program = { t: "run", program: message.program, lang: message.lang, libs: message.libs };
   pool.current = slot;
-  slot.ctl.postMessage({ t: "run", program: message.program, lang: message.lang, libs: message.libs });
+  sendMessage({ t: "started", id: message.id, ...waited });
+}
+
+function startWaiting(message) {
+  if (pool.waiting === message && pool.current === null) startRun(message);
+}
+
+// Python has set the run's data limit: the program goes to its Worker.
+function go(id) {
+  const slot = pool.current;
+  if (slot === null || slot.program === null || slot.run.id !== id) return;
+  slot.run.started = performance.now();
+  slot.ctl.postMessage(slot.program);
+  slot.program = null;
 }
 
 function capped(lines, keep) {
@@ -161,7 +176,6 @@ function finish(slot, result) {
   const ms = performance.now() - run.started;
   const crowded = lingering > MAX_LINGERING_WORKERS;
   sendMessage({ t: "done", id: run.id, ms, logs: run.logs, dropped: run.dropped, crowded, ...result });
-  scheduleRefill();
 }
 
 function onReady(slot) {
@@ -170,7 +184,7 @@ function onReady(slot) {
     pool.announced = true;
     sendMessage({ t: "ready" });
   }
-  if (pool.waiting !== null && pool.current === null) startRun(pool.waiting);
+  if (pool.waiting !== null) startWaiting(pool.waiting);
   else scheduleRefill();
 }
 
@@ -200,8 +214,8 @@ function onWorkerError(slot, error) {
 function onWorkerExit(slot) {
   slot.dead = true;
   pool.retired.delete(slot);
-  if (slot.run !== null) finish(slot, { status: "trap", detail: "the worker exited" });
-  else if (pool.waiting !== null && pool.current === null) startRun(pool.waiting); // a spare died booting
+  if (slot.run !== null && !slot.run.over) return finish(slot, { status: "trap", detail: "the worker exited" });
+  if (pool.waiting !== null) startWaiting(pool.waiting); // a spare died booting, or the last retired is gone
 }
 
 function relayReply(line) {
@@ -220,11 +234,13 @@ function onLine(line) {
   if (line.startsWith('{"t":"reply"')) return relayReply(line);
   const message = JSON.parse(line);
   if (message.t === "run") return startRun({ ...message, received: performance.now() });
+  if (message.t === "go") return go(message.id);
+  if (message.t === "rest") return scheduleRefill();
   if (message.t === "init") {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
-    pool.bundle = { sdk: message.sdk, words: message.words, families: message.families, callCap: message.callCap };
-    pool.heapMb = message.heapMb;
-    pool.spares.push(bootWorker(pool.heapMb));
+    const { sdk, words, families, callCap, plainDepth } = message;
+    pool.bundle = { sdk, words, families, callCap, plainDepth };
+    pool.spares.push(bootWorker());
   }
 }
 

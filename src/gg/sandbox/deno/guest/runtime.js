@@ -10,13 +10,20 @@
 // - a u32, positive-number, list, turn-span or options-object mistake is an ApiError raised here,
 //   before the host, whose `operation` is gg's key (`read_file`), as a host failure's is; a
 //   mistyped string is a TypeError;
+// - an `any` argument must be plain JSON data (null, booleans, finite numbers, strings, arrays
+//   and plain objects, at most `plainDepth` deep; a key whose value is undefined is left out, as
+//   absent): anything else (a Set, a Map, NaN, a BigInt, undefined in an array, a function, a
+//   class instance) is refused naming where in the argument it is (`data.ids[0]`) and what it is,
+//   never turned into something else on the way. What crosses is a copy made here, of
+//   null-prototype arrays and objects, so no getter, `toJSON` or prototype the program planted
+//   changes it after the check;
 // - a host failure comes back as `{operation, code, message}` with gg's key and is thrown as an
 //   ApiError; alias methods are attached, non-enumerable, to each record of a result;
 // - every call counts against the program's call cap (`calls.cap`), the refused ones too; a call
 //   past it is an ApiError (`limit-exceeded`) raised here, which never reaches the host, and is
 //   counted in `calls.refused`.
 const BRIDGE = Symbol.for("gg.bridge");
-const { invoke, words, calls } = globalThis[BRIDGE];
+const { invoke, words, calls, plainDepth } = globalThis[BRIDGE];
 delete globalThis[BRIDGE];
 
 const parse = JSON.parse;
@@ -31,6 +38,13 @@ const replaceText = uncurry(String.prototype.replace);
 const sliceText = uncurry(String.prototype.slice);
 const hasOwn = Object.hasOwn;
 const ownKeys = Object.keys;
+const getPrototypeOf = Object.getPrototypeOf;
+const setPrototypeOf = Object.setPrototypeOf;
+const ownDescriptor = Object.getOwnPropertyDescriptor;
+const objectTag = uncurry(Object.prototype.toString);
+const codeAt = uncurry(String.prototype.charCodeAt);
+const ObjectPrototype = Object.prototype;
+const ArrayPrototype = Array.prototype;
 const U32_MAX = 4294967295;
 const byWire = new Map();
 const keyOf = new Map(); // each SDK function -> its documentation key, `gg.<family>.<name>`
@@ -120,7 +134,7 @@ const CHECKS = {
     return spans;
   },
   any(operation, name, value) {
-    return value;
+    return value === undefined ? undefined : plainCopy(operation, [name], value, 0); // undefined: left out
   },
   docTarget(operation, name, value) {
     if (typeof value === "string") return value;
@@ -132,6 +146,99 @@ const CHECKS = {
     throw invalid(operation, "argDocTarget", { name, got: typeName(value) });
   },
 };
+
+// ---- plain data --------------------------------------------------------------------------
+
+// `value` as plain JSON data, copied; `trail` is where it sits (the parameter, then keys and
+// indexes), for the refusal.
+function plainCopy(operation, trail, value, depth) {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      if (isFinite(value)) return value;
+      break;
+    case "object":
+      if (value === null) return null;
+      if (depth >= plainDepth) throw notPlain(operation, trail, containerName(value) + " nested deeper");
+      if (isArray(value) && getPrototypeOf(value) === ArrayPrototype) return arrayCopy(operation, trail, value, depth);
+      if (!isArray(value) && isPlainPrototype(getPrototypeOf(value))) return objectCopy(operation, trail, value, depth);
+      break;
+  }
+  throw notPlain(operation, trail, kindName(value));
+}
+
+function isPlainPrototype(proto) {
+  return proto === ObjectPrototype || proto === null;
+}
+
+function arrayCopy(operation, trail, value, depth) {
+  const copy = setPrototypeOf([], null);
+  const length = value.length;
+  for (let i = 0; i < length; i++) {
+    trail[trail.length] = i;
+    copy[i] = plainCopy(operation, trail, value[i], depth + 1);
+    trail.length -= 1;
+  }
+  return copy;
+}
+
+function objectCopy(operation, trail, value, depth) {
+  const copy = createRecord();
+  const keys = ownKeys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const item = value[keys[i]];
+    if (item === undefined) continue;
+    trail[trail.length] = keys[i];
+    copy[keys[i]] = plainCopy(operation, trail, item, depth + 1);
+    trail.length -= 1;
+  }
+  return copy;
+}
+
+function notPlain(operation, trail, got) {
+  let where = trail[0];
+  for (let i = 1; i < trail.length; i++) {
+    const step = trail[i];
+    where += typeof step === "number" ? "[" + step + "]" : isIdentifier(step) ? "." + step : "[" + stringify(step) + "]";
+  }
+  return invalid(operation, "argPlainData", { name: shownKey(where), got });
+}
+
+function isIdentifier(key) {
+  if (key.length === 0) return false;
+  for (let i = 0; i < key.length; i++) {
+    const c = codeAt(key, i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 36 || c === 95;
+    if (!letter && !(i > 0 && c >= 48 && c <= 57)) return false;
+  }
+  return true;
+}
+
+function containerName(value) {
+  return isArray(value) ? "array" : "object";
+}
+
+// What a value that is not plain data is: `NaN`, `BigInt`, `undefined`, `function`, `Set`, or a
+// class instance's class.
+function kindName(value) {
+  const type = typeof value;
+  if (type === "number") return "" + value;
+  if (type === "bigint") return "BigInt";
+  if (type !== "object") return type;
+  try {
+    const tag = sliceText(objectTag(value), 8, -1);
+    const proto = getPrototypeOf(value);
+    const maker = proto === null ? undefined : ownDescriptor(proto, "constructor")?.value;
+    const named = typeof maker === "function" ? ownDescriptor(maker, "name")?.value : undefined;
+    return (tag === "Object" || tag === "Array") && typeof named === "string" && named !== "" ? named : tag;
+  } catch {
+    return "an object that cannot be inspected";
+  }
+}
+
+// ---- options -------------------------------------------------------------------------------
 
 function readOptions(spec, options, args) {
   if (spec.optional.length === 0 || options === undefined || options === null) return;

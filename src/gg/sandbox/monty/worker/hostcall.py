@@ -6,10 +6,10 @@ Rules kept here (the prelude passes every parameter in declared order, `None` fo
 - `string` (and `string?`, whose `None` is left out like any other): a `str`, else a `TypeError`
   naming the function (an `ApiError` when the SDK checks it itself); `u32`: a whole number
   0..4294967295 (a whole `float` is taken as an `int`; `bool` never); `positiveNumber`: a finite
-  number above 0; `string[]`: a list or tuple of `str`, never a bare `str`; `any`: plain data
-  (None, bools, finite numbers, strings, lists, string-keyed dicts) at most `MAX_PLAIN_DEPTH`
-  deep, the first part that is not named with where it is (`value["box"][2]`), a non-finite
-  float (`inf`, `nan`: JSON has none) by its value and anything else by its type;
+  number above 0; `string[]`: a list or tuple of `str`, never a bare `str`; `any`: plain JSON
+  data (None, bools, finite numbers, strings, lists and tuples, string-keyed dicts) at most
+  `PLAIN_DEPTH` deep, else refused naming where in the argument (`data["ids"][0]`) the first
+  thing that is not, and its type (`set`, `nan`);
   `docTarget`: a documentation name (the prelude turned an SDK function into its key), a function
   of the program's own is refused; `turnSpan[]`: a list or tuple of dicts, each holding `from` and
   `to`, both whole numbers 0..4294967295;
@@ -26,13 +26,13 @@ from __future__ import annotations
 import json
 import math
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from gg.sandbox.monty.worker.channel import Channel
+from gg.sdk.shape_check import PLAIN_DEPTH
 
-MAX_PLAIN_DEPTH = 64
 API_ERROR_CLASS = "OSError"
 U32_MAX = 4_294_967_295
 _SHOWN = reprlib.Repr()
@@ -162,7 +162,7 @@ class HostCalls:
         try:
             return check(value)
         except _Wrong as wrong:
-            name = param.name if wrong.name is None else f"{param.name}{wrong.name}"
+            name = param.name if wrong.name is None else shown_name(f"{param.name}{wrong.name}")
             text = self.words.say(wrong.word, name=name, got=wrong.got, function=op.key)
             typed = param.type in ("string", "string?") and not param.checked_by_sdk
             raise Refusal("TypeError" if typed else API_ERROR_CLASS, text) from None
@@ -174,9 +174,6 @@ class _Wrong(Exception):
         self.word = word
         self.got = got
         self.name = name  # the part of the argument at fault, when not the whole of it
-
-
-_TOO_DEEP = _Wrong("argPlainData", "")  # plain data nested past the limit: the whole value is named
 
 
 def shown(value: Any) -> str:
@@ -254,38 +251,38 @@ def _bound(value: Any, bound: str) -> int:
 
 
 def _plain(value: Any) -> Any:
-    wrong = _first_not_plain(value, MAX_PLAIN_DEPTH, "")
-    if wrong is _TOO_DEEP:
-        raise _Wrong("argPlainData", type_name(value))
-    if wrong is not None:
-        raise wrong
+    fault = _not_plain(value, "", PLAIN_DEPTH)
+    if fault is not None:
+        where, got = fault
+        raise _Wrong("argPlainData", got, where)
     return value
 
 
-def _first_not_plain(value: Any, depth: int, where: str) -> _Wrong | None:
-    """The first part of `value` that is not plain data, with where it is (`["box"][2]`): a
-    non-finite float named by its value, anything else by its type; `_TOO_DEEP` past `depth`."""
+def _not_plain(value: Any, where: str, depth: int) -> tuple[str, str] | None:
+    """Where in `value` (`[0]`, `["ids"]`, empty for the value itself) the first thing that is not
+    plain data is, and what it is; None when it all is."""
     if value is None or isinstance(value, str | bool | int):
         return None
     if isinstance(value, float):
-        return None if math.isfinite(value) else _Wrong("argNotFinite", shown(value), where)
-    if not isinstance(value, list | tuple | dict):
-        return _Wrong("argPlainData", type_name(value), where)
-    if depth <= 0:
-        return _TOO_DEEP
+        return None if math.isfinite(value) else (where, repr(value))
+    if isinstance(value, list | tuple | dict) and depth <= 0:
+        return where, f"{type_name(value)} nested deeper"
+    if isinstance(value, list | tuple):
+        items = enumerate(value)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+        return _first_fault(_not_plain(item, f"{where}[{n}]", depth - 1) for n, item in items)
     if isinstance(value, dict):
-        entries = value.items()  # pyright: ignore[reportUnknownVariableType]
-        if not all(isinstance(key, str) for key, _ in entries):  # pyright: ignore[reportUnknownVariableType]
-            return _Wrong("argPlainData", type_name(value), where)
-        parts = ((f"{where}[{_key(key)}]", item) for key, item in entries)  # pyright: ignore[reportUnknownVariableType]
-    else:
-        parts = ((f"{where}[{n}]", item) for n, item in enumerate(value))  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
-    found = (_first_not_plain(item, depth - 1, inner) for inner, item in parts)
-    return next((wrong for wrong in found if wrong is not None), None)
+        for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
+            if not isinstance(key, str):
+                return where, f"dict with the key {shown(key)}"
+            fault = _not_plain(item, f"{where}[{json.dumps(key, ensure_ascii=False)}]", depth - 1)
+            if fault is not None:
+                return fault
+        return None
+    return where, type_name(value)
 
 
-def _key(key: str) -> str:
-    return json.dumps(shown_name(key), ensure_ascii=False)
+def _first_fault(faults: Iterator[tuple[str, str] | None]) -> tuple[str, str] | None:
+    return next((fault for fault in faults if fault is not None), None)
 
 
 def _doc_target(value: Any) -> str:

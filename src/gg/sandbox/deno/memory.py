@@ -1,0 +1,40 @@
+"""What a JavaScript program's guest process may hold while the program runs. Pure.
+
+Rules kept here:
+- the memory ceiling holds the whole guest process: the engine, its booted Workers and all the
+  program holds (heap, typed arrays, Blobs, wasm memory) stay within `maxMemoryBytes` plus
+  `ENGINE_SHARE_BYTES`; what the process held idle, just before the program began, is taken out
+  of that, and the program is allowed the rest, never less than `LEAST_ALLOWANCE_BYTES` (an
+  engine that holds more idle than the share leaves, under a small ceiling);
+- the allowance is held two ways: as the process's data limit (`RLIMIT_DATA`, what it had
+  mapped plus the allowance), which the kernel enforces at each allocation, so an allocation
+  past it fails there (V8 throws a `RangeError` at the program's line for an ArrayBuffer, and
+  aborts for its own heap); and as its resident memory, read by the pool's `Watch`, which stops
+  the program `WATCH_MARGIN_BYTES` short of the allowance, before V8 spends its time collecting
+  garbage at the data limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_MiB = 1024 * 1024
+ENGINE_SHARE_BYTES = 64 * _MiB
+LEAST_ALLOWANCE_BYTES = 32 * _MiB
+WATCH_MARGIN_BYTES = 16 * _MiB
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """The memory one run may add to its guest process: `data_limit` for its `RLIMIT_DATA`,
+    `resident_limit` for its watch."""
+
+    data_limit: int
+    resident_limit: int
+
+
+def allowance(ceiling_bytes: int, idle_resident: int, idle_data: int) -> Allowance:
+    """The allowance of a run whose ceiling is `ceiling_bytes`, on a process that held
+    `idle_resident` bytes resident and `idle_data` bytes of data mappings just before it."""
+    room = max(ceiling_bytes + ENGINE_SHARE_BYTES - idle_resident, LEAST_ALLOWANCE_BYTES)
+    return Allowance(idle_data + room, idle_resident + room - WATCH_MARGIN_BYTES)
