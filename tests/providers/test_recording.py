@@ -37,7 +37,7 @@ def test_a_session_recorded_from_the_loopback_server_replays_to_the_same_session
     chat_server.script(*_spec_audit_answers())
     journal = tmp_path / "recorded.jsonl"
     recorder = JournalRecorder.create(journal)
-    binding = {"provider": "openai", "model": "gpt-4o", "baseUrl": chat_server.base_url}
+    binding = {"provider": "openai", "model": "gpt-4o", "baseUrl": chat_server.base_url, "pricing": "gpt-4o"}
     recorded = _run(tmp_path / "recorded", binding, RunOptions(session_id="run-rec1", recorder=recorder))
 
     assert recorded.result.final_text is not None and "3 of 8 specs" in recorded.result.final_text
@@ -48,7 +48,7 @@ def test_a_session_recorded_from_the_loopback_server_replays_to_the_same_session
         ErrorType.MODEL_LENGTH_CAPPED
     ) == 1
     assert all(line.receipts is not None for line in lines if line.calls)
-    assert all(line.cost_usd is not None and line.cost_usd > 0 for line in lines)  # gpt-4o is priced
+    assert all(line.cost_usd is not None and line.cost_usd > 0 for line in lines)  # as `pricing` says
 
     replay_binding = {"provider": "replay", "journal": str(journal)}
     replayed = _run(tmp_path / "replayed", replay_binding, RunOptions())

@@ -1,11 +1,15 @@
-"""What a run spent and how often its turns failed, counted from its events. Pure.
+"""What a run spent, how often its turns failed and which models answered it, counted from its
+events. Pure.
 
 Rules (the one reading, shared by `gg runs` and `gg show`):
 - Tokens are summed over every `model_reply` usage; `input` counts every prompt token, cache reads
   and writes included. A usage is read in any common spelling (`inputTokens`, `prompt_tokens`, ...).
+  Cache reads no reply reported are unknown (`None`), not zero; the sum is of the reported ones.
 - A reply's cost is its `costUsd`, else a cost inside its usage, else unknown. The run's cost is the
   sum of the known ones (`None` when none is known); `unpriced` counts the replies whose cost is not.
 - Error turns are the `turn_outcome`s whose outcome is `error`.
+- The models are every `agent_spawned` model id, each once, in the order the agents opened (the
+  root's first).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 
 from gg.telemetry.events import EventType
 
-TALLIED = (EventType.MODEL_REPLY.value, EventType.TURN_OUTCOME.value)
+TALLIED = (EventType.MODEL_REPLY.value, EventType.TURN_OUTCOME.value, EventType.AGENT_SPAWNED.value)
 ERROR_OUTCOME = "error"
 _INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
 _OUTPUT_KEYS = ("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
@@ -32,7 +36,7 @@ class TokenCounts:
 
     input: int = 0
     output: int = 0
-    cache_read: int = 0
+    cache_read: int | None = None  # None: not reported
     cache_write: int = 0
 
 
@@ -42,6 +46,7 @@ class Tally:
     cost_usd: float | None  # None: no reply's cost is known
     unpriced: int  # replies whose cost is not known
     error_turns: int
+    models: tuple[str, ...] = ()  # every model an agent was answered by, the root's first
 
 
 def number_in(usage: Mapping[str, Any], keys: Sequence[str]) -> float | None:
@@ -56,7 +61,7 @@ def token_counts(usage: Mapping[str, Any]) -> TokenCounts:
     return TokenCounts(
         input=int(number_in(usage, _INPUT_KEYS) or 0),
         output=int(number_in(usage, _OUTPUT_KEYS) or 0),
-        cache_read=int(number_in(usage, _CACHE_READ_KEYS) or 0),
+        cache_read=None if (read := number_in(usage, _CACHE_READ_KEYS)) is None else int(read),
         cache_write=int(number_in(usage, _CACHE_WRITE_KEYS) or 0),
     )
 
@@ -75,22 +80,29 @@ def summed(counts: Iterable[TokenCounts]) -> TokenCounts:
         total = TokenCounts(
             total.input + c.input,
             total.output + c.output,
-            total.cache_read + c.cache_read,
+            _known_sum(total.cache_read, c.cache_read),
             total.cache_write + c.cache_write,
         )
     return total
+
+
+def _known_sum(a: int | None, b: int | None) -> int | None:
+    return a if b is None else (b if a is None else a + b)
 
 
 def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
     """The tally of a run's wire records (any of its events; the others are passed over)."""
     replies: list[Mapping[str, Any]] = []
     errors = 0
+    models: dict[str, None] = {}
     for record in records:
         kind = record.get("type")
         if kind == EventType.MODEL_REPLY.value:
             replies.append(record)
         elif kind == EventType.TURN_OUTCOME.value and record.get("outcome") == ERROR_OUTCOME:
             errors += 1
+        elif kind == EventType.AGENT_SPAWNED.value and isinstance(model := record.get("modelId"), str):
+            models[model] = None
     usages = [r.get("usage") for r in replies]
     costs = [cost for r in replies if (cost := reply_cost(r)) is not None]
     return Tally(
@@ -98,4 +110,5 @@ def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
         cost_usd=sum(costs) if costs else None,
         unpriced=len(replies) - len(costs),
         error_turns=errors,
+        models=tuple(models),
     )
