@@ -239,6 +239,14 @@ def test_a_turn_that_held_thinking_goes_back_as_it_came_on_every_later_request(
     assert first.text == "Looking."
 
 
+def test_cache_reads_the_api_did_not_report_are_unknown_not_zero(
+    anthropic_server: ChatServer, connect_anthropic: Connect
+) -> None:
+    anthropic_server.script(message(tool_use("1"), usage_body={"input_tokens": 40, "output_tokens": 5}))
+    reply = connect_anthropic().complete(a_request())
+    assert reply.usage == Usage(40, 5, cache_read_tokens=None)
+
+
 def test_an_unpriced_model_costs_nothing_known(
     anthropic_server: ChatServer, connect_anthropic: Connect
 ) -> None:

@@ -58,6 +58,7 @@ TURN_KEYS = [
     "outcome",
     "limits",
 ]
+CALL_KEYS = ["callId", "tool", "arguments", "rawArguments", "receipt", "programId"]
 PROGRAM_KEYS = [
     "submission",
     "programId",
@@ -138,6 +139,8 @@ def test_a_shown_run_has_its_entry_every_turn_and_every_program_with_the_documen
     (root,) = document["agents"]  # a run of one agent: its root, which is all the events name
     assert list(root) == AGENT_KEYS and (root["id"], root["relation"], root["depth"]) == ("root", "root", 0)
     assert [list(turn) for turn in document["turns"]] == [TURN_KEYS] * 3
+    calls = [call for turn in document["turns"] for call in turn["calls"]]
+    assert calls and all(list(call) == CALL_KEYS for call in calls)
     programs = [program for turn in document["turns"] for program in turn["programs"]]
     assert [list(program) for program in programs] == [PROGRAM_KEYS] * 3
     failed = programs[1]
