@@ -353,6 +353,23 @@ def test_docs_prints_the_sdk_reference_spelled_for_the_arm(arm: str, signature: 
     assert "Fails with an `ApiError` whose `code` is:" in result.output and "`not-found`" in result.output
 
 
+@pytest.mark.parametrize(
+    ("arm", "method"),
+    [
+        ("javascript", "  send(message: string): void; //"),
+        ("typescript", "  send(message: string): void; //"),
+        ("python", "    def send(self, message: str) -> None: ...  #"),
+        ("python-typed", "    def send(self, message: str) -> None: ...  #"),
+    ],
+)
+def test_docs_gives_a_record_each_method_once_though_two_calls_return_it(arm: str, method: str) -> None:
+    """`spawnSubagent` and `fork` both return a `SubagentHandle`, whose `send` is one method."""
+    result = CliRunner().invoke(main, ["docs", "--arm", arm, "delegation"])
+    assert result.exit_code == 0, result.output
+    handles = [block for block in result.output.split("\n\n") if method in block]
+    assert handles and all(block.count(method) == 1 for block in handles)
+
+
 def test_docs_usage_names_its_argument_a_module_as_the_reference_and_the_readme_do() -> None:
     result = CliRunner().invoke(main, ["docs", "--help"], prog_name="gg")
     assert result.exit_code == 0

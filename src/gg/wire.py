@@ -48,16 +48,28 @@ def well_formed(text: str) -> str:
     return text
 
 
-def read_json(text: str | bytes) -> Any:
+def read_json(text: str | bytes, *, lenient: bool = False) -> Any:
     """Parse JSON that came from outside gg (a model, a provider, a journal).
 
     Raises `ValueError` for text that is not JSON, and for JSON nested too deep to parse (which the
-    standard parser reports as a `RecursionError`): neither may take gg down.
+    standard parser reports as a `RecursionError`): neither may take gg down. `lenient` takes a
+    raw control character inside a string (a newline, a tab) as itself, as the servers' own
+    grammars let a model write one in a tool call's arguments.
     """
     try:
-        return json.loads(text)
+        return json.loads(text, strict=not lenient)
     except RecursionError:
         raise ValueError("nested too deeply to read") from None
+
+
+def lenient_value(text: str) -> Any:
+    """`text` read leniently as JSON (`read_json(text, lenient=True)`); `None` when it is not
+    JSON, so JSON's own `null` and text that is not JSON read alike: keep the text to tell them
+    apart."""
+    try:
+        return read_json(text, lenient=True)
+    except ValueError:
+        return None
 
 
 def well_formed_value(value: Any) -> Any:

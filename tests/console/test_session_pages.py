@@ -58,6 +58,13 @@ def test_activity_shows_a_programs_logs_its_view_a_stray_call_and_a_throw(sessio
     assert "Error: on purpose" in text
 
 
+def test_activity_counts_a_programs_source_lines_one_line_in_the_singular(session_client: TestClient):
+    text = page(session_client, "activity")
+    assert 'source <span class="muted">1 line</span>' in text  # the throw
+    assert 'source <span class="muted">2 lines</span>' in text  # the finish
+    assert "1 lines" not in text
+
+
 def test_the_runs_page_counts_the_sessions_error_turns(session_client: TestClient):
     text = session_client.get("/").text
     row = text[text.index('<a class="row run-link"') :]

@@ -40,7 +40,8 @@ FUNCTIONS = {
     "model: 'ModelClient | str | None' = None, workspace: 'str | Path | None' = None, "
     "journal: 'str | Path | None' = None, record: 'str | Path | None' = None, "
     "store: 'str | Path | None' = None, on_event: 'Callable[[Event], None] | None' = None, "
-    "families: 'Sequence[HostFamily] | None' = None) -> 'RunResult'",
+    "families: 'Sequence[HostFamily | str] | None' = None, otel: 'bool' = False, "
+    "otel_content: 'bool' = False) -> 'RunResult'",
     "load": "(config: 'str | Path | Mapping[str, Any] | CapabilitySet', *, base: 'str | Path | None' = None)"
     " -> 'CapabilitySet'",
     "open_store": "(location: 'str | Path' = '.') -> 'Store'",
@@ -77,8 +78,8 @@ FIELDS = {
     ],
     "Event": ["run_id", "agent_id", "turn", "timestamp", "payload", "parent_agent_id"],
     "Request": ["system", "messages", "tool", "max_output_tokens", "temperature", "volatile_tail"],
-    "Reply": ["text", "calls", "usage", "model", "receipts_hint", "cost_usd"],
-    "ToolCall": ["id", "name", "arguments"],
+    "Reply": ["text", "calls", "usage", "model", "receipts_hint", "cost_usd", "response_model"],
+    "ToolCall": ["id", "name", "arguments", "raw_arguments"],
     "Message": ["role", "content", "tool_call_id", "tool_calls"],
     "Usage": [
         "input_tokens",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from gg.config.catalogue import RosterScope
 from gg.console import vocabulary
+from gg.providers.tool_choice import ToolChoice
 from gg.run.status import AgentStatus
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Choice
@@ -21,7 +22,7 @@ from gg.telemetry.agent_events import (
     TransitionKind,
 )
 from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
-from gg.telemetry.events import EventType
+from gg.telemetry.events import EventType, ModelReply, ModelRequest, ReplyCall
 from gg.telemetry.module_events import (
     ArchiveState,
     BoardState,
@@ -100,6 +101,23 @@ def test_the_agent_events_carry_their_fields_in_camel_case() -> None:
     }
     assert AgentModules(modules=[]).to_wire() == {"modules": []}
     assert SkillsState(module_id="skills-0", skills=[]).to_wire() == {"moduleId": "skills-0", "skills": []}
+
+
+def test_a_models_request_and_reply_carry_their_fields_in_camel_case() -> None:
+    request = ModelRequest(messages=[], request_index=2, tool_choice="pinned")
+    assert request.to_wire() == {"messages": [], "requestIndex": 2, "toolChoice": "pinned"}
+    assert [c.value for c in ToolChoice] == ["pinned", "auto"]
+    reply = ModelReply(
+        text="", calls=[], usage={}, duration_ms=1.0, cost_usd=0.5, response_model="gemma-3-270m"
+    )
+    assert list(reply.to_wire()) == ["text", "calls", "usage", "durationMs", "costUsd", "responseModel"]
+    call = ReplyCall(id="call_1", name="submit_program", arguments=None, raw_arguments='{"program": "x(')
+    assert call.to_wire() == {
+        "id": "call_1",
+        "name": "submit_program",
+        "arguments": None,
+        "rawArguments": '{"program": "x(',
+    }
 
 
 def test_the_module_snapshots_and_the_reclaim_event_carry_their_fields_in_camel_case() -> None:

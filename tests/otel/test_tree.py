@@ -89,7 +89,7 @@ def test_the_baseline_names_the_provider_gen_ai_system_and_the_latest_gen_ai_pro
 def test_the_reply_names_the_response_model_and_the_agent_its_arm() -> None:
     records = _records()
     records[1] = {**records[1], "language": "typescript"}
-    records[3] = {**records[3], "model": "claude-x-2026-01-01"}
+    records[3] = {**records[3], "responseModel": "claude-x-2026-01-01"}
     spans = _named(fold_spans(RUN, records))
     assert spans["chat claude-x 1"].attributes["gen_ai.response.model"] == "claude-x-2026-01-01"
     assert spans["execute_tool submit_program"].attributes["gg.arm"] == "typescript"

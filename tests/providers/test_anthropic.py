@@ -187,7 +187,7 @@ def test_a_reply_keeps_its_text_its_calls_its_usage_and_its_cost(
             model="claude-sonnet-5-5",
         )
     )
-    reply = connect_anthropic(model="claude-sonnet-5-5").complete(a_request())
+    reply = connect_anthropic(model="claude-sonnet-5-5", pricing="claude-sonnet-5-5").complete(a_request())
     assert reply.text == "Here is the program."
     assert reply.calls == (
         ToolCall("toolu_01X", "submit_program", {"program": "files.writeFile('a', 'x')"}),
@@ -196,7 +196,7 @@ def test_a_reply_keeps_its_text_its_calls_its_usage_and_its_cost(
     assert reply.usage == Usage(
         2450, 30, cache_read_tokens=2000, cache_write_tokens=350, cache_write_1h_tokens=50
     )
-    assert reply.model == "claude-sonnet-5-5"
+    assert (reply.model, reply.response_model) == ("claude-sonnet-5-5", "claude-sonnet-5-5")
     expected = (100 * 2.0 + 2000 * 0.2 + 300 * 2.5 + 50 * 4.0 + 30 * 10.0) / 1_000_000
     assert reply.cost_usd == pytest.approx(expected)
 
@@ -239,6 +239,14 @@ def test_a_turn_that_held_thinking_goes_back_as_it_came_on_every_later_request(
     assert first.text == "Looking."
 
 
+def test_cache_reads_the_api_did_not_report_are_unknown_not_zero(
+    anthropic_server: ChatServer, connect_anthropic: Connect
+) -> None:
+    anthropic_server.script(message(tool_use("1"), usage_body={"input_tokens": 40, "output_tokens": 5}))
+    reply = connect_anthropic().complete(a_request())
+    assert reply.usage == Usage(40, 5, cache_read_tokens=None)
+
+
 def test_an_unpriced_model_costs_nothing_known(
     anthropic_server: ChatServer, connect_anthropic: Connect
 ) -> None:
@@ -253,9 +261,9 @@ def test_a_reply_cut_at_max_tokens_is_model_length_capped_and_keeps_its_usage_an
         message(tool_use("let x ="), stop_reason="max_tokens", usage_body=usage(1000, 8192))
     )
     with pytest.raises(ModelError) as caught:
-        connect_anthropic(model="claude-haiku-4-5").complete(a_request())
+        connect_anthropic(model="claude-haiku-4-5", pricing="claude-haiku-4-5").complete(a_request())
     assert caught.value.type is ErrorType.MODEL_LENGTH_CAPPED
-    assert caught.value.usage == Usage(1000, 8192)
+    assert caught.value.usage == Usage(1000, 8192, cache_read_tokens=0)
     assert caught.value.cost_usd == pytest.approx((1000 * 1.0 + 8192 * 5.0) / 1_000_000)
     assert len(anthropic_server.received) == 1
 

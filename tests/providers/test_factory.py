@@ -10,7 +10,7 @@ import pytest
 from gg.errors import ConfigError
 from gg.providers.anthropic_client import AnthropicClient
 from gg.providers.base import ModelClient
-from gg.providers.factory import EndpointChoice, build_client, endpoint_of
+from gg.providers.factory import EndpointChoice, build_client, endpoint_of, price_id_of
 from gg.providers.openai_compatible import OpenAIClient
 from gg.providers.replay import ReplayClient
 from gg.providers.tool_choice import ToolChoiceMemory
@@ -120,12 +120,42 @@ def test_the_endpoint_is_the_profiles_then_the_sdks_own_variable_then_the_defaul
         "http://localhost:9", "ANTHROPIC_BASE_URL"
     )
     assert endpoint_of("openrouter", None, sdk_variables) == EndpointChoice(
-        "https://openrouter.ai/api/v1", "the provider's default endpoint"
+        "https://openrouter.ai/api/v1", "the provider's default endpoint", own=True
     )
     assert endpoint_of("openai", None, {"OPENAI_BASE_URL": ""}) == EndpointChoice(
-        "https://api.openai.com/v1", "the provider's default endpoint"
+        "https://api.openai.com/v1", "the provider's default endpoint", own=True
     )
     assert endpoint_of("replay", None, sdk_variables) is None
+
+
+def test_replies_are_priced_under_the_models_own_id_only_at_the_providers_own_endpoint() -> None:
+    own = endpoint_of("openai", None, {})
+    assert own is not None and price_id_of("openai", "gpt-4o", own, None) == "openai:gpt-4o"
+    slashed = endpoint_of("openai", "https://api.openai.com/v1/", {})
+    assert slashed is not None and price_id_of("openai", "gpt-4o", slashed, None) == "openai:gpt-4o"
+    for elsewhere in ("http://127.0.0.1:8080/v1", "https://proxy.example/v1"):
+        endpoint = endpoint_of("openai", elsewhere, {})
+        assert endpoint is not None and price_id_of("openai", "gpt-4o", endpoint, None) is None
+        assert price_id_of("openai", "gemma", endpoint, "gpt-4o") == "openai:gpt-4o"
+        assert (
+            price_id_of("openai", "gemma", endpoint, "anthropic:claude-opus-5") == "anthropic:claude-opus-5"
+        )
+    variable = endpoint_of("openai", None, {"OPENAI_BASE_URL": "http://localhost:8000/v1"})
+    assert variable is not None and price_id_of("openai", "gpt-4o", variable, None) is None
+
+
+def test_a_pricing_the_price_table_does_not_list_refuses_the_launch_naming_it() -> None:
+    with pytest.raises(ConfigError) as caught:
+        build(
+            provider="openai",
+            model="gemma",
+            base_url="http://127.0.0.1:8080/v1",
+            pricing="gpt-99",
+            environ={},
+        )
+    [defect] = caught.value.defects
+    assert (defect.path, defect.found) == ("pricing", "gpt-99")
+    assert "`openai:gpt-99` is not in gg's price table" in defect.reason
 
 
 def test_the_endpoint_as_logged_leaves_out_a_user_and_password() -> None:

@@ -77,7 +77,7 @@ def test_the_system_prompt_comes_first_and_each_message_keeps_its_wire_shape(
     ]
     assert messages[3] == {"role": "tool", "tool_call_id": "call_1_1", "content": "k3p9"}
     assert messages[4] == {"role": "tool", "tool_call_id": "call_1_2", "content": "ok"}
-    assert messages[5]["content"] is None
+    assert messages[5]["content"] == ""  # never null: llama.cpp's server answers 500 to it
     assert messages[6] == {"role": "user", "content": "Notice\n----\nsomething"}
 
 
@@ -120,11 +120,16 @@ def test_a_reply_keeps_its_text_its_calls_and_its_usage(
     reply = connect().complete(a_request())
     assert reply.text == "Here is the program."
     assert reply.calls == (
-        ToolCall("call_x", "submit_program", {"program": 'files.writeFile("a", "x")'}),
-        ToolCall("call_y", "read_file", {"path": "a"}),
+        ToolCall(
+            "call_x",
+            "submit_program",
+            {"program": 'files.writeFile("a", "x")'},
+            raw_arguments='{"program": "files.writeFile(\\"a\\", \\"x\\")"}',
+        ),
+        ToolCall("call_y", "read_file", {"path": "a"}, raw_arguments='{"path": "a"}'),
     )
     assert reply.usage == Usage(120, 30, cache_read_tokens=100, cache_write_tokens=7)
-    assert reply.model == "test-model-2024"
+    assert (reply.model, reply.response_model) == ("test-model-2024", "test-model-2024")
 
 
 @pytest.mark.parametrize("arguments", ['{"program": "x(', '["not", "an", "object"]', ""])
@@ -134,7 +139,32 @@ def test_arguments_that_are_not_a_json_object_are_kept_raw(
     chat_server.script(completion(None, [("call_b", "submit_program", arguments)]))
     reply = connect().complete(a_request())
     assert reply.text == ""
-    assert reply.calls == (ToolCall("call_b", "submit_program", arguments),)
+    assert reply.calls == (ToolCall("call_b", "submit_program", arguments, raw_arguments=arguments),)
+
+
+@pytest.mark.parametrize("control", ["\n", "\t", "\r"])
+def test_a_raw_control_character_inside_an_argument_string_is_read_as_itself(
+    chat_server: ChatServer, connect: Connect, control: str
+) -> None:
+    arguments = '{"program": "const a = 1;' + control + 'files.writeFile(\\"a\\", a)"}'
+    chat_server.script(completion(None, [("call_n", "submit_program", arguments)]))
+    [call] = connect().complete(a_request()).calls
+    assert call.arguments == {"program": "const a = 1;" + control + 'files.writeFile("a", a)'}
+    assert call.raw_arguments == arguments
+
+
+@pytest.mark.parametrize(
+    ("details", "read"),
+    [(None, None), ({}, None), ({"cached_tokens": 0}, 0), ({"cached_tokens": 64}, 64)],
+)
+def test_cache_reads_the_server_did_not_report_are_unknown_not_zero(
+    chat_server: ChatServer, connect: Connect, details: dict[str, int] | None, read: int | None
+) -> None:
+    usage: dict[str, object] = {"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105}
+    if details is not None:
+        usage["prompt_tokens_details"] = details
+    chat_server.script(completion("a", usage=usage, finish_reason="stop"))
+    assert connect().complete(a_request()).usage == Usage(100, 5, cache_read_tokens=read)
 
 
 def test_a_reply_with_no_calls_is_still_a_reply(
@@ -287,7 +317,7 @@ def test_openrouter_also_gets_the_session_id_for_sticky_routing_and_reports_the_
     assert reply.cost_usd == 0.00123
 
 
-def test_a_priced_model_costs_its_usage_and_an_unpriced_one_costs_none(
+def test_a_priced_name_asked_away_from_the_providers_endpoint_costs_only_what_pricing_says(
     chat_server: ChatServer, connect: Connect
 ) -> None:
     usage = {
@@ -296,16 +326,22 @@ def test_a_priced_model_costs_its_usage_and_an_unpriced_one_costs_none(
         "total_tokens": 1_100,
         "prompt_tokens_details": {"cached_tokens": 800},
     }
-    chat_server.script(
-        completion("a", usage=usage, finish_reason="stop"), completion("b", usage=usage, finish_reason="stop")
+    chat_server.script(*(completion(n, usage=usage, finish_reason="stop", model="gemma") for n in "abcd"))
+    at_gpt_4o = (200 * 2.5 + 800 * 1.25 + 100 * 10.0) / 1_000_000
+    local = connect(model="gpt-4o").complete(a_request())  # a loopback server, not OpenAI's
+    assert (local.cost_usd, local.response_model) == (None, "gemma")
+    assert connect(model="gpt-4o", pricing="gpt-4o").complete(a_request()).cost_usd == pytest.approx(
+        at_gpt_4o
     )
-    priced_reply = connect(model="gpt-4o").complete(a_request())
-    assert priced_reply.cost_usd == pytest.approx((200 * 2.5 + 800 * 1.25 + 100 * 10.0) / 1_000_000)
+    assert connect(model="gemma", pricing="openai:gpt-4o").complete(a_request()).cost_usd == pytest.approx(
+        at_gpt_4o
+    )
     assert connect(model="llama3").complete(a_request()).cost_usd is None
 
 
 def test_a_reply_nested_too_deep_to_read_is_model_parse_and_deep_arguments_stay_raw() -> None:
-    from gg.providers.chat_wire import parse_arguments, parse_reply
+    from gg.providers.base import parse_arguments
+    from gg.providers.chat_wire import parse_reply
     from gg.providers.failures import Failure, Symptom
 
     deep = "[" * 100_000 + "]" * 100_000

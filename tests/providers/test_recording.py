@@ -17,7 +17,7 @@ import pytest
 from gg.config import parse_capability_set
 from gg.outcome import ErrorType
 from gg.providers.base import ModelError, Reply, ToolCall, Usage
-from gg.providers.journal import load_journal
+from gg.providers.journal import load_journal, parse_journal
 from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
 from gg.providers.scripted import ScriptedClient
@@ -37,7 +37,7 @@ def test_a_session_recorded_from_the_loopback_server_replays_to_the_same_session
     chat_server.script(*_spec_audit_answers())
     journal = tmp_path / "recorded.jsonl"
     recorder = JournalRecorder.create(journal)
-    binding = {"provider": "openai", "model": "gpt-4o", "baseUrl": chat_server.base_url}
+    binding = {"provider": "openai", "model": "gpt-4o", "baseUrl": chat_server.base_url, "pricing": "gpt-4o"}
     recorded = _run(tmp_path / "recorded", binding, RunOptions(session_id="run-rec1", recorder=recorder))
 
     assert recorded.result.final_text is not None and "3 of 8 specs" in recorded.result.final_text
@@ -48,7 +48,7 @@ def test_a_session_recorded_from_the_loopback_server_replays_to_the_same_session
         ErrorType.MODEL_LENGTH_CAPPED
     ) == 1
     assert all(line.receipts is not None for line in lines if line.calls)
-    assert all(line.cost_usd is not None and line.cost_usd > 0 for line in lines)  # gpt-4o is priced
+    assert all(line.cost_usd is not None and line.cost_usd > 0 for line in lines)  # as `pricing` says
 
     replay_binding = {"provider": "replay", "journal": str(journal)}
     replayed = _run(tmp_path / "replayed", replay_binding, RunOptions())
@@ -59,6 +59,23 @@ def test_a_session_recorded_from_the_loopback_server_replays_to_the_same_session
     )
     report = "workspace/report.md"
     assert (tmp_path / "replayed" / report).read_text() == (tmp_path / "recorded" / report).read_text()
+
+
+def test_a_journal_keeps_cache_reads_reported_as_zero_apart_from_unreported_ones(tmp_path: Path) -> None:
+    path = tmp_path / "journal.jsonl"
+    recorder = JournalRecorder.create(path)
+    script: list[Reply | ModelError] = [
+        Reply("unreported", (), Usage(10, 2), "m"),
+        Reply("reported", (), Usage(10, 2, cache_read_tokens=0), "m"),
+    ]
+    client = recorder.wrap(ScriptedClient(script, model_id="openai:m"), "root")
+    client.complete(_request())
+    client.complete(_request())
+    recorder.close()
+    unreported, reported = load_journal(path)
+    assert (unreported.usage.cache_read_tokens, reported.usage.cache_read_tokens) == (None, 0)
+    written = parse_journal('{"text": "a", "usage": {"inputTokens": 1, "cacheReadTokens": null}}', "j")
+    assert written[0].usage == Usage(1, 0)
 
 
 def test_the_recorder_keeps_calls_as_received_usage_cost_receipts_and_failures(tmp_path: Path) -> None:

@@ -36,6 +36,13 @@ def test_a_refused_study_file_exits_2_naming_its_defects(
     assert json.loads(CliRunner().invoke(main, ["study", "schema"]).output)["title"] == "gg study"
 
 
+def test_check_says_a_count_of_one_in_the_singular(tmp_path: Path) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    checked = CliRunner().invoke(main, ["study", "check", str(file)])
+    assert checked.exit_code == 0, checked.output
+    assert " × 1 task × 1 repeat = " in checked.output
+
+
 def test_a_run_store_that_cannot_be_used_refuses_the_study(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -49,7 +49,9 @@ def test_paired_differences_are_b_minus_a_over_the_pairs_that_have_them() -> Non
 
 def test_the_comparison_table_has_a_row_per_task_and_one_for_all() -> None:
     table = comparison_table(compare(_rows(), "a", "b", ["t1", "t2", "t3"]))
-    records = json.loads(table.to_json())
+    document = json.loads(table.to_json())
+    assert document["schema"] == 1
+    records = document["comparison"]
     assert [record["task"] for record in records] == ["t1", "t2", "t3", "(all)"]
     assert records[-1] | {"costDiffMedian": None, "costDiffMean": None, "turnsDiffMean": None} == {
         "a": "a",

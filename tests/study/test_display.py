@@ -47,6 +47,6 @@ def test_a_cells_check_output_is_shown_as_bounded_text(
     assert "\x07" not in terminal.getvalue()
     monkeypatch.chdir(tmp_path)
     as_json = CliRunner().invoke(main, ["study", "show", end.study_id, "--cells", "--json"])
-    assert [record["checkDetail"] for record in json.loads(as_json.output)] == [
+    assert [record["checkDetail"] for record in json.loads(as_json.output)["cells"]] == [
         f"{first}\nsecond\n\nthird\n"
     ] * 2

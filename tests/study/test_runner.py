@@ -147,7 +147,7 @@ def test_show_and_compare_print_their_tables_as_json_and_csv(
     runner = CliRunner()
     shown = runner.invoke(main, ["study", "show", "latest", "--json"])
     assert shown.exit_code == 0, shown.output
-    assert [record["solved"] for record in json.loads(shown.output)] == [4, 6]
+    assert [record["solved"] for record in json.loads(shown.output)["results"]] == [4, 6]
     compared = runner.invoke(
         main, ["study", "compare", finished.end.study_id, "javascript", "typescript", "--csv"]
     )
@@ -167,7 +167,9 @@ def test_list_prints_the_studies_as_json_and_csv(finished: Finished, monkeypatch
     runner = CliRunner()
     as_json = runner.invoke(main, ["study", "list", "--json"])
     assert as_json.exit_code == 0, as_json.output
-    (record,) = json.loads(as_json.output)
+    document = json.loads(as_json.output)
+    assert document["schema"] == 1
+    (record,) = document["studies"]
     assert (record["id"], record["status"], record["finished"], record["cells"]) == (
         finished.end.study_id,
         "finished",
@@ -195,7 +197,7 @@ def test_show_cells_prints_what_each_cells_check_said_and_its_json_the_whole_out
         said = "total.txt holds 'NaN', wanted 419.74" if row.verdict == "failed" else " is right"
         assert line.split("│")[-1].strip().endswith(said), line
     as_json = runner.invoke(main, ["study", "show", "latest", "--cells", "--json"])
-    details = {record["runId"]: record["checkDetail"] for record in json.loads(as_json.output)}
+    details = {record["runId"]: record["checkDetail"] for record in json.loads(as_json.output)["cells"]}
     assert details == {row.run_id: row.check_detail for row in finished.cells}
 
 

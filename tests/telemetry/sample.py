@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from gg.telemetry.agent_events import AgentSpawned
 from gg.telemetry.emitter import Sink, Telemetry
 from gg.telemetry.events import (
     ApiCall,
@@ -56,6 +57,15 @@ def echo(reply_text: str, call_id: str, source: str, receipt: str) -> list[dict[
         {"role": "assistant", "content": reply_text, "toolCalls": [program_call(call_id, source)]},
         {"role": "tool", "content": receipt, "toolCallId": call_id},
     ]
+
+
+def spawn_tree(telemetry: Telemetry, *models: str) -> None:
+    """Open the root and one subagent per further model, each answered by its model, in order."""
+    root, *children = models
+    telemetry.emit("root", 0, AgentSpawned(profile_id="auditor", model_id=root, depth=0))
+    for number, model in enumerate(children, 1):
+        spawned = AgentSpawned(profile_id="helper", model_id=model, depth=1, brief="help")
+        telemetry.emit(f"root.{number}", 0, spawned, parent_agent_id="root")
 
 
 def emit_sample_run(sinks: list[Sink], *, finish: bool = True) -> Telemetry:

@@ -8,7 +8,7 @@ from gg.telemetry.export import runs_document, show_document
 from gg.telemetry.store import RunStore
 from gg.telemetry.transcript import fold_transcript
 
-from .sample import RUN_ID, emit_sample_run
+from .sample import RUN_ID, emit_sample_run, spawn_tree
 
 AGENT_KEYS = [
     "id",
@@ -29,6 +29,7 @@ RUN_KEYS = [
     "exitCode",
     "arm",
     "model",
+    "models",
     "turns",
     "errorTurns",
     "inputTokens",
@@ -57,6 +58,7 @@ TURN_KEYS = [
     "outcome",
     "limits",
 ]
+CALL_KEYS = ["callId", "tool", "arguments", "rawArguments", "receipt", "programId"]
 PROGRAM_KEYS = [
     "submission",
     "programId",
@@ -104,6 +106,21 @@ def test_a_listed_run_carries_every_documented_key_with_its_figures(tmp_path: Pa
     assert (run["durationMs"], run["finalText"]) == (4500.0, "Audit done: 2 issues.")
 
 
+def test_a_listed_run_names_every_model_of_its_tree_the_roots_first_and_keeps_model_the_roots(
+    tmp_path: Path,
+) -> None:
+    store = RunStore.at(tmp_path)
+    spawn_tree(emit_sample_run([store]), "gpt-test", "anthropic:claude-x", "gpt-test")
+    (run,) = runs_document(store.listed(store.list_runs()))["runs"]
+    assert (run["model"], run["models"]) == ("gpt-test", ["gpt-test", "anthropic:claude-x"])
+
+
+def test_a_run_of_one_agent_names_its_one_model(tmp_path: Path) -> None:
+    store = _store(tmp_path)  # its events name no agent: the run's own model stands for its one agent
+    (run,) = runs_document(store.listed(store.list_runs()))["runs"]
+    assert run["models"] == ["gpt-test"]
+
+
 def test_an_unfinished_run_keeps_every_key_with_null_for_what_is_not_known(tmp_path: Path) -> None:
     store = _store(tmp_path, finish=False)
     (run,) = runs_document(store.listed(store.list_runs()))["runs"]
@@ -122,6 +139,8 @@ def test_a_shown_run_has_its_entry_every_turn_and_every_program_with_the_documen
     (root,) = document["agents"]  # a run of one agent: its root, which is all the events name
     assert list(root) == AGENT_KEYS and (root["id"], root["relation"], root["depth"]) == ("root", "root", 0)
     assert [list(turn) for turn in document["turns"]] == [TURN_KEYS] * 3
+    calls = [call for turn in document["turns"] for call in turn["calls"]]
+    assert calls and all(list(call) == CALL_KEYS for call in calls)
     programs = [program for turn in document["turns"] for program in turn["programs"]]
     assert [list(program) for program in programs] == [PROGRAM_KEYS] * 3
     failed = programs[1]

@@ -9,7 +9,7 @@ from gg.telemetry.show import render_runs, render_transcript
 from gg.telemetry.store import RunStore
 from gg.telemetry.transcript import fold_transcript
 
-from .sample import RUN_ID, emit_sample_run
+from .sample import RUN_ID, emit_sample_run, spawn_tree
 
 
 def console() -> Console:
@@ -141,6 +141,15 @@ def test_the_runs_table_shows_arm_model_turns_tokens_cost_and_errors(tmp_path: P
         "2026-11-29",
         "20:32:33",
     ]
+
+
+def test_the_runs_table_names_the_roots_model_and_how_many_others_answered_the_tree(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    spawn_tree(emit_sample_run([store]), "gpt-test", "anthropic:claude-x", "gpt-test", "openai:gpt-5")
+    out = console()
+    render_runs(store.listed(store.list_runs()), out, tz=UTC)
+    _, row = lines(out.export_text())
+    assert row.split()[3:6] == ["javascript", "gpt-test", "+2"]
 
 
 def test_the_runs_table_is_never_cut_short_on_a_narrow_console(tmp_path: Path) -> None:

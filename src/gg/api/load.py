@@ -26,16 +26,28 @@ def load(
 ) -> CapabilitySet:
     """The capability set `config` describes, validated. Raises `gg.ConfigError` naming every
     defect, each at its key path."""
+    return load_for_run(config, base=base, root_model_handed=False)
+
+
+def load_for_run(
+    config: str | Path | Mapping[str, Any] | CapabilitySet,
+    *,
+    base: str | Path | None = None,
+    root_model_handed: bool,
+) -> CapabilitySet:
+    """`load`, for a run that may be handed the root's model (then the root profile need not
+    name one)."""
     from gg.config.load import load_capability_set, parse_capability_set
     from gg.config.model import CapabilitySet
 
+    handed = root_model_handed
     if isinstance(config, CapabilitySet):
         document = config.model_dump(mode="json", by_alias=True, exclude_none=True)
-        return parse_capability_set(document, base=Path(base or Path.cwd()), source=IN_CODE)
+        return parse_capability_set(document, Path(base or Path.cwd()), IN_CODE, root_model_handed=handed)
     if isinstance(config, Mapping):
-        return parse_capability_set(config, base=Path(base or Path.cwd()), source=IN_CODE)
+        return parse_capability_set(config, Path(base or Path.cwd()), IN_CODE, root_model_handed=handed)
     if isinstance(config, str | Path):  # pyright: ignore[reportUnnecessaryIsInstance]
-        return load_capability_set(config)
+        return load_capability_set(config, root_model_handed=handed)
     raise TypeError(f"gg.load takes a path, a mapping or a CapabilitySet, not {type(config).__name__}")
 
 

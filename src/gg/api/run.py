@@ -13,14 +13,16 @@
   `complete(request)`), or `"PROVIDER:MODEL"` as `--model` takes it; `journal` replays a journal
   instead (the two do not combine); `record` writes every agent's replies, and the host
   functions' answers, to a new journal file.
-- `families` are the host families (`gg.family`) profiles may name by name.
+- `families` are the host families profiles may name by name: each the `gg.family(...)` itself,
+  or an importable `package.module:attribute` naming one, as a profile may write it. A root
+  handed its model (`model` or `journal`) need not name one in its profile.
 - `otel=True` (or `GG_OTEL=1`) exports the run as OpenTelemetry traces while it runs, as
   `gg run --otel` does (`otel_content=True` with message and program contents); asking for it
   without the `otel` extra installed raises `gg.ConfigError`, and an unreachable collector is one
   warning on stderr, never the run's failure.
 - What refuses the launch before a run exists (a capability set with defects, a `model` that is
   no `ModelClient`, a journal that does not exist, a workspace that is missing or holds the store,
-  a recording file that exists) raises
+  a recording file that exists, a family that is neither a family nor imports as one) raises
   `gg.ConfigError` and records nothing, as `gg run` does; whatever the run itself meets (a missing
   key, a host family that cannot be served) ends it `refused` or otherwise, never an exception.
 """
@@ -56,33 +58,30 @@ def run(
     record: str | Path | None = None,
     store: str | Path | None = None,
     on_event: Callable[[Event], None] | None = None,
-    families: Sequence[HostFamily] | None = None,
+    families: Sequence[HostFamily | str] | None = None,
     otel: bool = False,
     otel_content: bool = False,
 ) -> RunResult:
-    """Run the capability set `config` (a path, a document, or a `CapabilitySet`) to its end.
-
-    `model` answers the root agent instead of its profile's model (a `ModelClient`, or
-    `"PROVIDER:MODEL"`); `journal` replays that journal instead; `record` writes the session to a
-    new journal file; `workspace` replaces the capability set's; `store` is the folder whose
-    `.gg/` keeps the run (the working directory by default); `on_event` is called with every
-    telemetry event as it happens; `families` are the host families profiles may name; `otel`
-    exports the run as OpenTelemetry traces (`otel_content`: with contents).
-    Raises `gg.ConfigError` when the launch is refused before the run starts.
+    """Run the capability set `config` (a path, a document, or a `CapabilitySet`) to its end and
+    return how it ended. `model`, `journal`, `record`, `otel` and `otel_content` are `gg run`'s
+    `--model`, `--journal`, `--record`, `--otel` and `--otel-content`; `workspace` replaces the
+    capability set's; `store` is the folder whose `.gg/` keeps the run; `on_event` gets each event
+    as it happens; `families` are the host families profiles may name (this module's documentation
+    says more of each). Raises `gg.ConfigError` when the launch is refused before the run starts.
     """
-    from gg.api.load import load
+    from gg.api.load import load_for_run
     from gg.run.run import execute_run
     from gg.telemetry.clock import new_run_id
 
-    capability_set = load(config)
+    capability_set = load_for_run(config, root_model_handed=model is not None or journal is not None)
     base = Path(store) if store is not None else Path.cwd()
     chosen = Path(workspace) if workspace is not None else capability_set.workspace
-    _refuse_before_the_run(chosen, base, journal, model)
+    handed = _refuse_before_the_run(chosen, base, journal, model, families or ())
     exporting = _otel(otel, otel_content)
     recorder = None if record is None else _recorder(Path(record), chosen)
     kept = _store(base, recorder)
     run_id = new_run_id()
-    options, world = _launch(config, chosen, model, journal, recorder, run_id, families)
+    options, world = _launch(config, chosen, model, journal, recorder, run_id, handed)
     ending = _Ending()
     telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder, exporting)
     try:
@@ -112,7 +111,7 @@ def _launch(
     journal: str | Path | None,
     recorder: JournalRecorder | None,
     run_id: str,
-    families: Sequence[HostFamily] | None,
+    families: tuple[HostFamily, ...],
 ) -> tuple[RunOptions, World]:
     """What the run is told: the command line's overrides, and what it is handed."""
     from gg.api.load import source_of
@@ -128,13 +127,50 @@ def _launch(
         session_id=run_id,
         recorder=recorder,
     )
-    return options, World(client=client, families=tuple(families or ()))
+    return options, World(client=client, families=families)
 
 
-def _refuse_before_the_run(workspace: Path, base: Path, journal: str | Path | None, model: object) -> None:
+def _families(given: Sequence[object], defects: list[ConfigDefect]) -> tuple[HostFamily, ...]:
+    """Each family handed in, those named by `package.module:attribute` imported; a defect in
+    `defects` for every entry that is neither a family nor imports as one."""
+    families: list[HostFamily] = []
+    for index, entry in enumerate(given):
+        try:
+            families.append(_family(entry))
+        except LookupError as wrong:
+            defects.append(ConfigDefect(f"families[{index}]", _shown(entry), str(wrong)))
+    return tuple(families)
+
+
+def _family(entry: object) -> HostFamily:
+    from gg.sdk.host.family import HostFamily
+    from gg.sdk.host.sources import import_family
+
+    if isinstance(entry, HostFamily):
+        return entry
+    if isinstance(entry, str) and ":" in entry:
+        return import_family(entry)
+    if isinstance(entry, str):
+        raise LookupError(
+            "is a family's name, which a profile lists; hand the family itself (made by gg.family) "
+            "or the `package.module:attribute` naming it"
+        )
+    raise LookupError("must be a host family (made by gg.family) or a `package.module:attribute` naming one")
+
+
+def _shown(value: object) -> str:
+    shown = value if isinstance(value, str) else repr(value)
+    return shown if len(shown) <= 80 else f"{shown[:79]}…"
+
+
+def _refuse_before_the_run(
+    workspace: Path, base: Path, journal: str | Path | None, model: object, families: Sequence[object]
+) -> tuple[HostFamily, ...]:
+    """The families handed in; raises `ConfigError` naming every defect of the launch."""
     from gg.telemetry.layout import holds_store, store_inside_workspace
 
     defects: list[ConfigDefect] = [] if (wrong := _not_a_model(model)) is None else [wrong]
+    handed = _families(families, defects)
     if journal is not None and model is not None:
         defects.append(
             ConfigDefect("journal", str(journal), "replays a journal; it cannot be combined with model")
@@ -148,6 +184,7 @@ def _refuse_before_the_run(workspace: Path, base: Path, journal: str | Path | No
         defects.append(ConfigDefect("store", str(base), reason))
     if defects:
         raise ConfigError(LAUNCH, defects)
+    return handed
 
 
 def _not_a_model(model: object) -> ConfigDefect | None:
@@ -163,8 +200,7 @@ def _not_a_model(model: object) -> ConfigDefect | None:
     if not needs:
         return None
     reason = f'must be "PROVIDER:MODEL" or a gg.ModelClient, which needs {" and ".join(needs)}'
-    shown = repr(model)
-    return ConfigDefect("model", shown if len(shown) <= 80 else f"{shown[:79]}…", reason)
+    return ConfigDefect("model", _shown(model), reason)
 
 
 def _model(

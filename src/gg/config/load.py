@@ -36,28 +36,38 @@ __all__ = [
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def load_capability_set(path: str | Path) -> CapabilitySet:
+def load_capability_set(path: str | Path, *, root_model_handed: bool = False) -> CapabilitySet:
     """The capability set at `path`; raises `ConfigError` naming every defect at once."""
     file = locate(path)
     document = read_document(file)
-    return parse_capability_set(document, base=file.resolve().parent, source=str(file))
+    return parse_capability_set(
+        document, base=file.resolve().parent, source=str(file), root_model_handed=root_model_handed
+    )
 
 
 def parse_capability_set(
-    document: Mapping[str, Any], base: Path, source: str = "(capability set)"
+    document: Mapping[str, Any],
+    base: Path,
+    source: str = "(capability set)",
+    *,
+    root_model_handed: bool = False,
 ) -> CapabilitySet:
-    """Judge `document` whole; paths in it resolve against `base`."""
-    loaded, findings = judge_capability_set(document, base)
+    """Judge `document` whole; paths in it resolve against `base`. `root_model_handed`: the run is
+    handed the root's model, so the root profile need not name one."""
+    loaded, findings = judge_capability_set(document, base, root_model_handed=root_model_handed)
     if findings or loaded is None:
         raise ConfigError(source, render_defects(findings, document))
     return loaded
 
 
 def judge_capability_set(
-    document: Mapping[str, Any], base: Path
+    document: Mapping[str, Any], base: Path, *, root_model_handed: bool = False
 ) -> tuple[CapabilitySet | None, list[Finding]]:
     """The capability set `document` describes (None when refused), and every defect found in it."""
-    findings: list[Finding] = [*repeated_key_findings(document), *cross_field_findings(document)]
+    findings: list[Finding] = [
+        *repeated_key_findings(document),
+        *cross_field_findings(document, root_model_handed=root_model_handed),
+    ]
     loaded: CapabilitySet | None = None
     try:
         loaded = CapabilitySet.model_validate(document, context={"base": base})

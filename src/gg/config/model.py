@@ -157,7 +157,9 @@ class Limits(Part):
 
 
 class ModelBinding(Part):
-    """Which model answers an agent, through which provider."""
+    """Which model answers an agent, through which provider. `pricing` names the price-table
+    model its replies cost as (`gpt-4o`, or `openai:gpt-4o`); without it they are priced only at
+    the provider's own endpoint."""
 
     provider: Annotated[Provider, Choice(Provider)]
     model: Annotated[str, Text()] | None = None
@@ -166,6 +168,7 @@ class ModelBinding(Part):
         None
     )
     api_key_env: Annotated[str, Text(r"[A-Za-z_][A-Za-z0-9_]*", "an environment variable name")] | None = None
+    pricing: Annotated[str, Text()] | None = None
     max_output_tokens: Annotated[int, Whole(1)] | None = None
     temperature: Annotated[float, Number(least=0, most=2)] | None = None
     cache_lifetime: Annotated[CacheLifetime, Choice(CacheLifetime)] | None = None

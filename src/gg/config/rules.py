@@ -36,8 +36,11 @@ __all__ = ["cross_field_findings"]
 _LIBRARY_PARAMS = {"keep": KEEP, "idLength": ID_LENGTH}
 
 
-def cross_field_findings(document: Mapping[str, Any]) -> Iterator[Finding]:
-    """Every cross-field defect in the document."""
+def cross_field_findings(
+    document: Mapping[str, Any], *, root_model_handed: bool = False
+) -> Iterator[Finding]:
+    """Every cross-field defect in the document. Every profile but a machine names its model;
+    the root's (`agents[0]`) may go unnamed when the run is handed one (`gg.run(model=...)`)."""
     yield from _error_rate_pair(mapping(document.get("limits")) or {})
     agents = sequence(document.get("agents"))
     if agents is None:
@@ -51,7 +54,7 @@ def cross_field_findings(document: Mapping[str, Any]) -> Iterator[Finding]:
         if (profile := mapping(agent)) is None:
             continue
         worker = not is_machine(profile)
-        if worker and "model" not in profile:
+        if worker and "model" not in profile and not (index == 0 and root_model_handed):
             yield Finding(("agents", index, "model"), "is required")
         yield from _model_binding(mapping(profile.get("model")), ("agents", index, "model"))
         capabilities = profile.get("capabilities", ABSENT)

@@ -23,6 +23,7 @@ from gg.console.overview import KindOverview, StoreFigures, kind_overviews, stor
 from gg.console.source import UNREADABLE
 from gg.console.window import AgentWindow, fold_windows
 from gg.telemetry.events import EventType
+from gg.telemetry.tally import summed
 from gg.telemetry.transcript import TokenCounts, Transcript, Turn, fold_transcript
 
 TRANSCRIBED = frozenset(kind.value for kind in EventType)  # what the transcript folds
@@ -176,12 +177,7 @@ def agent_figures(turns: Sequence[Turn]) -> AgentFigures:
         programs=sum(turn.submitted for turn in turns),
         failed_programs=sum(1 for p in programs if not p.ok),
         error_turns=sum(1 for t in turns if t.outcome is not None and t.outcome.outcome == "error"),
-        tokens=TokenCounts(
-            sum(t.input for t in tokens),
-            sum(t.output for t in tokens),
-            sum(t.cache_read for t in tokens),
-            sum(t.cache_write for t in tokens),
-        ),
+        tokens=summed(tokens),
         cost_usd=sum(priced) if priced else None,
         api_calls=len(api),
         failed_api_calls=sum(1 for a in api if a.ok is False),

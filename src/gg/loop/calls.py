@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg import prompts
-from gg.providers.base import SUBMIT_PROGRAM, ToolCall
-from gg.wire import read_json
+from gg.providers.base import SUBMIT_PROGRAM, ToolCall, arguments_value
 
 
 @dataclass(frozen=True)
@@ -59,13 +58,8 @@ def classify(call: ToolCall) -> CallClass:
 
 
 def _as_object(arguments: str | dict[str, Any]) -> dict[str, Any] | None:
-    if isinstance(arguments, dict):
-        return arguments
-    try:
-        parsed = read_json(arguments)
-    except ValueError:
-        return None
-    return parsed if isinstance(parsed, dict) else None
+    value = arguments_value(arguments)
+    return value if isinstance(value, dict) else None
 
 
 def _json_kind(value: Any) -> str:

@@ -37,7 +37,17 @@ from gg.loop.modules import rebuild_blocks, spelling
 from gg.loop.program import run_submission
 from gg.loop.verdict import ProgramRun, TurnFacts, decide_turn
 from gg.outcome import Continue, TurnOutcome
-from gg.providers.base import Message, ModelClient, ModelError, Reply, Request, Usage
+from gg.providers.base import (
+    Message,
+    ModelClient,
+    ModelError,
+    Reply,
+    Request,
+    ToolCall,
+    Usage,
+    arguments_value,
+)
+from gg.providers.tool_choice import ToolChoice, tool_choice_of
 from gg.run.context import RunContext
 from gg.run.setup import AgentSetup
 from gg.run.spend import Spend
@@ -49,7 +59,7 @@ from gg.state.module import Moment
 from gg.state.views import View
 from gg.state.window import Window
 from gg.state.workspace import Workspace
-from gg.telemetry.events import CompactionApplied, ModelReply, ModelRequest, Receipt
+from gg.telemetry.events import CompactionApplied, ModelReply, ModelRequest, Receipt, ReplyCall
 
 if TYPE_CHECKING:
     from gg.loop.agent import Agent
@@ -68,7 +78,9 @@ def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | No
     held.window.begin_turn(stream.turn)
     request = _request(setup, held.window)
     sent = band_chars(request.system, setup.tool, held.window)
-    _record_request(stream, held.window, opening=agent.requests == 0)
+    _record_request(
+        stream, held.window, opening=agent.requests == 0, tool_choice=tool_choice_of(agent.client)
+    )
     agent.requests += 1
     run.halt_if_broken()
     reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
@@ -104,13 +116,16 @@ def _system_prompt(window: Window) -> str:
     return window.system
 
 
-def _record_request(stream: AgentStream, window: Window, *, opening: bool) -> None:
+def _record_request(
+    stream: AgentStream, window: Window, *, opening: bool, tool_choice: ToolChoice | None
+) -> None:
     """What this request adds to the record: the messages since the last one, and on the
-    agent's opening request its system prompt first."""
+    agent's opening request its system prompt first; and the tool choice it is sent on."""
     recorded = [_wire_message(m) for m in window.take_unrecorded()]
     if opening:
         recorded.insert(0, {"role": "system", "content": window.system})
-    stream.emit(ModelRequest(messages=recorded, request_index=stream.turn))
+    choice = None if tool_choice is None else tool_choice.value
+    stream.emit(ModelRequest(messages=recorded, request_index=stream.turn, tool_choice=choice))
 
 
 def _ask_model(
@@ -132,11 +147,11 @@ def _ask_model(
     stream.emit(
         ModelReply(
             text=reply.text,
-            calls=[{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.calls],
+            calls=[_wire_call(c) for c in reply.calls],
             usage=_wire_usage(reply.usage),
             duration_ms=round((run.clock() - started) * 1000, 3),
             cost_usd=reply.cost_usd,
-            model=reply.model or None,
+            response_model=reply.response_model,
         )
     )
     if run.spent():
@@ -237,7 +252,12 @@ def _wire_message(message: Message) -> dict[str, object]:
     return wire
 
 
-def _wire_usage(usage: Usage) -> dict[str, int]:
+def _wire_call(call: ToolCall) -> dict[str, object]:
+    value = arguments_value(call.arguments)
+    return ReplyCall(id=call.id, name=call.name, arguments=value, raw_arguments=call.raw_arguments).to_wire()
+
+
+def _wire_usage(usage: Usage) -> dict[str, int | None]:
     return {
         "inputTokens": usage.input_tokens,
         "outputTokens": usage.output_tokens,

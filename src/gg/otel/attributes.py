@@ -95,7 +95,7 @@ def reply_attributes(reply: Mapping[str, Any]) -> Attributes:
     usage = token_counts(recorded if isinstance(recorded, Mapping) else {})
     return _present(
         {
-            GenAi.RESPONSE_MODEL: reply.get("model"),
+            GenAi.RESPONSE_MODEL: reply.get("responseModel"),
             GenAi.FINISH_REASONS: (finish_reason(reply),),
             GenAi.INPUT_TOKENS: usage.input,
             GenAi.OUTPUT_TOKENS: usage.output,

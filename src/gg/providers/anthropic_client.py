@@ -4,8 +4,8 @@ The SDK's own retries are off (`max_retries=0`) so `retry.py` holds the only sch
 attempt's outcome is a value (`Reply` or `Failure`), and only `complete` raises, with the
 failure's `ModelError`. The pinned tool choice and its fallback to `auto` are `tool_choice.py`'s;
 the wire, cache points included, is `anthropic_wire.py`'s. Every reply and every charged failure
-is priced with `pricing.cost_of` under the client's model id. The client remembers the replies
-that held thinking, so their turns go back to the API as they came.
+is priced with `pricing.cost_of` under the client's `price_id` (none: unpriced). The client
+remembers the replies that held thinking, so their turns go back to the API as they came.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class AnthropicClient:
         tool_choice_memory: ToolChoiceMemory,
         retrier: Retrier,
         log: LogFn,
+        price_id: str | None = None,
         max_output_tokens: int | None = None,
         temperature: float | None = None,
         cache_lifetime: str = DEFAULT_CACHE_LIFETIME,
@@ -57,6 +58,7 @@ class AnthropicClient:
         self._memory = tool_choice_memory
         self._retrier = retrier
         self._log = log
+        self._price_id = price_id
         self._max_output_tokens = max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS
         self._temperature = temperature
         self._cache_lifetime = cache_lifetime
@@ -80,7 +82,10 @@ class AnthropicClient:
             tool_choice = wire_tool_choice(choice, request.tool)
             return self._retrier.run(self.model_id, lambda secs: self._attempt(body, tool_choice, secs))
 
-        return priced(self.model_id, send_with_fallback(self.model_id, send, self._memory, self._log))
+        return priced(self._price_id, send_with_fallback(self.model_id, send, self._memory, self._log))
+
+    def next_tool_choice(self) -> ToolChoice:
+        return self._memory.choice_for(self.model_id)
 
     def close(self) -> None:
         """Release the SDK's connections (not needed when the run injected its own HTTP client)."""

@@ -17,7 +17,7 @@
 - A reply's text is its text blocks joined; its calls are its `tool_use` blocks in order; other
   blocks (thinking) are not read. `stop_reason: max_tokens` (or the context window's own cap) is
   a reply cut off by its cap. `input_tokens` excludes cache reads and writes, so `Usage`'s
-  prompt count adds them back.
+  prompt count adds them back; a cache read the API does not report is unknown, not zero.
 """
 
 from __future__ import annotations
@@ -134,6 +134,7 @@ def parse_reply(raw: str, model: str) -> Reply | Failure:
             calls=tuple(_call(b, n) for n, b in enumerate(_tool_uses(blocks), 1)),
             usage=_usage(body.get("usage")),
             model=body["model"] if isinstance(body.get("model"), str) else model,
+            response_model=body["model"] if isinstance(body.get("model"), str) and body["model"] else None,
         )
     except (ValueError, _Unreadable) as exc:
         return Failure(Symptom.UNREADABLE, f"the reply could not be read: {exc}", status=200, body=raw)
@@ -178,12 +179,12 @@ def _text(block: dict[str, Any]) -> str:
 def _usage(value: Any) -> Usage:
     if not isinstance(value, dict):
         return Usage(0, 0)
-    read = _count(value.get("cache_read_input_tokens"))
+    read = _reported(value.get("cache_read_input_tokens"))
     written = _count(value.get("cache_creation_input_tokens"))
     split = value.get("cache_creation")
     long_written = _count(split.get("ephemeral_1h_input_tokens")) if isinstance(split, dict) else 0
     return Usage(
-        input_tokens=_count(value.get("input_tokens")) + read + written,
+        input_tokens=_count(value.get("input_tokens")) + (read or 0) + written,
         output_tokens=_count(value.get("output_tokens")),
         cache_read_tokens=read,
         cache_write_tokens=written,
@@ -192,7 +193,12 @@ def _usage(value: Any) -> Usage:
 
 
 def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+    return _reported(value) or 0
+
+
+def _reported(value: Any) -> int | None:
+    """A count the API reported; `None` when it reported none (or no count)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _object(value: Any, what: str) -> dict[str, Any]:

@@ -6,8 +6,10 @@
   the one failure table (`providers/failures.py`).
 - `ModelClient` is the protocol every provider implements: `model_id` and `complete(request)`.
 
-A call's `arguments` is a dict when the provider's string parsed as a JSON object and the raw
-string otherwise: nothing here repairs what a model sent.
+A call's `arguments` is a dict when the provider's text reads as a JSON object and that text
+otherwise; it is read leniently (a raw newline or tab inside a string is taken as itself, as the
+servers' own grammars let a model write one) and never repaired beyond that. `raw_arguments`
+keeps the text as the provider sent it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Literal, Protocol
 
 from gg import prompts
 from gg.outcome import ErrorType
+from gg.wire import lenient_value
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -29,9 +32,25 @@ LogFn = Callable[[str, str, dict[str, Any]], None]
 
 @dataclass(frozen=True)
 class ToolCall:
+    """One call of a reply. `arguments` is what gg acts on and sends back (`parse_arguments`);
+    `raw_arguments` is the text the provider sent, `None` when it sent an object."""
+
     id: str
     name: str
     arguments: str | dict[str, Any]
+    raw_arguments: str | None = None
+
+
+def parse_arguments(raw: str) -> str | dict[str, Any]:
+    """A dict when `raw` reads (leniently) as a JSON object, else `raw` itself."""
+    value = arguments_value(raw)
+    return value if isinstance(value, dict) else raw
+
+
+def arguments_value(arguments: str | dict[str, Any]) -> Any:
+    """The arguments as a JSON value: an object as it is, a text read leniently (`[1, 2]`,
+    `null`, `"x"` are values too); `None` for a text that is not JSON."""
+    return arguments if isinstance(arguments, dict) else lenient_value(arguments)
 
 
 @dataclass(frozen=True)
@@ -45,13 +64,14 @@ class Message:
 @dataclass(frozen=True)
 class Usage:
     """Tokens one model call spent. `input_tokens` counts every prompt token, cached ones
-    included; `cache_read_tokens` says how many of those were read from the provider's cache and
+    included; `cache_read_tokens` says how many of those were read from the provider's cache
+    (`None` when the provider reported nothing of it: unknown, not zero) and
     `cache_write_tokens` how many were written to it, of which `cache_write_1h_tokens` were
     written for one hour (the rest for the provider's default lifetime)."""
 
     input_tokens: int
     output_tokens: int
-    cache_read_tokens: int = 0
+    cache_read_tokens: int | None = None
     cache_write_tokens: int = 0
     cache_write_1h_tokens: int = 0
 
@@ -81,7 +101,8 @@ class Reply:
     """One model answer. `cost_usd` is what it cost in US dollars, `None` when the model's price
     is unknown (never a guess; see `pricing.py`). `receipts_hint` is set only by a replayed reply
     whose journal line recorded the receipt each call received in the run it was captured from
-    (one entry per call, `None` where unknown)."""
+    (one entry per call, `None` where unknown). `response_model` is the model the server named in
+    its answer (`None` when it named none), whatever was asked for."""
 
     text: str
     calls: tuple[ToolCall, ...]
@@ -89,6 +110,7 @@ class Reply:
     model: str
     receipts_hint: tuple[str | None, ...] | None = field(default=None)
     cost_usd: float | None = None
+    response_model: str | None = None
 
 
 class ModelError(Exception):

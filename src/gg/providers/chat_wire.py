@@ -1,12 +1,14 @@
 """The Chat Completions wire: a `Request` as a request body, a response body as a `Reply`.
 
 - The system prompt is the first message; an assistant message carries its calls as
-  `tool_calls` with JSON-string arguments (a raw string is sent back as it came); a tool
-  message carries its `tool_call_id`.
+  `tool_calls` with JSON-string arguments (a raw string is sent back as it came) and its text as
+  `content`, an empty string when it has none (never `null`, which llama.cpp's server refuses);
+  a tool message carries its `tool_call_id`.
 - One tool is offered; the pinned choice names it, `auto` is the bare string.
 - A reply is read leniently (servers differ in what they omit) but a body with no first choice,
   no message, or a call with no function name is unreadable. `finish_reason: "length"` is a
-  reply cut off by its cap. A cost the provider reports itself (`usage.cost`, OpenRouter's, in
+  reply cut off by its cap. A cache read the server does not report (`prompt_tokens_details.
+  cached_tokens`) is unknown, not zero. A cost the provider reports itself (`usage.cost`, OpenRouter's, in
   US dollars) becomes the reply's `cost_usd`.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage
+from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage, parse_arguments
 from gg.providers.failures import Failure, Symptom
 from gg.providers.tool_choice import ToolChoice
 from gg.wire import read_json
@@ -55,7 +57,7 @@ def wire_message(message: Message) -> dict[str, Any]:
     if message.role == "assistant" and message.tool_calls:
         return {
             "role": "assistant",
-            "content": message.content or None,
+            "content": message.content,
             "tool_calls": [_wire_call(c) for c in message.tool_calls],
         }
     return {"role": message.role, "content": message.content}
@@ -82,6 +84,7 @@ def parse_reply(raw: str, model: str) -> Reply | Failure:
             usage=_usage(body.get("usage")),
             model=body["model"] if isinstance(body.get("model"), str) else model,
             cost_usd=_reported_cost(body.get("usage")),
+            response_model=_named(body.get("model")),
         )
     except (ValueError, _Unreadable) as exc:
         return Failure(Symptom.UNREADABLE, f"the reply could not be read: {exc}", status=200, body=raw)
@@ -93,15 +96,6 @@ def parse_reply(raw: str, model: str) -> Reply | Failure:
             cost_usd=reply.cost_usd,
         )
     return reply
-
-
-def parse_arguments(raw: str) -> str | dict[str, Any]:
-    """A dict when `raw` is a JSON object, else `raw` itself: never repaired."""
-    try:
-        parsed = read_json(raw)
-    except ValueError:
-        return raw
-    return parsed if isinstance(parsed, dict) else raw
 
 
 def _call(value: Any, number: int) -> ToolCall:
@@ -116,6 +110,7 @@ def _call(value: Any, number: int) -> ToolCall:
         id=call_id if isinstance(call_id, str) and call_id else f"call_{number}",
         name=name,
         arguments=_arguments(arguments),
+        raw_arguments=arguments if isinstance(arguments, str) else None,
     )
 
 
@@ -135,9 +130,13 @@ def _usage(value: Any) -> Usage:
     return Usage(
         input_tokens=_count(value.get("prompt_tokens")),
         output_tokens=_count(value.get("completion_tokens")),
-        cache_read_tokens=_count(cached.get("cached_tokens")),
+        cache_read_tokens=_reported(cached.get("cached_tokens")),
         cache_write_tokens=_count(cached.get("cache_write_tokens")),
     )
+
+
+def _named(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _reported_cost(value: Any) -> float | None:
@@ -148,7 +147,12 @@ def _reported_cost(value: Any) -> float | None:
 
 
 def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+    return _reported(value) or 0
+
+
+def _reported(value: Any) -> int | None:
+    """A count the server reported; `None` when it reported none (or no count)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _text(value: Any) -> str:

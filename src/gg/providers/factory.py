@@ -11,7 +11,11 @@ The endpoint is the profile's `base_url` when it names one, else the one the pro
 reads from the environment (`OPENAI_BASE_URL` for `openai`, `ANTHROPIC_BASE_URL` for
 `anthropic`; OpenRouter has none), else the default above (`endpoint_of` says which, and why).
 A self-hosted server (vLLM, Ollama, llama.cpp) is `openai` at an endpoint of its own; any
-endpoint but the default may run without a key. OpenAI's own endpoint caps output with
+endpoint but the default may run without a key. Replies are priced (`pricing.py`) under the
+model's own id only at the provider's own endpoint (the default above, a trailing `/` aside): a
+server elsewhere may answer a priced name with any model. A profile's `pricing` says what they
+cost instead, naming a model of the price table (`gpt-4o`, of the same provider, or a whole
+`openai:gpt-4o`); one the table does not list refuses the launch. OpenAI's own endpoint caps output with
 `max_completion_tokens`, every other one with `max_tokens`. `session_id` (the run's id) keys the
 provider's prompt cache; `cache_lifetime` (`5m` or `1h`) is read by the Anthropic client only,
 the others caching implicitly. A setting that cannot work refuses the launch (`ConfigError`)
@@ -32,6 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 from gg.errors import ConfigDefect, ConfigError
 from gg.providers.anthropic_wire import DEFAULT_CACHE_LIFETIME
 from gg.providers.base import LogFn, ModelClient
+from gg.providers.pricing import default_table
 from gg.providers.replay import ReplayClient
 from gg.providers.retry import Retrier
 from gg.providers.tool_choice import ToolChoiceMemory
@@ -70,11 +75,12 @@ FROM_DEFAULT = "the provider's default endpoint"
 
 @dataclass(frozen=True)
 class EndpointChoice:
-    """The endpoint a hosted client asks, and where it came from (`FROM_PROFILE`, the name of the
-    SDK's variable, or `FROM_DEFAULT`)."""
+    """The endpoint a hosted client asks, where it came from (`FROM_PROFILE`, the name of the
+    SDK's variable, or `FROM_DEFAULT`), and whether it is the provider's own (`own`)."""
 
     url: str
     source: str
+    own: bool = False
 
     @property
     def shown(self) -> str:
@@ -95,41 +101,60 @@ def endpoint_of(
 
 
 def _chosen(endpoint: _Endpoint, base_url: str | None, environ: Mapping[str, str] | None) -> EndpointChoice:
-    if base_url:
-        return EndpointChoice(base_url, FROM_PROFILE)
+    url, source = base_url, FROM_PROFILE
     variable = endpoint.base_url_env
-    if variable is not None:
-        named = (os.environ if environ is None else environ).get(variable, "")
-        if named:
-            return EndpointChoice(named, variable)
-    return EndpointChoice(endpoint.base_url, FROM_DEFAULT)
+    if not url and variable is not None:
+        url, source = (os.environ if environ is None else environ).get(variable, ""), variable
+    if not url:
+        url, source = endpoint.base_url, FROM_DEFAULT
+    return EndpointChoice(url, source, own=url.rstrip("/") == endpoint.base_url)
+
+
+def price_id_of(provider: str, model: str, endpoint: EndpointChoice, pricing: str | None) -> str | None:
+    """The price-table id a client's replies are priced under: the profile's `pricing` (a model
+    of `provider`, or a whole id), else the model's own id at the provider's own endpoint, else
+    none (its replies cost nothing known). Raises `ConfigError` for a `pricing` the table lacks."""
+    if pricing is None:
+        return f"{provider}:{model}" if endpoint.own else None
+    price_id = pricing if ":" in pricing else f"{provider}:{pricing}"
+    if default_table().price_of(price_id) is None:
+        raise _refusal("pricing", pricing, f"`{price_id}` is not in gg's price table (pricing.toml)")
+    return price_id
 
 
 @dataclass(frozen=True)
 class _Connection:
     """Where a hosted client connects and how it signs in: its provider, its model, the endpoint
-    (`self_hosted` when it is not the provider's default) and the key."""
+    (`self_hosted` when it is not the provider's own), the key, and the id its replies are
+    priced under (`None`: unpriced)."""
 
     provider: str
     model: str
     base_url: str
     api_key: str
     self_hosted: bool
+    price_id: str | None
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What a profile says of where and how a model is asked."""
+
+    base_url: str | None
+    api_key_env: str | None
+    pricing: str | None
 
 
 def _connection(
-    provider: str,
-    model: str | None,
-    base_url: str | None,
-    api_key_env: str | None,
-    environ: Mapping[str, str] | None,
+    provider: str, model: str | None, asked: _Asked, environ: Mapping[str, str] | None
 ) -> _Connection:
-    """Raises `ConfigError` for a provider gg does not know, a missing model or a missing key."""
+    """Raises `ConfigError` for a provider gg does not know, a missing model or key, or a
+    `pricing` the price table lacks."""
     endpoint, model = _endpoint(provider, model)
-    url = _chosen(endpoint, base_url, environ)
-    self_hosted = url.url != endpoint.base_url
-    api_key = _api_key(provider, api_key_env or endpoint.api_key_env, self_hosted, environ)
-    return _Connection(provider, model, url.url, api_key, self_hosted)
+    url = _chosen(endpoint, asked.base_url, environ)
+    api_key = _api_key(provider, asked.api_key_env or endpoint.api_key_env, not url.own, environ)
+    price_id = price_id_of(provider, model, url, asked.pricing)
+    return _Connection(provider, model, url.url, api_key, not url.own, price_id)
 
 
 @dataclass(frozen=True)
@@ -153,6 +178,7 @@ def build_client(
     log: LogFn,
     base_url: str | None = None,
     api_key_env: str | None = None,
+    pricing: str | None = None,
     max_output_tokens: int | None = None,
     temperature: float | None = None,
     cache_lifetime: str | None = None,
@@ -170,7 +196,7 @@ def build_client(
             raise _refusal("journal", "absent", "the replay provider needs a journal file")
         return ReplayClient.open(journal_path)
     settings = _Settings(
-        connection=_connection(provider, model, base_url, api_key_env, environ),
+        connection=_connection(provider, model, _Asked(base_url, api_key_env, pricing), environ),
         memory=tool_choice_memory,
         retrier=retrier or Retrier(log=log),
         log=log,
@@ -212,6 +238,7 @@ def _anthropic(settings: _Settings, cache_lifetime: str) -> ModelClient:
         tool_choice_memory=settings.memory,
         retrier=settings.retrier,
         log=settings.log,
+        price_id=connection.price_id,
         max_output_tokens=settings.max_output_tokens,
         temperature=settings.temperature,
         cache_lifetime=cache_lifetime,
@@ -240,6 +267,7 @@ def _openai(settings: _Settings, session_id: str | None) -> ModelClient:
         tool_choice_memory=settings.memory,
         retrier=settings.retrier,
         log=settings.log,
+        price_id=connection.price_id,
         token_cap_field="max_completion_tokens" if official else "max_tokens",
         max_output_tokens=settings.max_output_tokens,
         temperature=settings.temperature,

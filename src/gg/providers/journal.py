@@ -9,6 +9,8 @@ A line is an object; every key is optional:
      "costUsd": 0.0012,
      "receipts": ["k3p9"]}
 
+- A `usage` count left out is 0, except `cacheReadTokens`: left out (or `null`) it is unknown,
+  as from a provider that reported none.
 - `arguments` is required in a call: an object, or a string replayed as it stands (a provider's
   broken JSON, say). `receipts`, when present, has one entry (a string or null) per call.
   `costUsd` is what the reply cost (absent or null: unknown).
@@ -70,6 +72,7 @@ USAGE_KEYS = {
     "cacheWriteTokens": "cache_write_tokens",
     "cacheWrite1hTokens": "cache_write_1h_tokens",
 }
+CACHE_READ = "cacheReadTokens"  # absent or null: unknown, as from a provider that reported none
 
 
 @dataclass(frozen=True)
@@ -298,13 +301,16 @@ def _program_file(value: Any, folder: Path | None) -> str:
 
 def _usage(value: Any) -> Usage:
     usage = _object(value, "`usage`", frozenset(USAGE_KEYS))
-    counts: dict[str, int] = {}
-    for key, field_name in USAGE_KEYS.items():
-        count = usage.get(key, 0)
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise _Defect(f"`usage.{key}` must be a whole number, zero or more", count)
-        counts[field_name] = count
-    return Usage(**counts)
+    counts = {name: _token_count(usage, key) for key, name in USAGE_KEYS.items() if key != CACHE_READ}
+    read = None if usage.get(CACHE_READ) is None else _token_count(usage, CACHE_READ)
+    return Usage(**counts, cache_read_tokens=read)
+
+
+def _token_count(usage: dict[str, Any], key: str) -> int:
+    count = usage.get(key, 0)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise _Defect(f"`usage.{key}` must be a whole number, zero or more", count)
+    return count
 
 
 def _receipts(value: Any, calls: int) -> tuple[str | None, ...] | None:

@@ -9,7 +9,8 @@ tool choice and its fallback to `auto` are `tool_choice.py`'s.
 Every request carries the run's session id as `prompt_cache_key`, so the provider's implicit
 prompt cache is keyed to the run; OpenRouter also gets it as `session_id`, its sticky-routing key
 that keeps a run's turns on one endpoint (a cache lives on one endpoint), and is asked to report
-each reply's cost (`usage.include`). A reported cost is kept; otherwise `pricing.py` prices it.
+each reply's cost (`usage.include`). A reported cost is kept; otherwise `pricing.py` prices it
+under the client's `price_id` (none: unpriced).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class OpenAIClient:
         tool_choice_memory: ToolChoiceMemory,
         retrier: Retrier,
         log: LogFn,
+        price_id: str | None = None,
         token_cap_field: str = "max_completion_tokens",
         max_output_tokens: int | None = None,
         temperature: float | None = None,
@@ -52,6 +54,7 @@ class OpenAIClient:
         self._memory = tool_choice_memory
         self._retrier = retrier
         self._log = log
+        self._price_id = price_id
         self._token_cap_field = token_cap_field
         self._max_output_tokens = max_output_tokens
         self._temperature = temperature
@@ -68,7 +71,10 @@ class OpenAIClient:
             tool_choice = wire_tool_choice(choice, request.tool)
             return self._retrier.run(self.model_id, lambda secs: self._attempt(body, tool_choice, secs))
 
-        return priced(self.model_id, send_with_fallback(self.model_id, send, self._memory, self._log))
+        return priced(self._price_id, send_with_fallback(self.model_id, send, self._memory, self._log))
+
+    def next_tool_choice(self) -> ToolChoice:
+        return self._memory.choice_for(self.model_id)
 
     def close(self) -> None:
         """Release the SDK's connections (not needed when the run injected its own HTTP client)."""

@@ -54,10 +54,11 @@ def cost_at(price: Price, usage: Usage) -> float | None:
     long_writes = min(usage.cache_write_1h_tokens, usage.cache_write_tokens)
     if long_writes and price.cache_write_1h is None:
         return None
-    uncached = max(0, usage.input_tokens - usage.cache_read_tokens - usage.cache_write_tokens)
+    read = usage.cache_read_tokens or 0  # none reported: every prompt token at the input rate
+    uncached = max(0, usage.input_tokens - read - usage.cache_write_tokens)
     dollars_per_million = (
         uncached * price.input
-        + usage.cache_read_tokens * price.cache_read
+        + read * price.cache_read
         + (usage.cache_write_tokens - long_writes) * price.cache_write
         + long_writes * (price.cache_write_1h or 0.0)
         + usage.output_tokens * price.output
@@ -117,14 +118,16 @@ def _aliases(model_id: str, entry: dict[str, Any]) -> list[str]:
     return list(aliases)
 
 
-def priced(model_id: str, result: Reply | Failure) -> Reply:
+def priced(price_id: str | None, result: Reply | Failure) -> Reply:
     """How a client ends a call: the reply with its cost (a cost the provider reported itself
-    is kept), or the failure raised as its `ModelError`, costed when it charged tokens."""
+    is kept), or the failure raised as its `ModelError`, costed when it charged tokens. Tokens
+    are priced under `price_id`, never when it is `None` (a model asked where its price does
+    not hold: the factory's `price_id_of`)."""
     if isinstance(result, Failure):
         cost = result.cost_usd
-        if cost is None and result.usage is not None:
-            cost = cost_of(model_id, result.usage)
+        if cost is None and result.usage is not None and price_id is not None:
+            cost = cost_of(price_id, result.usage)
         raise result.to_error(cost_usd=cost)
-    if result.cost_usd is not None:
+    if result.cost_usd is not None or price_id is None:
         return result
-    return replace(result, cost_usd=cost_of(model_id, result.usage))
+    return replace(result, cost_usd=cost_of(price_id, result.usage))

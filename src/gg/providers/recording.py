@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from gg.providers.base import ModelClient, ModelError, Reply, Request, Usage
-from gg.providers.journal import USAGE_KEYS, JournalCall, JournalFailure, JournalReply
+from gg.providers.journal import CACHE_READ, USAGE_KEYS, JournalCall, JournalFailure, JournalReply
 from gg.providers.replay import ReplayError
+from gg.providers.tool_choice import ToolChoice, tool_choice_of
 from gg.telemetry.events import Event, Receipt
 
 
@@ -165,6 +166,9 @@ class _RecordingClient:
     def model_id(self) -> str:
         return self._client.model_id
 
+    def next_tool_choice(self) -> ToolChoice | None:
+        return tool_choice_of(self._client)
+
     def complete(self, request: Request) -> Reply:
         try:
             reply = self._client.complete(request)
@@ -185,7 +189,7 @@ def _with_receipts(entry: JournalReply, receipts: list[str | None]) -> JournalRe
 
 def format_reply(reply: JournalReply) -> str:
     """One journal line for `reply` (the inverse of reading it); zero counts and absent fields
-    are left out."""
+    are left out, but a reported zero of cache reads is written (left out, they read unknown)."""
     entry: dict[str, Any] = {}
     if reply.agent is not None:
         entry["agent"] = reply.agent
@@ -198,7 +202,8 @@ def format_reply(reply: JournalReply) -> str:
     if reply.calls:
         entry["calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.calls]
     usage = {key: getattr(reply.usage, name) for key, name in USAGE_KEYS.items()}
-    entry["usage"] = {k: v for k, v in usage.items() if v or k in ("inputTokens", "outputTokens")}
+    kept = ("inputTokens", "outputTokens")
+    entry["usage"] = {k: v for k, v in usage.items() if v or k in kept or (k == CACHE_READ and v == 0)}
     if reply.cost_usd is not None:
         entry["costUsd"] = reply.cost_usd
     if reply.receipts is not None:

@@ -75,7 +75,7 @@ class ReplayClient:
                 entry.error.type, entry.error.message, usage=entry.usage, cost_usd=entry.cost_usd
             )
         calls = tuple(
-            ToolCall(call_id(number, n), c.name, self._fill(c.arguments, number, entry.line))
+            _call(call_id(number, n), c.name, self._fill(c.arguments, number, entry.line))
             for n, c in enumerate(entry.calls, 1)
         )
         return Reply(
@@ -110,3 +110,8 @@ class ReplayClient:
                 f"{call_id(*key)} has been sent to the model yet"
             )
         return self._receipts[key]
+
+
+def _call(call_id: str, name: str, arguments: str | dict[str, Any]) -> ToolCall:
+    """A journal's string of arguments is the text the model sent; its object, a parsed one."""
+    return ToolCall(call_id, name, arguments, raw_arguments=arguments if isinstance(arguments, str) else None)

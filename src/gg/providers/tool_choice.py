@@ -6,6 +6,8 @@ outside the retry schedule. The refusal is remembered in the run's one `ToolChoi
 shared by every client of the run and keyed by model id, so every later request for that model
 starts on `auto` while other models still pin. The downgrade is one `warn` per model per run,
 naming the model and the provider's message. A request already on `auto` gets no second chance.
+A client that sends a tool choice says which its next request starts on (`tool_choice_of`); a
+replayed or scripted model sends none.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 from gg.providers.base import LogFn
 from gg.providers.failures import Failure
@@ -45,6 +47,18 @@ class ToolChoiceMemory:
             first = model_id not in self._refused
             self._refused.add(model_id)
             return first
+
+
+@runtime_checkable
+class SendsToolChoice(Protocol):
+    def next_tool_choice(self) -> ToolChoice | None:
+        """The choice this client's next request starts on; None when it sends none."""
+        ...
+
+
+def tool_choice_of(client: object) -> ToolChoice | None:
+    """The choice `client`'s next request starts on; None for a client that sends none."""
+    return client.next_tool_choice() if isinstance(client, SendsToolChoice) else None
 
 
 def send_with_fallback(

@@ -26,10 +26,11 @@ from typing import Any
 
 from gg.config.catalogue import Provider
 from gg.config.model import Agent as AgentProfile
-from gg.config.model import CapabilitySet
+from gg.config.model import CapabilitySet, ModelBinding
+from gg.errors import ConfigDefect, ConfigError
 from gg.providers.base import LogFn, ModelClient
 from gg.providers.book import JournalBook
-from gg.providers.factory import build_client, endpoint_of
+from gg.providers.factory import EndpointChoice, build_client, endpoint_of, price_id_of
 from gg.providers.journal import JournalReply
 from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
@@ -97,14 +98,14 @@ class ModelClients:
 
     def _built(self, node: AgentNode, profile: AgentProfile, stream: AgentStream) -> ModelClient:
         """A `--model` of the profile's own provider keeps the profile's endpoint, key variable and
-        journal; one of another provider keeps none of them. The agent's launch log names the
-        endpoint a hosted model is asked at, and where that came from."""
+        journal, and its `pricing` when it names the profile's own model; one of another provider
+        keeps none of them. The agent's launch log names the endpoint a hosted model is asked at,
+        where that came from, and what its replies are priced as."""
         provider, model = self.binding_of(profile)
-        binding = profile.binding
-        kept = provider == binding.provider.value
         journal = journal_of(self._set, self._overrides, profile)
         if provider == Provider.REPLAY and journal is not None:
             return ReplayClient(self._book(journal).script(node.id, profile.slug))
+        lent = _lent_settings(profile.model, provider, model)
 
         def log(level: str, message: str, fields: dict[str, Any]) -> None:
             stream.log(LogLevel(level), message, **fields)
@@ -115,21 +116,14 @@ class ModelClients:
             tool_choice_memory=self._tool_choice,
             log=log,
             retrier=self._retrier(log),
-            base_url=binding.base_url if kept else None,
-            api_key_env=binding.api_key_env if kept else None,
-            max_output_tokens=binding.max_output_tokens,
-            temperature=binding.temperature,
-            cache_lifetime=None if binding.cache_lifetime is None else binding.cache_lifetime.value,
             session_id=self._overrides.session_id or stream.run_id,
             journal_path=journal,
+            **lent,
         )
-        endpoint = endpoint_of(provider, binding.base_url if kept else None)
-        if endpoint is not None:
-            stream.log_info(
-                f"{client.model_id} is asked at {endpoint.shown} ({endpoint.source})",
-                baseUrl=endpoint.shown,
-                endpointFrom=endpoint.source,
-            )
+        endpoint = endpoint_of(provider, lent.get("base_url"))
+        if endpoint is not None and model is not None:
+            price_id = price_id_of(provider, model, endpoint, lent.get("pricing"))
+            _log_endpoint(stream, client.model_id, endpoint, price_id)
         return client
 
     def _retrier(self, log: LogFn) -> Retrier:
@@ -154,6 +148,34 @@ class ModelClients:
         return self._set.root.slug
 
 
+def _lent_settings(own: ModelBinding | None, provider: str, model: str | None) -> dict[str, Any]:
+    """What a profile's own model lends the client of `provider:model`: its output cap,
+    temperature and cache lifetime always; its endpoint and key variable only to a model of its
+    own provider; its `pricing` only to its own model. None lends nothing (a root left unnamed
+    for `--model`)."""
+    if own is None:
+        return {}
+    kept = provider == own.provider.value
+    return {
+        "base_url": own.base_url if kept else None,
+        "api_key_env": own.api_key_env if kept else None,
+        "pricing": own.pricing if kept and model == own.model else None,
+        "max_output_tokens": own.max_output_tokens,
+        "temperature": own.temperature,
+        "cache_lifetime": None if own.cache_lifetime is None else own.cache_lifetime.value,
+    }
+
+
+def _log_endpoint(stream: AgentStream, model_id: str, endpoint: EndpointChoice, price_id: str | None) -> None:
+    priced = f"priced as {price_id}" if price_id else "unpriced (not the provider's own endpoint)"
+    stream.log_info(
+        f"{model_id} is asked at {endpoint.shown} ({endpoint.source}); {priced}",
+        baseUrl=endpoint.shown,
+        endpointFrom=endpoint.source,
+        pricedAs=price_id,
+    )
+
+
 def binding_of(
     capability_set: CapabilitySet, overrides: Overrides, profile: AgentProfile
 ) -> tuple[str, str | None]:
@@ -162,7 +184,10 @@ def binding_of(
         return Provider.REPLAY.value, None
     if overrides.provider is not None and profile.slug == capability_set.root.slug:
         return overrides.provider, overrides.model
-    binding = profile.binding
+    binding = profile.model
+    if binding is None:  # the root's, left unnamed for the model handed to the run
+        reason = "names no model, and the model handed to the run answers the root's own line only"
+        raise ConfigError("model", [ConfigDefect(f"agents[{profile.slug}].model", "absent", reason)])
     return binding.provider.value, binding.model
 
 
@@ -170,8 +195,9 @@ def journal_of(capability_set: CapabilitySet, overrides: Overrides, profile: Age
     """The journal `profile`'s model reads: the command line's, else the profile's own while its
     provider is kept."""
     provider, _ = binding_of(capability_set, overrides, profile)
-    kept = provider == profile.binding.provider.value
-    return overrides.journal or (profile.binding.journal if kept else None)
+    own = profile.model
+    kept = own is not None and provider == own.provider.value
+    return overrides.journal or (own.journal if own is not None and kept else None)
 
 
 def replayed_journals(

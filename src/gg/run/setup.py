@@ -153,7 +153,7 @@ def resolve_setup(
         capabilities=capabilities,
         ceilings=profile.responses_as_code.ceilings,
         limits=resolve_limits(ground.limits),
-        model=ModelSettings(profile.binding.max_output_tokens, profile.binding.temperature),
+        model=_model_settings(profile),
         tool=submit_program_tool(language.display_name),
         registry=registry,
         grant=surface.grant,
@@ -206,6 +206,12 @@ def issue_policy(profile: AgentProfile) -> IssuePolicy:
         for scope in (RosterScope.IMPLEMENTER, RosterScope.REVIEWER)
     )
     return IssuePolicy(implementers, reviewers, reviewers_required(profile.capabilities))
+
+
+def _model_settings(profile: AgentProfile) -> ModelSettings:
+    """The profile's output cap and temperature; none for a root left unnamed for a handed model."""
+    own = profile.model
+    return ModelSettings(None, None) if own is None else ModelSettings(own.max_output_tokens, own.temperature)
 
 
 def resolve_limits(limits: LimitsConfig) -> Limits:

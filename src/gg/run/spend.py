@@ -2,7 +2,8 @@
 
 Shared by every agent of a run (the `maxCost` ceiling reads the run-wide figure) and safe to add
 to from several agent threads. A reply whose model has no price adds its tokens and counts as
-unpriced; its cost is never guessed, so `cost_usd` is the priced replies' sum.
+unpriced; its cost is never guessed, so `cost_usd` is the priced replies' sum. Cache reads are
+the sum of those the replies reported, `None` while none did.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from gg.providers.base import Usage
 class Spend:
     input_tokens: int = 0
     output_tokens: int = 0
-    cache_read_tokens: int = 0
+    cache_read_tokens: int | None = None  # None while no reply reported its cache reads
     cache_write_tokens: int = 0
     cost_usd: float = 0.0
     replies: int = 0
@@ -29,7 +30,8 @@ class Spend:
         with self._lock:
             self.input_tokens += usage.input_tokens
             self.output_tokens += usage.output_tokens
-            self.cache_read_tokens += usage.cache_read_tokens
+            if usage.cache_read_tokens is not None:
+                self.cache_read_tokens = (self.cache_read_tokens or 0) + usage.cache_read_tokens
             self.cache_write_tokens += usage.cache_write_tokens
             self.replies += 1
             if cost_usd is None:

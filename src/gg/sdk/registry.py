@@ -234,6 +234,16 @@ class Registry:
     def families(self) -> list[str]:
         return list(dict.fromkeys(op.family for op in self._by_wire.values()))
 
+    def aliases(self) -> list[tuple[Operation, Alias]]:
+        """Each alias method with the first operation declaring it: operations returning the same
+        records with the same alias (`spawn_subagent` and `fork`: `SubagentHandle.send`) give
+        those records the method once."""
+        kept: dict[tuple[Alias, tuple[str, ...]], Operation] = {}
+        for op in self._by_wire.values():
+            for alias in op.aliases:
+                kept.setdefault((alias, tuple(op.returned_names())), op)
+        return [(op, alias) for (alias, _), op in kept.items()]
+
     def in_family(self, family: str) -> list[Operation]:
         return [op for op in self._by_wire.values() if op.family == family]
 

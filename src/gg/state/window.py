@@ -241,4 +241,4 @@ def _well_formed_call(call: ToolCall) -> ToolCall:
     call_id, name, arguments = well_formed(call.id), well_formed(call.name), well_formed_value(call.arguments)
     if call_id is call.id and name is call.name and arguments is call.arguments:
         return call
-    return ToolCall(call_id, name, arguments)
+    return replace(call, id=call_id, name=name, arguments=arguments)

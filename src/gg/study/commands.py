@@ -38,6 +38,7 @@ from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInter
 from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table, studies_table
 from gg.telemetry.layout import GG_DIR, store_path
 from gg.telemetry.store import RunStoreError
+from gg.telemetry.terminal import plural
 from gg.wire import escaped
 
 __all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]
@@ -143,9 +144,9 @@ def check(study_path: Path) -> None:
     loaded = _load(study_path)
     cells = len(loaded.configs) * len(loaded.tasks) * loaded.repeats
     click.echo(
-        f'{study_path}: valid study "{loaded.name}": {len(loaded.configs)} configs'
-        f" ({', '.join(loaded.configs)}) × {len(loaded.tasks)} tasks × {loaded.repeats} repeats"
-        f" = {cells} cells"
+        f'{study_path}: valid study "{loaded.name}": {plural(len(loaded.configs), "config")}'
+        f" ({', '.join(loaded.configs)}) × {plural(len(loaded.tasks), 'task')}"
+        f" × {plural(loaded.repeats, 'repeat')} = {plural(cells, 'cell')}"
     )
 
 

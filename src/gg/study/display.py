@@ -47,11 +47,16 @@ def render_studies(studies: Sequence[tuple[StudyRow, int]], console: Console) ->
     console.print(table)
 
 
+def _grid(configs: int, tasks: int, repeats: int) -> str:
+    """`2 configs × 3 tasks × 1 repeat`."""
+    return f"{plural(configs, 'config')} × {plural(tasks, 'task')} × {plural(repeats, 'repeat')}"
+
+
 def render_study(study: StudyRow, finished: int, console: Console) -> None:
     model = study.model or "each config's own"
     console.print(
         f"[bold]{study.id}[/bold]  {study.name}  {study.shown_status}  {finished}/{study.cells} cells"
-        f"  ({len(study.config_names)} configs × {len(study.task_names)} tasks × {study.repeats} repeats,"
+        f"  ({_grid(len(study.config_names), len(study.task_names), study.repeats)},"
         f" seed {study.seed}, model {model}, {study.executor})",
         highlight=False,
     )

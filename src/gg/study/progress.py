@@ -20,6 +20,7 @@ from gg.study.cell import CellReport
 from gg.study.figures import RunFigures
 from gg.study.plan import CellKey
 from gg.study.rows import CellRow
+from gg.telemetry.terminal import plural
 
 __all__ = ["Progress", "QuietProgress", "TerminalProgress"]
 
@@ -96,7 +97,7 @@ class TerminalProgress:
     def start(self, study_id: str, total: int, finished: Sequence[CellRow]) -> None:
         self._tally = _Tally(total, finished, self._clock)
         if not self.console.is_terminal:
-            self.console.print(f"{study_id}: {total} cells, {len(finished)} finished before")
+            self.console.print(f"{study_id}: {plural(total, 'cell')}, {len(finished)} finished before")
             return
         self._bar = Bar(
             TextColumn("[bold]{task.description}"),
@@ -123,7 +124,7 @@ class TerminalProgress:
             return
         self.console.print(
             f"cell {tally.done}/{tally.total} {report.key.label}: {report.check.verdict.value}"
-            f" ({report.status}, {figures.turns} turns, {report.run_id}); solved {tally.solved},"
+            f" ({report.status}, {plural(figures.turns, 'turn')}, {report.run_id}); solved {tally.solved},"
             f" spend {tally.spend}, left {tally.left}",
             highlight=False,
             soft_wrap=True,

@@ -2,8 +2,10 @@
 
 - A `Table` is named columns (camelCase, as JSON keys and CSV headers) and rows of plain values;
   no value is rounded or formatted here: that is the display's business.
-- `--json` is a list of objects, one per row; `--csv` has a header line, and an absent value is
-  an empty field.
+- `--json` is `{"schema": 1, "<table>": [...]}`, one object per row, as `gg runs --json` opens
+  its document (`studies` for `gg study list`, `results` for `gg study show`, `cells` for
+  `show --cells`, `comparison` for `gg study compare`); `--csv` has a header line, and an absent
+  value is an empty field.
 - The results table has one column per error type any cell met (`errors.<type>`).
 - The studies table names a study's configs and tasks in one field each, joined by `, `.
 """
@@ -24,10 +26,14 @@ from gg.study.rows import CellRow, StudyRow
 __all__ = ["Table", "cells_table", "comparison_table", "in_study_order", "results_table", "studies_table"]
 
 Value = str | int | float | bool | None
+SCHEMA = 1
 
 
 @dataclass(frozen=True)
 class Table:
+    """A table named `name`, the key its rows go under in `--json`."""
+
+    name: str
     columns: tuple[str, ...]
     rows: tuple[tuple[Value, ...], ...]
 
@@ -35,7 +41,8 @@ class Table:
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
     def to_json(self) -> str:
-        return json.dumps(self.records(), indent=2, ensure_ascii=False)
+        document = {"schema": SCHEMA, self.name: self.records()}
+        return json.dumps(document, indent=2, ensure_ascii=False)
 
     def to_csv(self) -> str:
         buffer = io.StringIO()
@@ -78,7 +85,7 @@ def studies_table(studies: Sequence[tuple[StudyRow, int]]) -> Table:
         )
         for row, finished in studies
     )
-    return Table(columns, rows)
+    return Table("studies", columns, rows)
 
 
 def results_table(results: Sequence[ConfigResult]) -> Table:
@@ -105,7 +112,7 @@ def results_table(results: Sequence[ConfigResult]) -> Table:
         *(f"errors.{kind}" for kind in kinds),
     )
     rows = tuple(_result_row(result, kinds) for result in results)
-    return Table(columns, rows)
+    return Table("results", columns, rows)
 
 
 def _result_row(result: ConfigResult, kinds: Sequence[str]) -> tuple[Value, ...]:
@@ -150,7 +157,7 @@ def comparison_table(comparison: Comparison) -> Table:
         "turnsDiffMean",
     )
     tallies = (*comparison.tasks, comparison.total)
-    return Table(columns, tuple(_tally_row(comparison, tally) for tally in tallies))
+    return Table("comparison", columns, tuple(_tally_row(comparison, tally) for tally in tallies))
 
 
 def _tally_row(comparison: Comparison, tally: PairTally) -> tuple[Value, ...]:
@@ -192,7 +199,7 @@ CELL_COLUMNS = (
 
 
 def cells_table(rows: Sequence[CellRow]) -> Table:
-    return Table(CELL_COLUMNS, tuple(_cell_values(row) for row in rows))
+    return Table("cells", CELL_COLUMNS, tuple(_cell_values(row) for row in rows))
 
 
 def _cell_values(row: CellRow) -> tuple[Any, ...]:

@@ -89,16 +89,36 @@ class RunStarted(Payload):
 
 @dataclass(frozen=True, kw_only=True)
 class ModelRequest(Payload):
-    """The messages appended to the window since the previous request, as the model reads them."""
+    """The messages appended to the window since the previous request, as the model reads them,
+    and the tool choice the request is sent on (`pinned` or `auto`; absent for a model that is
+    sent none: replayed, scripted). A pin the provider refuses is sent again on `auto` within the
+    same request; a `warn` log says so."""
 
     TYPE: ClassVar[EventType] = EventType.MODEL_REQUEST
     messages: list[dict[str, Any]]
     request_index: int
+    tool_choice: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReplyCall:
+    """One call of a `model_reply`: `arguments` is their parsed value (`null` for text that is not
+    JSON), `raw_arguments` the text the provider sent (`null` when it sent an object). Every key
+    is written, null or not."""
+
+    id: str
+    name: str
+    arguments: Any
+    raw_arguments: str | None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {camel(f.name): getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True, kw_only=True)
 class ModelReply(Payload):
-    """One reply as received; `model` is the model the provider said answered it."""
+    """A model's answer; `response_model` is the model the server says answered (absent when it
+    named none: a replayed or scripted model), whatever model was asked for."""
 
     TYPE: ClassVar[EventType] = EventType.MODEL_REPLY
     text: str
@@ -106,7 +126,7 @@ class ModelReply(Payload):
     usage: dict[str, Any]
     duration_ms: float
     cost_usd: float | None = None
-    model: str | None = None
+    response_model: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,7 +4,8 @@ Rules:
 - Keys are camelCase, as on the events, and stable: a key is never renamed or dropped, and a value
   that is not known is `null`, never left out. Both documents open with `"schema": 1`.
 - `gg runs --json`: `{"schema", "runs": [RUN, ...]}`, newest first. A RUN holds `id`, `name`,
-  `status` (as `gg runs` shows it), `exitCode`, `arm`, `model`, `turns`, `errorTurns`,
+  `status` (as `gg runs` shows it), `exitCode`, `arm`, `model` (the root's), `models` (every
+  model the run's agents were answered by, the root's first), `turns`, `errorTurns`,
   `inputTokens`, `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `costUsd`,
   `unpricedReplies`, `startedAt`, `finishedAt`, `durationMs`, `configPath`, `workspace`, `message`,
   `finalText`.
@@ -20,7 +21,9 @@ Rules:
   `brief`, `status` and `summary`. A TURN holds `agentId`, `turn`, `startedAt`, `read` (the messages
   the model read: `role`, `content`, `toolCallId`, `echo`), `reply` (`text`, `durationMs`,
   `inputTokens`, `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `costUsd`), `calls`
-  (`callId`, `tool`, `arguments`, `receipt`, `programId`), `programs` (PROGRAM), `logs`, `outcome`
+  (`callId`, `tool`, `arguments`: their parsed value, `null` for text that is not JSON;
+  `rawArguments`: the text the provider sent, `null` when it sent an object; `receipt`,
+  `programId`), `programs` (PROGRAM), `logs`, `outcome`
   (`outcome`, `errorType`, `error`, `consecutiveErrors`, `report`, `feedback`; `null` for a turn
   that never closed: an `interrupted` or `unfinished` run's last turn) and `limits` (`limit`,
   `threshold`, `observed`, `turns`, `window`). A PROGRAM holds `submission`, `programId`, `callId`,
@@ -57,6 +60,7 @@ def run_entry(run: ListedRun) -> dict[str, Any]:
         "exitCode": row.exit_code,
         "arm": row.language,
         "model": row.model,
+        "models": list(spent.models) or [row.model],
         "turns": row.turns,
         "errorTurns": spent.error_turns,
         **_tokens(spent.tokens),
@@ -98,7 +102,7 @@ def _agent(agent: Instance) -> dict[str, Any]:
     }
 
 
-def _tokens(tokens: TokenCounts) -> dict[str, int]:
+def _tokens(tokens: TokenCounts) -> dict[str, int | None]:
     return {
         "inputTokens": tokens.input,
         "outputTokens": tokens.output,
@@ -141,6 +145,7 @@ def _call(call: Call) -> dict[str, Any]:
         "callId": call.call_id,
         "tool": call.tool,
         "arguments": call.arguments,
+        "rawArguments": call.raw_arguments,
         "receipt": call.receipt,
         "programId": call.program_id,
     }

@@ -4,7 +4,9 @@ Rules:
 - A reader takes one wire record (camelCase keys, as `Event.to_wire` writes them) and never raises
   on a missing or mistyped field: absent numbers read as 0 or None, absent text as "".
 - A reply's call is read in any common spelling (`id`/`callId`, `name`/`tool`/`function.name`,
-  `arguments`/`args`/`input`, arguments as an object or a JSON string).
+  `arguments`/`args`/`input`). A record holding `rawArguments` keeps the arguments' parsed value
+  and their text apart; in an older one, arguments written as a string are that text, read
+  leniently for their value (`null` when it is not JSON).
 - `first_error_line` and `error_location` are the one reading of an error text for display: a
   Python traceback is located at its innermost frame (`program.py:4:12`), any other error at its
   first `at …` line (`program.js:5:3`).
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg.sandbox.execution import failure_headline
+from gg.wire import lenient_value
 
 PROGRAM_ARGUMENT = "program"
 MAX_LOCATION_CHARS = 60
@@ -43,17 +46,19 @@ class Message:
 
 @dataclass(frozen=True)
 class Call:
-    """One tool call of a reply, with the receipt acknowledging it."""
+    """One tool call of a reply, with the receipt acknowledging it: `arguments` is their parsed
+    value (`None` for text that is not JSON), `raw_arguments` the text the provider sent."""
 
     call_id: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: Any
     receipt: str | None = None
     program_id: str | None = None
+    raw_arguments: str | None = None
 
     @property
     def program(self) -> str | None:
-        value = self.arguments.get(PROGRAM_ARGUMENT)
+        value = self.arguments.get(PROGRAM_ARGUMENT) if isinstance(self.arguments, dict) else None
         return value if isinstance(value, str) else None
 
 
@@ -159,16 +164,12 @@ def read_call(raw: Any) -> Call:
     arguments = next(
         (item[k] for k in ("arguments", "args", "input") if k in item), function.get("arguments")
     )
-    return Call(str(call_id), str(tool), read_arguments(arguments))
-
-
-def read_arguments(value: Any) -> dict[str, Any]:
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            return {"raw": value}
-    return dict_of(value)
+    if "rawArguments" in item:
+        raw = item["rawArguments"]
+        return Call(str(call_id), str(tool), arguments, raw_arguments=raw if isinstance(raw, str) else None)
+    if isinstance(arguments, str):
+        return Call(str(call_id), str(tool), lenient_value(arguments), raw_arguments=arguments)
+    return Call(str(call_id), str(tool), arguments)
 
 
 def read_program(record: Mapping[str, Any]) -> ProgramRun:

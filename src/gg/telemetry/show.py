@@ -20,7 +20,8 @@ Rules:
   ended) is quoted under the outcome.
 - The end: status, exit code, totals (turns, duration, tokens, cost, how many replies had no
   known cost), the final text.
-- `gg runs`: one row a run with its arm, model, turns, tokens in and out, cost (`≥` when some
+- `gg runs`: one row a run with its arm, model (the root's, then `+N` when N other models answered
+  its other agents), turns, tokens in and out, cost (`≥` when some
   replies had no known cost, `—` when none had), error turns, duration and start, shown in `tz`
   (local time by default).
 - Text from a run is never read as markup, and is printed only as `terminal_safe` made it: the
@@ -134,7 +135,7 @@ def render_runs(runs: Sequence[ListedRun], console: Console, *, tz: tzinfo | Non
             Text(terminal_safe(row.name)),
             status_text(run.status),
             Text(terminal_safe(row.language)),
-            Text(terminal_safe(row.model)),
+            Text(terminal_safe(_models(row.model, spent.models))),
             str(row.turns),
             f"{_count(spent.tokens.input)}/{_count(spent.tokens.output)}",
             _table_cost(spent, marks),
@@ -143,6 +144,12 @@ def render_runs(runs: Sequence[ListedRun], console: Console, *, tz: tzinfo | Non
             _when(row, tz),
         )
     _print_uncut(table, console)
+
+
+def _models(root: str, models: Sequence[str]) -> str:
+    """The root's model, and how many others answered the run's other agents: `openai:gpt-5 +1`."""
+    others = [model for model in models if model != root]
+    return f"{root} +{len(others)}" if others else root
 
 
 def _print_uncut(table: Table, console: Console) -> None:

@@ -1,9 +1,10 @@
-"""What a run spent, how many programs it submitted and how often its turns failed, counted from
-its events. Pure.
+"""What a run spent, how many programs it submitted, how often its turns failed and which models
+answered it, counted from its events. Pure.
 
 Rules (the one reading, shared by `gg runs`, `gg show` and the console's Runs page and run header):
 - Tokens are summed over every `model_reply` usage; `input` counts every prompt token, cache reads
   and writes included. A usage is read in any common spelling (`inputTokens`, `prompt_tokens`, ...).
+  Cache reads no reply reported are unknown (`None`), not zero; the sum is of the reported ones.
 - A reply's cost is its `costUsd`, else a cost inside its usage, else unknown. The run's cost is the
   sum of the known ones (`None` when none is known); `unpriced` counts the replies whose cost is not.
 - A turn is every event sharing `(agentId, turn)`. The programs it submitted are each that ran
@@ -12,6 +13,8 @@ Rules (the one reading, shared by `gg runs`, `gg show` and the console's Runs pa
   those that ran and failed; a program cut short is neither run nor failed.
 - Error turns are the `turn_outcome`s whose outcome is `error`: the model's program or reply
   failed. A turn the run's end cut short records no outcome, so it is never an error turn.
+- The models are every `agent_spawned` model id, each once, in the order the agents opened (the
+  root's first).
 """
 
 from __future__ import annotations
@@ -23,7 +26,12 @@ from typing import Any
 from gg.telemetry.events import EventType
 from gg.telemetry.records import int_of, list_of, read_call
 
-TALLIED = (EventType.MODEL_REPLY.value, EventType.CODE_EXECUTION.value, EventType.TURN_OUTCOME.value)
+TALLIED = (
+    EventType.MODEL_REPLY.value,
+    EventType.CODE_EXECUTION.value,
+    EventType.TURN_OUTCOME.value,
+    EventType.AGENT_SPAWNED.value,
+)
 ERROR_OUTCOME = "error"
 _INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
 _OUTPUT_KEYS = ("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
@@ -39,7 +47,7 @@ class TokenCounts:
 
     input: int = 0
     output: int = 0
-    cache_read: int = 0
+    cache_read: int | None = None  # None: not reported
     cache_write: int = 0
 
 
@@ -52,6 +60,7 @@ class Tally:
     programs: int = 0  # every program submitted: those that ran and those cut short
     failed_programs: int = 0
     cut_programs: int = 0  # programs the run stopped before they ran to an end
+    models: tuple[str, ...] = ()  # every model an agent was answered by, the root's first
 
 
 @dataclass
@@ -81,7 +90,7 @@ def token_counts(usage: Mapping[str, Any]) -> TokenCounts:
     return TokenCounts(
         input=int(number_in(usage, _INPUT_KEYS) or 0),
         output=int(number_in(usage, _OUTPUT_KEYS) or 0),
-        cache_read=int(number_in(usage, _CACHE_READ_KEYS) or 0),
+        cache_read=None if (read := number_in(usage, _CACHE_READ_KEYS)) is None else int(read),
         cache_write=int(number_in(usage, _CACHE_WRITE_KEYS) or 0),
     )
 
@@ -95,22 +104,33 @@ def reply_cost(reply: Mapping[str, Any]) -> float | None:
 
 
 def summed(counts: Iterable[TokenCounts]) -> TokenCounts:
-    items = list(counts)
-    return TokenCounts(
-        sum(c.input for c in items),
-        sum(c.output for c in items),
-        sum(c.cache_read for c in items),
-        sum(c.cache_write for c in items),
-    )
+    total = TokenCounts()
+    for c in counts:
+        total = TokenCounts(
+            total.input + c.input,
+            total.output + c.output,
+            _known_sum(total.cache_read, c.cache_read),
+            total.cache_write + c.cache_write,
+        )
+    return total
+
+
+def _known_sum(a: int | None, b: int | None) -> int | None:
+    return a if b is None else (b if a is None else a + b)
 
 
 def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
     """The tally of a run's wire records (any of its events; the others are passed over)."""
     replies: list[Mapping[str, Any]] = []
     turns: dict[tuple[str, int], _TurnCount] = {}
+    models: dict[str, None] = {}
     for record in records:
         kind = record.get("type")
         if kind not in TALLIED:
+            continue
+        if kind == EventType.AGENT_SPAWNED.value:
+            if isinstance(model := record.get("modelId"), str):
+                models[model] = None
             continue
         if kind == EventType.MODEL_REPLY.value:
             replies.append(record)
@@ -126,6 +146,7 @@ def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
         programs=programs,
         failed_programs=sum(t.failed for t in turns.values()),
         cut_programs=programs - sum(t.ran for t in turns.values()),
+        models=tuple(models),
     )
 
 

@@ -102,7 +102,7 @@ class Totals:
     programs: int  # every program submitted: those that reported and those cut short
     failed_programs: int
     error_turns: int
-    cache_read_tokens: int = 0
+    cache_read_tokens: int | None = None  # None: no reply reported its cache reads
     cache_write_tokens: int = 0
     unpriced: int = 0  # replies whose cost is not known
     cut_programs: int = 0  # programs the run stopped before they reported

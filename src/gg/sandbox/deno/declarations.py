@@ -65,17 +65,16 @@ def ts_signature(op: Operation) -> str:
 def alias_methods(registry: Registry) -> dict[str, list[tuple[str, str]]]:
     """For each record name, its alias methods as (declaration, doc line)."""
     methods: dict[str, list[tuple[str, str]]] = {}
-    for op in registry:
-        for alias in op.aliases:
-            target = registry.get(alias.operation)
-            returns = "unknown" if target is None else target.returns
-            called = alias.operation if target is None else target.qualified("typescript")
-            rest = [] if target is None else ts_parameters(target)[1:]
-            for name in op.returned_names():
-                method = f"{camel(alias.method)}({', '.join(rest)}): {returns}"
-                methods.setdefault(name, []).append(
-                    (method, f"calls {called} with this record's `{alias.field}`")
-                )
+    for op, alias in registry.aliases():
+        target = registry.get(alias.operation)
+        returns = "unknown" if target is None else target.returns
+        called = alias.operation if target is None else target.qualified("typescript")
+        rest = [] if target is None else ts_parameters(target)[1:]
+        for name in op.returned_names():
+            method = f"{camel(alias.method)}({', '.join(rest)}): {returns}"
+            methods.setdefault(name, []).append(
+                (method, f"calls {called} with this record's `{alias.field}`")
+            )
     return methods
 
 

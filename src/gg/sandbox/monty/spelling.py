@@ -130,16 +130,15 @@ class PyAlias:
 def alias_methods(registry: Registry) -> dict[str, list[PyAlias]]:
     """For each record name, its alias methods."""
     methods: dict[str, list[PyAlias]] = {}
-    for op in registry:
-        for alias in op.aliases:
-            target = registry.get(alias.operation)
-            returns = "Any" if target is None else returns_type(target)
-            params, passed = _alias_arguments(target)
-            spelled = PyAlias(
-                py_name(alias.method), returns, alias.operation, field_name(alias.field), params, passed
-            )
-            for name in _records_named(registry, op.returned_names()):
-                methods.setdefault(name, []).append(spelled)
+    for op, alias in registry.aliases():
+        target = registry.get(alias.operation)
+        returns = "Any" if target is None else returns_type(target)
+        params, passed = _alias_arguments(target)
+        spelled = PyAlias(
+            py_name(alias.method), returns, alias.operation, field_name(alias.field), params, passed
+        )
+        for name in _records_named(registry, op.returned_names()):
+            methods.setdefault(name, []).append(spelled)
     return methods
 
 
