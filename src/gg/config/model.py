@@ -35,6 +35,7 @@ from gg.config.catalogue import (
     ID_LENGTH_MIN,
     MAX_MAX_MEMORY_BYTES,
     MAX_TIMEOUT_SECS,
+    MCP_SERVER_GRANT,
     MIN_MAX_MEMORY_BYTES,
     CacheLifetime,
     CapabilityId,
@@ -52,6 +53,7 @@ from gg.config.delegation import (
     SubagentsCapability,
 )
 from gg.config.host_functions import HostFunctionsCapability, HostFunctionsParams
+from gg.config.mcp import McpCapability, McpParams
 from gg.config.memories import MemoriesCapability
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.part import Enabled, Part
@@ -72,6 +74,8 @@ __all__ = [
     "HostFunctionsCapability",
     "HostFunctionsParams",
     "Limits",
+    "McpCapability",
+    "McpParams",
     "ModelBinding",
     "ProgramLibrary",
     "ProgramLibraryCapability",
@@ -208,6 +212,7 @@ Capability = Annotated[
     | ForkCapability
     | FsmCapability
     | HostFunctionsCapability
+    | McpCapability
     | MemoriesCapability
     | TasksCapability
     | ProjectManagementCapability
@@ -261,10 +266,14 @@ class Agent(Part):
 
     @property
     def capability_ids(self) -> frozenset[str]:
-        """What the profile grants its programs: each enabled capability's id, and
-        `host-functions:<family>` for each host family it lists."""
+        """What the profile grants its programs: each enabled capability's id,
+        `host-functions:<family>` for each host family it lists and `mcp:<server>` for each MCP
+        server."""
         ids = {entry.id.value for entry in self.capabilities if entry.enabled}
-        return frozenset(ids | {HOST_FAMILY_GRANT.format(family=family) for family in self.host_families})
+        ids |= {HOST_FAMILY_GRANT.format(family=family) for family in self.host_families}
+        mcp = self.mcp
+        servers = () if mcp is None else mcp.servers
+        return frozenset(ids | {MCP_SERVER_GRANT.format(server=key) for key in servers})
 
     @property
     def host_families(self) -> tuple[str, ...]:
@@ -273,6 +282,14 @@ class Agent(Part):
             if isinstance(entry, HostFunctionsCapability) and entry.enabled:
                 return entry.params.families
         return ()
+
+    @property
+    def mcp(self) -> McpParams | None:
+        """The MCP servers the profile enables and their call timeout, or None when it enables none."""
+        for entry in self.capabilities:
+            if isinstance(entry, McpCapability) and entry.enabled:
+                return entry.params
+        return None
 
     @property
     def responses_as_code(self) -> ResponsesAsCodeParams:
