@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gg.config.catalogue import MCP_SERVER_GRANT
+from gg.config.defects import render_path
 from gg.config.mcp import McpServer
 from gg.config.model import CapabilitySet, McpCapability
 from gg.errors import ConfigDefect, ConfigError
@@ -90,7 +92,9 @@ def listed_servers(capability_set: CapabilitySet) -> list[Listed]:
         if earlier is None:
             found[key] = Listed(key, server, timeout, path)
         elif (earlier.server, earlier.timeout_secs) != (server, timeout):
-            defects.append(ConfigDefect(path, key, f"defines the MCP server otherwise than {earlier.path}"))
+            defects.append(
+                ConfigDefect(path, _found(server), f"defines the server otherwise than {earlier.path}")
+            )
     if defects:
         raise ConfigError(SOURCE, defects)
     return list(found.values())
@@ -140,9 +144,9 @@ def _opened(
     for server in live:
         tools = found[server.key]
         if isinstance(tools, Unreachable):
-            defects.append(ConfigDefect(server.path, server.key, f"cannot be reached: {tools}"))
+            defects.append(ConfigDefect(server.path, _found(server.server), f"cannot be reached: {tools}"))
         elif not tools:
-            defects.append(ConfigDefect(server.path, server.key, "lists no tool"))
+            defects.append(ConfigDefect(server.path, _found(server.server), "lists no tool"))
     if defects:
         loop.run(_close_all(connections.values()))
         raise ConfigError(SOURCE, defects)
@@ -189,5 +193,10 @@ def _entries(capability_set: CapabilitySet) -> Iterator[tuple[str, str, McpServe
         for c, capability in enumerate(agent.capabilities):
             if isinstance(capability, McpCapability) and capability.enabled:
                 for key, server in capability.params.servers.items():
-                    path = f"agents[{a}].capabilities[{c}].params.servers"
+                    path = render_path(("agents", a, "capabilities", c, "params", "servers", key))
                     yield path, key, server, capability.params.timeout_secs
+
+
+def _found(server: McpServer) -> str:
+    """What a refusal says it found: the command, or the url."""
+    return json.dumps(list(server.command)) if server.command is not None else json.dumps(server.url)

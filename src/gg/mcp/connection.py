@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CONNECTION_CLOSED, CallToolResult
 
 from gg.config.mcp import McpServer
 from gg.mcp.stdio import Started, stdio_transport
 from gg.mcp.tools import ToolSchema
-from mcp import Client, MCPError
 
 OPEN_TIMEOUT_SECS = 30.0
 HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
@@ -148,6 +148,7 @@ class Connection:
 
     def _failure_words(self, failed: Exception) -> str:
         words = self.last_words
+        failed = _first_leaf(failed)
         said = f"{type(failed).__name__}: {failed}" if str(failed) else type(failed).__name__
         return said + (f"; its last words: {words[-400:]}" if words else "")
 
@@ -185,3 +186,10 @@ async def _guarded(awaitable: Any, started: Started, timeout: float) -> Any:
         raise Unreachable(
             f"it refused to list its tools ({refused})" + (f"; {words}" if words else "")
         ) from None
+
+
+def _first_leaf(failed: Exception) -> Exception:
+    """The first exception an exception group holds, however deep (the SDK's task groups wrap)."""
+    while isinstance(failed, ExceptionGroup) and failed.exceptions:
+        failed = failed.exceptions[0]  # pyright: ignore[reportUnknownMemberType]
+    return failed

@@ -11,7 +11,7 @@ Rules kept here:
   the session as the error it is; a line may be up to `MAX_LINE_BYTES`;
 - what the server writes to stderr is kept (its tail, `Started.last_words`) for the operator,
   never printed;
-- closing the transport kills the server's group at once, and reaps it on a thread of its own.
+- closing the transport kills the server's group at once, reaps it and removes its private folder.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ async def stdio_transport(
                 tasks.cancel_scope.cancel()
                 writer.close()
     finally:
-        process.kill_later()
+        process.kill()
 
 
 async def _pipes(process: GuestProcess) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

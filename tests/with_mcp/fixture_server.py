@@ -2,11 +2,12 @@
 
     python fixture_server.py                 # over stdio
     python fixture_server.py --http PORT     # over streamable HTTP on 127.0.0.1:PORT
+    python fixture_server.py --empty         # a server with no tool, over stdio
 
 Its tools: typed arguments (`add`), a nested object and a choice (`ship`), a hyphenated name
-(`get-note`, with structured output), one that fails (`refuse`), one that sleeps (`nap`), one
-without an output schema (`echo`), one whose schema says more than a type (`pick`), and one that
-says which process answers (`pid`), so a test can kill it.
+(`get-note`, with structured output), one that fails (`refuse`), one that sleeps (`nap`), two
+without an output schema (`echo`, structured all the same; `pick`, text, whose schema says more
+than a type), and one that says which process answers (`pid`), so a test can kill it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
@@ -67,10 +69,11 @@ async def nap(seconds: float) -> str:
     return "awake"
 
 
-@app.tool(structured_output=False)
-def echo(text: str) -> dict[str, object]:
-    """Answer with the text, twice, as JSON text (no output schema)."""
-    return {"text": text, "twice": text + text, "length": len(text)}
+@app.tool()
+def echo(text: str) -> CallToolResult:
+    """Answer with the text, twice (no output schema, a structured answer all the same)."""
+    answer = {"text": text, "twice": text + text, "length": len(text)}
+    return CallToolResult(content=[TextContent(type="text", text=str(answer))], structured_content=answer)
 
 
 @app.tool(structured_output=False)
@@ -86,7 +89,9 @@ def pid() -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+    if sys.argv[1:] == ["--empty"]:
+        MCPServer("empty", log_level="CRITICAL").run()
+    elif len(sys.argv) == 3 and sys.argv[1] == "--http":
         app.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
     else:
         app.run()
