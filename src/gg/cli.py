@@ -1,4 +1,4 @@
-"""The `gg` command line: run, replay, check, schema, runs, show, docs, study, console.
+"""The `gg` command line: run, replay, check, schema, runs, show, docs, study, console, mcp.
 
 Exit codes of `gg run`: 0 the session ended; 1 gg's own defect or an unreachable model; 2 a
 refused launch; 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C), 143 a
@@ -31,6 +31,7 @@ import click
 
 from gg import __version__
 from gg.console.command import console
+from gg.mcp.command import mcp
 from gg.study.cli import study
 
 if TYPE_CHECKING:
@@ -378,3 +379,4 @@ def _read(query: Callable[[], T]) -> T:
 
 main.add_command(console)
 main.add_command(study)
+main.add_command(mcp)

@@ -6,8 +6,9 @@ Rules kept here:
   FileRead`: parameters kept in place first (an optional one marked `?`), then the options object
   when any parameter travels in it;
 - a record is an `interface`, a union and a choice are `type` aliases; every field and alias method
-  carries its doc line as a trailing comment; a field whose name is no identifier is quoted; an alias method takes the parameters of the
-  operation it calls after the first (which the record's field fills) and returns what it returns;
+  carries its doc line as a trailing comment; a field whose name is no identifier is quoted; an
+  alias method takes the parameters of the operation it calls after the first (which the record's
+  field fills) and returns what it returns;
 - `gg.d.ts` holds one ambient module per specifier (`gg`, `gg:<family>` for every family with an
   operation or a type, `gg:core`), declares every operation whoever may call it, declares `lib:*`
   as a module whose bindings are all `any`, and opens with the guest's globals (`globals.d.ts`).
