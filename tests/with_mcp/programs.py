@@ -1,7 +1,8 @@
 """The programs of the MCP session tests, on each arm: turn 1 calls every kind of tool of the fixture
 server and keeps what each call answered (`turn1.txt`) and the server's process id (`pid.txt`),
 and opens the docs page of the tool with no output schema; turn 2 calls twice after the server
-was killed (`turn2.txt`); turn 3 calls once more and ends the session with the answer."""
+was killed (`turn2.txt`); turn 3 keeps the id of the process answering now and ends the session
+with one more call's answer."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ for (let i = 0; i < 2; i++) {
 }
 files.writeFile("turn2.txt", out.join("\\n"));
 """,
-    """import { fixture, session } from "gg";
+    """import { files, fixture, session } from "gg";
+files.writeFile("pid.txt", String(fixture.pid().result));
 session.finish(JSON.stringify(fixture.add(4, 4)));
 """,
 )
@@ -70,7 +72,8 @@ for (let i = 0; i < 2; i++) {
 }
 files.writeFile("turn2.txt", out.join("\\n"));
 """,
-    """import { fixture, session } from "gg";
+    """import { files, fixture, session } from "gg";
+files.writeFile("pid.txt", String(fixture.pid().result));
 session.finish(JSON.stringify(fixture.add(4, 4)));
 """,
 )
@@ -114,6 +117,7 @@ gg.files.write_file("turn2.txt", "\\n".join(out))
 """,
     """import gg
 
+gg.files.write_file("pid.txt", str(gg.fixture.pid()["result"]))
 gg.session.finish(str(gg.fixture.add(4, 4)))
 """,
 )

@@ -118,3 +118,12 @@ def logs(events: Sequence[gg.Event]) -> list[str]:
 
 def request_text(request: gg.Request) -> str:
     return "\n".join(message.content for message in request.messages)
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in {"Z", "X"}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import gg
-from with_mcp.served import FIXTURE, STDIO_SERVER, Acting, config, free_port
+from with_mcp.served import FIXTURE, STDIO_SERVER, Acting, alive, config, free_port
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -37,6 +37,20 @@ def test_servers_that_cannot_serve_refuse_the_launch_naming_each(tmp_path: Path)
     assert "servers.away: cannot be reached: ConnectError" in message, message
 
 
+def test_modules_are_named_by_the_rule_and_dispatch_under_those_names(tmp_path: Path) -> None:
+    document = config(tmp_path, "javascript", STDIO_SERVER)
+    servers = document["agents"][0]["capabilities"][1]["params"]["servers"]
+    servers["files"] = servers["my.notes"] = STDIO_SERVER
+    program = (
+        'import { files_mcp, my_notes, fixture, session } from "gg";\n'
+        "const answers = [files_mcp.add(1, 1).result, my_notes.getNote(3).title, fixture.add(2, 2).result];\n"
+        "session.finish(answers.join());\n"
+    )
+    result = gg.run(document, model=Acting([program], tmp_path / "workspace"), store=tmp_path)
+    assert result.status == "completed", result.message
+    assert result.final_text == "2,note 3,4"
+
+
 def test_two_profiles_that_define_one_server_otherwise_refuse_the_launch(tmp_path: Path) -> None:
     document = config(tmp_path, "javascript", STDIO_SERVER)
     other = json.loads(json.dumps(document["agents"][0]))
@@ -47,14 +61,6 @@ def test_two_profiles_that_define_one_server_otherwise_refuse_the_launch(tmp_pat
     assert result.status == "refused"
     said = "agents[1].capabilities[1].params.servers.fixture: defines the server otherwise than agents[0]"
     assert said in (result.message or "")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in {"Z", "X"}
 
 
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
@@ -86,13 +92,13 @@ def test_no_server_gg_started_outlives_gg(tmp_path: Path, stop: signal.Signals) 
             assert time.monotonic() - started < START_SECS
             time.sleep(0.05)
         server = int(pid_file.read_text())
-        assert _alive(server)
+        assert alive(server)
         os.kill(run.pid, stop)
         run.wait(timeout=30)
         deadline = time.monotonic() + GONE_SECS
-        while _alive(server) and time.monotonic() < deadline:
+        while alive(server) and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert not _alive(server)
+        assert not alive(server)
     finally:
         if run.poll() is None:
             run.kill()

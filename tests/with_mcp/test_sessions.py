@@ -15,7 +15,7 @@ import pytest
 
 import gg
 from with_mcp.programs import PROGRAMS
-from with_mcp.served import STDIO_SERVER, Acting, HttpServer, config, kill_pid_in, logs, request_text
+from with_mcp.served import STDIO_SERVER, Acting, HttpServer, alive, config, kill_pid_in, logs, request_text
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -120,6 +120,8 @@ def test_a_session_calls_a_stdio_server_survives_its_death_and_replays_offline(
 
     seen = _live_and_replayed(tmp_path, language, STDIO_SERVER, between)
     _check_session(seen, language, "2")
+    started_again = int((seen["live_dir"] / "workspace" / "pid.txt").read_text())
+    assert not alive(started_again)  # the server gg started again was stopped with the run
 
 
 @pytest.mark.parametrize("language", ARMS)

@@ -4,6 +4,7 @@ any host function."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gg.mcp.tools import ToolSchema, declare_module
@@ -155,3 +156,11 @@ def test_a_module_declares_operations_in_every_arm_spelling() -> None:
     (op,) = host_entries([(family, lambda d: lambda scope, values: None)]).operations
     assert op.wire == "shop.ship_parcel" and op.js_name == "shipParcel" and op.waits_externally
     assert [e.code.value for e in op.errors] == ["invalid-argument", "other", "limit-exceeded", "io-error"]
+
+
+def test_a_declaration_keeps_whether_a_record_is_open_in_a_recording() -> None:
+    from gg.sdk.host.declaration import family_from_json, family_to_json
+
+    family, _ = _declared(ToolSchema("ship-parcel", "Ship a parcel.", SHIP))
+    assert family_from_json(json.loads(json.dumps(family_to_json(family)))) == family
+    assert family_to_json(family)["records"][0]["open"] is True
