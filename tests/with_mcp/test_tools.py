@@ -164,3 +164,10 @@ def test_a_declaration_keeps_whether_a_record_is_open_in_a_recording() -> None:
     family, _ = _declared(ToolSchema("ship-parcel", "Ship a parcel.", SHIP))
     assert family_from_json(json.loads(json.dumps(family_to_json(family)))) == family
     assert family_to_json(family)["records"][0]["open"] is True
+
+
+def test_a_record_name_another_module_holds_is_not_taken() -> None:
+    family, _ = declare_module(
+        "shop", "shop", [ToolSchema("ship-parcel", "x", SHIP)], frozenset({"ShopAddress"})
+    )
+    assert [r.name for r in family.records()][0] == "ShopAddress2"

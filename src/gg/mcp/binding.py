@@ -6,7 +6,8 @@ Rules kept here:
   define it alike (its command, env, cwd or url, headers, and their `timeoutSecs`); the agents of
   the run share one connection to it;
 - its module is named from its key by the naming rule (`gg.mcp.naming`), beside gg's own modules
-  and the run's host families, in the order the profiles list the servers;
+  and the run's host families, in the order the profiles list the servers; its records take no
+  name gg's own records, the host families' or an earlier module's hold;
 - at launch each server is started or reached and its tools listed, every server at once; one
   that cannot be, or that lists no tool, refuses the launch naming it (`ConfigError`, every
   server at fault at once);
@@ -106,9 +107,11 @@ def bind_mcp_servers(
     loop: FunctionLoop,
     services: HostServices,
     taken: Iterable[str] = (),
+    records: Iterable[str] = (),
 ) -> McpBinding:
-    """The run's MCP modules (see the module rules); `taken` are the run's host family names and
-    `base` the folder a started server runs in when it names none. Raises `ConfigError`."""
+    """The run's MCP modules (see the module rules); `taken` are the run's host family names,
+    `records` the names of their records, and `base` the folder a started server runs in when it
+    names none. Raises `ConfigError`."""
     keys = [server.key for server in listed]
     modules = dict(zip(keys, spelled_apart(keys, NameKind.MODULE, {*RESERVED_FAMILIES, *taken}), strict=True))
     recorded = {key: services.recording.named(modules[key]) for key in keys}
@@ -116,12 +119,16 @@ def bind_mcp_servers(
     tools = _opened(connections, [s for s in listed if s.key in connections], loop)
     sightings, answers = Sightings(), ReplayedAnswers.of(services.recording.answers)
     served: list[Served] = []
+    named = set(_OWN_RECORDS) | set(records)  # record names no later module may take
     for server in listed:
         module, found = modules[server.key], recorded[server.key]
         if found is None:
-            declaration, tools_served = declare_module(module, server.key, tools[server.key], _OWN_RECORDS)
+            declaration, tools_served = declare_module(
+                module, server.key, tools[server.key], frozenset(named)
+            )
         else:
             declaration, tools_served = found.declaration, ()
+        named |= {record.name for record in declaration.records()}
         connection = connections.get(server.key)
         seat = ServerSeat(
             server.key, module, connection, loop, server.timeout_secs, sightings, services, answers

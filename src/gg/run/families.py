@@ -67,7 +67,10 @@ def _with_mcp(
         raise ConfigError("MCP servers", [ConfigDefect("capabilities", "mcp", MCP_EXTRA)]) from None
     named = host.capability_set or capability_set
     families = [family for agent in named.agents for family in agent.host_families]
-    mcp = bind_mcp_servers(listed_servers(capability_set), base.resolve(), host.loop, services, families)
+    records = [decl.name for decl in host.types]
+    mcp = bind_mcp_servers(
+        listed_servers(capability_set), base.resolve(), host.loop, services, families, records
+    )
     return dataclasses.replace(
         host,
         operations=(*host.operations, *mcp.operations),
