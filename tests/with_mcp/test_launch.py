@@ -103,3 +103,17 @@ def test_no_server_gg_started_outlives_gg(tmp_path: Path, stop: signal.Signals) 
         if run.poll() is None:
             run.kill()
             run.wait()
+
+
+def test_without_the_mcp_extra_the_launch_is_refused_saying_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("mcp", "gg.mcp.binding"):
+        monkeypatch.setitem(sys.modules, name, None)  # as if `pip install 'gg[mcp]'` never ran
+    result = gg.run(
+        config(tmp_path, "javascript", STDIO_SERVER),
+        model=Acting(["never"], tmp_path / "workspace"),
+        store=tmp_path,
+    )
+    assert result.status == "refused" and result.exit_code == 2
+    assert "the mcp capability needs the MCP SDK: pip install 'gg[mcp]'" in (result.message or "")

@@ -9,7 +9,7 @@ Rules kept here:
   cancelled and `TimeoutError` raised; the server stays up;
 - a server that stops answering for good during a call (its process ended, its connection
   dropped) is `Unreachable`; the connection is closed then, and the next call starts (or
-  reaches) the server again before it is sent (`reopened` says so once);
+  reaches) the server again before it is sent;
 - the session runs in a task of its own on the loop, entered and left there, so every
   `async with` of the SDK is left in the task that entered it; `close` ends it, and with it a
   stdio server's process group.
@@ -51,7 +51,6 @@ class Connection:
         self._ended: asyncio.Event | None = None
         self._holder: asyncio.Task[None] | None = None
         self._started = Started()
-        self.reopened = False  # the connection was lost and will be opened again at the next call
 
     async def open(self) -> list[ToolSchema]:
         """Open the session and list the server's tools. Raises `Unreachable`."""
@@ -137,7 +136,7 @@ class Connection:
         return _http(server.url, dict(server.headers or {}))
 
     async def _lost(self) -> None:
-        self.reopened = True
+        """The session is gone: close what is left of it, so the next call opens a new one."""
         await self.close()
 
     def _gone_words(self) -> str:
