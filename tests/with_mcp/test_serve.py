@@ -65,6 +65,10 @@ async def _session(client: Client) -> dict[str, Any]:
     again = f'import gg\ngg.views.open_text("kept", gg.programs.get("{seen["py1"][0]}"))\n'
     seen["py2"] = _texts(await client.call_tool("run_program_python", {"program": again}))
     seen["runaway"] = _texts(await client.call_tool("run_program_javascript", {"program": "for (;;) {}\n"}))
+    finish = 'import { session } from "gg";\nsession.finish("bye");\n'
+    seen["finish"] = _texts(await client.call_tool("run_program_javascript", {"program": finish}))
+    anew = 'import { views } from "gg";\nviews.openText("again", "a new session");\n'
+    seen["anew"] = _texts(await client.call_tool("run_program_javascript", {"program": anew}))
     return seen
 
 
@@ -83,9 +87,10 @@ def _check(seen: dict[str, Any], tmp_path: Path) -> None:
     )
 
 
-def _runs(tmp_path: Path) -> dict[str, Any]:
+def _runs(tmp_path: Path) -> list[Any]:
+    """Every run of the store, oldest first."""
     with gg.open_store(tmp_path) as store:
-        return {run.language: run for run in store.runs()}
+        return list(reversed(store.runs()))
 
 
 def test_served_over_stdio_to_the_sdks_client(tmp_path: Path) -> None:
@@ -100,11 +105,15 @@ def test_served_over_stdio_to_the_sdks_client(tmp_path: Path) -> None:
 
     seen = asyncio.run(drive())
     _check(seen, tmp_path)
-    runs = _runs(tmp_path)
-    assert set(runs) == {"javascript", "python"}
-    for run in runs.values():
-        assert run.status == "interrupted" and run.message == "ended: the MCP client closed the session"
-        assert run.turns == 3  # two calls, and the turn that waited for a third when the client left
+    closed = "ended: the MCP client closed the session"
+    shown = sorted(
+        (run.language, run.status, run.message or run.final_text, run.turns) for run in _runs(tmp_path)
+    )
+    assert shown == [
+        ("javascript", "completed", "bye", 3),  # three calls, the last of which ended the session
+        ("javascript", "interrupted", closed, 2),  # one call, and the turn that waited for the next
+        ("python", "interrupted", closed, 3),
+    ]
 
 
 def test_served_over_streamable_http_on_loopback(tmp_path: Path) -> None:
@@ -136,7 +145,7 @@ def test_served_over_streamable_http_on_loopback(tmp_path: Path) -> None:
             process.kill()
             process.wait()
     _check(seen, tmp_path)
-    runs = _runs(tmp_path).values()
+    runs = [run for run in _runs(tmp_path) if run.status != "completed"]
     assert {(run.status, run.message) for run in runs} == {
         ("interrupted", "interrupted by SIGTERM (the process was told to stop)")
     }
