@@ -31,7 +31,7 @@ from gg.config.mcp import McpServer
 from gg.mcp.stdio import Started, stdio_transport
 from gg.mcp.tools import ToolSchema
 
-OPEN_TIMEOUT_SECS = 30.0
+OPEN_TIMEOUT_SECS = 60.0  # starting a server that imports its SDK takes seconds on a loaded machine
 HTTP_TIMEOUT = httpx2.Timeout(30.0, read=300.0)
 MAX_TOOL_PAGES = 100
 
