@@ -1,5 +1,5 @@
 """The `gg` command line: run, replay, check, schema, runs, show, docs, study, console, store,
-export.
+export, mcp.
 
 Exit codes (`gg.exits`) of `gg run`: 0 the session ended; 1 gg's own defect (a record that cannot
 be written is one) or an unreachable model; 2 a refused launch (a damaged run store is refused);
@@ -24,6 +24,7 @@ from gg.cli.reading import runs, show
 from gg.cli.reference import check, docs, schema
 from gg.cli.session import replay, run
 from gg.console.command import console
+from gg.mcp.command import mcp
 from gg.otel.command import export
 from gg.study.cli import study
 from gg.telemetry.store_command import store
@@ -35,7 +36,7 @@ def main() -> None:
     """gg: agents that answer every turn with a whole program."""
 
 
-for _command in (run, replay, check, docs, schema, runs, show, console, study, store, export):
+for _command in (run, replay, check, docs, schema, runs, show, console, study, store, export, mcp):
     main.add_command(_command)
 
 __all__ = ["main"]

@@ -12,6 +12,8 @@
   against `limits.modelRetryMaxDelaySecs` (60 s a wait) unless written.
 - `host-functions` names its families (`HOST_FAMILY_ENTRY`): a family handed to the run by name,
   or an importable `package.module:attribute`; each grants `host-functions:<family>`.
+- `mcp` names its servers by key; each grants `mcp:<key>`; a call waits 60 s for its server unless
+  `timeoutSecs` says otherwise.
 - `memories` has no defaults on purpose: an enabled one writes its strategy, scope and six caps.
 """
 
@@ -32,6 +34,7 @@ __all__ = [
     "DEFAULT_MAX_MEMORY_BYTES",
     "DEFAULT_MAX_MODEL_RETRIES",
     "DEFAULT_MAX_PARALLEL",
+    "DEFAULT_MCP_TIMEOUT_SECS",
     "DEFAULT_MODEL_CALL_TIMEOUT_SECS",
     "DEFAULT_MODEL_RETRY_MAX_DELAY_SECS",
     "DEFAULT_SHELL_MAX_FILE_BYTES",
@@ -45,6 +48,7 @@ __all__ = [
     "ID_LENGTH_MIN",
     "MAX_MAX_MEMORY_BYTES",
     "MAX_TIMEOUT_SECS",
+    "MCP_SERVER_GRANT",
     "MIN_MAX_MEMORY_BYTES",
     "MIN_SHELL_MAX_FILE_BYTES",
     "ROOT_SLUG",
@@ -73,6 +77,7 @@ class CapabilityId(StrEnum):
     FSM = "fsm"
     HOST_FUNCTIONS = "host-functions"
     MEMORIES = "memories"
+    MCP = "mcp"
 
 
 class RosterScope(StrEnum):
@@ -125,5 +130,7 @@ MIN_SHELL_MAX_FILE_BYTES = 1_048_576  # 1 MiB: less leaves no room for a build's
 MAX_TIMEOUT_SECS = 86_400.0  # a day: past it a program's clock cannot be armed; refused, not capped
 HOST_FAMILY_ENTRY = r"[a-z][a-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_]*"
 HOST_FAMILY_GRANT = "host-functions:{family}"  # the capability a listed family's calls are gated on
+MCP_SERVER_GRANT = "mcp:{server}"  # the capability a listed MCP server's calls are gated on
+DEFAULT_MCP_TIMEOUT_SECS = 60.0  # how long one call waits for its MCP server, unless written
 ID_LENGTH_MIN = 2
 ID_LENGTH_MAX = 32

@@ -10,9 +10,7 @@ Shape rules enforced here (cross-field rules live in `rules.py`):
   folder of the workspace (judged once the workspace is known: `gg.config.skills`);
 - `agents[0]` is the root, where the run starts; a profile with `fsm` enabled is a machine (a
   shell with no model of its own, whose states other profiles run);
-- `limits.maxParallel` (4 unless written) bounds how many agents take turns at once;
-  `modelCallTimeoutSecs` (900), `maxModelRetries` (10, 0 honoured) and `modelRetryMaxDelaySecs`
-  (60) bound every model request, each its default unless written (`limits.model_calls`).
+- `limits` are `gg.config.limits`' (ceilings, `maxParallel`, what bounds each model request);
 Accessors (`root`, `agent.responses_as_code`, `agent.program_library`, `agent.shell`,
 `agent.max_depth`, `agent.machine`, `agent.memories`, `limits.error_rate`) give typed values;
 `None` means "not enabled" or "not armed".
@@ -22,17 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field
 
 from gg.config.catalogue import (
     DEFAULT_LANGUAGE,
     DEFAULT_MAX_MEMORY_BYTES,
-    DEFAULT_MAX_MODEL_RETRIES,
-    DEFAULT_MAX_PARALLEL,
-    DEFAULT_MODEL_CALL_TIMEOUT_SECS,
-    DEFAULT_MODEL_RETRY_MAX_DELAY_SECS,
     DEFAULT_TIMEOUT_SECS,
     DEFAULT_WORKSPACE,
     HOST_FAMILY_GRANT,
@@ -40,6 +34,7 @@ from gg.config.catalogue import (
     ID_LENGTH_MIN,
     MAX_MAX_MEMORY_BYTES,
     MAX_TIMEOUT_SECS,
+    MCP_SERVER_GRANT,
     MIN_MAX_MEMORY_BYTES,
     CacheLifetime,
     CapabilityId,
@@ -57,6 +52,8 @@ from gg.config.delegation import (
     SubagentsCapability,
 )
 from gg.config.host_functions import HostFunctionsCapability, HostFunctionsParams
+from gg.config.limits import ErrorRateCeiling, Limits, ModelCallLimits
+from gg.config.mcp import McpCapability, McpParams
 from gg.config.memories import MemoriesCapability
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.part import Enabled, Part
@@ -77,6 +74,8 @@ __all__ = [
     "HostFunctionsCapability",
     "HostFunctionsParams",
     "Limits",
+    "McpCapability",
+    "McpParams",
     "ModelBinding",
     "ModelCallLimits",
     "ProgramLibrary",
@@ -91,69 +90,6 @@ __all__ = [
 
 KEEP = Whole(0, note="0 keeps every program")
 ID_LENGTH = Whole(ID_LENGTH_MIN, ID_LENGTH_MAX)
-
-
-@dataclass(frozen=True)
-class ErrorRateCeiling:
-    """Breached when more than `threshold` of the last `window` turns were errors (window full)."""
-
-    threshold: float
-    window: int
-
-
-Seconds = Annotated[float, Number(above=0, most=MAX_TIMEOUT_SECS, what="a number of seconds")]
-N = TypeVar("N", int, float)
-
-
-def _or(written: N | None, default: N) -> N:
-    return default if written is None else written
-
-
-@dataclass(frozen=True)
-class ModelCallLimits:
-    """What bounds each model request: one attempt's time, how many retries follow a failed one,
-    and the longest wait before a retry (`modelCallTimeoutSecs`, `maxModelRetries`,
-    `modelRetryMaxDelaySecs`)."""
-
-    timeout_secs: float
-    retries: int
-    retry_max_delay_secs: float
-
-
-class Limits(Part):
-    """Run ceilings, each armed only when written; and how many agents take turns at once."""
-
-    max_turns: Annotated[int, Whole(1)] | None = None
-    max_runtime_secs: Annotated[float, Number(above=0, what="a number of seconds")] | None = None
-    max_consecutive_errors: Annotated[int, Whole(1)] | None = None
-    max_error_rate: Annotated[float, Number(above=0, most=1, what="a fraction")] | None = None
-    error_rate_window: Annotated[int, Whole(1, what="a whole number of turns")] | None = None
-    max_cost: Annotated[float, Number(above=0, what="an amount in USD")] | None = None
-    max_parallel: Annotated[int, Whole(1, what="a whole number of agents")] | None = None
-    model_call_timeout_secs: Seconds | None = None
-    max_model_retries: Annotated[int, Whole(0, note="0 gives up on the first failure")] | None = None
-    model_retry_max_delay_secs: Seconds | None = None
-
-    @property
-    def parallel(self) -> int:
-        """How many agents take turns at once (`maxParallel`, 4 unless written); more queue."""
-        return DEFAULT_MAX_PARALLEL if self.max_parallel is None else self.max_parallel
-
-    @property
-    def model_calls(self) -> ModelCallLimits:
-        """What bounds each model request, every figure its default unless written."""
-        return ModelCallLimits(
-            timeout_secs=_or(self.model_call_timeout_secs, DEFAULT_MODEL_CALL_TIMEOUT_SECS),
-            retries=_or(self.max_model_retries, DEFAULT_MAX_MODEL_RETRIES),
-            retry_max_delay_secs=_or(self.model_retry_max_delay_secs, DEFAULT_MODEL_RETRY_MAX_DELAY_SECS),
-        )
-
-    @property
-    def error_rate(self) -> ErrorRateCeiling | None:
-        """The error-rate ceiling, armed only when both its threshold and window are written."""
-        if self.max_error_rate is None or self.error_rate_window is None:
-            return None
-        return ErrorRateCeiling(self.max_error_rate, self.error_rate_window)
 
 
 class ModelBinding(Part):
@@ -248,6 +184,7 @@ Capability = Annotated[
     | ForkCapability
     | FsmCapability
     | HostFunctionsCapability
+    | McpCapability
     | MemoriesCapability
     | TasksCapability
     | ProjectManagementCapability
@@ -301,10 +238,14 @@ class Agent(Part):
 
     @property
     def capability_ids(self) -> frozenset[str]:
-        """What the profile grants its programs: each enabled capability's id, and
-        `host-functions:<family>` for each host family it lists."""
+        """What the profile grants its programs: each enabled capability's id,
+        `host-functions:<family>` for each host family it lists and `mcp:<server>` for each MCP
+        server."""
         ids = {entry.id.value for entry in self.capabilities if entry.enabled}
-        return frozenset(ids | {HOST_FAMILY_GRANT.format(family=family) for family in self.host_families})
+        ids |= {HOST_FAMILY_GRANT.format(family=family) for family in self.host_families}
+        mcp = self.mcp
+        servers = () if mcp is None else mcp.servers
+        return frozenset(ids | {MCP_SERVER_GRANT.format(server=key) for key in servers})
 
     @property
     def host_families(self) -> tuple[str, ...]:
@@ -313,6 +254,14 @@ class Agent(Part):
             if isinstance(entry, HostFunctionsCapability) and entry.enabled:
                 return entry.params.families
         return ()
+
+    @property
+    def mcp(self) -> McpParams | None:
+        """The MCP servers the profile enables and their call timeout, or None when it enables none."""
+        for entry in self.capabilities:
+            if isinstance(entry, McpCapability) and entry.enabled:
+                return entry.params
+        return None
 
     @property
     def responses_as_code(self) -> ResponsesAsCodeParams:

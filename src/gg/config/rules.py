@@ -8,7 +8,7 @@ Each skips what is mis-shaped (pydantic names that) and yields findings at preci
   (code mode is the only mode);
 - no capability is listed twice by one agent;
 - an enabled `program-library` writes both `keep` and `idLength` (`null` counts as unwritten);
-- `host-functions` lists at least one family, each once;
+- `host-functions` lists at least one family, each once; `mcp` names at least one server;
 - an enabled `memories` writes its `implementation`, `scope` and six caps (`memories.py`);
 - a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`;
 - the agent tree's rules (rosters, `subagents`, `exec`, `fork`) are `roster.py`'s, a machine's
@@ -26,6 +26,7 @@ from gg.config.catalogue import CapabilityId, Provider
 from gg.config.defects import ABSENT, Finding, Loc, mapping, sequence
 from gg.config.host_functions import host_families_findings
 from gg.config.machines import is_machine, machine_findings
+from gg.config.mcp import mcp_servers_findings
 from gg.config.memories import memories_findings
 from gg.config.model import ID_LENGTH, KEEP
 from gg.config.modules import module_findings
@@ -138,6 +139,9 @@ def _entry(capability: Mapping[str, Any], loc: Loc) -> Iterator[Finding]:
         yield from host_families_findings(
             (mapping(capability.get("params")) or {}).get("families"), (*loc, "params")
         )
+    if capability.get("id") == CapabilityId.MCP:
+        servers = (mapping(capability.get("params")) or {}).get("servers")
+        yield from mcp_servers_findings(servers, (*loc, "params"))
     if capability.get("id") == CapabilityId.MEMORIES and enabled:
         yield from memories_findings(capability, loc)
     if capability.get("id") == CapabilityId.PROGRAM_LIBRARY and enabled:

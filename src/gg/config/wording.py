@@ -3,7 +3,8 @@
 Rules:
 - our value rules (`values.py`) already word their refusals; the message is kept as is;
 - pydantic's own error types are reworded from one table; none of its jargon reaches the user;
-- a capability's `id` tag, which pydantic puts into its locations, is taken out again;
+- a capability's `id` tag, which pydantic puts into its locations, is taken out again; a refused
+  key of a table (an MCP server's `env`) is located at its entry, the key as what was found;
 - an unknown key is named as such, with the nearest known key of that object when one is close;
   a key gg once read and no longer does is named with why, where its object's model says so
   (a `RETIRED` table: key → why).
@@ -41,14 +42,19 @@ _REASONS = {
 }
 _UNREADABLE = "holds a value gg cannot read here"
 _TAG_ERRORS = ("union_tag_not_found", "union_tag_invalid")
+_KEY = "[key]"  # where pydantic locates a refused key of a dict
 
 
 def findings_from(error: ValidationError, document: object, root: type[BaseModel]) -> Iterator[Finding]:
-    """One finding per pydantic error, located in the document."""
+    """One finding per pydantic error, located in the document; a refused key of a table of named
+    entries is found at its entry, and the key is what was found there."""
     for detail in error.errors():
         loc = _document_loc(detail["loc"], document)
         if detail["type"] in _TAG_ERRORS:
             loc = (*loc, "id")
+        if loc and loc[-1] == _KEY:
+            yield Finding(loc[:-1], _reason(detail, root), found=loc[-2])
+            continue
         yield Finding(loc, _reason(detail, root))
 
 

@@ -6,7 +6,9 @@ Rules kept here:
   SIGTERM as `Terminated`, raised by the handler `gg run` holds while the run goes
   (`sigterm_interrupts`), so every place that lets a Ctrl-C through lets a SIGTERM through too;
 - the run's end names the signal that stopped it (`message_of`), and the run exits, and records,
-  128 + that signal's number (`gg.run.status.exit_code_of`): 130 for Ctrl-C, 143 for SIGTERM.
+  128 + that signal's number (`gg.run.status.exit_code_of`): 130 for Ctrl-C, 143 for SIGTERM;
+- a stop that says why (`Ended`, raised where the run waits on its model) is recorded with its
+  own words, as Ctrl-C's is otherwise.
 """
 
 from __future__ import annotations
@@ -24,6 +26,15 @@ class Terminated(KeyboardInterrupt):
     """A SIGTERM, raised where the main thread stood when it arrived."""
 
 
+class Ended(KeyboardInterrupt):
+    """A stop from outside the run that says why (`gg mcp serve`'s client closed the session):
+    `message` is the run's last word on it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 def signal_of(stop: KeyboardInterrupt) -> int:
     """The number of the signal that raised `stop`."""
     return signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT
@@ -31,6 +42,8 @@ def signal_of(stop: KeyboardInterrupt) -> int:
 
 def message_of(stop: KeyboardInterrupt) -> str:
     """The run's last word on what stopped it."""
+    if isinstance(stop, Ended):
+        return stop.message
     return TERMINATED_MESSAGE if isinstance(stop, Terminated) else INTERRUPTED_MESSAGE
 
 

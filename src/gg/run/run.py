@@ -40,7 +40,7 @@ from gg.loop.limits import ErrorLedger
 from gg.providers.base import ModelClient
 from gg.providers.recording import JournalRecorder
 from gg.run.context import MonotonicClock, RunContext
-from gg.run.families import bind_run_families, log_run_families
+from gg.run.families import bind_run_families, config_folder, log_run_families
 from gg.run.interruption import message_of, signal_of
 from gg.run.issues import IssueDesk
 from gg.run.leases import GuestLeases
@@ -122,7 +122,10 @@ def execute_run(
     operator's Ctrl-C is recorded as the run's end (`interrupted`) and raised on."""
     given = (world.client, world.clients)
     replayed = replayed_journals(capability_set, options.overrides, given)
-    host, refusal = bind_run_families(capability_set, telemetry, world.families, options.recorder, replayed)
+    base = config_folder(options.config_path)
+    host, refusal = bind_run_families(
+        capability_set, telemetry, world.families, options.recorder, replayed, base
+    )
     capability_set = host.capability_set or capability_set
     run = _context(capability_set, telemetry, world, host)
     stream = run.stream(ROOT_ID)

@@ -29,6 +29,7 @@ from gg.wire import camel, snake
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
+    from gg.sdk.sighting import Sightings
 
 U32_MAX = 4_294_967_295
 PYTHON_ARMS = frozenset({"python", "python-typed"})  # the arms that spell names in snake_case
@@ -175,6 +176,8 @@ class Operation:
     errors: tuple[ErrorDoc, ...] = ()
     waits_externally: bool = False  # time in the call is off the program's clock (a shell, a sub-agent)
     result: Shape | None = None  # a host function's result; `returns` is then its TypeScript spelling
+    sightings: Sightings | None = field(default=None, compare=False, repr=False)  # a result declared
+    # unknown: where the run keeps the last one it saw, which the operation's docs page shows
 
     @property
     def wire(self) -> str:

@@ -4,8 +4,8 @@ host function is called with, and of every answer it gives. Pure.
 Rules kept here:
 - a whole number is a valid number, a whole float a valid whole number, a boolean never a number;
   a non-finite float is nothing at all;
-- an object's keys are strings; a record refuses a field it does not declare and one it requires
-  missing;
+- an object's keys are strings; a record refuses a field it requires missing, and one it does not
+  declare unless it is open;
 - a union takes a value one of its options takes; when none does and exactly one option is the
   value's kind of thing (an object, a list), that option's own finding is reported;
 - the first mismatch found is reported with where it is (`[2]`, `.sku`, `["north"]`) and what was
@@ -98,7 +98,7 @@ def _record_violation(shape: RecordShape, value: Any) -> Violation | None:
         return _wanted(shape, value)
     declared = {f.name: f for f in shape.fields}
     unknown = [key for key in entry if key not in declared]
-    if unknown:
+    if unknown and not shape.open:
         names = ", ".join(f"`{name}`" for name in declared) or "none"
         return Violation("", f"has no field `{unknown[0]}` (`{shape.name}` has {names})")
     for f in shape.fields:

@@ -32,7 +32,8 @@ def record_to_json(record: RecordShape) -> dict[str, Any]:
         {"name": f.name, "shape": to_json(f.shape), "required": f.required, "doc": f.doc}
         for f in record.fields
     ]
-    return {"name": record.name, "doc": record.doc, "fields": fields}
+    written: dict[str, Any] = {"name": record.name, "doc": record.doc, "fields": fields}
+    return {**written, "open": True} if record.open else written
 
 
 def from_json(data: Any, records: Mapping[str, RecordShape]) -> Shape:
@@ -69,7 +70,9 @@ def record_from_json(data: Any, records: Mapping[str, RecordShape]) -> RecordSha
     if entry is None or not isinstance(entry.get("name"), str) or not isinstance(entry.get("fields"), list):
         raise ValueError(f"{shown(data)} is not a record")
     fields = tuple(_field_from_json(f, records) for f in _items(entry["fields"]))
-    return RecordShape(str(entry["name"]), fields, str(entry.get("doc") or ""))
+    return RecordShape(
+        str(entry["name"]), fields, str(entry.get("doc") or ""), open=entry.get("open") is True
+    )
 
 
 def _field_from_json(data: Any, records: Mapping[str, RecordShape]) -> RecordField:

@@ -7,8 +7,9 @@ scalar), so they are held as a tree of shapes, and each shape spells itself for 
 - `Scalar`: a string, a whole number, a number, a boolean, null, or any JSON value;
 - `Literals`: one of fixed JSON scalars (`Literal["north", "south"]`);
 - `ListOf`, `MapOf` (string keys), `OneOf` (a union);
-- `RecordShape`: an object with named fields (a `TypedDict`, a dataclass or a pydantic model),
-  referred to by its name; its fields are spelled as their author wrote them on every arm.
+- `RecordShape`: an object with named fields (a `TypedDict`, a dataclass or a pydantic model, or
+  an MCP tool's JSON Schema object), referred to by its name; its fields are spelled as their
+  author wrote them on every arm.
 
 Rules kept here:
 - `ts` is TypeScript's spelling (`Record<string, number>`, `(string | null)[]`), `py` Python's
@@ -74,12 +75,14 @@ class RecordField:
 @dataclass(frozen=True)
 class RecordShape:
     """A named object. `origin` is the Python class it was read from (None when read back from a
-    recording); it is not part of the shape."""
+    recording); it is not part of the shape. An `open` record (a JSON Schema object that does not
+    forbid other properties) takes fields it does not declare, as they are."""
 
     name: str
     fields: tuple[RecordField, ...]
     doc: str = ""
     origin: Any = field(default=None, compare=False, repr=False)
+    open: bool = False
 
 
 Shape = Scalar | Literals | ListOf | MapOf | OneOf | RecordShape

@@ -6,8 +6,9 @@ Rules kept here:
   FileRead`: parameters kept in place first (an optional one marked `?`), then the options object
   when any parameter travels in it;
 - a record is an `interface`, a union and a choice are `type` aliases; every field and alias method
-  carries its doc line as a trailing comment; an alias method takes the parameters of the
-  operation it calls after the first (which the record's field fills) and returns what it returns;
+  carries its doc line as a trailing comment; a field whose name is no identifier is quoted; an
+  alias method takes the parameters of the operation it calls after the first (which the record's
+  field fills) and returns what it returns;
 - `gg.d.ts` holds one ambient module per specifier (`gg`, `gg:<family>` for every family with an
   operation or a type, `gg:core`), declares every operation whoever may call it, declares `lib:*`
   as a module whose bindings are all `any`, and opens with the guest's globals (`globals.d.ts`).
@@ -15,6 +16,8 @@ Rules kept here:
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 
@@ -37,6 +40,7 @@ _PARAM_TYPES = {
     ParamType.CLEARABLE_STRING: "string | null",
 }
 INDENT = "  "
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 def ts_param_type(param: Param) -> str:
@@ -86,7 +90,7 @@ def ts_declaration(decl: TypeDecl, methods: Sequence[tuple[str, str]] = ()) -> s
             for field in fields:
                 mark = "?" if field.optional else ""
                 comment = f" // {field.doc}" if field.doc else ""
-                lines.append(f"{INDENT}{field.name}{mark}: {field.type};{comment}")
+                lines.append(f"{INDENT}{_member(field.name)}{mark}: {field.type};{comment}")
             lines.extend(f"{INDENT}{method}; // {doc}" for method, doc in methods)
             lines.append("}")
             return "\n".join(lines)
@@ -95,6 +99,12 @@ def ts_declaration(decl: TypeDecl, methods: Sequence[tuple[str, str]] = ()) -> s
         case Choice(name=name, values=values):
             quoted = " | ".join(f'"{value}"' for value in values)
             return f"type {name} = {quoted};"
+
+
+def _member(name: str) -> str:
+    """A record field's name as TypeScript writes a member: quoted when it is no identifier (a
+    JSON Schema property such as `due-date`)."""
+    return name if _IDENTIFIER.fullmatch(name) else json.dumps(name)
 
 
 # ---- gg.d.ts ---------------------------------------------------------------------------------

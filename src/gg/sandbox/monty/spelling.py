@@ -9,7 +9,8 @@ Rules kept here:
 - a record is a frozen dataclass (`@final`), a union and a choice are type aliases; a wire `number`
   in a result is `int` (every such field counts something), `unknown` is `Any`;
 - a host function's types are spelled from their shapes (`float` apart from `int`); its records
-  are `TypedDict`s, their fields as their author wrote them (`NotRequired` when optional), and an
+  are `TypedDict`s, their fields as their author wrote them (`NotRequired` when optional; in the
+  call form, `TypedDict("Name", {...})`, when a field's name cannot be a class attribute), and an
   optional parameter whose type takes None is not widened again;
 - each family's stub (`gg/<family>.pyi`) declares its own records, unions and choices and imports
   the ones other families own; `gg/__init__.pyi` re-exports every family and `core`, and spells
@@ -18,6 +19,7 @@ Rules kept here:
 
 from __future__ import annotations
 
+import json
 import keyword
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -177,6 +179,8 @@ def declarations(registry: Registry) -> dict[str, str]:
 
 def declaration(decl: TypeDecl, methods: Iterable[PyAlias] = ()) -> str:
     match decl:
+        case Record(plain=True) if not _class_spellable(decl):
+            return _typed_dict_call(decl)
         case Record(plain=True):
             lines = [f"class {decl.name}(TypedDict):"]
             for f, line in _typed_dict(decl):
@@ -308,8 +312,25 @@ def _shape_names(param: Param) -> list[str]:
     return [] if param.shape is None else named(param.shape)
 
 
+def _class_spellable(record: Record) -> bool:
+    """Whether every field of a plain record can be a class attribute (an identifier, no keyword)."""
+    return all(f.name.isidentifier() and not keyword.iskeyword(f.name) for f in record.fields)
+
+
+def _typed_dict_call(record: Record) -> str:
+    """A plain record whose field names a class cannot hold (`due-date`), in the call form:
+    `Name = TypedDict("Name", {"due-date": str})`."""
+    entries = []
+    for f in record.fields:
+        kind = py(f.shape) if f.shape is not None else py_type(f.type)
+        entries.append(f"{json.dumps(f.name)}: {f'NotRequired[{kind}]' if f.optional else kind}")
+    return f"{record.name} = TypedDict({json.dumps(record.name)}, {{{', '.join(entries)}}})"
+
+
 def _stub_declaration(decl: TypeDecl, methods: Iterable[PyAlias]) -> list[str]:
     match decl:
+        case Record(plain=True) if not _class_spellable(decl):
+            return [_typed_dict_call(decl)]
         case Record(plain=True):
             lines = [f"class {decl.name}(TypedDict):", *(f"    {line}" for _, line in _typed_dict(decl))]
             return lines if len(lines) > 1 else [*lines, "    pass"]

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 MAX_SUGGESTIONS = 3
@@ -49,6 +49,12 @@ class DocEntry:
     summary: str
     body: str
     extra_words: tuple[str, ...] = ()  # parameter names and the like, for search
+    later: Callable[[], str] | None = field(default=None, compare=False)  # what the page adds as it is
+    # read (the shape of the last result the run saw, for a result declared unknown)
+
+    def text(self) -> str:
+        """The page as it reads now: its body, then what it adds as it is read."""
+        return self.body if self.later is None else f"{self.body}\n\n{self.later()}"
 
     def hit(self) -> dict[str, str]:
         """The record a search hands back for this entry (a `DocHit`)."""

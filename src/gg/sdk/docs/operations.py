@@ -116,7 +116,7 @@ def _open_docs_view(scope: ProgramScope, args: Mapping[str, Any]) -> None:
         message = render("docs-not-found", target=_shown(target), suggestions=suggestions)
         raise ApiError("open_docs_view", ErrorCode.NOT_FOUND, message)
     try:
-        scope.views.open_docs(entry.key, entry.body)
+        scope.views.open_docs(entry.key, entry.text())
     except ViewRefusal as refusal:
         raise ApiError("open_docs_view", refusal.code, refusal.message) from None
 

@@ -5,6 +5,8 @@ Rules kept here:
   spells its type) and failures,
   and the declarations of the types its result names, followed one level down (a union's members,
   a record's declared field types), so one page shows the whole shape of what comes back;
+- a function whose result is declared unknown (an MCP tool with no output schema) adds, each time
+  its page is read, the shape of the last result the run saw of it, or that it saw none yet;
 - a type's page quotes its declaration and, one level down, those of the types it names;
 - a quoted declaration's doc line is a line comment in the arm's language (`#` in Python, `//`
   in JavaScript and TypeScript);
@@ -15,7 +17,7 @@ Rules kept here:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from gg.prompts import render
 from gg.sdk.docs.index import DocEntry, DocKind
@@ -64,7 +66,13 @@ def _function_page(catalogue: SignatureCatalogue, module: ModuleEntry, entry: Fu
         errors=entry.errors,
     )
     words = tuple(p.name.removeprefix("options.") for p in entry.params)
-    return DocEntry(entry.key, DocKind.FUNCTION, entry.module, entry.name, entry.summary, body, words)
+    later = None if entry.last_seen is None else _last_seen_note(entry.last_seen)
+    return DocEntry(entry.key, DocKind.FUNCTION, entry.module, entry.name, entry.summary, body, words, later)
+
+
+def _last_seen_note(last_seen: Callable[[], str | None]) -> Callable[[], str]:
+    """The line a page whose result is declared unknown adds as it is read."""
+    return lambda: render("docs-last-result", shape=last_seen())
 
 
 def _type_page(catalogue: SignatureCatalogue, module: ModuleEntry, entry: TypeEntry) -> DocEntry:

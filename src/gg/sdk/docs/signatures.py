@@ -11,11 +11,13 @@ Rules kept here:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from gg.sandbox.languages import LanguageSpec
 from gg.sdk.registry import Operation, Registry
+from gg.sdk.sighting import Sightings, sketch
 from gg.sdk.types import referenced
 
 SCHEMA = 1
@@ -41,6 +43,8 @@ class FunctionEntry:
     returns: str  # spelled for the arm
     errors: tuple[tuple[str, str], ...]  # (code, when)
     references: tuple[str, ...] = ()  # the declared types its result names
+    last_seen: Callable[[], str | None] | None = field(default=None, compare=False)  # a result declared
+    # unknown: the shape of the last one the run saw, spelled for the arm (None before any)
 
 
 @dataclass(frozen=True)
@@ -132,7 +136,16 @@ def _function_entry(op: Operation, language: LanguageSpec) -> FunctionEntry:
         returns=language.returns_of(op),
         errors=tuple((error.code.value, error.when) for error in op.errors),
         references=tuple(op.returned_names()),
+        last_seen=None if op.sightings is None else _last_seen(op.sightings, op.wire, language.id),
     )
+
+
+def _last_seen(sightings: Sightings, operation: str, language: str) -> Callable[[], str | None]:
+    def shape() -> str | None:
+        seen = sightings.last(operation)
+        return None if seen is None else sketch(seen[0], language)
+
+    return shape
 
 
 def _module_json(entry: ModuleEntry) -> dict[str, Any]:

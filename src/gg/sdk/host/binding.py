@@ -6,7 +6,8 @@ Each call a function answers is recorded when the run writes a recording, as is 
 declaration at launch; a family only the replayed recording holds is answered from it. A live call
 is given its family's `timeout_secs`, at most what is left of the run's time. A function's failure
 (an abandoned call included) is told to the operator with its traceback (`HostServices.report`);
-the program is told only its message. `HostBinding.close` stops the private loop of the async
+the program is told only its message. `HostBinding.close` closes what it was given to close on the
+loop (the run's MCP connections, `gg.mcp.binding`), then stops the private loop of the async
 functions.
 """
 
@@ -58,9 +59,14 @@ class HostBinding:
     unused: tuple[str, ...] = ()  # families handed to the run that no profile lists
     replayed: tuple[str, ...] = ()  # families answered from the recording, their functions absent
     loop: FunctionLoop = field(default_factory=FunctionLoop)
+    closing: tuple[Callable[[], None], ...] = ()  # what is closed before the loop (MCP connections)
 
     def close(self) -> None:
-        self.loop.close()
+        try:
+            for close in self.closing:
+                close()
+        finally:
+            self.loop.close()
 
 
 def bind_host_families(
@@ -109,19 +115,21 @@ def _live(function: HostFunction, wire: str, loop: FunctionLoop, services: HostS
         called = call_function(function, wire, values, loop, secs)
         if called.failure is not None:
             services.report(scope.agent_id, scope.turn, called.failure, called.traceback)
-        return _given(called.answer, function.declaration.name, scope, services)
+        return give(called.answer, function.declaration.name, scope, services)
 
     return handle
 
 
 def _replayed(key: str, wire: str, answers: ReplayedAnswers, services: HostServices) -> Handler:
     def handle(scope: ProgramScope, values: Any) -> Any:
-        return _given(answers.next(scope.agent_id, key, wire, values), key, scope, services)
+        return give(answers.next(scope.agent_id, key, wire, values), key, scope, services)
 
     return handle
 
 
-def _given(answer: Answer, key: str, scope: ProgramScope, services: HostServices) -> Any:
+def give(answer: Answer, key: str, scope: ProgramScope, services: HostServices) -> Any:
+    """The answer handed to the program as the operation `key`'s, recorded first when the run
+    writes a recording."""
     if services.record is not None:
         services.record(answer_line(scope.agent_id, answer), scope.agent_id)
     return answer.give(key)

@@ -1,0 +1,91 @@
+"""The model of a session `gg mcp serve` holds for one arm: each `run_program` call is the model's
+next reply (one `submit_program` call carrying the program), and the call is answered with what
+the turn's next request shows the model, read off that request itself, so nothing is rendered
+twice.
+
+Rules kept here:
+- a call waits for the session's turn; the session asks for a reply at its first turn and after
+  each turn, and each request after the first answers the call whose program the last turn ran:
+  every message the request holds after the last reply (the call's receipt, the library id or
+  `ok`; each view the turn opened; gg's feedback), in order, as they stand;
+- when the session ends (its program finished it, a ceiling stopped it), the call it was running
+  is answered with how it ended; the next call starts a new session;
+- closing the bridge ends the session where it waits for a call (`Ended`), recorded with why: the
+  client closed the session, or what stopped the server (Ctrl-C, SIGTERM).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+from gg.providers.base import SUBMIT_PROGRAM, Reply, Request, ToolCall, Usage
+from gg.run.interruption import Ended
+
+MODEL_ID = "mcp-client"
+CLOSED = "ended: the MCP client closed the session"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a call is answered with: the texts the turn's next request shows, in order, or how the
+    session ended (`ended`, its status and last word)."""
+
+    texts: tuple[str, ...]
+    ended: bool = False
+
+
+class Bridge:
+    """A `gg.ModelClient` whose replies are the programs of `run_program` calls (see the module)."""
+
+    model_id = MODEL_ID
+
+    def __init__(self) -> None:
+        self._programs: queue.Queue[tuple[str, Future[Reading]] | str] = queue.Queue()
+        self._waiting: Future[Reading] | None = None
+        self._lock = threading.Lock()
+        self._replies = 0
+
+    def submit(self, program: str) -> Future[Reading]:
+        """Hand `program` to the session as its next reply; the future is the call's answer."""
+        answer: Future[Reading] = Future()
+        self._programs.put((program, answer))
+        return answer
+
+    def complete(self, request: Request) -> Reply:
+        self._answer(Reading(next_reading(request)))
+        item = self._programs.get()
+        if isinstance(item, str):
+            raise Ended(item)
+        program, answer = item
+        with self._lock:
+            self._waiting = answer
+            self._replies += 1
+            n = self._replies
+        call = ToolCall(f"call_{n}", SUBMIT_PROGRAM, {"program": program})
+        return Reply(text="", calls=(call,), usage=Usage(0, 0), model=MODEL_ID)
+
+    def ended(self, texts: tuple[str, ...]) -> None:
+        """The session ended: the call it ran (if any) is answered with `texts`."""
+        self._answer(Reading(texts, ended=True))
+
+    def close(self, why: str = CLOSED) -> None:
+        """End the session where it waits for a call, saying `why`."""
+        self._programs.put(why)
+
+    def _answer(self, reading: Reading) -> None:
+        with self._lock:
+            waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            waiting.set_result(reading)
+
+
+def next_reading(request: Request) -> tuple[str, ...]:
+    """Every message of `request` after its last reply, as the model reads it."""
+    messages = request.messages
+    last = max((n for n, message in enumerate(messages) if message.role == "assistant"), default=None)
+    if last is None:
+        return ()
+    return tuple(message.content for message in messages[last + 1 :])

@@ -1,0 +1,151 @@
+"""`gg mcp serve` driven by the `mcp` SDK's own client, over stdio and over streamable HTTP on
+loopback: it lists one `run_program_<arm>` tool per arm, runs programs on two arms, answers with
+the library id, the views and the feedback a turn's next request shows, keeps the program library
+across calls, stops a runaway at its ceiling, and records every call as a turn of a run in the
+store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+import gg
+from with_mcp.served import free_port
+
+pytestmark = pytest.mark.timeout(300)
+
+GG = [sys.executable, "-c", "from gg.cli import main; main()"]
+START_SECS = 120.0
+
+
+def _config(tmp_path: Path) -> Path:
+    (tmp_path / "workspace").mkdir()
+    (tmp_path / "unused.jsonl").write_text("{}\n")
+    library = {"id": "program-library", "params": {"keep": 0, "idLength": 4}}
+    model = {"provider": "replay", "journal": "unused.jsonl"}
+
+    def profile(slug: str, language: str) -> dict[str, Any]:
+        code = {"id": "responses-as-code", "params": {"language": language, "timeoutSecs": 3}}
+        return {"slug": slug, "model": model, "capabilities": [code, library]}
+
+    document = {
+        "name": "served",
+        "workspace": "workspace",
+        "limits": {"maxTurns": 10},
+        "agents": [profile("root", "javascript"), profile("scribe", "python")],
+    }
+    (tmp_path / "gg.json").write_text(json.dumps(document))
+    return tmp_path / "gg.json"
+
+
+def _texts(result: Any) -> list[str]:
+    return [block.text for block in result.content]
+
+
+async def _session(client: Client) -> dict[str, Any]:
+    listed = await client.list_tools()
+    seen: dict[str, Any] = {"tools": {tool.name: tool.input_schema for tool in listed.tools}}
+    js = (
+        'import { files, views } from "gg";\n'
+        'files.writeFile("a.txt", "hi");\n'
+        'views.openText("greeting", "hello from js");\n'
+    )
+    seen["js"] = _texts(await client.call_tool("run_program_javascript", {"program": js}))
+    first = 'import gg\ngg.views.open_text("sum", str(1 + 2))\n'
+    seen["py1"] = _texts(await client.call_tool("run_program_python", {"program": first}))
+    again = f'import gg\ngg.views.open_text("kept", gg.programs.get("{seen["py1"][0]}"))\n'
+    seen["py2"] = _texts(await client.call_tool("run_program_python", {"program": again}))
+    seen["runaway"] = _texts(await client.call_tool("run_program_javascript", {"program": "for (;;) {}\n"}))
+    finish = 'import { session } from "gg";\nsession.finish("bye");\n'
+    seen["finish"] = _texts(await client.call_tool("run_program_javascript", {"program": finish}))
+    anew = 'import { views } from "gg";\nviews.openText("again", "a new session");\n'
+    seen["anew"] = _texts(await client.call_tool("run_program_javascript", {"program": anew}))
+    return seen
+
+
+def _check(seen: dict[str, Any], tmp_path: Path) -> None:
+    assert list(seen["tools"]) == ["run_program_javascript", "run_program_python"]
+    for schema in seen["tools"].values():
+        assert schema["required"] == ["program"] and schema["properties"]["program"]["type"] == "string"
+    js_id, *js_rest = seen["js"]
+    assert len(js_id) == 4 and any("hello from js" in text for text in js_rest), seen["js"]
+    assert (tmp_path / "workspace" / "a.txt").read_text() == "hi"
+    assert any("3" in text for text in seen["py1"][1:])
+    assert any('gg.views.open_text("sum", str(1 + 2))' in text for text in seen["py2"][1:]), seen["py2"]
+    assert (
+        seen["runaway"][-1].startswith("Runtime error")
+        and "stopped at its 3 s timeout" in seen["runaway"][-1]
+    )
+
+
+def _runs(tmp_path: Path) -> list[Any]:
+    """Every run of the store, oldest first."""
+    with gg.open_store(tmp_path) as store:
+        return list(reversed(store.runs()))
+
+
+def test_served_over_stdio_to_the_sdks_client(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    server = StdioServerParameters(
+        command=GG[0], args=[*GG[1:], "mcp", "serve", str(config)], cwd=str(tmp_path)
+    )
+
+    async def drive() -> dict[str, Any]:
+        async with Client(server) as client:
+            return await _session(client)
+
+    seen = asyncio.run(drive())
+    _check(seen, tmp_path)
+    closed = "ended: the MCP client closed the session"
+    shown = sorted(
+        (run.language, run.status, run.message or run.final_text, run.turns) for run in _runs(tmp_path)
+    )
+    assert shown == [
+        ("javascript", "completed", "bye", 3),  # three calls, the last of which ended the session
+        ("javascript", "interrupted", closed, 2),  # one call, and the turn that waited for the next
+        ("python", "interrupted", closed, 3),
+    ]
+
+
+def test_served_over_streamable_http_on_loopback(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    port = free_port()
+    process = subprocess.Popen(
+        [*GG, "mcp", "serve", str(config), "--http", "--port", str(port)],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+
+        async def drive() -> dict[str, Any]:
+            started = time.monotonic()
+            while True:
+                try:
+                    async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                        return await _session(client)
+                except Exception:
+                    assert process.poll() is None and time.monotonic() - started < START_SECS
+                    await asyncio.sleep(0.2)
+
+        seen = asyncio.run(drive())
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 143
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    _check(seen, tmp_path)
+    runs = [run for run in _runs(tmp_path) if run.status != "completed"]
+    assert {(run.status, run.message) for run in runs} == {
+        ("interrupted", "interrupted by SIGTERM (the process was told to stop)")
+    }
