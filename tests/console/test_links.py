@@ -55,7 +55,7 @@ def test_no_link_on_any_page_of_any_examples_run_is_broken(tmp_path: Path):
 
         pages, links = crawl("/", visit)
     names = {name.split(" ")[0] for name in runs.values()}
-    assert names == {"spec-audit", "review-loop", "planner", "python-api", "study-arms"}
+    assert names == {"spec-audit", "review-loop", "planner", "python-api", "study-arms", "mcp-notes"}
     assert {f"/runs/{run_id}/agents" for run_id in runs} <= set(pages)  # every run's tabs were read
     assert "/studies" in pages and len(links) > 5000
     broken = [

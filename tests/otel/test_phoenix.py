@@ -89,11 +89,12 @@ def test_phoenix_holds_the_run_as_agent_chat_and_program_spans_over_sdk_calls(
             assert parent is not None and parent["name"] == "execute_tool submit_program"
             assert isinstance(span["attributes"]["gg.call.ok"], bool)
     chats = [s["attributes"] for s in spans if s["name"].startswith("chat ")]
-    assert {(a["gen_ai.request.model"], a["gen_ai.response.model"]) for a in chats} == {("replay", "replay")}
+    assert {a["gen_ai.request.model"] for a in chats} == {"replay"}
+    assert not any("gen_ai.response.model" in a for a in chats)  # a journal names no answering model
     programs = [s["attributes"] for s in spans if s["name"] == "execute_tool submit_program"]
     assert {a["gg.arm"] for a in programs} == {"javascript"}
     kinds = Counter(s["span_kind"] for s in spans)
-    assert kinds["LLM"] == 10 and kinds["AGENT"] == 6  # Phoenix read the GenAI conventions
+    assert kinds["LLM"] == 12 and kinds["AGENT"] == 6  # Phoenix read the GenAI conventions
 
 
 @pytest.mark.parametrize("which", ["live", "afterwards"])
@@ -154,7 +155,7 @@ def test_every_chat_span_holds_the_tokens_and_cost_gg_show_gives_its_turn(
         )
         for a in chats
     }  # fmt: skip
-    assert len(chats) == 10 and got == expected
+    assert len(chats) == 12 and got == expected
     run = document["run"]
     assert sum(a["gen_ai.usage.input_tokens"] for a in chats) == run["inputTokens"] > 0
     assert sum(a["gen_ai.usage.output_tokens"] for a in chats) == run["outputTokens"] > 0

@@ -337,7 +337,14 @@ def test_floods_of_memory_disk_processes_and_output_are_bounded(world: World) ->
     assert 256 * 1024 * 1024 - 8 * 1024 * 1024 < held <= 256 * 1024 * 1024
     assert seen["disk-file"].output.endswith("rc=153\n8388608\n")
     assert seen["disk-many"].output.endswith("41943040\ttotal\n")
-    assert seen["fork-bomb"].code == "limit-exceeded" and "Cannot fork" in seen["fork-bomb"].message
+    # The bomb meets the process bound either way. Whether the top shell can still fork its `sleep`
+    # once the bomb holds every process is a race the kernel decides: the call then ends at its 3 s
+    # timeout (`limit-exceeded`, as the case expects) or at once, the shell's own fork refused.
+    bomb = seen["fork-bomb"]
+    if bomb.code is None:
+        assert bomb.exit_code != 0 and "Cannot fork" in bomb.output, bomb
+    else:
+        assert bomb.code == "limit-exceeded" and "Cannot fork" in bomb.message, bomb
     flood = seen["flood"]
     assert flood.exit_code == 0 and flood.truncated and flood.output == "END\n"  # from a line's start
     assert flood.dropped == 100_000_000 + len("\n")

@@ -4,21 +4,31 @@ turns, and a capability set whose root calls the server."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import gg
 
 FIXTURE = Path(__file__).parent / "fixture_server.py"
 STDIO_SERVER = {"command": [sys.executable, str(FIXTURE)]}
 START_WAIT_SECS = 60.0
+T = TypeVar("T")
+
+
+def run_client(session: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run an MCP client session to its end on an event loop of its own thread: the test's own
+    thread may already hold a running loop (Playwright's, in a whole-suite run)."""
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, session()).result()
 
 
 def free_port() -> int:

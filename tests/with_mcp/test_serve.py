@@ -19,7 +19,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 import gg
-from with_mcp.served import free_port
+from with_mcp.served import free_port, run_client
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -103,7 +103,7 @@ def test_served_over_stdio_to_the_sdks_client(tmp_path: Path) -> None:
         async with Client(server) as client:
             return await _session(client)
 
-    seen = asyncio.run(drive())
+    seen = run_client(drive)
     _check(seen, tmp_path)
     closed = "ended: the MCP client closed the session"
     shown = sorted(
@@ -137,7 +137,7 @@ def test_served_over_streamable_http_on_loopback(tmp_path: Path) -> None:
                     assert process.poll() is None and time.monotonic() - started < START_SECS
                     await asyncio.sleep(0.2)
 
-        seen = asyncio.run(drive())
+        seen = run_client(drive)
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 143
     finally:
