@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from gg.deadline import RunLeft, unbounded
 from gg.providers.anthropic_client import AnthropicClient
 from gg.providers.base import Message, Request, submit_program_tool
 from gg.providers.factory import build_client
 from gg.providers.openai_compatible import OpenAIClient
 from gg.providers.retry import Retrier, RetryPolicy
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.deadline import RunLeft, unbounded
 
 from .chat_server import ChatServer
 from .operator import Operator

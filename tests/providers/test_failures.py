@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from gg.deadline import time_left
 from gg.outcome import ErrorKind, ErrorType
 from gg.providers.failures import Failure, Symptom, retry_after_secs, status_failure, symptom_of_status
 from gg.providers.retry import Retrier, RetryPolicy
-from gg.run.deadline import time_left
 from manual_clock import ManualClock
 
 from .operator import Operator

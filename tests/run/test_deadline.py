@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gg.run.deadline import is_spent, time_left, unbounded, within
+from gg.deadline import is_spent, time_left, unbounded, within
 
 
 def test_what_is_left_is_the_deadline_less_now_never_below_zero() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from gg.run.tree import ROOT_ID
+from gg.ids import ROOT_ID
 from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
 from gg.telemetry.agent_events import TransitionKind
 from gg.telemetry.breakdown import ContextBand

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from gg import prompts
 from gg.errors import FatalFault, GgDefect
+from gg.ids import AgentNode
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.modules import open_turn
 from gg.loop.turn import RunTimeSpent, take_turn
@@ -34,7 +35,6 @@ from gg.run.setup import AgentSetup
 from gg.run.spend import Spend
 from gg.run.status import RunStatus, status_of_breach
 from gg.run.stream import AgentStream
-from gg.run.tree import AgentNode
 from gg.sdk.delegation import Delegation
 from gg.sdk.scope import DeferredDeclarations, ForkDeclaration, Succession
 from gg.state.holdings import Holdings

@@ -26,6 +26,7 @@ from typing import Any
 
 from mcp import MCPError
 
+from gg.deadline import within
 from gg.errors import ErrorCode
 from gg.mcp.arguments import ArgumentsCheck
 from gg.mcp.connection import OPEN_TIMEOUT_SECS, Connection, Unreachable
@@ -33,7 +34,6 @@ from gg.mcp.results import answered
 from gg.mcp.schema import ANY
 from gg.mcp.tools import ServedTool
 from gg.prompts import render
-from gg.run.deadline import within
 from gg.sdk.host.answers import Answer, ReplayedAnswers
 from gg.sdk.host.binding import HostServices, give
 from gg.sdk.host.calling import FunctionLoop, Overdue

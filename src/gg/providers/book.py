@@ -25,8 +25,8 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from gg.errors import ConfigDefect, shown_found
+from gg.ids import is_agent_id
 from gg.providers.journal import JournalError, JournalReply, read_journal
-from gg.run.tree import is_agent_id
 
 
 class JournalBook:

@@ -1,7 +1,7 @@
 """The retry schedule every provider shares, and the time each attempt is given.
 
 - Each attempt is given `modelCallTimeoutSecs`, and never more than is left of the run's time
-  (`gg.run.deadline`); once that is spent no attempt is made.
+  (`gg.deadline`); once that is spent no attempt is made.
 - A retryable failure (see `failures.py`) is tried again, `maxModelRetries` times at most, each
   after a wait: 1 s before the first retry, twice the last before each later one, at most
   `modelRetryMaxDelaySecs`; a provider's own `retry-after` instead when it asks longer, within the
@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from gg.deadline import RunLeft, unbounded, within
 from gg.providers.base import LogFn
 from gg.providers.failures import Failure, Symptom
-from gg.run.deadline import RunLeft, unbounded, within
 from gg.telemetry.events import LogLevel
 
 T = TypeVar("T")

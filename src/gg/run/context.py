@@ -3,7 +3,7 @@
 - telemetry, and a stream per agent stamped with its id;
 - what the run has spent on its models, and which models refused a pinned tool choice;
 - one monotonic clock, read for the run's start, its deadline (`maxRuntimeSecs`), what is left
-  of its time (`left`, which bounds every wait inside the run: `gg.run.deadline`) and every
+  of its time (`left`, which bounds every wait inside the run: `gg.deadline`) and every
   duration the loop reports (`time.monotonic` in production; a test injects its own);
 - the id mints: agent ids (the agent tree), program ids (each library's minter) and store ids;
 - the guest leases: one arm per language, closed when the run ends (`close`);
@@ -30,15 +30,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
+from gg.deadline import is_spent, time_left
 from gg.errors import FatalFault, GgDefect
+from gg.ids import ROOT_ID
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.deadline import is_spent, time_left
 from gg.run.leases import GuestLeases
 from gg.run.lineages import Lineages
 from gg.run.scheduler import Scheduler
 from gg.run.spend import Spend
 from gg.run.stream import AgentStream
-from gg.run.tree import ROOT_ID, AgentTree
+from gg.run.tree import AgentTree
 from gg.run.waits import Waits
 from gg.sdk.registry import Registry
 from gg.state.board_module import BoardSeat

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg import prompts
+from gg.deadline import is_spent, time_left, within
 from gg.errors import ApiError, ErrorCode
-from gg.run.deadline import is_spent, time_left, within
 from gg.run.status import AgentStatus
 from gg.state.views import MAX_VIEW_BODY_BYTES, wire_size
 

@@ -27,7 +27,9 @@ from typing import Any
 from gg.config.catalogue import Provider
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet, ModelBinding
+from gg.deadline import RunLeft, unbounded
 from gg.errors import ConfigDefect, ConfigError
+from gg.ids import ROOT_ID, AgentNode
 from gg.providers.base import LogFn, ModelClient
 from gg.providers.book import JournalBook
 from gg.providers.factory import EndpointChoice, build_client, endpoint_of, price_id_of
@@ -36,9 +38,7 @@ from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
 from gg.providers.retry import Retrier, RetryPolicy
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.deadline import RunLeft, unbounded
 from gg.run.stream import AgentStream
-from gg.run.tree import ROOT_ID, AgentNode
 from gg.telemetry.events import LogLevel
 
 ClientFor = Callable[[str, str], ModelClient]  # (agent id, profile slug) -> its client

@@ -35,6 +35,7 @@ from typing import Any
 from gg.config.model import CapabilitySet
 from gg.config.modules import board_caps
 from gg.errors import ConfigError
+from gg.ids import ROOT_ID
 from gg.loop.agent import AgentEnd
 from gg.loop.limits import ErrorLedger
 from gg.providers.base import ModelClient
@@ -50,7 +51,6 @@ from gg.run.scheduler import Scheduler
 from gg.run.spawner import Spawner
 from gg.run.status import RunStatus, exit_code_of
 from gg.run.stream import AgentStream
-from gg.run.tree import ROOT_ID
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.host.binding import HostBinding

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from gg import prompts
 from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
+from gg.ids import AgentNode
 from gg.loop.agent import Agent, AgentEnd, run_agent
 from gg.loop.limits import ErrorLedger
 from gg.providers.base import ModelClient
@@ -42,7 +43,6 @@ from gg.run.profiles import Profiles
 from gg.run.setup import AgentSetup
 from gg.run.status import AgentStatus, RunStatus, agent_status
 from gg.run.succession import successor_of
-from gg.run.tree import AgentNode
 from gg.sdk.scope import ForkDeclaration, Succession
 from gg.state.holdings import Holdings
 from gg.telemetry.agent_events import AgentFinished

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self
 
+from gg.deadline import RunLeft, unbounded
 from gg.outcome import ErrorKind, ErrorType
-from gg.run.deadline import RunLeft, unbounded
 from gg.wire import well_formed
 
 MAX_LOG_LINES = 200

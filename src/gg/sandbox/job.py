@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from gg.deadline import RunLeft, unbounded
 from gg.errors import ApiError
-from gg.run.deadline import RunLeft, unbounded
 from gg.sandbox.execution import Ceilings, CodeModule
 
 

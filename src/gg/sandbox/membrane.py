@@ -27,9 +27,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from gg.deadline import is_spent
 from gg.errors import ApiError, ErrorCode
 from gg.prompts import render
-from gg.run.deadline import is_spent
 from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import (
     U32_MAX,

@@ -45,7 +45,7 @@ from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Generic, Protocol, TypeVar
 
-from gg.run.deadline import RunLeft, unbounded, within
+from gg.deadline import RunLeft, unbounded, within
 from gg.sandbox.sentinel import SENTINEL, kill_group
 
 STDERR_TAIL_CHUNKS = 64

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gg.deadline import time_left
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
-from gg.run.deadline import time_left
 from gg.sdk.registry import ArmSpelling, Role
 from gg.state.skills import SkillReads
 
@@ -151,7 +151,7 @@ class ProgramScope:
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)
 
     def time_left(self) -> float | None:
-        """What is left of the run's time, read now (`gg.run.deadline`); None when unbounded."""
+        """What is left of the run's time, read now (`gg.deadline`); None when unbounded."""
         return time_left(self.deadline, self.clock())
 
     def spelling(self, operation: str) -> ArmSpelling:

@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gg.deadline import time_left, within
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.prompts import render
-from gg.run.deadline import time_left, within
 from gg.sandbox.jail import Exited, Jail, JailFailure, Output, TimedOut
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 

@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from gg.run.tree import ROOT_ID as ROOT_AGENT
+from gg.ids import ROOT_ID as ROOT_AGENT
 from gg.telemetry.emitter import RECORD_LOST
 from gg.telemetry.events import Event, EventType
 from gg.telemetry.records import read_limit, read_log, read_outcome, read_program

@@ -38,7 +38,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from gg.run.tree import ROOT_ID
+from gg.ids import ROOT_ID
 from gg.telemetry.agents_view import agent_heading, render_agent_tree
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.records import Call, LinkRun, Message, ProgramRun

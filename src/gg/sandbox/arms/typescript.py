@@ -18,9 +18,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from gg.deadline import within
 from gg.outcome import ErrorType
 from gg.prompts import render
-from gg.run.deadline import within
 from gg.sandbox.arms.javascript import execution_of
 from gg.sandbox.ceilings import check_stopped
 from gg.sandbox.deno.bundle import build_bundle

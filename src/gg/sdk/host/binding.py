@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg.config.model import CapabilitySet, HostFunctionsCapability, HostFunctionsParams
+from gg.deadline import within
 from gg.errors import ConfigDefect, ConfigError
-from gg.run.deadline import within
 from gg.sdk.host.answers import Answer, ReplayedAnswers
 from gg.sdk.host.calling import FunctionLoop, call_function
 from gg.sdk.host.declaration import FunctionDeclaration

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from gg.errors import ConfigDefect, ErrorCode
+from gg.ids import is_agent_id
 from gg.providers.book import NOT_AN_AGENT_ID
 from gg.providers.host_lines import host_lines
 from gg.providers.journal import JournalError
-from gg.run.tree import is_agent_id
 from gg.sdk.host.answers import Answer, answer_from_json, outside_result
 from gg.sdk.host.declaration import FamilyDeclaration, FunctionDeclaration, family_from_json, family_to_json
 from gg.sdk.shape_check import object_of
