@@ -20,7 +20,7 @@ from gg.sdk.scope import ProgramScope
 from gg.state.board import Board, BoardCaps, NewIssue
 from gg.state.board_handle import BoardHandle, IssuePolicy
 from gg.state.tasks import ScopeEdit, TaskMode, TasksModule
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 from guest_world import CEILINGS, QuietLog

@@ -35,8 +35,7 @@ if TYPE_CHECKING:
     from gg.state.library import ProgramLibrary
     from gg.state.memories import MemoryHolder
     from gg.state.tasks import TasksModule
-    from gg.state.views import ViewSet
-    from gg.state.window import Window
+    from gg.state.window import ViewSet, Window
     from gg.state.workspace import Workspace
 
 

@@ -24,7 +24,6 @@ from gg.errors import FatalFault, GgDefect
 from gg.state.archive import ArchiveModule
 from gg.state.board_module import BoardModule
 from gg.state.dispositions import LibraryRow, Row, library_row
-from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
 from gg.state.memories.holder import MemoryHolder
@@ -34,8 +33,7 @@ from gg.state.modules import ModuleSet, Transfer, receiving_kinds
 from gg.state.skills import SkillReads, SkillsModule
 from gg.state.storeids import StoreIds
 from gg.state.tasks_module import TaskListModule
-from gg.state.views import ViewSet
-from gg.state.window import Window
+from gg.state.window import HistoryModule, ViewSet, Window
 
 if TYPE_CHECKING:
     from gg.config.model import ProgramLibrary as LibrarySettings
