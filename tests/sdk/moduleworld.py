@@ -14,8 +14,7 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.archive import Archive, ArchiveModule
-from gg.state.board import Board, BoardCaps
-from gg.state.board_handle import BoardHandle, IssuePolicy
+from gg.state.board import Board, BoardCaps, BoardHandle, IssuePolicy
 from gg.state.tasks import TaskMode, TasksModule
 from gg.state.window import ViewSet, Window
 from gg.state.workspace import Workspace

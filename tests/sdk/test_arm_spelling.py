@@ -17,8 +17,7 @@ from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
-from gg.state.board import Board, BoardCaps, NewIssue
-from gg.state.board_handle import BoardHandle, IssuePolicy
+from gg.state.board import Board, BoardCaps, BoardHandle, IssuePolicy, NewIssue
 from gg.state.tasks import ScopeEdit, TaskMode, TasksModule
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace

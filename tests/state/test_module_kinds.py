@@ -8,9 +8,7 @@ from typing import Any
 import pytest
 
 from gg.errors import ErrorCode, GgDefect
-from gg.state.board import Board, BoardCaps, NewIssue
-from gg.state.board_handle import IssuePolicy
-from gg.state.board_module import BoardModule, BoardSeat
+from gg.state.board import Board, BoardCaps, BoardModule, BoardSeat, IssuePolicy, NewIssue
 from gg.state.dispositions import Row, exec_carries
 from gg.state.holdings import MODULE_CLASSES
 from gg.state.kinds import ModuleKind

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from gg.errors import FatalFault, GgDefect
 from gg.state.archive import ArchiveModule
-from gg.state.board_module import BoardModule
+from gg.state.board import BoardModule
 from gg.state.dispositions import LibraryRow, Row, library_row
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
@@ -38,7 +38,7 @@ from gg.state.window import HistoryModule, ViewSet, Window
 if TYPE_CHECKING:
     from gg.config.model import ProgramLibrary as LibrarySettings
     from gg.sdk.surface import Surface
-    from gg.state.board_handle import BoardHandle
+    from gg.state.board import BoardHandle
     from gg.state.tasks import TasksModule
 
 MODULE_CLASSES: ModuleClasses = {
