@@ -16,8 +16,7 @@ from gg.state.module import Holder
 from gg.state.modules import ModuleSet, receiving_kinds
 from gg.state.refusal import Refusal
 from gg.state.storeids import StoreIds
-from gg.state.tasks import TaskMode
-from gg.state.tasks_module import TaskListModule, TaskListSettings
+from gg.state.tasks import TaskListModule, TaskListSettings, TaskMode
 from gg.state.window import Band, Window
 
 H, T, B = ModuleKind.HISTORY, ModuleKind.TASKS, ModuleKind.BOARD

@@ -32,7 +32,7 @@ from gg.state.module import Holder, Instance, ModuleClasses
 from gg.state.modules import ModuleSet, Transfer, receiving_kinds
 from gg.state.skills import SkillReads, SkillsModule
 from gg.state.storeids import StoreIds
-from gg.state.tasks_module import TaskListModule
+from gg.state.tasks import TaskListModule
 from gg.state.window import HistoryModule, ViewSet, Window
 
 if TYPE_CHECKING:
