@@ -18,7 +18,7 @@ from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 
 CEILINGS = Ceilings(timeout_secs=10.0, max_memory_bytes=256 * 1024 * 1024)

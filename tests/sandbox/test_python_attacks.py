@@ -41,7 +41,7 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import QuietLog
 from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS

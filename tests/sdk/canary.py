@@ -19,7 +19,7 @@ from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.views import VIEWS_OPERATIONS
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 
 OPERATIONS = {op.wire: op for op in (*FILES_OPERATIONS, *LISTING_OPERATIONS, *VIEWS_OPERATIONS)}

@@ -16,7 +16,7 @@ from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import QuietLog
 

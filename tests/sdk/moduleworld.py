@@ -14,11 +14,9 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.archive import Archive, ArchiveModule
-from gg.state.board import Board, BoardCaps
-from gg.state.board_handle import BoardHandle, IssuePolicy
+from gg.state.board import Board, BoardCaps, BoardHandle, IssuePolicy
 from gg.state.tasks import TaskMode, TasksModule
-from gg.state.views import ViewSet
-from gg.state.window import Window
+from gg.state.window import ViewSet, Window
 from gg.state.workspace import Workspace
 from guest_world import CEILINGS, QuietLog
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from gg.sandbox.execution import Arm
-from gg.state.board import Board, BoardCaps, NewIssue
-from gg.state.board_handle import BoardHandle, IssuePolicy
+from gg.state.board import Board, BoardCaps, BoardHandle, IssuePolicy, NewIssue
 from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 
 from .moduleworld import module_agent

@@ -10,8 +10,7 @@ import pytest
 
 from gg.providers.base import Message, ToolCall
 from gg.sandbox.execution import Arm
-from gg.state.views import DocsView, FileView, Region, TextView
-from gg.state.window import Window
+from gg.state.window import DocsView, FileView, Region, TextView, Window
 from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 
 from .moduleworld import module_agent

@@ -15,7 +15,7 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.memories import Strategy
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import CEILINGS, QuietLog
 from state.memories.world import Run, note, profile

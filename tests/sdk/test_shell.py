@@ -15,7 +15,7 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.shell import ShellAccess, command_timeout
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import QuietLog
 

@@ -15,7 +15,7 @@ from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 from guest_world import CEILINGS, QuietLog

@@ -10,8 +10,7 @@ from gg.errors import ErrorCode
 from gg.providers.base import Message, ToolCall
 from gg.state.archive import Archive, ArchiveModule, archive_turns, checked_spans
 from gg.state.refusal import Refusal
-from gg.state.views import DocsView, FileView, Region, ViewSet
-from gg.state.window import Band, Window
+from gg.state.window import Band, DocsView, FileView, Region, ViewSet, Window
 from gg.telemetry.module_events import ArchiveState, ContextManaged
 
 TASK = Message("user", "Task\n----\ncount the quokkas")

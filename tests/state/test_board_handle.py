@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gg.errors import ErrorCode
-from gg.state.board import Board, BoardCaps, NewIssue
-from gg.state.board_handle import BoardHandle, IssuePolicy
-from gg.state.lifecycle import IssueEvent
+from gg.state.board import Board, BoardCaps, BoardHandle, IssueEvent, IssuePolicy, NewIssue
 from gg.state.refusal import Refusal
 from gg.telemetry.module_events import BoardState
 

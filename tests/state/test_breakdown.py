@@ -4,9 +4,8 @@ costs the window"): characters per band, and the provider's measured tokens shar
 from __future__ import annotations
 
 from gg.providers.base import Message, ToolCall, ToolSpec
-from gg.state.breakdown import BAND_OF, apportioned, band_chars, breakdown
-from gg.state.views import FileView, Region
-from gg.state.window import Band, Window
+from gg.state.window import Band, FileView, Region, Window
+from gg.state.window.breakdown import BAND_OF, apportioned, band_chars, breakdown
 from gg.telemetry.breakdown import ContextBand
 
 TOOL = ToolSpec("submit_program", "run it", {"type": "object"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gg.errors import ErrorCode
-from gg.state.views import MAX_VIEW_BODY_BYTES, DocsView, SearchView, ViewKind, ViewRefusal, ViewSet
+from gg.state.window import MAX_VIEW_BODY_BYTES, DocsView, SearchView, ViewKind, ViewRefusal, ViewSet
 
 
 def test_a_docs_view_is_headed_by_its_documentation_key() -> None:

@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 from gg.errors import ErrorCode
-from gg.state.glob import GlobMatch, glob
 from gg.state.workspace import MAX_SCANNED_ENTRIES, EntryKind, Workspace
+from gg.state.workspace.glob import GlobMatch, glob
 
 from .workspace_calls import refusal_of
 

@@ -3,7 +3,7 @@ to `maxRetries`, as the pure decider the dispatcher drives."""
 
 from __future__ import annotations
 
-from gg.state.lifecycle import Action, IssueEvent, IssueStatus, Progress, Step, next_step
+from gg.state.board.lifecycle import Action, IssueEvent, IssueStatus, Progress, Step, next_step
 
 OPEN, WORKING, REVIEW = IssueStatus.OPEN, IssueStatus.IN_PROGRESS, IssueStatus.IN_REVIEW
 DONE, FAILED = IssueStatus.DONE, IssueStatus.FAILED

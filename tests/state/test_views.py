@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gg.errors import ErrorCode
-from gg.state.views import (
+from gg.state.window.views import (
     MAX_LABEL_BYTES,
     MAX_TURN_BODY_BYTES,
     MAX_VIEW_BODY_BYTES,

@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from gg.providers.base import Message, ToolCall
-from gg.state.views import DocsView, FileView, Region, TextView, ViewKind
-from gg.state.window import Band, Window
+from gg.state.window import Band, DocsView, FileView, Region, TextView, ViewKind, Window
 
 TASK = Message("user", "Task\n----\ncount the specs")
 

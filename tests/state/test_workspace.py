@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gg.errors import ErrorCode
-from gg.state.paths import MAX_PATH_BYTES, MAX_PATH_DEPTH, PathRefusal, quote_path
 from gg.state.workspace import Workspace
+from gg.state.workspace.paths import MAX_PATH_BYTES, MAX_PATH_DEPTH, PathRefusal, quote_path
 
 from .workspace_calls import read, refusal_of, write
 

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from gg.errors import ErrorCode
-from gg.state.workspace import MAX_SCANNED_ENTRIES, DirEntry, EntryKind, Workspace, scan
+from gg.state.workspace.confinement import MAX_SCANNED_ENTRIES, DirEntry, EntryKind, Workspace, scan
 
 from .workspace_calls import refusal_of, write
 

@@ -30,8 +30,7 @@ from gg.config.machines import enabled_capabilities
 from gg.config.part import Enabled, Part
 from gg.config.values import Choice, Flag, Whole
 from gg.state.board import BoardCaps
-from gg.state.tasks import TaskMode
-from gg.state.tasks_module import TaskListSettings
+from gg.state.tasks import TaskListSettings, TaskMode
 
 __all__ = [
     "AgentManagedContextCapability",

@@ -14,8 +14,7 @@ from gg.providers.base import Message
 from gg.sdk.files import read_region
 from gg.sdk.scope import Compaction
 from gg.sdk.views import file_view
-from gg.state.views import Region, ViewRefusal, ViewSet
-from gg.state.window import Window
+from gg.state.window import Region, ViewRefusal, ViewSet, Window
 from gg.state.workspace import Workspace
 
 

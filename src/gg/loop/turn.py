@@ -53,11 +53,10 @@ from gg.run.setup import AgentSetup
 from gg.run.spend import Spend
 from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
-from gg.state.breakdown import band_chars, breakdown
 from gg.state.library import ProgramLibrary
 from gg.state.module import Moment
-from gg.state.views import View
-from gg.state.window import Window
+from gg.state.window import View, Window
+from gg.state.window.breakdown import band_chars, breakdown
 from gg.state.workspace import Workspace
 from gg.telemetry.events import CompactionApplied, ModelReply, ModelRequest, Receipt, ReplyCall
 

@@ -42,7 +42,7 @@ from gg.run.stream import AgentStream
 from gg.run.tree import AgentTree
 from gg.run.waits import Waits
 from gg.sdk.registry import Registry
-from gg.state.board_module import BoardSeat
+from gg.state.board import BoardSeat
 from gg.state.library import Minter, cuid2_minter
 from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry

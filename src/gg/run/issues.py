@@ -9,7 +9,7 @@ Rules kept here:
   as a subagent of the agent that filed it, briefed with the issue; the issue moves to
   `in_progress` and names it (`assignedAgentId`);
 - an agent gg put to work is not its parent's child for the delegation family (no wait, no
-  message reaches it): its end moves the issue, as `gg.state.lifecycle` decides. An implementer
+  message reaches it): its end moves the issue, as `gg.state.board.lifecycle` decides. An implementer
   that ended on an ending finished its work; any other end is unfinished, retried by a new
   implementer up to `maxRetries`, then failed. Each of the issue's reviewers in turn reviews the
   work, briefed with the issue and the implementer's last word: an approval passes it to the next
@@ -43,8 +43,7 @@ from gg.run.lineages import ChildResult
 from gg.run.spawner import IssueWork, Spawner
 from gg.run.status import AgentStatus
 from gg.run.waits import Edges, Node, agent_node, issue_node
-from gg.state.board import Board, Issue
-from gg.state.lifecycle import Action, IssueEvent, IssueStatus, Step
+from gg.state.board import Action, Board, Issue, IssueEvent, IssueStatus, Step
 from gg.state.refusal import Refusal
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from gg import prompts
 from gg.deadline import is_spent, time_left, within
 from gg.errors import ApiError, ErrorCode
 from gg.run.status import AgentStatus
-from gg.state.views import MAX_VIEW_BODY_BYTES, wire_size
+from gg.state.window import MAX_VIEW_BODY_BYTES, wire_size
 
 POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline
 MAX_INBOX_BYTES = 4 * MAX_VIEW_BODY_BYTES  # what one turn of a child may be handed: 262,144 bytes

@@ -20,7 +20,7 @@ from gg.run.setup import AgentSetup, RunGround, Seat, resolve_setup
 from gg.run.shell import open_shell
 from gg.run.stream import AgentStream
 from gg.sdk.registry import Registry
-from gg.state.board_module import BoardSeat
+from gg.state.board import BoardSeat
 from gg.wire import escaped
 
 

@@ -55,8 +55,7 @@ from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.host.binding import HostBinding
 from gg.sdk.host.family import HostFamily
-from gg.state.board import Board
-from gg.state.board_module import BoardSeat
+from gg.state.board import Board, BoardSeat
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, cuid2_minter
 from gg.state.storeids import StoreIds

@@ -32,8 +32,7 @@ from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
 from gg.sdk.shell import ShellAccess
 from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
 from gg.sdk.surface import Grant, Surface
-from gg.state.board_handle import IssuePolicy
-from gg.state.board_module import BoardSeat
+from gg.state.board import BoardSeat, IssuePolicy
 from gg.state.kinds import ModuleKind
 from gg.state.memories import MemoryProfile, ProfileStores
 from gg.state.module import Holder

@@ -1,5 +1,5 @@
 """The `board` family (capability `project-management`): the run's epics and issues, whose rules are
-`gg.state.board`'s (the store) and `gg.state.board_handle`'s (what differs per agent).
+`gg.state.board.store`'s (the store) and `gg.state.board.handle`'s (what differs per agent).
 
 - `createEpic({prefix, title, description})` → `EpicCreated {id, board}`;
 - `createIssue({title, description?, inScope, outOfScope, completionCriteria, blockedBy?, epicId?,
@@ -25,10 +25,8 @@ from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.arguments import required
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
-from gg.state.board import SETTABLE, IssuePatch, NewIssue
-from gg.state.board_handle import BoardHandle
+from gg.state.board import SETTABLE, BoardHandle, IssuePatch, IssueStatus, NewIssue
 from gg.state.items import KEEP
-from gg.state.lifecycle import IssueStatus
 from gg.state.refusal import Refusal
 
 CAPABILITY = "project-management"

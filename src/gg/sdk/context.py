@@ -22,8 +22,7 @@ from gg.sdk.scope import Compaction, ProgramScope
 from gg.sdk.summary import check_summary
 from gg.state.archive import MAX_HITS, MAX_SPANS, ArchiveModule
 from gg.state.refusal import Refusal
-from gg.state.views import MAX_SUMMARY_BYTES
-from gg.state.window import Window
+from gg.state.window import MAX_SUMMARY_BYTES, Window
 
 MANAGED_CONTEXT = "agent-managed-context"
 

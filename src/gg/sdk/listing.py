@@ -1,6 +1,6 @@
 """The `files` family's listings: one folder (`files.list_dir`) and a recursive glob (`files.glob`).
 
-Paths and patterns are confined by `gg.state.workspace` and `gg.state.glob`. The rules added here:
+Paths and patterns are confined by `gg.state.workspace` and its `glob`. The rules added here:
 - Both page their entries: `offset` entries are skipped (0-based; at or past the end the page is
   empty), then at most `limit` are returned (1 to 10,000).
 - `list_dir` hands back its page as a list sorted by name; without `limit`, a page that would hold
@@ -19,8 +19,8 @@ from gg.errors import ApiError, ErrorCode
 from gg.sdk.files import refusals_for
 from gg.sdk.registry import Always, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
-from gg.state.glob import glob
 from gg.state.workspace import quote_path
+from gg.state.workspace.glob import glob
 
 MAX_PAGE = 10_000
 DEFAULT_GLOB_PAGE = 1_000

@@ -30,13 +30,12 @@ if TYPE_CHECKING:
     from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface
     from gg.state.archive import ArchiveModule
-    from gg.state.board_handle import BoardHandle
+    from gg.state.board import BoardHandle
     from gg.state.holdings import Holdings
     from gg.state.library import ProgramLibrary
     from gg.state.memories import MemoryHolder
     from gg.state.tasks import TasksModule
-    from gg.state.views import ViewSet
-    from gg.state.window import Window
+    from gg.state.window import ViewSet, Window
     from gg.state.workspace import Workspace
 
 

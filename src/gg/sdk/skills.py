@@ -42,9 +42,8 @@ from gg import prompts
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
-from gg.state.paths import PathRefusal
 from gg.state.window import Band
-from gg.state.workspace import Workspace
+from gg.state.workspace import PathRefusal, Workspace
 from gg.wire import first_heading_unsafe
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ review's list of changes and a message to a child (`sendMessage`) are each at mo
 from __future__ import annotations
 
 from gg.errors import ApiError, ErrorCode
-from gg.state.views import MAX_SUMMARY_BYTES, wire_size
+from gg.state.window import MAX_SUMMARY_BYTES, wire_size
 
 
 def check_summary(operation: str, name: str, text: str) -> None:

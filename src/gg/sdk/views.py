@@ -1,6 +1,6 @@
 """The `views` family: what a program puts before the model for its next turn.
 
-- `open_text(label, body)` opens a text view; its rules and caps live in `gg.state.views`.
+- `open_text(label, body)` opens a text view; its rules and caps live in `gg.state.window.views`.
 - `open_file(path, {offset?, limit?})` reads like `files.read_file` (same record, same refusals)
   and opens a file view of that page; an image opens a view whose body says why it is not shown.
   A page over the view body cap is refused with `limit-exceeded`, never cut.
@@ -20,8 +20,7 @@ from gg.sdk.files import LIMIT, OFFSET, PATH, read_region
 from gg.sdk.registry import Alias, Always, Capability, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
 from gg.state.archive import CHARS_PER_TOKEN
-from gg.state.views import FileView, Region, ViewKind, ViewRefusal
-from gg.state.window import ViewMark, Window
+from gg.state.window import FileView, Region, ViewKind, ViewMark, ViewRefusal, Window
 
 MANAGED_CONTEXT = "agent-managed-context"
 

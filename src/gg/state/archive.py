@@ -25,8 +25,7 @@ from gg.errors import ErrorCode
 from gg.state.kinds import ModuleKind
 from gg.state.module import Holder, Module
 from gg.state.refusal import Refusal, worded
-from gg.state.views import FileView, ViewKind, ViewSet
-from gg.state.window import Band, Held, Window
+from gg.state.window import Band, FileView, Held, ViewKind, ViewSet, Window
 from gg.telemetry.events import Payload
 from gg.telemetry.module_events import ArchiveState, ContextAction, ContextManaged
 

@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING
 
 from gg.errors import FatalFault, GgDefect
 from gg.state.archive import ArchiveModule
-from gg.state.board_module import BoardModule
+from gg.state.board import BoardModule
 from gg.state.dispositions import LibraryRow, Row, library_row
-from gg.state.history import HistoryModule
 from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
 from gg.state.memories.holder import MemoryHolder
@@ -33,14 +32,13 @@ from gg.state.module import Holder, Instance, ModuleClasses
 from gg.state.modules import ModuleSet, Transfer, receiving_kinds
 from gg.state.skills import SkillReads, SkillsModule
 from gg.state.storeids import StoreIds
-from gg.state.tasks_module import TaskListModule
-from gg.state.views import ViewSet
-from gg.state.window import Window
+from gg.state.tasks import TaskListModule
+from gg.state.window import HistoryModule, ViewSet, Window
 
 if TYPE_CHECKING:
     from gg.config.model import ProgramLibrary as LibrarySettings
     from gg.sdk.surface import Surface
-    from gg.state.board_handle import BoardHandle
+    from gg.state.board import BoardHandle
     from gg.state.tasks import TasksModule
 
 MODULE_CLASSES: ModuleClasses = {

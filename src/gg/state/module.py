@@ -29,13 +29,12 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, Self
 
 from gg.state.kinds import ModuleKind, Origin
 from gg.state.storeids import StoreIds
-from gg.state.window import Band
 
 if TYPE_CHECKING:
     from gg.sdk.skills import SkillShelf
     from gg.state.memories import MemoryProfile, ProfileStores
     from gg.state.modules import ModuleSet
-    from gg.state.window import Window
+    from gg.state.window import Band, Window
     from gg.telemetry.events import Payload
 
 __all__ = [

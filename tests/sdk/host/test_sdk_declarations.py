@@ -26,7 +26,7 @@ from gg.sdk.host.declaration import FunctionDeclaration
 from gg.sdk.host.operations import host_entries
 from gg.sdk.registry import Handler, Registry, Role
 from gg.sdk.scope import ProgramScope
-from gg.state.views import ViewSet
+from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import QuietLog
 from warehouse import warehouse

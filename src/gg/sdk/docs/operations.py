@@ -22,7 +22,7 @@ from gg.prompts import render
 from gg.sdk.docs.index import DocIndex, DocKind
 from gg.sdk.registry import Always, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
-from gg.state.views import ViewRefusal
+from gg.state.window import ViewRefusal
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100

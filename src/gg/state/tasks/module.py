@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 from gg.errors import FatalFault, GgDefect
 from gg.state.kinds import ModuleKind
 from gg.state.module import Holder, Module, Moment, Spelling
-from gg.state.tasks import TaskMode, TasksModule
+from gg.state.tasks.store import TaskMode, TasksModule
 from gg.state.window import Band
 
 if TYPE_CHECKING:

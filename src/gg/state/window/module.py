@@ -14,8 +14,8 @@ from typing import ClassVar
 
 from gg.state.kinds import ModuleKind
 from gg.state.module import Holder, Module
-from gg.state.views import ViewSet
-from gg.state.window import Window
+from gg.state.window.store import Window
+from gg.state.window.views import ViewSet
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The run's board as a module of a holder's set (seed 003, "board"): the framework's four answers
-over one `gg.state.board_handle.BoardHandle`.
+over one `gg.state.board.handle.BoardHandle`.
 
 - open: in a run that has a board, every holder binds the run's one store (`board-0`, origin
   `run`), with or without `project-management` (without it, it makes no calls); the holder's seat
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from gg.errors import FatalFault, GgDefect
-from gg.state.board import Board
-from gg.state.board_handle import BoardHandle, IssuePolicy
+from gg.state.board.handle import BoardHandle, IssuePolicy
+from gg.state.board.store import Board
 from gg.state.kinds import ModuleKind, Origin
 from gg.state.module import Bound, Holder, Incompatible, Instance, Module
 from gg.state.storeids import StoreIds

@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from gg.providers.base import Message, ToolSpec
-from gg.state.window import Band, Window
+from gg.state.window.store import Band, Window
 from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
 
 BAND_OF: dict[Band, ContextBand] = {

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from gg.errors import ErrorCode
-from gg.state import paths
-from gg.state.paths import MAX_PATH_DEPTH, PathRefusal
-from gg.state.workspace import DIR_FLAGS, MAX_SCANNED_ENTRIES, EntryKind, Workspace, entry_kind
+from gg.state.workspace import paths
+from gg.state.workspace.confinement import DIR_FLAGS, MAX_SCANNED_ENTRIES, EntryKind, Workspace, entry_kind
+from gg.state.workspace.paths import MAX_PATH_DEPTH, PathRefusal
 from gg.wire import well_formed
 
 ANY_DEPTH = "**"

@@ -17,7 +17,7 @@ escape, a non-UTF-8 file name) becomes U+FFFD there, and no request can carry on
 
 Each message carries a mark (`Mark`): the turn it was pushed in (`begin_turn`; 0 before the
 first) and its band: the brief, the thread (replies, receipts, feedback, a compaction's summary),
-a view (`push_view`: text, file and search views, selected as `gg.state.views` selects them), a
+a view (`push_view`: text, file and search views, selected as `gg.state.window.views` selects them), a
 documentation view, or a pinned block. A pinned band (`pin`: the task list's, the skills read in
 the window) holds one current message per key (a band with one block pins under no key; the skill
 band under each skill's name): a changed block is pushed at the tail and the one it supersedes
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from gg.providers.base import Message, ToolCall
-from gg.state.views import DocsView, FileView, Region, View, ViewKind
+from gg.state.window.views import DocsView, FileView, Region, View, ViewKind
 from gg.wire import well_formed, well_formed_value
 
 

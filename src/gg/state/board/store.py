@@ -13,7 +13,7 @@ of the run holds, one store for the run (`board-0`).
   least; `description` and `epicId` `None` clear; a program may set `open`, `in_progress` or
   `done`. Removing an epic ungroups its issues; removing an issue strips it from every list.
   An unknown id is `not-found`; a refused write changes nothing.
-- gg moves an issue through its lifecycle with `move` (`gg.state.lifecycle`), and names the
+- gg moves an issue through its lifecycle with `move` (`gg.state.board.lifecycle`), and names the
   implementer at work on it with `assign`.
 - Thread-safe: one lock holds every read and write. Each write counts one more `version` and hands
   back the board as it stood right after (`Written`). The dispatch hooks are called once the lock
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from gg.errors import ErrorCode
+from gg.state.board.lifecycle import IssueEvent, IssueStatus, Progress, Step, next_step
 from gg.state.dag import checked_blockers, unknown
 from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
-from gg.state.lifecycle import IssueEvent, IssueStatus, Progress, Step, next_step
 from gg.state.refusal import Refusal, worded
 from gg.telemetry.module_events import BoardState
 

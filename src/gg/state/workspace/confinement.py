@@ -1,6 +1,6 @@
 """The agent's workspace: the one home of path confinement.
 
-Rules every path a program passes obeys (the bounds and the refusals' wording: `gg.state.paths`):
+Rules every path a program passes obeys (the bounds and the refusals' wording: `gg.state.workspace.paths`):
 - Bounds come first, before anything is folded or touched: 4096 UTF-8 bytes, 64 components, 255
   bytes a component, no character a heading may not hold (`first_heading_unsafe`: NUL, controls).
 - `.` and `..` fold as text: a relative path starts at the root and may not fold above it; an
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from gg.state import paths
-from gg.state.paths import MAX_LINK_HOPS, MAX_PATH_DEPTH, PathRefusal, quote_path
+from gg.state.workspace import paths
+from gg.state.workspace.paths import MAX_LINK_HOPS, MAX_PATH_DEPTH, PathRefusal, quote_path
 from gg.wire import well_formed
 
 __all__ = ["MAX_SCANNED_ENTRIES", "DirEntry", "EntryKind", "PathRefusal", "Workspace", "quote_path"]
