@@ -4,10 +4,11 @@ strategies, scopes, origins and cap params, and the SDK's record fields. Each is
 
 from __future__ import annotations
 
+from gg.config import kinds
 from gg.console.vocabulary import ModuleEvent
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Record
-from gg.state import kinds, modules
+from gg.state import modules
 from gg.state.memories import CapName, Change, Incompatible, Origin, Scope, Strategy
 from gg.state.memories.notices import NoticeChange
 from gg.telemetry.events import EventType

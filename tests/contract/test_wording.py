@@ -19,13 +19,13 @@ from jinja2 import meta
 from gg import prompts
 from gg.config.catalogue import RosterScope
 from gg.config.delegation import FsmState, FsmTransition, RosterEntry
+from gg.config.kinds import ModuleKind
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
 from gg.run.setup import Seat
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import STANDS_IN_A_STATE, Role
-from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary
 
 TEMPLATES = Path(prompts.__file__).parent / "templates"

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
+from gg.config.kinds import ModuleKind
 from gg.errors import ErrorCode, GgDefect
 from gg.state.board import Board, BoardCaps, NewIssue
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardModule, BoardSeat
 from gg.state.dispositions import Row, exec_carries
 from gg.state.holdings import MODULE_CLASSES
-from gg.state.kinds import ModuleKind
 from gg.state.module import Holder
 from gg.state.modules import ModuleSet, receiving_kinds
 from gg.state.refusal import Refusal

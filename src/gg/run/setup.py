@@ -18,6 +18,7 @@ from pathlib import Path
 
 from gg.config.catalogue import RosterScope
 from gg.config.delegation import FsmState, RosterEntry
+from gg.config.kinds import ModuleKind
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import Limits as LimitsConfig
 from gg.config.model import ProgramLibrary as LibrarySettings
@@ -34,7 +35,6 @@ from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
 from gg.sdk.surface import Grant, Surface
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardSeat
-from gg.state.kinds import ModuleKind
 from gg.state.memories import MemoryProfile, ProfileStores
 from gg.state.module import Holder
 from gg.state.workspace import Workspace

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from gg.state.kinds import ModuleKind
+from gg.config.kinds import ModuleKind
 from gg.state.module import Holder, Module
 from gg.state.views import ViewSet
 from gg.state.window import Window

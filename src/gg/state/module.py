@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Protocol, Self
 
-from gg.state.kinds import ModuleKind, Origin
+from gg.config.kinds import ModuleKind, Origin
 from gg.state.storeids import StoreIds
 from gg.state.window import Band
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from gg.config.kinds import ModuleKind
 from gg.errors import FatalFault, GgDefect
-from gg.state.kinds import ModuleKind
 from gg.state.module import Holder, Module, Moment, Spelling
 from gg.state.tasks import TaskMode, TasksModule
 from gg.state.window import Band

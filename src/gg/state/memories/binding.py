@@ -5,7 +5,7 @@ profile settings every binding is decided from.
   the run), `inherited` (its spawner's store, when the spawner organizes memories the same way;
   its own otherwise), `read-only` (as `inherited`, without writing; a store of its own stays
   writable). Write access belongs to the holder, never to the store.
-- `origin` (the roster's `Origin`, `gg.state.kinds`): `created` (a store of its own), `inherited`
+- `origin` (the roster's `Origin`, `gg.config.kinds`): `created` (a store of its own), `inherited`
   (its spawner's), `profile` (its profile's), `transferred` (carried across an exec or a machine's
   move), `forked` (received by a fork copy); a memories holder never has the board's `run`.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gg.state.kinds import Origin
+from gg.config.kinds import Origin
 from gg.state.memories.caps import Caps
 from gg.state.memories.strategy import Strategy
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from gg.config.kinds import ModuleKind, Origin
 from gg.errors import FatalFault, GgDefect
-from gg.state.kinds import ModuleKind, Origin
 from gg.state.memories.binding import MemoryProfile, Scope
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.prompt import BlockMoment, block_at, guide, notice_text

@@ -21,7 +21,7 @@ import threading
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gg.state.kinds import ModuleKind
+from gg.config.kinds import ModuleKind
 from gg.state.memories.binding import MemoryProfile, Origin, Scope
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.store import MemoryStore

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from gg.state.kinds import ModuleKind
+from gg.config.kinds import ModuleKind
 
 if TYPE_CHECKING:
     from gg.state.module import Spelling
