@@ -21,11 +21,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from gg.providers.retry import (
-    DEFAULT_MAX_MODEL_RETRIES,
-    DEFAULT_MODEL_CALL_TIMEOUT_SECS,
-    DEFAULT_MODEL_RETRY_MAX_DELAY_SECS,
-)
 from gg.sdk.registry import Role
 
 __all__ = [
@@ -132,5 +127,8 @@ HOST_FAMILY_ENTRY = r"[a-z][a-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-
 HOST_FAMILY_GRANT = "host-functions:{family}"  # the capability a listed family's calls are gated on
 MCP_SERVER_GRANT = "mcp:{server}"  # the capability a listed MCP server's calls are gated on
 DEFAULT_MCP_TIMEOUT_SECS = 60.0  # how long one call waits for its MCP server, unless written
+DEFAULT_MODEL_CALL_TIMEOUT_SECS = 900.0  # one attempt at a model request, from sending to its reply
+DEFAULT_MAX_MODEL_RETRIES = 10  # retries of a failed model request after its first attempt
+DEFAULT_MODEL_RETRY_MAX_DELAY_SECS = 60.0  # the longest wait before one retry
 ID_LENGTH_MIN = 2
 ID_LENGTH_MAX = 32
