@@ -17,7 +17,7 @@ import pytest
 from jinja2 import meta
 
 from gg import prompts
-from gg.config.catalogue import RosterScope
+from gg.config.catalogue import Role, RosterScope
 from gg.config.delegation import FsmState, FsmTransition, RosterEntry
 from gg.config.kinds import ModuleKind
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
@@ -25,7 +25,7 @@ from gg.run.setup import Seat
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import STANDS_IN_A_STATE, Role
+from gg.sdk.registry import STANDS_IN_A_STATE
 from gg.state.library import ProgramLibrary
 
 TEMPLATES = Path(prompts.__file__).parent / "templates"

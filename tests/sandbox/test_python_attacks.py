@@ -32,6 +32,7 @@ from attack_fixture import (
     padded,
     substitute,
 )
+from gg.config.catalogue import Role
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Ceilings, CodeModule, Execution
@@ -39,7 +40,6 @@ from gg.sandbox.languages import PYTHON
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.views import ViewSet
 from gg.state.workspace import Workspace

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gg.config.catalogue import Role
 from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.archive import Archive, ArchiveModule
 from gg.state.board import Board, BoardCaps

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from gg.config.catalogue import Role
 from gg.sandbox.execution import Arm
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.board import Board, BoardCaps, NewIssue
 from gg.state.board_handle import BoardHandle, IssuePolicy

@@ -59,9 +59,9 @@ def test_the_last_ending_wins_and_replacements_are_counted() -> None:
 
 
 def test_waits_and_delegation_calls_answer_unavailable_without_their_capability() -> None:
+    from gg.config.catalogue import Role
     from gg.sandbox.membrane import Membrane
     from gg.sdk.catalogue import default_registry
-    from gg.sdk.registry import Role
     from gg.sdk.scope import ProgramScope
 
     class Quiet:

@@ -1,7 +1,8 @@
 """The capability-set vocabulary: every spelling a document may use, declared once.
 
-- Capability ids, languages, model providers and cache lifetimes are `StrEnum`s; their values are
-  the document's spellings. Roles are the SDK's `Role` (one home for `standard` and `review`).
+- Capability ids, roles, languages, model providers and cache lifetimes are `StrEnum`s; their
+  values are the document's spellings. A role decides which ending calls an agent may make (the
+  SDK's gates read it from here).
 - The defaults a document may leave out live here with their units.
 - `program-library` has no defaults on purpose: an enabled library must write `keep` and `idLength`.
 - `shell` defaults to a 120 s command timeout, 4 GiB per process, 1 GiB per file written and no
@@ -20,8 +21,6 @@
 from __future__ import annotations
 
 from enum import StrEnum
-
-from gg.sdk.registry import Role
 
 __all__ = [
     "CONFIG_FILE_NAMES",
@@ -73,6 +72,13 @@ class CapabilityId(StrEnum):
     HOST_FUNCTIONS = "host-functions"
     MEMORIES = "memories"
     MCP = "mcp"
+
+
+class Role(StrEnum):
+    """The role an agent was dispatched in; it decides which ending calls it may make."""
+
+    STANDARD = "standard"
+    REVIEW = "review"
 
 
 class RosterScope(StrEnum):

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from gg.config.catalogue import RosterScope
+from gg.config.catalogue import Role, RosterScope
 from gg.config.delegation import FsmState, RosterEntry
 from gg.config.kinds import ModuleKind
 from gg.config.model import Agent as AgentProfile
@@ -29,7 +29,7 @@ from gg.sandbox.execution import Ceilings
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
+from gg.sdk.registry import STANDS_IN_A_STATE, Registry
 from gg.sdk.shell import ShellAccess
 from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
 from gg.sdk.surface import Grant, Surface
