@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gg.config.catalogue import Role
+from gg.config.ceilings import Ceilings
 from gg.errors import ApiError
-from gg.sandbox.execution import Arm, Ceilings, Execution
+from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.languages import LANGUAGES
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry

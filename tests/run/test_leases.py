@@ -8,9 +8,10 @@ from collections.abc import Sequence
 import pytest
 
 from gg.config.catalogue import Role
+from gg.config.ceilings import Ceilings
 from gg.run.leases import GuestLeases
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import Ceilings, CodeModule, Execution, HostCalls
+from gg.sandbox.execution import CodeModule, Execution, HostCalls
 from gg.sandbox.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry

@@ -33,9 +33,10 @@ from attack_fixture import (
     substitute,
 )
 from gg.config.catalogue import Role
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import Ceilings, CodeModule, Execution
+from gg.sandbox.execution import CodeModule, Execution
 from gg.sandbox.languages import PYTHON
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry

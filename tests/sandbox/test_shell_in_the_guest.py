@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from gg.config.catalogue import Role
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
-from gg.sandbox.execution import Arm, Ceilings, Execution
+from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.jail import JailPolicy, open_jail
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry

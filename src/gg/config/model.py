@@ -42,6 +42,7 @@ from gg.config.catalogue import (
     Provider,
     Role,
 )
+from gg.config.ceilings import Ceilings
 from gg.config.delegation import (
     ExecCapability,
     ForkCapability,
@@ -60,7 +61,6 @@ from gg.config.part import Enabled, Part
 from gg.config.shell import ShellCapability, ShellParams
 from gg.config.skills import SkillsCapability
 from gg.config.values import Choice, Name, Number, Place, Text, Whole
-from gg.sandbox.execution import Ceilings
 from gg.sdk.skills import BUILT_IN_FAMILIES
 from gg.state.memories import MemoryProfile
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gg.config.catalogue import Role, RosterScope
+from gg.config.ceilings import Ceilings
 from gg.config.delegation import FsmState, RosterEntry
 from gg.config.kinds import ModuleKind
 from gg.config.model import Agent as AgentProfile
@@ -25,7 +26,6 @@ from gg.config.model import ProgramLibrary as LibrarySettings
 from gg.config.modules import reviewers_required, task_list
 from gg.loop.limits import Limits
 from gg.providers.base import ToolSpec, submit_program_tool
-from gg.sandbox.execution import Ceilings
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
