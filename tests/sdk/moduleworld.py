@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from gg.config.catalogue import Role
+from gg.config.modules import BoardCaps, TaskMode
 from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.scope import ProgramScope
 from gg.state.archive import Archive, ArchiveModule
-from gg.state.board import Board, BoardCaps
+from gg.state.board import Board
 from gg.state.board_handle import BoardHandle, IssuePolicy
-from gg.state.tasks import TaskMode, TasksModule
+from gg.state.tasks import TasksModule
 from gg.state.views import ViewSet
 from gg.state.window import Window
 from gg.state.workspace import Workspace

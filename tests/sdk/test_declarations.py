@@ -84,7 +84,8 @@ def test_waits_and_delegation_calls_answer_unavailable_without_their_capability(
         with pytest.raises(ApiError) as refused:
             Membrane(default_registry(), closed, Quiet(), "javascript")(operation, args)
         assert refused.value.code is ErrorCode.UNAVAILABLE
-    from gg.state.board import Board, BoardCaps, NewIssue
+    from gg.config.modules import BoardCaps
+    from gg.state.board import Board, NewIssue
     from gg.state.board_handle import BoardHandle
 
     opened = scope(frozenset({"project-management"}))

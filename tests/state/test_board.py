@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from gg.config.modules import BoardCaps
 from gg.errors import ErrorCode
-from gg.state.board import Board, BoardCaps, IssuePatch, NewIssue
+from gg.state.board import Board, IssuePatch, NewIssue
 from gg.state.lifecycle import Action, IssueEvent, IssueStatus
 from gg.state.refusal import Refusal
 

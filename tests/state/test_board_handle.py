@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from gg.config.modules import BoardCaps
 from gg.errors import ErrorCode
-from gg.state.board import Board, BoardCaps, NewIssue
+from gg.state.board import Board, NewIssue
 from gg.state.board_handle import BoardHandle, IssuePolicy
 from gg.state.lifecycle import IssueEvent
 from gg.state.refusal import Refusal

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from gg.config.kinds import ModuleKind
+from gg.config.modules import BoardCaps, TaskListSettings, TaskMode
 from gg.errors import ErrorCode, GgDefect
-from gg.state.board import Board, BoardCaps, NewIssue
+from gg.state.board import Board, NewIssue
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardModule, BoardSeat
 from gg.state.dispositions import Row, exec_carries
@@ -18,8 +19,7 @@ from gg.state.module import Holder
 from gg.state.modules import ModuleSet, receiving_kinds
 from gg.state.refusal import Refusal
 from gg.state.storeids import StoreIds
-from gg.state.tasks import TaskMode
-from gg.state.tasks_module import TaskListModule, TaskListSettings
+from gg.state.tasks_module import TaskListModule
 from gg.state.window import Band, Window
 
 H, T, B = ModuleKind.HISTORY, ModuleKind.TASKS, ModuleKind.BOARD
