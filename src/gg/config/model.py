@@ -59,9 +59,8 @@ from gg.config.memories import MemoriesCapability
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.part import Enabled, Part
 from gg.config.shell import ShellCapability, ShellParams
-from gg.config.skills import SkillsCapability
+from gg.config.skills import BUILT_IN_FAMILIES, SkillsCapability
 from gg.config.values import Choice, Name, Number, Place, Text, Whole
-from gg.sdk.skills import BUILT_IN_FAMILIES
 from gg.state.memories import MemoryProfile
 
 __all__ = [

@@ -24,6 +24,7 @@ from gg.config.model import Agent as AgentProfile
 from gg.config.model import Limits as LimitsConfig
 from gg.config.model import ProgramLibrary as LibrarySettings
 from gg.config.modules import reviewers_required, task_list
+from gg.config.skills import BUILT_IN_FAMILIES
 from gg.loop.limits import Limits
 from gg.providers.base import ToolSpec, submit_program_tool
 from gg.sandbox.jail import JailPolicy
@@ -31,7 +32,7 @@ from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry
 from gg.sdk.shell import ShellAccess
-from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
+from gg.sdk.skills import SkillCatalogues
 from gg.sdk.surface import Grant, Surface
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardSeat
