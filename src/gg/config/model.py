@@ -55,13 +55,13 @@ from gg.config.delegation import (
 from gg.config.host_functions import HostFunctionsCapability, HostFunctionsParams
 from gg.config.limits import ErrorRateCeiling, Limits, ModelCallLimits
 from gg.config.mcp import McpCapability, McpParams
-from gg.config.memories import MemoriesCapability
+from gg.config.memories.capability import MemoriesCapability
+from gg.config.memories.profile import MemoryProfile
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.part import Enabled, Part
 from gg.config.shell import ShellCapability, ShellParams
 from gg.config.skills import BUILT_IN_FAMILIES, SkillsCapability
 from gg.config.values import Choice, Name, Number, Place, Text, Whole
-from gg.state.memories import MemoryProfile
 
 __all__ = [
     "ID_LENGTH",

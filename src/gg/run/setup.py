@@ -20,6 +20,7 @@ from gg.config.catalogue import Role, RosterScope
 from gg.config.ceilings import Ceilings
 from gg.config.delegation import FsmState, RosterEntry
 from gg.config.kinds import ModuleKind
+from gg.config.memories import MemoryProfile
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import Limits as LimitsConfig
 from gg.config.model import ProgramLibrary as LibrarySettings
@@ -36,7 +37,7 @@ from gg.sdk.skills import SkillCatalogues
 from gg.sdk.surface import Grant, Surface
 from gg.state.board_handle import IssuePolicy
 from gg.state.board_module import BoardSeat
-from gg.state.memories import MemoryProfile, ProfileStores
+from gg.state.memories import ProfileStores
 from gg.state.module import Holder
 from gg.state.workspace import Workspace
 

@@ -32,8 +32,9 @@ from gg.state.storeids import StoreIds
 from gg.state.window import Band
 
 if TYPE_CHECKING:
+    from gg.config.memories import MemoryProfile
     from gg.sdk.skills import SkillShelf
-    from gg.state.memories import MemoryProfile, ProfileStores
+    from gg.state.memories import ProfileStores
     from gg.state.modules import ModuleSet
     from gg.state.window import Window
     from gg.telemetry.events import Payload
