@@ -27,10 +27,11 @@ from typing import Any
 
 import yaml
 
+from gg.config.ceilings import Ceilings
 from gg.errors import ApiError, ErrorCode
 from gg.outcome import ErrorType
 from gg.sandbox.arms import build_arm
-from gg.sandbox.execution import Arm, Ceilings
+from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "cases" / "attacks"

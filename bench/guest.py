@@ -21,12 +21,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from gg.config.ceilings import Ceilings
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.arms.typescript import TypeScriptArm
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.tscheck import TypeChecker
-from gg.sandbox.execution import Arm, Ceilings
+from gg.sandbox.execution import Arm
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 
 RUNS = 60

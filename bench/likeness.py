@@ -20,10 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gg.config.ceilings import Ceilings
 from gg.errors import ApiError, ErrorCode
 from gg.prompts import render
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import Ceilings
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 
 CEILINGS = Ceilings(timeout_secs=30.0, max_memory_bytes=256 * 1024 * 1024)

@@ -24,9 +24,10 @@ from typing import Any
 
 import yaml
 
+from gg.config.ceilings import Ceilings
 from gg.errors import ApiError, ErrorCode
 from gg.sandbox.arms import build_arm
-from gg.sandbox.execution import Arm, Ceilings
+from gg.sandbox.execution import Arm
 from gg.sandbox.process import resident_bytes
 from gg.sdk.catalogue import default_registry
 

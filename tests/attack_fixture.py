@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gg.sandbox.execution import Ceilings
+from gg.config.ceilings import Ceilings
 
 CANARY_FILES = {
     "ws/notes.txt": "hello from the workspace\n",

@@ -8,13 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gg.config.catalogue import Role
+from gg.config.ceilings import Ceilings
 from gg.errors import ApiError
-from gg.sandbox.execution import Arm, Ceilings, Execution
+from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.languages import LANGUAGES
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface

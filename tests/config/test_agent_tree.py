@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gg.config.catalogue import RosterScope
-from gg.state.kinds import ModuleKind
+from gg.config.kinds import ModuleKind
 
 from .documents import at, example, load, paths, refusal
 

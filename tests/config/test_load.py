@@ -18,7 +18,7 @@ from gg.config import (
     Role,
     load_capability_set,
 )
-from gg.sandbox.execution import Ceilings
+from gg.config.ceilings import Ceilings
 
 from .documents import EXAMPLE_TOML, at, code_mode, example, library, load, paths, refusal, root, write
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from gg.cli import main
 from gg.config import capability_set_schema
-from gg.state.memories import Caps, MemoryProfile, Scope, Strategy
+from gg.config.memories import Caps, MemoryProfile, Scope, Strategy
 
 from .documents import at, example, load, refusal, root, write
 

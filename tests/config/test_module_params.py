@@ -11,9 +11,7 @@ import pytest
 
 from gg.config import capability_set_schema
 from gg.config.catalogue import CapabilityId
-from gg.config.modules import TaskListSettings, board_caps, reviewers_required, task_list
-from gg.state.board import BoardCaps
-from gg.state.tasks import TaskMode
+from gg.config.modules import BoardCaps, TaskListSettings, TaskMode, board_caps, reviewers_required, task_list
 
 from .documents import at, example, load, paths, refusal, root
 

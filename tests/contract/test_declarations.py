@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 from deno import find_deno_bin
 
+from gg.config.catalogue import Role
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.declarations import declarations, ts_declaration, ts_signature
 from gg.sandbox.languages import JAVASCRIPT, LANGUAGES, TYPESCRIPT
 from gg.sdk.catalogue import FAMILY_BRIEFS, default_registry
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import STANDS_IN_A_STATE, Capability, Ending, Registry, Role
+from gg.sdk.registry import STANDS_IN_A_STATE, Capability, Ending, Registry
 from gg.sdk.types import PRIMITIVES, Term, names_in, referenced, terms
 
 REGISTRY = default_registry()

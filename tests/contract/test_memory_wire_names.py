@@ -4,11 +4,14 @@ strategies, scopes, origins and cap params, and the SDK's record fields. Each is
 
 from __future__ import annotations
 
+from gg.config import kinds
+from gg.config.kinds import Origin
+from gg.config.memories import CapName, Scope, Strategy
 from gg.console.vocabulary import ModuleEvent
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Record
-from gg.state import kinds, modules
-from gg.state.memories import CapName, Change, Incompatible, Origin, Scope, Strategy
+from gg.state import modules
+from gg.state.memories import Change, Incompatible
 from gg.state.memories.notices import NoticeChange
 from gg.telemetry.events import EventType
 from gg.telemetry.module_events import MemoryRevision, MemoryState

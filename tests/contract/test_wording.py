@@ -17,15 +17,15 @@ import pytest
 from jinja2 import meta
 
 from gg import prompts
-from gg.config.catalogue import RosterScope
+from gg.config.catalogue import Role, RosterScope
 from gg.config.delegation import FsmState, FsmTransition, RosterEntry
+from gg.config.kinds import ModuleKind
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
 from gg.run.setup import Seat
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import STANDS_IN_A_STATE, Role
-from gg.state.kinds import ModuleKind
+from gg.sdk.registry import STANDS_IN_A_STATE
 from gg.state.library import ProgramLibrary
 
 TEMPLATES = Path(prompts.__file__).parent / "templates"
@@ -112,22 +112,27 @@ def _delegating_prompts() -> dict[str, str]:
 
 def _memory_renders() -> dict[str, str]:
     """What memories put in a prompt, under each strategy and access (`gg.state.memories.prompt`)."""
+    from gg.config import memories as cm
     from gg.state import memories as m
     from gg.state.storeids import StoreIds
 
-    names = {call: f"gg.memories.{call.value}" for call in m.Call}
-    written = {m.CapName.MAX_COUNT: 64, m.CapName.MAX_LEN_PER_MEMORY: 4096, m.CapName.MAX_TOTAL_LEN: 9000}
-    written |= {m.CapName.MAX_LEN_INDEX: 2000, m.CapName.MAX_LEN_DESCRIPTION: 256, m.CapName.MAX_RESULTS: 25}
+    names = {call: f"gg.memories.{call.value}" for call in cm.Call}
+    written = {cm.CapName.MAX_COUNT: 64, cm.CapName.MAX_LEN_PER_MEMORY: 4096, cm.CapName.MAX_TOTAL_LEN: 9000}
+    written |= {
+        cm.CapName.MAX_LEN_INDEX: 2000,
+        cm.CapName.MAX_LEN_DESCRIPTION: 256,
+        cm.CapName.MAX_RESULTS: 25,
+    }
     renders: dict[str, str] = {}
-    for strategy in m.Strategy:
-        caps = m.Caps.resolve(strategy, written)
+    for strategy in cm.Strategy:
+        caps = cm.Caps.resolve(strategy, written)
         ids, registry = StoreIds(), m.ProfileStores()
-        owner_profile = m.MemoryProfile("root", strategy, caps, m.Scope.ISOLATED)
+        owner_profile = cm.MemoryProfile("root", strategy, caps, cm.Scope.ISOLATED)
         owner = m.open_holder(owner_profile, "root", ids, registry)
-        reader_profile = m.MemoryProfile("reader", strategy, caps, m.Scope.READ_ONLY)
+        reader_profile = cm.MemoryProfile("reader", strategy, caps, cm.Scope.READ_ONLY)
         reader = m.open_holder(reader_profile, "reader", ids, registry, owner)
         draft = m.Draft("build-commands", "how to build and test", "run the kiln at 900")
-        (owner.store.write if strategy is m.Strategy.SCRATCHPAD else owner.store.create)("root", draft)
+        (owner.store.write if strategy is cm.Strategy.SCRATCHPAD else owner.store.create)("root", draft)
         renders[f"memories guide {strategy} writable"] = m.guide(owner, names)
         renders[f"memories guide {strategy} read-only"] = m.guide(reader, names)
         renders[f"memories block {strategy}"] = m.pinned_block(owner) or "(none)"

@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from gg.config import parse_capability_set
+from gg.config.kinds import Disposition, ModuleKind
 from gg.loop.modules import open_turn, rebuild_blocks, release_blocks, spelling
 from gg.run.setup import AgentSetup, RunGround, resolve_setup
 from gg.run.stream import AgentStream
 from gg.sdk.catalogue import default_registry
 from gg.state.dispositions import Row
 from gg.state.holdings import Holdings
-from gg.state.kinds import Disposition, ModuleKind
 from gg.state.memories import Draft
 from gg.state.module import Instance, Moment
 from gg.state.storeids import StoreIds

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from gg.config.catalogue import Role
 from gg.loop.system import system_prompt
 from gg.prompts import render
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Ending, Role
+from gg.sdk.registry import Ending
 from gg.sdk.skills import Skill
 
 REGISTRY = default_registry()

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from gg.config.catalogue import Role
 from gg.errors import ApiError, ErrorCode
 from gg.sandbox.membrane import Membrane
-from gg.sdk.registry import Always, Capability, Operation, Param, ParamType, Registry, Role
+from gg.sdk.registry import Always, Capability, Operation, Param, ParamType, Registry
 from gg.sdk.scope import ProgramScope
 from gg.sdk.session import SESSION_OPERATIONS
 

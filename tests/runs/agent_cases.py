@@ -30,9 +30,9 @@ from typing import Any
 from crew import Crew
 from matchers import Bindings, matches
 
+from gg.config.kinds import KIND_CAPABILITY
 from gg.errors import ConfigDefect
 from gg.state.holdings import MODULE_CLASSES
-from gg.state.kinds import KIND_CAPABILITY
 
 CORE = frozenset({"compaction"})  # what every gg agent has, written as a capability by the cases
 HELD = frozenset(c for kind in MODULE_CLASSES if (c := KIND_CAPABILITY[kind]) is not None)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from crew import EXEC, FORK, Crew, line, profile, run_crew, subagents
 
+from gg.config.skills import BUILT_IN_FAMILIES
 from gg.sandbox.execution import Arm
-from gg.sdk.skills import BUILT_IN_FAMILIES
 
 pytestmark = pytest.mark.arms("javascript", "python")
 

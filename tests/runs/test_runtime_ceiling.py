@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from session import Profile, program, run_session
 
-from gg.sandbox.execution import Arm, Ceilings
+from gg.config.ceilings import Ceilings
+from gg.sandbox.execution import Arm
 
 pytestmark = pytest.mark.arms("javascript", "typescript", "python", "python-typed")
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from gg.sandbox.execution import Arm, Ceilings
+from gg.config.ceilings import Ceilings
+from gg.sandbox.execution import Arm
 
 pytestmark = pytest.mark.arms("javascript", "python")
 

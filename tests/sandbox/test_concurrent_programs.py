@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from gg.config.ceilings import Ceilings
 from gg.sandbox.arms import build_arm
-from gg.sandbox.execution import Arm, Ceilings, Execution
+from gg.sandbox.execution import Arm, Execution
 from gg.sdk.catalogue import default_registry
 
 CEILINGS = Ceilings(timeout_secs=60.0, max_memory_bytes=256 * 1024 * 1024)

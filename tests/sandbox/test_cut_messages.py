@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gg.sandbox.execution import Arm, Ceilings
+from gg.config.ceilings import Ceilings
+from gg.sandbox.execution import Arm
 
 pytestmark = pytest.mark.arms("javascript", "python")
 

@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import Arm, Ceilings
+from gg.sandbox.execution import Arm
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 from manual_clock import HeldClock
 from wall_bounds import STOPPED_WITHIN_SECS

@@ -33,9 +33,10 @@ from attack_fixture import (
     padded,
     substitute,
 )
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import Ceilings, CodeModule, Execution
+from gg.sandbox.execution import CodeModule, Execution
 from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from gg.sandbox.execution import Arm, Ceilings, CodeModule
+from gg.config.ceilings import Ceilings
+from gg.sandbox.execution import Arm, CodeModule
 
 pytestmark = pytest.mark.arms("javascript", "typescript", "python")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
-from gg.sandbox.execution import Ceilings
 from gg.sandbox.job import GuestReport, GuestStatus
 from gg.sandbox.monty.failure import diagnostics_text, failure_of, program_failure, unknown_gg_name
 

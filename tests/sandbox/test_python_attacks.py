@@ -32,14 +32,15 @@ from attack_fixture import (
     padded,
     substitute,
 )
+from gg.config.catalogue import Role
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import Ceilings, CodeModule, Execution
+from gg.sandbox.execution import CodeModule, Execution
 from gg.sandbox.languages import PYTHON
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace

@@ -13,9 +13,9 @@ from typing import Any
 
 from pyworld import PYTHON, TRIVIAL, Host, host, run
 
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import Ceilings
 from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = PYTHON

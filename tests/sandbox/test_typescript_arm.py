@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 from jsworld import CEILINGS, Host, failure_text, host, registry
 
+from gg.config.ceilings import Ceilings
 from gg.errors import FatalFault, GgDefect
 from gg.outcome import ErrorType
 from gg.sandbox.arms.typescript import TypeScriptArm
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.tscheck import TypeChecker, blank_directives
-from gg.sandbox.execution import Ceilings, CodeModule, Execution
+from gg.sandbox.execution import CodeModule, Execution
 from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 __all__ = ["host"]  # fixtures

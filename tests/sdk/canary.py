@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from attack_fixture import build_canary, substitute
+from gg.config.catalogue import Role
 from gg.errors import ApiError
 from gg.sdk.catalogue import default_registry
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.listing import LISTING_OPERATIONS
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.views import VIEWS_OPERATIONS
 from gg.state.window import ViewSet

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gg.config.catalogue import Role
 from gg.errors import ApiError
 from gg.sandbox.languages import JAVASCRIPT, LanguageSpec
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface

@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gg.config.catalogue import Role
+from gg.config.modules import BoardCaps, TaskMode
 from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.archive import Archive, ArchiveModule
-from gg.state.board import Board, BoardCaps, BoardHandle, IssuePolicy
-from gg.state.tasks import TaskMode, TasksModule
+from gg.state.board import Board, BoardHandle, IssuePolicy
+from gg.state.tasks import TasksModule
 from gg.state.window import ViewSet, Window
 from gg.state.workspace import Workspace
 from guest_world import CEILINGS, QuietLog

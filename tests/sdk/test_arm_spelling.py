@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
+from gg.config.catalogue import Role
+from gg.config.modules import BoardCaps, TaskMode
 from gg.sandbox.execution import Arm
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
-from gg.state.board import Board, BoardCaps, BoardHandle, IssuePolicy, NewIssue
-from gg.state.tasks import ScopeEdit, TaskMode, TasksModule
+from gg.state.board import Board, BoardHandle, IssuePolicy, NewIssue
+from gg.state.tasks import ScopeEdit, TasksModule
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from gg.config.modules import BoardCaps
 from gg.sandbox.execution import Arm
-from gg.state.board import Board, BoardCaps, BoardHandle, IssuePolicy, NewIssue
+from gg.state.board import Board, BoardHandle, IssuePolicy, NewIssue
 from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 
 from .moduleworld import module_agent

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from gg.config.modules import BoardCaps
 from gg.errors import ApiError, ErrorCode
 from gg.sdk.scope import (
     Compaction,
@@ -59,9 +60,9 @@ def test_the_last_ending_wins_and_replacements_are_counted() -> None:
 
 
 def test_waits_and_delegation_calls_answer_unavailable_without_their_capability() -> None:
+    from gg.config.catalogue import Role
     from gg.sandbox.membrane import Membrane
     from gg.sdk.catalogue import default_registry
-    from gg.sdk.registry import Role
     from gg.sdk.scope import ProgramScope
 
     class Quiet:
@@ -84,7 +85,7 @@ def test_waits_and_delegation_calls_answer_unavailable_without_their_capability(
         with pytest.raises(ApiError) as refused:
             Membrane(default_registry(), closed, Quiet(), "javascript")(operation, args)
         assert refused.value.code is ErrorCode.UNAVAILABLE
-    from gg.state.board import Board, BoardCaps, BoardHandle, NewIssue
+    from gg.state.board import Board, BoardHandle, NewIssue
 
     opened = scope(frozenset({"project-management"}))
     opened.board = BoardHandle(Board(BoardCaps(1, 5, 0)))

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from gg.config.catalogue import Role
 from gg.errors import ErrorCode
 from gg.sandbox.execution import Arm
 from gg.sandbox.languages import LANGUAGES
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.state.window import DocsView, SearchView
 from guest_world import CEILINGS, QuietLog
 

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
+from gg.config.catalogue import Role
+from gg.config.memories import Scope, Strategy
 from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
-from gg.state.memories import MemoryHolder, Scope, Strategy, drain
+from gg.state.memories import MemoryHolder, drain
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import CEILINGS, QuietLog

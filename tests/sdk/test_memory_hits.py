@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from gg.config.catalogue import Role
+from gg.config.memories import Strategy
 from gg.sandbox.execution import Arm
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
-from gg.state.memories import Strategy
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import CEILINGS, QuietLog

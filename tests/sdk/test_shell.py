@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from gg.config.catalogue import Role
 from gg.errors import ApiError, ErrorCode
 from gg.sandbox.jail import JailPolicy, open_jail
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.sdk.shell import ShellAccess, command_timeout
 from gg.state.window import ViewSet

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gg.config.catalogue import Role
 from gg.sandbox.languages import JAVASCRIPT
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import Role
 from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
 

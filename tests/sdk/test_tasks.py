@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from gg.config.modules import TaskMode
 from gg.sandbox.execution import Arm
-from gg.state.tasks import TaskMode, TasksModule
+from gg.state.tasks import TasksModule
 
 from .moduleworld import module_agent
 

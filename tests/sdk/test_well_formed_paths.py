@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from gg.config.catalogue import Role
 from gg.sandbox.execution import Arm
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.registry import Role
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace

@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from gg.config.modules import BoardCaps
 from gg.errors import ErrorCode
-from gg.state.board import Action, Board, BoardCaps, IssueEvent, IssuePatch, IssueStatus, NewIssue
+from gg.state.board import Action, Board, IssueEvent, IssuePatch, IssueStatus, NewIssue
 from gg.state.refusal import Refusal
 
 CAPS = BoardCaps(max_epics=5, max_issues=10, max_retries=1)

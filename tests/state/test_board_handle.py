@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from gg.config.modules import BoardCaps
 from gg.errors import ErrorCode
-from gg.state.board import Board, BoardCaps, BoardHandle, IssueEvent, IssuePolicy, NewIssue
+from gg.state.board import Board, BoardHandle, IssueEvent, IssuePolicy, NewIssue
 from gg.state.refusal import Refusal
 from gg.telemetry.module_events import BoardState
 

@@ -4,8 +4,8 @@ the six kinds' on `agent_transition`, never among them."""
 
 from __future__ import annotations
 
+from gg.config.kinds import Disposition
 from gg.state.dispositions import LibraryRow, library_row
-from gg.state.kinds import Disposition
 
 
 def test_a_succession_carries_the_library_and_counts_what_the_successors_keep_dropped() -> None:

@@ -7,16 +7,17 @@ from typing import Any
 
 import pytest
 
+from gg.config.kinds import ModuleKind
+from gg.config.modules import BoardCaps, TaskListSettings, TaskMode
 from gg.errors import ErrorCode, GgDefect
-from gg.state.board import Board, BoardCaps, BoardModule, BoardSeat, IssuePolicy, NewIssue
+from gg.state.board import Board, BoardModule, BoardSeat, IssuePolicy, NewIssue
 from gg.state.dispositions import Row, exec_carries
 from gg.state.holdings import MODULE_CLASSES
-from gg.state.kinds import ModuleKind
 from gg.state.module import Holder
 from gg.state.modules import ModuleSet, receiving_kinds
 from gg.state.refusal import Refusal
 from gg.state.storeids import StoreIds
-from gg.state.tasks import TaskListModule, TaskListSettings, TaskMode
+from gg.state.tasks import TaskListModule
 from gg.state.window import Band, Window
 
 H, T, B = ModuleKind.HISTORY, ModuleKind.TASKS, ModuleKind.BOARD

@@ -10,13 +10,13 @@ from typing import ClassVar, Self
 
 import pytest
 
+from gg.config.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
 from gg.errors import GgDefect
 from gg.providers.base import Message
 from gg.sdk.skills import SkillShelf
 from gg.state.archive import ArchiveModule
 from gg.state.dispositions import Row, Step, exec_carries, fork_dispositions, transfer_steps
 from gg.state.holdings import MODULE_CLASSES
-from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
 from gg.state.module import Holder, Incompatible, Module
 from gg.state.modules import ModuleSet
 from gg.state.skills import SkillsModule

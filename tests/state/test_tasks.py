@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from gg.config.modules import TaskMode
 from gg.errors import ErrorCode
 from gg.loop.compaction import apply_compaction
 from gg.providers.base import Message, ToolCall
 from gg.sdk.scope import Compaction
 from gg.state.refusal import Refusal
-from gg.state.tasks import ScopeEdit, TaskList, TaskMode, TaskPatch, TasksModule, TaskStatus
+from gg.state.tasks import ScopeEdit, TaskList, TaskPatch, TasksModule, TaskStatus
 from gg.state.window import Band, Window
 from gg.state.workspace import Workspace
 from gg.telemetry.module_events import TasksState

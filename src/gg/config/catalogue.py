@@ -1,7 +1,8 @@
 """The capability-set vocabulary: every spelling a document may use, declared once.
 
-- Capability ids, languages, model providers and cache lifetimes are `StrEnum`s; their values are
-  the document's spellings. Roles are the SDK's `Role` (one home for `standard` and `review`).
+- Capability ids, roles, languages, model providers and cache lifetimes are `StrEnum`s; their
+  values are the document's spellings. A role decides which ending calls an agent may make (the
+  SDK's gates read it from here).
 - The defaults a document may leave out live here with their units.
 - `program-library` has no defaults on purpose: an enabled library must write `keep` and `idLength`.
 - `shell` defaults to a 120 s command timeout, 4 GiB per process, 1 GiB per file written and no
@@ -20,13 +21,6 @@
 from __future__ import annotations
 
 from enum import StrEnum
-
-from gg.providers.retry import (
-    DEFAULT_MAX_MODEL_RETRIES,
-    DEFAULT_MODEL_CALL_TIMEOUT_SECS,
-    DEFAULT_MODEL_RETRY_MAX_DELAY_SECS,
-)
-from gg.sdk.registry import Role
 
 __all__ = [
     "CONFIG_FILE_NAMES",
@@ -78,6 +72,13 @@ class CapabilityId(StrEnum):
     HOST_FUNCTIONS = "host-functions"
     MEMORIES = "memories"
     MCP = "mcp"
+
+
+class Role(StrEnum):
+    """The role an agent was dispatched in; it decides which ending calls it may make."""
+
+    STANDARD = "standard"
+    REVIEW = "review"
 
 
 class RosterScope(StrEnum):
@@ -132,5 +133,8 @@ HOST_FAMILY_ENTRY = r"[a-z][a-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-
 HOST_FAMILY_GRANT = "host-functions:{family}"  # the capability a listed family's calls are gated on
 MCP_SERVER_GRANT = "mcp:{server}"  # the capability a listed MCP server's calls are gated on
 DEFAULT_MCP_TIMEOUT_SECS = 60.0  # how long one call waits for its MCP server, unless written
+DEFAULT_MODEL_CALL_TIMEOUT_SECS = 900.0  # one attempt at a model request, from sending to its reply
+DEFAULT_MAX_MODEL_RETRIES = 10  # retries of a failed model request after its first attempt
+DEFAULT_MODEL_RETRY_MAX_DELAY_SECS = 60.0  # the longest wait before one retry
 ID_LENGTH_MIN = 2
 ID_LENGTH_MAX = 32

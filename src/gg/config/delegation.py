@@ -20,9 +20,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from gg.config.catalogue import CapabilityId, RosterScope
+from gg.config.kinds import ModuleKind
 from gg.config.part import Enabled, Part
 from gg.config.values import Choice, Text, Whole
-from gg.state.kinds import ModuleKind
 
 __all__ = [
     "SLUG_PATTERN",

@@ -20,7 +20,7 @@ from typing import Any
 
 from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, Loc, mapping, sequence
-from gg.state.kinds import KIND_CAPABILITY, ModuleKind, held_by_profile
+from gg.config.kinds import KIND_CAPABILITY, ModuleKind, held_by_profile
 
 __all__ = ["enabled_capabilities", "is_machine", "machine_findings", "state_profiles"]
 

@@ -42,6 +42,7 @@ from gg.config.catalogue import (
     Provider,
     Role,
 )
+from gg.config.ceilings import Ceilings
 from gg.config.delegation import (
     ExecCapability,
     ForkCapability,
@@ -54,15 +55,13 @@ from gg.config.delegation import (
 from gg.config.host_functions import HostFunctionsCapability, HostFunctionsParams
 from gg.config.limits import ErrorRateCeiling, Limits, ModelCallLimits
 from gg.config.mcp import McpCapability, McpParams
-from gg.config.memories import MemoriesCapability
+from gg.config.memories.capability import MemoriesCapability
+from gg.config.memories.profile import MemoryProfile
 from gg.config.modules import AgentManagedContextCapability, ProjectManagementCapability, TasksCapability
 from gg.config.part import Enabled, Part
 from gg.config.shell import ShellCapability, ShellParams
-from gg.config.skills import SkillsCapability
+from gg.config.skills import BUILT_IN_FAMILIES, SkillsCapability
 from gg.config.values import Choice, Name, Number, Place, Text, Whole
-from gg.sandbox.execution import Ceilings
-from gg.sdk.skills import BUILT_IN_FAMILIES
-from gg.state.memories import MemoryProfile
 
 __all__ = [
     "ID_LENGTH",

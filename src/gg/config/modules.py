@@ -20,6 +20,8 @@ Rules on the document as written (`module_findings`, each at its key path, every
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,15 +31,15 @@ from gg.config.defects import Finding, Loc, mapping, sequence
 from gg.config.machines import enabled_capabilities
 from gg.config.part import Enabled, Part
 from gg.config.values import Choice, Flag, Whole
-from gg.state.board import BoardCaps
-from gg.state.tasks import TaskListSettings, TaskMode
 
 __all__ = [
     "AgentManagedContextCapability",
     "AgentManagedContextParams",
+    "BoardCaps",
     "ProjectManagementCapability",
     "ProjectManagementParams",
     "TaskListSettings",
+    "TaskMode",
     "TasksCapability",
     "TasksParams",
     "board_caps",
@@ -60,6 +62,31 @@ def _required_when_enabled(*keys: str) -> dict[str, Any]:
         "if": {"properties": {"enabled": {"const": False}}, "required": ["enabled"]},
         "else": {"required": ["params"], "properties": {"params": {"required": list(keys)}}},
     }
+
+
+class TaskMode(StrEnum):
+    """What a task must carry: a title (`simple`), or also an issue's three sections (`issues`)."""
+
+    SIMPLE = "simple"
+    ISSUES = "issues"
+
+
+@dataclass(frozen=True)
+class TaskListSettings:
+    """A profile's task list: at most `max_tasks` tasks, shaped by `mode`."""
+
+    max_tasks: int
+    mode: TaskMode
+
+
+@dataclass(frozen=True)
+class BoardCaps:
+    """The run's board: at most `max_epics` epics and `max_issues` issues; an issue's unfinished
+    work or review is taken up again `max_retries` times at most (`gg.state.board.lifecycle`)."""
+
+    max_epics: int
+    max_issues: int
+    max_retries: int
 
 
 class TasksParams(Part):

@@ -27,7 +27,7 @@ from gg.config.defects import ABSENT, Finding, Loc, mapping, sequence
 from gg.config.host_functions import host_families_findings
 from gg.config.machines import is_machine, machine_findings
 from gg.config.mcp import mcp_servers_findings
-from gg.config.memories import memories_findings
+from gg.config.memories.capability import memories_findings
 from gg.config.model import ID_LENGTH, KEEP
 from gg.config.modules import module_findings
 from gg.config.roster import roster_findings

@@ -1,8 +1,13 @@
-"""The skills capability (anchor-state §1.5): its model and its workspace pass.
+"""The skills capability (anchor-state §1.5): its model, what a skills directory holds, and its
+workspace pass.
 
 Shape rules (the model): `params.dir`, a non-blank path; `params.builtIns`, an object naming
-which of gg's twelve own skill families (`gg.sdk.skills.BUILT_IN_FAMILIES`) are switched off
-(`false`), `{}` for none; both required when enabled (`gg.config.modules`).
+which of gg's twelve own skill families (`BUILT_IN_FAMILIES`) are switched off (`false`), `{}`
+for none; both required when enabled (`gg.config.modules`).
+What a skills directory holds (`catalogue_entries`, read by the SDK's catalogue, `gg.sdk.skills`):
+a skill is a file `<name>.md`, or a folder `<name>` holding `skill.md`, listed sorted by name;
+entries whose name starts with `.`, links, other files and folders without `skill.md` are not
+skills.
 The workspace pass (`skills_findings`), judged once the capability set has loaded, because a
 skills `dir` is a folder of the workspace, which only the loaded set names:
 - an enabled `skills` names, as `dir`, an existing folder inside the workspace;
@@ -23,9 +28,36 @@ from gg.config.defects import Finding, mapping, sequence
 from gg.config.machines import enabled_capabilities
 from gg.config.part import Enabled, Part
 from gg.config.values import Text
-from gg.sdk.skills import BUILT_IN_FAMILIES, catalogue_defects
 
-__all__ = ["BuiltInSkills", "SkillsCapability", "SkillsParams", "skills_findings"]
+__all__ = [
+    "BUILT_IN_FAMILIES",
+    "SKILL_FILE",
+    "BuiltInSkills",
+    "Entry",
+    "SkillsCapability",
+    "SkillsParams",
+    "catalogue_defects",
+    "catalogue_entries",
+    "skills_findings",
+]
+
+SKILL_FILE = "skill.md"
+
+BUILT_IN_FAMILIES: dict[str, str] = {
+    "gg-filesystem": "files",
+    "gg-shell": "shell",
+    "gg-project": "board",
+    "gg-tasks": "tasks",
+    "gg-memory": "memories",
+    "gg-skills": "skills",
+    "gg-context": "context",
+    "gg-delegation": "delegation",
+    "gg-docs": "docs",
+    "gg-views": "views",
+    "gg-programs": "programs",
+    "gg-session": "session",
+}
+"""gg's own skill families (what a `skills.builtIns` object names) and the SDK family each reads."""
 
 
 class BuiltInSkills(Part):
@@ -103,3 +135,31 @@ def _directory_defects(workspace: Path, written: str) -> list[str]:
     if not place.is_dir():
         return [f"must name an existing folder of the workspace; there is none at {place}"]
     return catalogue_defects(place)
+
+
+Entry = tuple[str, Path, Path | None]  # a skill's name, its text file, its folder (None: a file skill)
+
+
+def catalogue_entries(directory: Path) -> list[Entry]:
+    """The skills of `directory`, sorted by name. Raises `OSError` when it cannot be listed."""
+    entries: list[Entry] = []
+    for entry in sorted(directory.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_symlink():
+            continue  # a link is not a skill: where it leads is not the catalogue's to follow
+        if entry.is_dir() and (entry / SKILL_FILE).is_file():
+            entries.append((entry.name, entry / SKILL_FILE, entry))
+        elif entry.is_file() and entry.suffix == ".md" and entry.stem:
+            entries.append((entry.stem, entry, None))
+    return sorted(entries, key=lambda found: found[0])
+
+
+def catalogue_defects(directory: Path) -> list[str]:
+    """Why `directory`'s catalogue cannot be loaded, if it cannot: each reason once."""
+    try:
+        names = [name for name, _, _ in catalogue_entries(directory)]
+    except OSError as error:
+        return [f"cannot be listed: {error.strerror}"]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    return [f"holds the skill `{name}` twice, as `{name}.md` and as `{name}/{SKILL_FILE}`" for name in twice]

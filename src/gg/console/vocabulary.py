@@ -2,7 +2,7 @@
 §0, §5), their kinds, origins and dispositions.
 
 Every name gg emits has its one declaration where it is emitted (`gg.telemetry.events` for event
-types and transition kinds, `gg.state.kinds` for module kinds, origins and dispositions) and is
+types and transition kinds, `gg.config.kinds` for module kinds, origins and dispositions) and is
 read here under that spelling (`context_breakdown` and its band names too). The one event no
 part of gg emits yet (`agent_surface`) is declared here until one does.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from gg.config.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
 from gg.ids import ROOT_ID
-from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
 from gg.telemetry.agent_events import TransitionKind
 from gg.telemetry.breakdown import ContextBand
 from gg.telemetry.events import EventType

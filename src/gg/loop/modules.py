@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gg.config.kinds import Disposition
 from gg.providers.base import Message
 from gg.run.setup import AgentSetup
 from gg.run.stream import AgentStream
 from gg.state.dispositions import Row
 from gg.state.holdings import Holdings
-from gg.state.kinds import Disposition
 from gg.state.module import Moment, Spelling
 from gg.state.modules import ModuleSet
 from gg.state.window import Band

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gg import prompts
+from gg.config.catalogue import Role
+from gg.config.kinds import KIND_ORDER, ModuleKind
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LanguageSpec
-from gg.sdk.registry import Ending, Operation, Registry, Role, is_bound
+from gg.sdk.registry import Ending, Operation, Registry, is_bound
 from gg.sdk.skills import Skill
-from gg.state.kinds import KIND_ORDER, ModuleKind
 from gg.state.library import ProgramLibrary
 
 if TYPE_CHECKING:

@@ -21,6 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from gg.config.catalogue import (
+    DEFAULT_MAX_MODEL_RETRIES,
+    DEFAULT_MODEL_CALL_TIMEOUT_SECS,
+    DEFAULT_MODEL_RETRY_MAX_DELAY_SECS,
+)
 from gg.deadline import RunLeft, unbounded, within
 from gg.providers.base import LogFn
 from gg.providers.failures import Failure, Symptom
@@ -28,9 +33,6 @@ from gg.telemetry.events import LogLevel
 
 T = TypeVar("T")
 
-DEFAULT_MODEL_CALL_TIMEOUT_SECS = 900.0  # one attempt at a model request, from sending to its reply
-DEFAULT_MAX_MODEL_RETRIES = 10  # retries of a failed model request after its first attempt
-DEFAULT_MODEL_RETRY_MAX_DELAY_SECS = 60.0  # the longest wait before one retry
 FIRST_DELAY_SECS = 1.0
 RUN_TIME_SPENT = "the run's time is spent; no request was made"
 

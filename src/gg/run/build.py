@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gg import prompts
+from gg.config.kinds import ModuleKind
 from gg.loop.agent import Agent
 from gg.loop.modules import spelling
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
@@ -25,7 +26,6 @@ from gg.run.context import RunContext
 from gg.run.setup import AgentSetup
 from gg.run.stream import AgentStream
 from gg.state.holdings import Holdings
-from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary
 from gg.state.memories.module import MemoriesModule
 from gg.state.module import Instance

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gg.config.kinds import ModuleKind
 from gg.config.model import CapabilitySet
 from gg.config.modules import board_caps
 from gg.errors import ConfigError
@@ -56,7 +57,6 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.host.binding import HostBinding
 from gg.sdk.host.family import HostFamily
 from gg.state.board import Board, BoardSeat
-from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, cuid2_minter
 from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry

@@ -16,25 +16,27 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from gg.config.catalogue import RosterScope
+from gg.config.catalogue import Role, RosterScope
+from gg.config.ceilings import Ceilings
 from gg.config.delegation import FsmState, RosterEntry
+from gg.config.kinds import ModuleKind
+from gg.config.memories import MemoryProfile
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import Limits as LimitsConfig
 from gg.config.model import ProgramLibrary as LibrarySettings
 from gg.config.modules import reviewers_required, task_list
+from gg.config.skills import BUILT_IN_FAMILIES
 from gg.loop.limits import Limits
 from gg.providers.base import ToolSpec, submit_program_tool
-from gg.sandbox.execution import Ceilings
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.registry import STANDS_IN_A_STATE, Registry, Role
+from gg.sdk.registry import STANDS_IN_A_STATE, Registry
 from gg.sdk.shell import ShellAccess
-from gg.sdk.skills import BUILT_IN_FAMILIES, SkillCatalogues
+from gg.sdk.skills import SkillCatalogues
 from gg.sdk.surface import Grant, Surface
 from gg.state.board import BoardSeat, IssuePolicy
-from gg.state.kinds import ModuleKind
-from gg.state.memories import MemoryProfile, ProfileStores
+from gg.state.memories import ProfileStores
 from gg.state.module import Holder
 from gg.state.workspace import Workspace
 

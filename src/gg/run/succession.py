@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gg import prompts
+from gg.config.kinds import Disposition, ModuleKind
 from gg.errors import FatalFault, GgDefect
 from gg.loop.agent import Agent
 from gg.loop.modules import release_blocks
@@ -32,7 +33,6 @@ from gg.run.setup import AgentSetup
 from gg.sdk.scope import Succession
 from gg.state.dispositions import Row, exec_carries
 from gg.state.holdings import Plan, kinds_held_by
-from gg.state.kinds import Disposition, ModuleKind
 from gg.telemetry.agent_events import AgentTransition, TransitionKind
 
 if TYPE_CHECKING:

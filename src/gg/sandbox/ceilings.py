@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.prompts import render
-from gg.sandbox.execution import Ceilings, Failure
+from gg.sandbox.execution import Failure
 
 MAX_SOURCE_CHARS = 80
 

@@ -12,10 +12,10 @@ A `Failure` is typed by its `ErrorType`; the heading the model reads follows fro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
-from gg.deadline import RunLeft, unbounded
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
 from gg.wire import well_formed
 
@@ -30,21 +30,6 @@ class HostCalls(Protocol):
     the call's camelCase fields. Returns a JSON value or raises `ApiError`."""
 
     def __call__(self, operation: str, args: Mapping[str, Any]) -> Any: ...
-
-
-@dataclass(frozen=True)
-class Ceilings:
-    """Per-program execution ceilings: its own time and memory (the `responses-as-code` params),
-    and what is left of the run's time (`run_left`): a program is stopped at the earlier of its own
-    `timeout_secs` and the run's deadline."""
-
-    timeout_secs: float
-    max_memory_bytes: int
-    run_left: RunLeft = field(default=unbounded, compare=False)
-
-    def run_spent(self) -> bool:
-        """Whether the run's time is spent, read now."""
-        return self.run_left() == 0
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from gg.config.ceilings import Ceilings
 from gg.deadline import RunLeft, unbounded
 from gg.errors import ApiError
-from gg.sandbox.execution import Ceilings, CodeModule
+from gg.sandbox.execution import CodeModule
 
 
 class GuestStatus(StrEnum):

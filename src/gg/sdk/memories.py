@@ -21,10 +21,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from gg import prompts
+from gg.config.memories import Call
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Handler, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
-from gg.state.memories import Call, CallNames, Draft, MemoryHolder, MemoryRefusal, call_names
+from gg.state.memories import CallNames, Draft, MemoryHolder, MemoryRefusal, call_names
 
 CAPABILITY = "memories"
 FAMILY = "memories"

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from gg.config.catalogue import Role
 from gg.errors import ErrorCode
 from gg.sdk.shapes import Shape, named
 from gg.sdk.types import TypeDecl, by_name, names_in
@@ -63,13 +64,6 @@ class ParamType(StrEnum):
 
 # The one home of each whole-number type's range: the guests check it and every refusal states it.
 WHOLE_RANGES = {ParamType.U32: (0, U32_MAX), ParamType.COUNT: (1, U32_MAX)}
-
-
-class Role(StrEnum):
-    """The role an agent was dispatched in; it decides which ending calls it may make."""
-
-    STANDARD = "standard"
-    REVIEW = "review"
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gg.config.catalogue import Role
 from gg.deadline import time_left
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
-from gg.sdk.registry import ArmSpelling, Role
+from gg.sdk.registry import ArmSpelling
 from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:

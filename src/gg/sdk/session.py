@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from gg import prompts
+from gg.config.catalogue import Role
 from gg.errors import ApiError, ErrorCode
-from gg.sdk.registry import Ending, Operation, Param, ParamType, Role
+from gg.sdk.registry import Ending, Operation, Param, ParamType
 from gg.sdk.scope import DeclaredEnding, ProgramScope
 from gg.sdk.summary import check_summary
 

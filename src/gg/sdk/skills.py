@@ -1,10 +1,9 @@
 """The skills catalogue and `skills.readSkill` (capability `skills`).
 
 Rules kept here:
-- a skill is a file `<name>.md` of the skills directory, or a folder `<name>` holding `skill.md`;
-  the catalogue lists them sorted by name. Entries whose name starts with `.`, other files and
-  folders without `skill.md` are not skills; a name given both ways cannot be loaded
-  (`catalogue_defects`: the launch is refused). A skill whose name holds a control or bidi
+- what a skills directory holds is the capability set's rule (`gg.config.skills`): a skill is a
+  file `<name>.md` or a folder `<name>` holding `skill.md`, listed sorted by name; a name given
+  both ways cannot be loaded (the launch is refused). A skill whose name holds a control or bidi
   character (the rule of names, `gg.wire.first_heading_unsafe`) is not offered: no catalogue
   lists it, and the shelf names its file (`withheld`), for the launch log to warn;
 - `skill.md` may open with front matter: a `---` line, `key: value` lines, a closing `---` line.
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gg import prompts
+from gg.config.skills import BUILT_IN_FAMILIES, catalogue_entries
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
 
 CAPABILITY = "skills"
-SKILL_FILE = "skill.md"
 CODE_STEM = "skill"
 MAX_SKILL_FILE_BYTES = 1024 * 1024
 MAX_FRONT_MATTER_BYTES = 64 * 1024  # what the catalogue reads of each skill.md for its description
@@ -214,23 +213,6 @@ class SkillCatalogues:
         return self._loaded[key]
 
 
-BUILT_IN_FAMILIES: dict[str, str] = {
-    "gg-filesystem": "files",
-    "gg-shell": "shell",
-    "gg-project": "board",
-    "gg-tasks": "tasks",
-    "gg-memory": "memories",
-    "gg-skills": "skills",
-    "gg-context": "context",
-    "gg-delegation": "delegation",
-    "gg-docs": "docs",
-    "gg-views": "views",
-    "gg-programs": "programs",
-    "gg-session": "session",
-}
-"""gg's own skill families (what a `skills.builtIns` object names) and the SDK family each reads."""
-
-
 def built_in_skills(pages: Sequence[DocEntry], offered: Collection[str]) -> list[Skill]:
     """gg's own skills of the families `offered` names, for an agent documented by `pages`: one
     per family it may call into."""
@@ -243,34 +225,6 @@ def built_in_skills(pages: Sequence[DocEntry], offered: Collection[str]) -> list
         body = "\n\n".join([module.body, *(p.body for p in own if p.kind is DocKind.FUNCTION)])
         found.append(Skill(name, module.summary, text=body))
     return found
-
-
-Entry = tuple[str, Path, Path | None]  # a skill's name, its text file, its folder (None: a file skill)
-
-
-def catalogue_entries(directory: Path) -> list[Entry]:
-    """The skills of `directory`, sorted by name. Raises `OSError` when it cannot be listed."""
-    entries: list[Entry] = []
-    for entry in sorted(directory.iterdir()):
-        if entry.name.startswith("."):
-            continue
-        if entry.is_symlink():
-            continue  # a link is not a skill: where it leads is not the catalogue's to follow
-        if entry.is_dir() and (entry / SKILL_FILE).is_file():
-            entries.append((entry.name, entry / SKILL_FILE, entry))
-        elif entry.is_file() and entry.suffix == ".md" and entry.stem:
-            entries.append((entry.stem, entry, None))
-    return sorted(entries, key=lambda found: found[0])
-
-
-def catalogue_defects(directory: Path) -> list[str]:
-    """Why `directory`'s catalogue cannot be loaded, if it cannot: each reason once."""
-    try:
-        names = [name for name, _, _ in catalogue_entries(directory)]
-    except OSError as error:
-        return [f"cannot be listed: {error.strerror}"]
-    twice = sorted({name for name in names if names.count(name) > 1})
-    return [f"holds the skill `{name}` twice, as `{name}.md` and as `{name}/{SKILL_FILE}`" for name in twice]
 
 
 def _read_skill(scope: ProgramScope, args: Mapping[str, Any]) -> str:

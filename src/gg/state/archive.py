@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gg import prompts
+from gg.config.kinds import ModuleKind
 from gg.errors import ErrorCode
-from gg.state.kinds import ModuleKind
 from gg.state.module import Holder, Module
 from gg.state.refusal import Refusal, worded
 from gg.state.window import Band, FileView, Held, ViewKind, ViewSet, Window

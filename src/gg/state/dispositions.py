@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from gg.config.kinds import KIND_ORDER, Disposition, ModuleKind
 from gg.errors import FatalFault, GgDefect
-from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind
 
 __all__ = ["LibraryRow", "Row", "Step", "exec_carries", "fork_dispositions", "library_row", "transfer_steps"]
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gg.config.kinds import ModuleKind
 from gg.errors import FatalFault, GgDefect
 from gg.state.archive import ArchiveModule
 from gg.state.board import BoardModule
 from gg.state.dispositions import LibraryRow, Row, library_row
-from gg.state.kinds import ModuleKind
 from gg.state.library import Minter, ProgramLibrary
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.module import MemoriesModule

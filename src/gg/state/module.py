@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Protocol, Self
 
-from gg.state.kinds import ModuleKind, Origin
+from gg.config.kinds import ModuleKind, Origin
 from gg.state.storeids import StoreIds
 
 if TYPE_CHECKING:
+    from gg.config.memories import MemoryProfile
     from gg.sdk.skills import SkillShelf
-    from gg.state.memories import MemoryProfile, ProfileStores
+    from gg.state.memories import ProfileStores
     from gg.state.modules import ModuleSet
     from gg.state.window import Band, Window
     from gg.telemetry.events import Payload

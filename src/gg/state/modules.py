@@ -3,7 +3,7 @@ fork and a succession build the next set from it.
 
 - A kind its holder does not hold is `absent`: the slot holds no module and reports an empty store
   id. A kind is held when the set knows its module class and the holder's profile enables its
-  capability (`gg.state.kinds`).
+  capability (`gg.config.kinds`).
 - `ModuleSet.fork` and `ModuleSet.transfer` act on the deciders of `gg.state.dispositions` and
   build the new set and its `agent_transition` rows; a carried module the receiving profile cannot
   read (`Incompatible`) is started fresh instead, and the reason joins the successor's opening
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from gg.config.kinds import KIND_ORDER, Disposition, ModuleKind, Origin, held_by_profile
 from gg.state.dispositions import Row, Step, fork_dispositions, transfer_steps
-from gg.state.kinds import KIND_ORDER, Disposition, ModuleKind, Origin, held_by_profile
 from gg.state.module import Holder, Incompatible, Instance, Module, ModuleClasses
 from gg.state.storeids import StoreIds
 

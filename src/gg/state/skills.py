@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from gg.state.kinds import ModuleKind
+from gg.config.kinds import ModuleKind
 from gg.state.module import Holder, Module
 from gg.telemetry.events import Payload
 from gg.telemetry.module_events import SkillsState

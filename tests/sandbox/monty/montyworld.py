@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from gg.config.ceilings import Ceilings
 from gg.prompts import render
-from gg.sandbox.execution import Arm, Ceilings, Execution
+from gg.sandbox.execution import Arm, Execution
 
 CEILINGS = Ceilings(timeout_secs=30.0, max_memory_bytes=256 * 1024 * 1024)
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from montyworld import PYTHON, Host, printed, subset
 
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
-from gg.sandbox.execution import Arm, Ceilings
+from gg.sandbox.execution import Arm
 from gg.sandbox.monty.worker.sleeps import NOT_PENDING, Sleeps
 from manual_clock import ManualClock
 from wall_bounds import STOPPED_WITHIN_SECS

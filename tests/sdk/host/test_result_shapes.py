@@ -12,13 +12,14 @@ import pydantic
 import pytest
 
 import gg
+from gg.config.catalogue import Role
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.languages import LANGUAGES
 from gg.sandbox.monty.spelling import stubs
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.host.operations import host_entries
-from gg.sdk.registry import Registry, Role
+from gg.sdk.registry import Registry
 
 
 class Count(TypedDict):

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from deno import find_deno_bin
 
+from gg.config.catalogue import Role
 from gg.errors import ApiError, ErrorCode
 from gg.loop.system import system_prompt
 from gg.sandbox.deno.declarations import declarations
@@ -24,7 +25,7 @@ from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.host.declaration import FunctionDeclaration
 from gg.sdk.host.operations import host_entries
-from gg.sdk.registry import Handler, Registry, Role
+from gg.sdk.registry import Handler, Registry
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace

@@ -4,7 +4,7 @@ the index cap markdown's alone and the results cap keyword-search's alone, and e
 
 from __future__ import annotations
 
-from gg.state.memories import CapName, Caps, Strategy, unapplied
+from gg.config.memories import CapName, Caps, Strategy, unapplied
 
 WRITTEN = {
     CapName.MAX_COUNT: 64,

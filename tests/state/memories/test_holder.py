@@ -6,7 +6,9 @@ from __future__ import annotations
 import gc
 import threading
 
-from gg.state.memories import MemoryHolder, Origin, Scope, drain
+from gg.config.kinds import Origin
+from gg.config.memories import Scope
+from gg.state.memories import MemoryHolder, drain
 
 from .world import Run, note, profile
 

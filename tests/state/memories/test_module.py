@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from gg.config.kinds import ModuleKind
+from gg.config.memories import MemoryProfile, Scope, Strategy
 from gg.errors import GgDefect
 from gg.state.holdings import MODULE_CLASSES
-from gg.state.kinds import ModuleKind
-from gg.state.memories import MemoryProfile, MemoryRefusal, ProfileStores, Scope, Strategy
+from gg.state.memories import MemoryRefusal, ProfileStores
 from gg.state.memories.module import MemoriesModule
 from gg.state.module import Holder, Instance, Moment
 from gg.state.modules import ModuleSet

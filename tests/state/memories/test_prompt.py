@@ -3,17 +3,8 @@ of co-holders' writes, the strategy mismatch reason, and the system prompt's sec
 
 from __future__ import annotations
 
-from gg.state.memories import (
-    BlockMoment,
-    Call,
-    Scope,
-    Strategy,
-    block_at,
-    guide,
-    mismatch_reason,
-    notice_text,
-    pinned_block,
-)
+from gg.config.memories import Call, Scope, Strategy
+from gg.state.memories import BlockMoment, block_at, guide, mismatch_reason, notice_text, pinned_block
 
 from .world import Run, note, profile
 

@@ -3,7 +3,8 @@ store moved (worked example 3 of the research notes: a store shared by two holde
 
 from __future__ import annotations
 
-from gg.state.memories import Scope, drain, snapshot
+from gg.config.memories import Scope
+from gg.state.memories import drain, snapshot
 from gg.telemetry.events import Payload
 from gg.telemetry.module_events import MemoryRevision, MemoryState
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from gg.state.memories import Origin, Scope, Source, Strategy, decide_binding
+from gg.config.kinds import Origin
+from gg.config.memories import Scope, Strategy
+from gg.state.memories import Source, decide_binding
 
 from .world import Run, note, profile
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from gg.config.memories import Strategy
 from gg.errors import ErrorCode
-from gg.state.memories import MemoryRefusal, MemoryStore, Strategy
+from gg.state.memories import MemoryRefusal, MemoryStore
 
 from .world import note, profile
 

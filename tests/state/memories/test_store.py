@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from gg.config.memories import Caps, Strategy
 from gg.errors import ErrorCode
-from gg.state.memories import MAX_CODE_CHARS, Caps, Change, Draft, MemoryRefusal, MemoryStore, Strategy
+from gg.state.memories import MAX_CODE_CHARS, Change, Draft, MemoryRefusal, MemoryStore
 
 from .world import SPELT, note, profile
 

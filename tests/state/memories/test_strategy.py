@@ -3,7 +3,7 @@ may only read."""
 
 from __future__ import annotations
 
-from gg.state.memories import Call, Pinned, Strategy, offered_calls
+from gg.config.memories import Call, Pinned, Strategy, offered_calls
 
 
 def test_each_strategy_pins_its_own_thing() -> None:

@@ -3,20 +3,10 @@
 
 from __future__ import annotations
 
+from gg.config.kinds import Origin
+from gg.config.memories import Scope, Strategy
 from gg.errors import ErrorCode
-from gg.state.memories import (
-    Carried,
-    Dropped,
-    Incompatible,
-    MemoryRefusal,
-    Origin,
-    Scope,
-    Strategy,
-    adopt,
-    drain,
-    fork,
-    snapshot,
-)
+from gg.state.memories import Carried, Dropped, Incompatible, MemoryRefusal, adopt, drain, fork, snapshot
 
 from .world import Run, note, profile
 

@@ -3,8 +3,10 @@ on the memories module alone."""
 
 from __future__ import annotations
 
-from gg.state.memories import Origin, Scope, drain, fork, notice_text
-from gg.state.memories.strategy import Call
+from gg.config.kinds import Origin
+from gg.config.memories import Scope
+from gg.config.memories.strategy import Call
+from gg.state.memories import drain, fork, notice_text
 
 from .world import Run, note, profile
 

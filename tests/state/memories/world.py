@@ -5,17 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gg.state.memories import (
-    CapName,
-    Caps,
-    Draft,
-    MemoryHolder,
-    MemoryProfile,
-    ProfileStores,
-    Scope,
-    Strategy,
-    open_holder,
-)
+from gg.config.memories import CapName, Caps, MemoryProfile, Scope, Strategy
+from gg.state.memories import Draft, MemoryHolder, ProfileStores, open_holder
 from gg.state.storeids import StoreIds
 
 OFF = dict.fromkeys(CapName, 0)

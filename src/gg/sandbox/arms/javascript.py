@@ -19,21 +19,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.prompts import render
 from gg.sandbox.ceilings import memory_failure, timeout_failure
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.failure import program_failure
 from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
-from gg.sandbox.execution import (
-    MAX_SDK_CALLS,
-    Ceilings,
-    ClosesOnExit,
-    CodeModule,
-    Execution,
-    Failure,
-    HostCalls,
-)
+from gg.sandbox.execution import MAX_SDK_CALLS, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job
 from gg.sdk.registry import Registry
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from gg.sandbox.execution import MAX_SDK_CALLS, Ceilings, ClosesOnExit, CodeModule, Execution, HostCalls
+from gg.config.ceilings import Ceilings
+from gg.sandbox.execution import MAX_SDK_CALLS, ClosesOnExit, CodeModule, Execution, HostCalls
 from gg.sandbox.job import Job
 from gg.sandbox.monty.bundle import build_bundle, module_names
 from gg.sandbox.monty.failure import failure_of

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from gg.config.ceilings import Ceilings
 from gg.deadline import within
 from gg.outcome import ErrorType
 from gg.prompts import render
@@ -28,7 +29,7 @@ from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
 from gg.sandbox.deno.tscheck import CHECK_SECS, CheckOverran, TypeChecker
 from gg.sandbox.deno.tsdiag import compile_failure
-from gg.sandbox.execution import Ceilings, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
+from gg.sandbox.execution import ClosesOnExit, CodeModule, Execution, Failure, HostCalls
 from gg.sandbox.job import Job
 from gg.sdk.registry import Registry
 

@@ -22,10 +22,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.prompts import render
 from gg.sandbox.ceilings import Where, memory_failure
-from gg.sandbox.execution import Ceilings, Failure
+from gg.sandbox.execution import Failure
 
 PROGRAM_PREFIX = "sandbox:/"
 _REFUSED_ALLOCATION = re.compile(

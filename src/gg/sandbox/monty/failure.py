@@ -23,10 +23,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.prompts import render
 from gg.sandbox.ceilings import Where, check_stopped, memory_failure, timeout_failure
-from gg.sandbox.execution import Ceilings, Failure
+from gg.sandbox.execution import Failure
 from gg.sandbox.job import GuestReport, GuestStatus
 from gg.sandbox.monty.pool import CHECK_SECS
 

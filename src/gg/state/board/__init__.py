@@ -10,13 +10,12 @@ answers over a handle, and the holder's `BoardSeat`).
 from gg.state.board.handle import BoardHandle, IssuePolicy
 from gg.state.board.lifecycle import Action, IssueEvent, IssueStatus, Step
 from gg.state.board.module import BoardModule, BoardSeat
-from gg.state.board.store import SETTABLE, Board, BoardCaps, BoardHooks, Issue, IssuePatch, NewIssue
+from gg.state.board.store import SETTABLE, Board, BoardHooks, Issue, IssuePatch, NewIssue
 
 __all__ = [
     "SETTABLE",
     "Action",
     "Board",
-    "BoardCaps",
     "BoardHandle",
     "BoardHooks",
     "BoardModule",

@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
+from gg.config.kinds import ModuleKind, Origin
 from gg.errors import FatalFault, GgDefect
 from gg.state.board.handle import BoardHandle, IssuePolicy
 from gg.state.board.store import Board
-from gg.state.kinds import ModuleKind, Origin
 from gg.state.module import Bound, Holder, Incompatible, Instance, Module
 from gg.state.storeids import StoreIds
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
+from gg.config.modules import BoardCaps
 from gg.errors import ErrorCode
 from gg.state.board.lifecycle import IssueEvent, IssueStatus, Progress, Step, next_step
 from gg.state.dag import checked_blockers, unknown
@@ -53,13 +54,6 @@ class BoardHooks(Protocol):
     def issue_settled(self, issue_id: str, status: IssueStatus) -> None:
         """An issue became done or failed: wake its waiters; dispatch what it unblocked."""
         ...
-
-
-@dataclass(frozen=True)
-class BoardCaps:
-    max_epics: int
-    max_issues: int
-    max_retries: int
 
 
 @dataclass(frozen=True)

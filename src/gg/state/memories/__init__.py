@@ -1,10 +1,11 @@
 """The `memories` module (seed 003): model-curated notes in a store gg keeps, never on disk.
 
-The parts, one concept each: `strategy` (what reaches the window, which calls exist), `caps` (the
-six bounds), `memory` and `log` (a memory, a revision, the author-tagged log), `checks` (what a
-mutation must pass), `store`, `search`, `binding` and `scopes` (scope, origin, the profile's
-settings, which store a holder binds), `holder` (a holder and its two watermarks), `notices`,
-`prompt` (block, notice, reasons, guide), `report` (telemetry payloads), `transfer` (fork, adopt).
+The parts, one concept each: `memory` and `log` (a memory, a revision, the author-tagged log),
+`checks` (what a mutation must pass), `store`, `search`, `scopes` (which store a holder binds),
+`holder` (a holder, its origin and its two watermarks), `notices`, `prompt` (block, notice,
+reasons, guide, the calls as the arm spells them), `report` (telemetry payloads), `transfer`
+(fork, adopt). The strategy, the six caps, the scope and the profile's settings are the
+capability set's (`gg.config.memories`).
 
 The interface a module framework calls; only `open_holder`, `fork` and `adopt` bind or release:
 - `open_holder(profile, agent_id, ids, registry, spawner=None) -> MemoryHolder` — a new instance's
@@ -33,30 +34,32 @@ The interface a module framework calls; only `open_holder`, `fork` and `adopt` b
   `gg.state.module.ArmNames` (its calls and arguments).
 """
 
-from gg.state.memories.binding import MemoryProfile, Origin, Scope
-from gg.state.memories.caps import APPLIES, MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps, unapplied
-from gg.state.memories.checks import MemoryRefusal
+from gg.state.memories.checks import MAX_CODE_CHARS, MAX_SLUG_CHARS, MemoryRefusal
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.memory import Change, Memory, Revision
-from gg.state.memories.prompt import BlockMoment, block_at, guide, mismatch_reason, notice_text, pinned_block
+from gg.state.memories.prompt import (
+    BlockMoment,
+    CallNames,
+    block_at,
+    call_names,
+    guide,
+    mismatch_reason,
+    notice_text,
+    pinned_block,
+)
 from gg.state.memories.report import drain, snapshot
 from gg.state.memories.scopes import KIND, BindingDecision, ProfileStores, Source, decide_binding, open_holder
 from gg.state.memories.store import Draft, MemoryStore
-from gg.state.memories.strategy import Call, CallNames, Pinned, Strategy, call_names, offered_calls
 from gg.state.memories.transfer import Adoption, Carried, Dropped, Forked, Incompatible, adopt, fork
 
 __all__ = [
-    "APPLIES",
     "KIND",
     "MAX_CODE_CHARS",
     "MAX_SLUG_CHARS",
     "Adoption",
     "BindingDecision",
     "BlockMoment",
-    "Call",
     "CallNames",
-    "CapName",
-    "Caps",
     "Carried",
     "Change",
     "Draft",
@@ -65,16 +68,11 @@ __all__ = [
     "Incompatible",
     "Memory",
     "MemoryHolder",
-    "MemoryProfile",
     "MemoryRefusal",
     "MemoryStore",
-    "Origin",
-    "Pinned",
     "ProfileStores",
     "Revision",
-    "Scope",
     "Source",
-    "Strategy",
     "adopt",
     "block_at",
     "call_names",
@@ -84,9 +82,7 @@ __all__ = [
     "guide",
     "mismatch_reason",
     "notice_text",
-    "offered_calls",
     "open_holder",
     "pinned_block",
     "snapshot",
-    "unapplied",
 ]

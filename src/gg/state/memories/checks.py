@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import re
 
+from gg.config.memories.caps import CapName, Caps
+from gg.config.memories.strategy import Call
 from gg.errors import ErrorCode
-from gg.state.memories.caps import MAX_CODE_CHARS, MAX_SLUG_CHARS, CapName, Caps
-from gg.state.memories.strategy import Call
 from gg.state.refusal import Refusal, Wording
 
+MAX_CODE_CHARS = 32_768  # each of a memory's `code` and `onUse`
+MAX_SLUG_CHARS = 64
 _SLUG = re.compile(r"[A-Za-z0-9._-]+")
 _SHOWN = 60  # characters of a refused name a message repeats
 

@@ -1,7 +1,10 @@
 """One holder of a memory store: the handle an agent instance's programs, prompt and telemetry use.
 
 - A holder names its store and the store's id, the agent its writes are attributed to, the scope
-  it declared, whether it may write, and how it came by the store.
+  it declared, whether it may write, and how it came by the store: its `origin` (the roster's
+  `Origin`, `gg.config.kinds`), `created` (a store of its own), `inherited` (its spawner's),
+  `profile` (its profile's), `transferred` (carried across an exec or a machine's move), `forked`
+  (received by a fork copy); a memories holder never has the board's `run`.
 - Its two watermarks are registered with the store: `telemetry` (how far it has reported its own
   writes) and `notice` (how far it has been told of other holders' writes). A new holder of an
   existing store starts both at the store's head: it is owed no backlog.
@@ -13,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gg.state.memories.binding import Origin, Scope
+from gg.config.kinds import Origin
+from gg.config.memories.profile import Scope
+from gg.config.memories.strategy import Call, Strategy, offered_calls
 from gg.state.memories.memory import Revision
 from gg.state.memories.store import Cursors, MemoryStore
-from gg.state.memories.strategy import Call, Strategy, offered_calls
 
 
 @dataclass(frozen=True)

@@ -22,15 +22,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from gg.config.kinds import ModuleKind, Origin
+from gg.config.memories.profile import MemoryProfile, Scope
 from gg.errors import FatalFault, GgDefect
-from gg.state.kinds import ModuleKind, Origin
-from gg.state.memories.binding import MemoryProfile, Scope
 from gg.state.memories.holder import MemoryHolder
-from gg.state.memories.prompt import BlockMoment, block_at, guide, notice_text
+from gg.state.memories.prompt import BlockMoment, block_at, call_names, guide, notice_text
 from gg.state.memories.report import drain, snapshot
 from gg.state.memories.scopes import ProfileStores, open_holder
 from gg.state.memories.store import MemoryStore
-from gg.state.memories.strategy import call_names
 from gg.state.memories.transfer import Carried, adopt, fork
 from gg.state.memories.transfer import Incompatible as Unreadable
 from gg.state.module import Bound, Holder, Incompatible, Instance, Module, Moment, Spelling

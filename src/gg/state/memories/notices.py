@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from gg.config.memories.strategy import Strategy
 from gg.state.memories.memory import Change, Revision
-from gg.state.memories.strategy import Strategy
 
 
 class NoticeChange(StrEnum):

@@ -10,19 +10,34 @@
   its window, once; `None` when there are none.
 - The strategy mismatch reason a successor's opening note carries (`mismatch_reason`), and the
   system prompt's section on the holder's memories (`guide`).
-Call names are the agent's arm's spelling (`gg.memories.readMemory`), handed in as `names`.
+A text that names a call names it as the holder's arm spells it (`gg.memories.readMemory`,
+`gg.memories.read_memory`), never by its key: `call_names(spell)`, handed in as `names`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from gg import prompts
-from gg.state.memories.binding import Origin, Scope
-from gg.state.memories.caps import MAX_SLUG_CHARS
+from gg.config.kinds import Origin
+from gg.config.memories.profile import Scope
+from gg.config.memories.strategy import Call, Pinned, Strategy
+from gg.state.memories.checks import MAX_SLUG_CHARS
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.notices import notice_entries
-from gg.state.memories.strategy import Call, CallNames, Pinned, Strategy
+
+if TYPE_CHECKING:
+    from gg.state.module import Spelling
+
+CallNames = Mapping[Call, str]
+"""Each call as the holder's arm spells it (`gg.memories.readMemory`, `gg.memories.read_memory`)."""
+
+
+def call_names(spell: Spelling) -> CallNames:
+    """Each call as the holder's arm (`spell`) spells its operation key."""
+    return {call: spell(call.key) for call in Call}
 
 
 class BlockMoment(StrEnum):

@@ -21,11 +21,11 @@ import threading
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gg.state.kinds import ModuleKind
-from gg.state.memories.binding import MemoryProfile, Origin, Scope
+from gg.config.kinds import ModuleKind, Origin
+from gg.config.memories.profile import MemoryProfile, Scope
+from gg.config.memories.strategy import Strategy
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.store import MemoryStore
-from gg.state.memories.strategy import Strategy
 from gg.state.storeids import StoreIds
 
 KIND = ModuleKind.MEMORIES.value  # the prefix of every store id minted here

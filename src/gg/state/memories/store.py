@@ -19,15 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gg.config.memories.caps import Caps
+from gg.config.memories.strategy import Strategy
 from gg.errors import ErrorCode
 from gg.state.memories import checks
-from gg.state.memories.caps import Caps
 from gg.state.memories.checks import MemoryRefusal, required, shown
 from gg.state.memories.index import index_after_adding, index_text
 from gg.state.memories.log import RevisionLog
 from gg.state.memories.memory import Change, Memory, Revision
 from gg.state.memories.search import Hit, normalized, rank
-from gg.state.memories.strategy import Strategy
 from gg.state.refusal import Wording
 
 

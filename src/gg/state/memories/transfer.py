@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gg.state.memories.binding import MemoryProfile, Origin, Scope
+from gg.config.kinds import Origin
+from gg.config.memories.profile import MemoryProfile, Scope
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.prompt import mismatch_reason
 from gg.state.memories.scopes import KIND, ProfileStores

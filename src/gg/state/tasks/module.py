@@ -18,23 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from gg.config.kinds import ModuleKind
+from gg.config.modules import TaskListSettings
 from gg.errors import FatalFault, GgDefect
-from gg.state.kinds import ModuleKind
 from gg.state.module import Holder, Module, Moment, Spelling
-from gg.state.tasks.store import TaskMode, TasksModule
+from gg.state.tasks.store import TasksModule
 from gg.state.window import Band
 
 if TYPE_CHECKING:
     from gg.state.window import Window
     from gg.telemetry.events import Payload
-
-
-@dataclass(frozen=True)
-class TaskListSettings:
-    """A profile's task list: at most `max_tasks` tasks, shaped by `mode`."""
-
-    max_tasks: int
-    mode: TaskMode
 
 
 @dataclass

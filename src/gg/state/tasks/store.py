@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from gg import prompts
+from gg.config.modules import TaskMode
 from gg.errors import ErrorCode
 from gg.state.dag import checked_blockers
 from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
@@ -40,13 +41,6 @@ class TaskStatus(StrEnum):
     PENDING = "pending"
     IN_PROGRESS = "in_progress"
     DONE = "done"
-
-
-class TaskMode(StrEnum):
-    """What a task must carry: a title (`simple`), or also an issue's three sections (`issues`)."""
-
-    SIMPLE = "simple"
-    ISSUES = "issues"
 
 
 SCOPE_FIELDS = ("in_scope", "out_of_scope", "completion_criteria")  # as arguments, snake_case

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from gg.state.kinds import ModuleKind
+from gg.config.kinds import ModuleKind
 from gg.state.module import Holder, Module
 from gg.state.window.store import Window
 from gg.state.window.views import ViewSet

@@ -1,13 +1,11 @@
-"""How a holder is bound to its store: the declared scope, how it came by the store, and the
-profile settings every binding is decided from.
+"""What a profile's enabled memories capability resolves to (`MemoryProfile`): its strategy, its
+caps and its scope, the settings every binding of a holder to a store is decided from
+(`gg.state.memories.scopes`).
 
 - `scope` (required): `isolated` (a store of its own), `shared` (the one store of its profile in
   the run), `inherited` (its spawner's store, when the spawner organizes memories the same way;
   its own otherwise), `read-only` (as `inherited`, without writing; a store of its own stays
   writable). Write access belongs to the holder, never to the store.
-- `origin` (the roster's `Origin`, `gg.state.kinds`): `created` (a store of its own), `inherited`
-  (its spawner's), `profile` (its profile's), `transferred` (carried across an exec or a machine's
-  move), `forked` (received by a fork copy); a memories holder never has the board's `run`.
 """
 
 from __future__ import annotations
@@ -15,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gg.state.kinds import Origin
-from gg.state.memories.caps import Caps
-from gg.state.memories.strategy import Strategy
+from gg.config.memories.caps import Caps
+from gg.config.memories.strategy import Strategy
 
 
 class Scope(StrEnum):
@@ -32,7 +29,7 @@ class Scope(StrEnum):
         return self in (Scope.INHERITED, Scope.READ_ONLY)
 
 
-__all__ = ["MemoryProfile", "Origin", "Scope"]
+__all__ = ["MemoryProfile", "Scope"]
 
 
 @dataclass(frozen=True)

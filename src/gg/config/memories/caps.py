@@ -7,8 +7,7 @@
   refused at launch (`unapplied`); lengths count characters of the body (the description has its
   own cap);
 - a write over a cap is refused `limit-exceeded`, never truncated; contents already over a cap
-  (after the caps were re-pointed) are kept, and it is the next write that is refused;
-- a memory's `code` and `onUse` are not context: each is bounded on its own, at 32,768 characters.
+  (after the caps were re-pointed) are kept, and it is the next write that is refused.
 """
 
 from __future__ import annotations
@@ -17,10 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
-from gg.state.memories.strategy import Strategy
-
-MAX_CODE_CHARS = 32_768  # each of a memory's `code` and `onUse`
-MAX_SLUG_CHARS = 64
+from gg.config.memories.strategy import Strategy
 
 
 class CapName(StrEnum):

@@ -20,9 +20,11 @@ from pydantic import ConfigDict, Field
 
 from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, Loc, mapping
+from gg.config.memories.caps import APPLIES, CapName, Caps, unapplied
+from gg.config.memories.profile import MemoryProfile, Scope
+from gg.config.memories.strategy import Strategy
 from gg.config.part import Enabled, Part
 from gg.config.values import Choice, Whole
-from gg.state.memories import APPLIES, CapName, Caps, MemoryProfile, Scope, Strategy, unapplied
 from gg.wire import snake
 
 __all__ = ["MemoriesCapability", "MemoriesParams", "memories_findings"]

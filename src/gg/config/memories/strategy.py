@@ -8,19 +8,13 @@ A strategy decides two things and nothing else decides them:
   `search_memories` (`keyword-search`).
 A read-only holder is offered the strategy's read calls alone (`read_memory`, plus
 `search_memories` under `keyword-search`; a scratchpad has none: its memories are its pinned block).
-A text that names a call names it as the holder's arm spells it (`CallNames`), never by its key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
-from gg.state.kinds import ModuleKind
-
-if TYPE_CHECKING:
-    from gg.state.module import Spelling
+from gg.config.kinds import ModuleKind
 
 
 class Strategy(StrEnum):
@@ -89,15 +83,6 @@ class Call(StrEnum):
     def key(self) -> str:
         """The call's operation key (`memories.read_memory`)."""
         return f"{ModuleKind.MEMORIES.value}.{self.value}"
-
-
-CallNames = Mapping[Call, str]
-"""Each call as the holder's arm spells it (`gg.memories.readMemory`, `gg.memories.read_memory`)."""
-
-
-def call_names(spell: Spelling) -> CallNames:
-    """Each call as the holder's arm (`spell`) spells its operation key."""
-    return {call: spell(call.key) for call in Call}
 
 
 _PINS = {
