@@ -9,8 +9,8 @@ import time
 import pytest
 
 from gg.errors import ApiError, ErrorCode
+from gg.loop.status import AgentStatus
 from gg.run.lineages import ChildResult, Lineages
-from gg.run.status import AgentStatus
 from manual_clock import ManualClock
 
 

@@ -26,15 +26,15 @@ from gg.errors import FatalFault, GgDefect
 from gg.ids import AgentNode
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.modules import open_turn
+from gg.loop.setup import AgentSetup
+from gg.loop.spend import Spend
+from gg.loop.status import RunStatus, status_of_breach
+from gg.loop.stream import AgentStream
 from gg.loop.turn import RunTimeSpent, take_turn
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import Message, ModelClient, ModelError
 from gg.run.context import RunContext
 from gg.run.scheduler import Ticket
-from gg.run.setup import AgentSetup
-from gg.run.spend import Spend
-from gg.run.status import RunStatus, status_of_breach
-from gg.run.stream import AgentStream
 from gg.sdk.delegation import Delegation
 from gg.sdk.scope import DeferredDeclarations, ForkDeclaration, Succession
 from gg.state.holdings import Holdings

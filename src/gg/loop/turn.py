@@ -35,6 +35,9 @@ from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
 from gg.loop.modules import rebuild_blocks, spelling
 from gg.loop.program import run_submission
+from gg.loop.setup import AgentSetup
+from gg.loop.spend import Spend
+from gg.loop.stream import AgentStream
 from gg.loop.verdict import ProgramRun, TurnFacts, decide_turn
 from gg.outcome import Continue, TurnOutcome
 from gg.providers.base import (
@@ -49,9 +52,6 @@ from gg.providers.base import (
 )
 from gg.providers.tool_choice import ToolChoice, tool_choice_of
 from gg.run.context import RunContext
-from gg.run.setup import AgentSetup
-from gg.run.spend import Spend
-from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
 from gg.state.breakdown import band_chars, breakdown
 from gg.state.library import ProgramLibrary

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from gg import prompts
 from gg.loop.agent import Agent
 from gg.loop.modules import spelling
+from gg.loop.setup import AgentSetup
+from gg.loop.stream import AgentStream
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
 from gg.providers.base import Message
 from gg.run.context import RunContext
-from gg.run.setup import AgentSetup
-from gg.run.stream import AgentStream
 from gg.state.holdings import Holdings
 from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary

@@ -33,12 +33,12 @@ from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.deadline import is_spent, time_left
 from gg.errors import FatalFault, GgDefect
 from gg.ids import ROOT_ID
+from gg.loop.spend import Spend
+from gg.loop.stream import AgentStream
 from gg.providers.tool_choice import ToolChoiceMemory
 from gg.run.leases import GuestLeases
 from gg.run.lineages import Lineages
 from gg.run.scheduler import Scheduler
-from gg.run.spend import Spend
-from gg.run.stream import AgentStream
 from gg.run.tree import AgentTree
 from gg.run.waits import Waits
 from gg.sdk.registry import Registry

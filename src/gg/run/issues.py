@@ -38,10 +38,10 @@ from gg import prompts
 from gg.deadline import is_spent, time_left, within
 from gg.errors import ApiError, ConfigError, ErrorCode, FatalFault, GgDefect
 from gg.ids import ROOT_ID, AgentNode
+from gg.loop.status import AgentStatus
 from gg.run.build import Arrival
 from gg.run.lineages import ChildResult
 from gg.run.spawner import IssueWork, Spawner
-from gg.run.status import AgentStatus
 from gg.run.waits import Edges, Node, agent_node, issue_node
 from gg.state.board import Board, Issue
 from gg.state.lifecycle import Action, IssueEvent, IssueStatus, Step

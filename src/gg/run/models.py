@@ -30,6 +30,7 @@ from gg.config.model import CapabilitySet, ModelBinding
 from gg.deadline import RunLeft, unbounded
 from gg.errors import ConfigDefect, ConfigError
 from gg.ids import ROOT_ID, AgentNode
+from gg.loop.stream import AgentStream
 from gg.providers.base import LogFn, ModelClient
 from gg.providers.book import JournalBook
 from gg.providers.factory import EndpointChoice, build_client, endpoint_of, price_id_of
@@ -38,7 +39,6 @@ from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
 from gg.providers.retry import Retrier, RetryPolicy
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.stream import AgentStream
 from gg.telemetry.events import LogLevel
 
 ClientFor = Callable[[str, str], ModelClient]  # (agent id, profile slug) -> its client

@@ -38,6 +38,8 @@ from gg.errors import ConfigError
 from gg.ids import ROOT_ID
 from gg.loop.agent import AgentEnd
 from gg.loop.limits import ErrorLedger
+from gg.loop.status import RunStatus, exit_code_of
+from gg.loop.stream import AgentStream
 from gg.providers.base import ModelClient
 from gg.providers.recording import JournalRecorder
 from gg.run.context import MonotonicClock, RunContext
@@ -49,8 +51,6 @@ from gg.run.models import ClientFor, ModelClients, Overrides, replayed_journals
 from gg.run.profiles import Profiles
 from gg.run.scheduler import Scheduler
 from gg.run.spawner import Spawner
-from gg.run.status import RunStatus, exit_code_of
-from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.host.binding import HostBinding

@@ -31,6 +31,8 @@ from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
 from gg.ids import AgentNode
 from gg.loop.agent import Agent, AgentEnd, run_agent
 from gg.loop.limits import ErrorLedger
+from gg.loop.setup import AgentSetup
+from gg.loop.status import AgentStatus, RunStatus, agent_status
 from gg.providers.base import ModelClient
 from gg.run.build import Arrival, announce, fresh_holdings
 from gg.run.context import RunContext
@@ -40,8 +42,6 @@ from gg.run.lineages import ChildResult
 from gg.run.machine_end import recorded_end
 from gg.run.models import ModelClients
 from gg.run.profiles import Profiles
-from gg.run.setup import AgentSetup
-from gg.run.status import AgentStatus, RunStatus, agent_status
 from gg.run.succession import successor_of
 from gg.sdk.scope import ForkDeclaration, Succession
 from gg.state.holdings import Holdings
