@@ -30,8 +30,8 @@ from typing import Any
 from ceilings import load, neighbour, percentiles
 
 import gg
+from gg.agents.run import RunOptions, World, execute_run
 from gg.config import parse_capability_set
-from gg.run.run import RunOptions, World, execute_run
 from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm, Ceilings
 from gg.sdk.catalogue import default_registry

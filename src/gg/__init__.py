@@ -36,7 +36,7 @@ A result declared as a TypedDict, a dataclass or a pydantic model is declared wi
 every arm; that is how to give the model a shape (`-> dict[str, Any]` tells it no keys).
 
 The names below are the stable surface; everything else is private by its module path. Inside gg,
-import from the modules themselves (`from gg.run.run import execute_run`): `gg.run` is the function.
+import from the modules themselves (`from gg.agents.run import execute_run`): `gg.run` is the function.
 """
 
 from __future__ import annotations

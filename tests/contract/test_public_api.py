@@ -137,11 +137,11 @@ def test_every_result_type_keeps_its_fields_and_methods() -> None:
 
 
 def test_gg_run_stays_the_function_once_the_run_package_is_imported() -> None:
-    import gg.run.run  # binds nothing over the function
-    from gg.run.run import execute_run
+    import gg.agents.run  # binds nothing over the function
+    from gg.agents.run import execute_run
 
     assert inspect.isfunction(gg.run) and gg.run.__module__ == "gg.api.run"
-    assert execute_run.__module__ == "gg.run.run"
+    assert execute_run.__module__ == "gg.agents.run"
 
 
 def test_help_on_the_package_reads_as_its_documentation() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from gg.run.leases import GuestLeases
+from gg.agents.leases import GuestLeases
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Ceilings, CodeModule, Execution, HostCalls
 from gg.sandbox.languages import JAVASCRIPT, PYTHON, TYPESCRIPT

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gg import prompts
+from gg.agents.context import RunContext
+from gg.agents.scheduler import Ticket
 from gg.errors import FatalFault, GgDefect
 from gg.ids import AgentNode
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
@@ -33,8 +35,6 @@ from gg.loop.stream import AgentStream
 from gg.loop.turn import RunTimeSpent, take_turn
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import Message, ModelClient, ModelError
-from gg.run.context import RunContext
-from gg.run.scheduler import Ticket
 from gg.sdk.delegation import Delegation
 from gg.sdk.scope import DeferredDeclarations, ForkDeclaration, Succession
 from gg.state.holdings import Holdings

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from gg.agents.context import RunContext
 from gg.loop.calls import Submission
 from gg.loop.chain import Handover, Link, fold_counts, fold_executions, next_program
 from gg.loop.modules import report
 from gg.loop.stream import AgentStream
 from gg.loop.verdict import ProgramRun
-from gg.run.context import RunContext
 from gg.sandbox.membrane import Membrane
 from gg.sdk.scope import DeferredDeclarations, ProgramScope
 from gg.state.library import LibraryEntry, ProgramLibrary

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from gg.agents.context import RunContext
 from gg.errors import FatalFault, GgDefect
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
@@ -51,7 +52,6 @@ from gg.providers.base import (
     arguments_value,
 )
 from gg.providers.tool_choice import ToolChoice, tool_choice_of
-from gg.run.context import RunContext
 from gg.sdk.scope import DeferredDeclarations
 from gg.state.breakdown import band_chars, breakdown
 from gg.state.library import ProgramLibrary

@@ -24,8 +24,8 @@ from gg.sdk.registry import ArmSpelling, Role
 from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:
+    from gg.agents.context import RunContext
     from gg.loop.setup import AgentSetup
-    from gg.run.context import RunContext
     from gg.sdk.delegation import Delegation
     from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface

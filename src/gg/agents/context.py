@@ -29,6 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gg.agents.leases import GuestLeases
+from gg.agents.lineages import Lineages
+from gg.agents.scheduler import Scheduler
+from gg.agents.tree import AgentTree
+from gg.agents.waits import Waits
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.deadline import is_spent, time_left
 from gg.errors import FatalFault, GgDefect
@@ -36,11 +41,6 @@ from gg.ids import ROOT_ID
 from gg.loop.spend import Spend
 from gg.loop.stream import AgentStream
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.leases import GuestLeases
-from gg.run.lineages import Lineages
-from gg.run.scheduler import Scheduler
-from gg.run.tree import AgentTree
-from gg.run.waits import Waits
 from gg.sdk.registry import Registry
 from gg.state.board_module import BoardSeat
 from gg.state.library import Minter, cuid2_minter
@@ -48,7 +48,7 @@ from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
 
 if TYPE_CHECKING:
-    from gg.run.issues import IssueDesk
+    from gg.agents.issues import IssueDesk
 
 MonotonicClock = Callable[[], float]
 """Seconds on a clock that never goes back; only differences between two readings mean anything."""

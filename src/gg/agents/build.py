@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gg import prompts
+from gg.agents.context import RunContext
 from gg.loop.agent import Agent
 from gg.loop.modules import spelling
 from gg.loop.setup import AgentSetup
 from gg.loop.stream import AgentStream
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
 from gg.providers.base import Message
-from gg.run.context import RunContext
 from gg.state.holdings import Holdings
 from gg.state.kinds import ModuleKind
 from gg.state.library import ProgramLibrary

@@ -6,7 +6,7 @@
 - A replayed agent plays its own script of its journal (`gg.providers.book`): each journal file
   is read once, owned by the first profile whose model names it (the root, for a journal given
   on the command line). The journals the run's agents replay (`replayed_journals`) are found by
-  the same rule; they also hold the host functions' recorded answers (`gg.run.families`). Every
+  the same rule; they also hold the host functions' recorded answers (`gg.agents.families`). Every
   one is opened at launch (`open_journals`), so a bad line of any refuses the launch, and the
   lines naming an agent the run never opened are told once it is over (`unused_lines`).
 - A recorder (`--record`) wraps every agent's client, so the recording holds every agent's lines.
