@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gg.agents.context import MonotonicClock
 from gg.agents.run import RunOptions, RunResult, World, execute_run
 from gg.config import parse_capability_set
+from gg.deadline import MonotonicClock
 from gg.providers.base import Request
 from gg.providers.journal import parse_journal
 from gg.providers.replay import ReplayClient

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gg import prompts
@@ -42,6 +41,7 @@ from gg.agents.waits import Edges, Node, agent_node, issue_node
 from gg.deadline import is_spent, time_left, within
 from gg.errors import ApiError, ConfigError, ErrorCode, FatalFault, GgDefect
 from gg.ids import ROOT_ID, AgentNode
+from gg.loop.run import IssueAnswer
 from gg.loop.status import AgentStatus
 from gg.state.board import Board, Issue
 from gg.state.lifecycle import Action, IssueEvent, IssueStatus, Step
@@ -51,15 +51,6 @@ if TYPE_CHECKING:
     from gg.loop.agent import Agent
 
 POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline
-
-
-@dataclass(frozen=True)
-class IssueAnswer:
-    """An issue as a wait answers it: its id, its status, and the last word on it."""
-
-    id: str
-    status: IssueStatus
-    summary: str | None = None
 
 
 class IssueDesk:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gg.agents.context import MonotonicClock, RunContext
+from gg.agents.context import RunContext
 from gg.agents.families import bind_run_families, config_folder, log_run_families
 from gg.agents.interruption import message_of, signal_of
 from gg.agents.issues import IssueDesk
@@ -43,6 +43,7 @@ from gg.agents.scheduler import Scheduler
 from gg.agents.spawner import Spawner
 from gg.config.model import CapabilitySet
 from gg.config.modules import board_caps
+from gg.deadline import MonotonicClock
 from gg.errors import ConfigError
 from gg.ids import ROOT_ID
 from gg.loop.agent import AgentEnd

@@ -13,7 +13,7 @@
 6. push what the model reads next turn: each view the turn opened, then the feedback.
 
 A run that holds a fault (its record lost, another agent's defect) asks no model and runs no
-program from then on: the turn is Fatal at its next step (`RunContext.halt_if_broken`).
+program from then on: the turn is Fatal at its next step (`Run.halt_if_broken`).
 
 What a turn produced reaches the model whatever the turn declared: a compacting turn's views and
 feedback (its Runtime error included) follow the compacted window (task, summary, re-opened
@@ -30,12 +30,12 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from gg.agents.context import RunContext
 from gg.errors import FatalFault, GgDefect
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
 from gg.loop.modules import rebuild_blocks, spelling
 from gg.loop.program import run_submission
+from gg.loop.run import Run
 from gg.loop.setup import AgentSetup
 from gg.loop.spend import Spend
 from gg.loop.stream import AgentStream
@@ -71,7 +71,7 @@ class RunTimeSpent(Exception):
     """The run's time ran out while the turn ran: the turn stops where it stands, unjudged."""
 
 
-def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | None = None) -> TurnOutcome:
+def take_turn(agent: Agent, run: Run, deferred: DeferredDeclarations | None = None) -> TurnOutcome:
     """One turn; the declarations its programs defer to the turn's close collect in `deferred`."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
     deferred = DeferredDeclarations() if deferred is None else deferred
@@ -129,7 +129,7 @@ def _record_request(
 
 
 def _ask_model(
-    client: ModelClient, request: Request, stream: AgentStream, spends: tuple[Spend, ...], run: RunContext
+    client: ModelClient, request: Request, stream: AgentStream, spends: tuple[Spend, ...], run: Run
 ) -> Reply:
     """The model's reply, its cost added to every spend in `spends` (the run's, the agent's)."""
     started = run.clock()
@@ -189,7 +189,7 @@ def _receipt(call: CallClass) -> str:
 
 
 def _run_submissions(
-    agent: Agent, run: RunContext, calls: list[CallClass], deferred: DeferredDeclarations
+    agent: Agent, run: Run, calls: list[CallClass], deferred: DeferredDeclarations
 ) -> list[ProgramRun]:
     runs: list[ProgramRun] = []
     for call in calls:
