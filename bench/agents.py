@@ -29,9 +29,9 @@ from typing import Any
 
 import stops
 
+from gg.agents.run import RunOptions, execute_run
 from gg.config import parse_capability_set
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
-from gg.run.run import RunOptions, execute_run
 from gg.sandbox.process import descendants, resident
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import Event, EventType

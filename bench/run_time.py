@@ -30,9 +30,9 @@ from typing import Any
 from ceilings import load, neighbour, percentiles
 
 import gg
+from gg.agents.run import RunOptions, World, execute_run
 from gg.config import parse_capability_set
 from gg.config.ceilings import Ceilings
-from gg.run.run import RunOptions, World, execute_run
 from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry

@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from gg.run.run import RunOptions, World, execute_run
+from gg.agents.run import RunOptions, World, execute_run
 from gg.sandbox.arms import build_arm
 from gg.sdk.catalogue import default_registry
 from gg.study.cell import CellReport

@@ -36,13 +36,11 @@ A result declared as a TypedDict, a dataclass or a pydantic model is declared wi
 every arm; that is how to give the model a shape (`-> dict[str, Any]` tells it no keys).
 
 The names below are the stable surface; everything else is private by its module path. Inside gg,
-import from the modules themselves (`from gg.run.run import execute_run`): `gg.run` is the function.
+import from the modules themselves (`from gg.agents.run import execute_run`).
 """
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from gg.api.run import run
@@ -117,16 +115,3 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
-
-class _Package(types.ModuleType):
-    """`gg` itself. Importing the subpackage `gg.run` would bind it over the function `gg.run`;
-    that one binding is declined, so `gg.run` stays the function (`sys.modules["gg.run"]` still
-    holds the package)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "run" and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

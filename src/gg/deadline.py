@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+MonotonicClock = Callable[[], float]
+"""Seconds on a clock that never goes back; only differences between two readings mean anything."""
+
 RunLeft = Callable[[], float | None]
 """What is left of the run's time, read now: seconds, 0 once spent, None when unbounded."""
 

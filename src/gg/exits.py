@@ -1,5 +1,5 @@
 """The exit codes of gg's commands, one home: every command, and the code each run ending maps
-to (`gg.run.status`), reads them here.
+to (`gg.loop.status`), reads them here.
 
 - 0: what was asked was done (a session that ended, a table printed);
 - 1 (`INCOMPLETE_EXIT`): gg's own defect, a record or a model it could not reach, or a command

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from gg.agents.run import RunOptions, World, execute_run
 from gg.config import parse_capability_set
 from gg.providers.journal import parse_journal
 from gg.providers.replay import ReplayClient
-from gg.run.run import RunOptions, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.store import RunStore

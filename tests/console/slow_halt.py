@@ -7,8 +7,8 @@ from __future__ import annotations
 import sys
 import time
 
+from gg.agents.lineages import Lineages
 from gg.cli import main
-from gg.run.lineages import Lineages
 
 HALTED_WAITS_SECS = 1.0
 _halt = Lineages.halt

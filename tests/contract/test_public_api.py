@@ -136,12 +136,18 @@ def test_every_result_type_keeps_its_fields_and_methods() -> None:
     assert issubclass(gg.ApiError, Exception) and issubclass(gg.ConfigError, Exception)
 
 
-def test_gg_run_stays_the_function_once_the_run_package_is_imported() -> None:
-    import gg.run.run  # binds nothing over the function
-    from gg.run.run import execute_run
+def test_gg_run_is_the_function_however_the_agents_are_imported() -> None:
+    import gg.agents.run
+    from gg.agents.run import execute_run
 
     assert inspect.isfunction(gg.run) and gg.run.__module__ == "gg.api.run"
-    assert execute_run.__module__ == "gg.run.run"
+    assert execute_run.__module__ == "gg.agents.run"
+    probe = (
+        "import gg.agents.run\nfrom gg.agents import run as module\nimport gg\nimport inspect\n"
+        "print(inspect.isfunction(gg.run), gg.run.__module__, module.__name__)\n"
+    )
+    checked = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert checked.stdout.split() == ["True", "gg.api.run", "gg.agents.run"]
 
 
 def test_help_on_the_package_reads_as_its_documentation() -> None:
@@ -160,7 +166,7 @@ def test_importing_gg_loads_no_provider_sdk_web_stack_or_heavy_library() -> None
     probe = (
         "import sys\nimport gg\n"
         "heavy = {'openai', 'anthropic', 'starlette', 'uvicorn', 'jinja2', 'pydantic', 'rich', 'sqlite3',"
-        " 'asyncio', 'gg.run', 'gg.config', 'gg.providers', 'gg.sandbox'}\n"
+        " 'asyncio', 'gg.agents', 'gg.config', 'gg.providers', 'gg.sandbox'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     checked = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

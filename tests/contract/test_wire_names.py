@@ -1,6 +1,6 @@
 """The wire names of the agent tree, pinned: event types and their fields, transition kinds, module
 kinds, origins, dispositions, agent statuses and roster scopes. Each is declared once
-(`gg.telemetry.events`, `gg.config.kinds`, `gg.run.status`, `gg.config.catalogue`); the console
+(`gg.telemetry.events`, `gg.config.kinds`, `gg.loop.status`, `gg.config.catalogue`); the console
 reads the same declarations."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 from gg.config.catalogue import RosterScope
 from gg.config.kinds import Disposition, ModuleKind, Origin
 from gg.console import vocabulary
+from gg.loop.status import AgentStatus
 from gg.providers.tool_choice import ToolChoice
-from gg.run.status import AgentStatus
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Choice
 from gg.state.dispositions import LibraryRow

@@ -20,8 +20,8 @@ from gg import prompts
 from gg.config.catalogue import Role, RosterScope
 from gg.config.delegation import FsmState, FsmTransition, RosterEntry
 from gg.config.kinds import ModuleKind
+from gg.loop.setup import Seat
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
-from gg.run.setup import Seat
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry

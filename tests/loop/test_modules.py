@@ -10,8 +10,8 @@ from typing import Any
 from gg.config import parse_capability_set
 from gg.config.kinds import Disposition, ModuleKind
 from gg.loop.modules import open_turn, rebuild_blocks, release_blocks, spelling
-from gg.run.setup import AgentSetup, RunGround, resolve_setup
-from gg.run.stream import AgentStream
+from gg.loop.setup import AgentSetup, RunGround, resolve_setup
+from gg.loop.stream import AgentStream
 from gg.sdk.catalogue import default_registry
 from gg.state.dispositions import Row
 from gg.state.holdings import Holdings

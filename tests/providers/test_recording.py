@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from gg.agents.run import RunOptions, RunResult, execute_run
 from gg.config import parse_capability_set
 from gg.outcome import ErrorType
 from gg.providers.base import ModelError, Reply, ToolCall, Usage
@@ -21,7 +22,6 @@ from gg.providers.journal import load_journal, parse_journal
 from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
 from gg.providers.scripted import ScriptedClient
-from gg.run.run import RunOptions, RunResult, execute_run
 from gg.telemetry.emitter import CollectingSink, Telemetry
 from gg.telemetry.events import Receipt
 

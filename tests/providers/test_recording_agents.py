@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from gg.agents.run import RunOptions, World, execute_run
 from gg.config import parse_capability_set
 from gg.providers.journal import load_journal
 from gg.providers.recording import JournalRecorder
-from gg.run.run import RunOptions, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.telemetry.emitter import CollectingSink, Telemetry
 

@@ -3,8 +3,8 @@ stream per agent; its arms closed with it."""
 
 from __future__ import annotations
 
-from gg.run.context import RunContext
-from gg.run.leases import GuestLeases
+from gg.agents.context import RunContext
+from gg.agents.leases import GuestLeases
 from gg.sandbox.languages import JAVASCRIPT
 from gg.sdk.catalogue import default_registry
 from gg.telemetry.emitter import CollectingSink, Telemetry

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import pytest
 
+from gg.agents.leases import GuestLeases
 from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
-from gg.run.leases import GuestLeases
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import CodeModule, Execution, HostCalls
 from gg.sandbox.languages import JAVASCRIPT, PYTHON, TYPESCRIPT

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
+from gg.agents.lineages import ChildResult, Lineages
 from gg.errors import ApiError, ErrorCode
-from gg.run.lineages import ChildResult, Lineages
-from gg.run.status import AgentStatus
+from gg.loop.status import AgentStatus
 from manual_clock import ManualClock
 
 

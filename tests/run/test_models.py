@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gg.agents.models import ModelClients, Overrides
 from gg.config import parse_capability_set
 from gg.ids import AgentNode
+from gg.loop.stream import AgentStream
 from gg.providers.base import Request, submit_program_tool
 from gg.providers.recording import JournalRecorder
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.models import ModelClients, Overrides
-from gg.run.stream import AgentStream
 
 REQUEST = Request(system="s", messages=(), tool=submit_program_tool("JavaScript"))
 

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from gg.run.scheduler import Scheduler
+from gg.agents.scheduler import Scheduler
 
 
 def _queue(scheduler: Scheduler, name: str, order: list[str], started: threading.Event) -> threading.Thread:

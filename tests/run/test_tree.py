@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from gg.agents.tree import AgentTree
 from gg.errors import GgDefect
 from gg.ids import AgentNode, is_agent_id
-from gg.run.tree import AgentTree
 
 
 def test_the_root_is_named_root_at_depth_zero_with_no_parent() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from gg.agents.waits import Waits, agent_node, cycle_of, issue_node
 from gg.errors import ApiError, ErrorCode
-from gg.run.waits import Waits, agent_node, cycle_of, issue_node
 
 ROOT, IMPL, CHILD = agent_node("root"), agent_node("root.1"), agent_node("root.1.1")
 FIRST, SECOND, THIRD = issue_node("ISSUE-1"), issue_node("ISSUE-2"), issue_node("ISSUE-3")

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gg.agents.run import RunOptions, RunResult, World, execute_run
 from gg.config import parse_capability_set
+from gg.deadline import MonotonicClock
 from gg.providers.base import ModelClient, Reply, Request
 from gg.providers.book import JournalBook
 from gg.providers.replay import ReplayClient
-from gg.run.context import MonotonicClock
-from gg.run.run import RunOptions, RunResult, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.telemetry.emitter import CollectingSink, Sink, Telemetry
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gg.agents.run import RunOptions, RunResult, World, execute_run
 from gg.config import parse_capability_set
+from gg.deadline import MonotonicClock
 from gg.providers.base import Request
 from gg.providers.journal import parse_journal
 from gg.providers.replay import ReplayClient
 from gg.providers.scripted import ScriptedClient
-from gg.run.context import MonotonicClock
-from gg.run.run import RunOptions, RunResult, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.state.library import Minter, cuid2_minter
 from gg.telemetry.emitter import CollectingSink, Sink, Telemetry

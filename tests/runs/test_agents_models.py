@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from gg.agents.run import RunOptions, World, execute_run
 from gg.config import parse_capability_set
-from gg.run.run import RunOptions, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.telemetry.emitter import CollectingSink, Telemetry
 

@@ -332,7 +332,7 @@ def test_time_spent_in_a_host_function_is_off_the_programs_clock(tmp_path: Path,
 def test_a_run_serving_host_families_builds_its_own_arm_beside_one_handed_to_it(
     tmp_path: Path, arms: ArmShelf
 ) -> None:
-    from gg.run.run import RunOptions, World, execute_run
+    from gg.agents.run import RunOptions, World, execute_run
     from gg.telemetry.emitter import CollectingSink, Telemetry
 
     handed = arms.get("javascript")  # gg's own SDK only, as a study's warm worker holds

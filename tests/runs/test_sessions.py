@@ -200,10 +200,10 @@ def test_a_lone_surrogate_from_a_program_or_a_model_costs_the_run_no_record(
 
     from rich.console import Console
 
+    from gg.agents.run import RunOptions, World, execute_run
     from gg.config import parse_capability_set
     from gg.providers.journal import parse_journal
     from gg.providers.replay import ReplayClient
-    from gg.run.run import RunOptions, World, execute_run
     from gg.telemetry.display import LiveDisplay
     from gg.telemetry.emitter import Telemetry
     from gg.telemetry.ndjson import NdjsonSink, read_events

@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
+from gg.agents.run import RunOptions, World, execute_run
 from gg.config import parse_capability_set
-from gg.run.run import RunOptions, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.telemetry.emitter import CollectingSink, Telemetry
 from providers import messages_server as anthropic

@@ -30,10 +30,10 @@ import yaml
 
 import gg
 from attack_fixture import build_canary, ceilings_of, markers_in_tmp, outside_snapshot, substitute
+from gg.agents.shell import hidden_from_jails
 from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
-from gg.run.shell import hidden_from_jails
 from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.jail import JailPolicy, open_jail
 from gg.sandbox.membrane import Membrane

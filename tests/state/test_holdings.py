@@ -8,8 +8,8 @@ from typing import Any
 
 from gg.config import parse_capability_set
 from gg.config.kinds import ModuleKind
+from gg.loop.setup import AgentSetup, RunGround, resolve_setup
 from gg.providers.base import Message
-from gg.run.setup import AgentSetup, RunGround, resolve_setup
 from gg.sdk.catalogue import default_registry
 from gg.state.holdings import Holdings, Plan, adopt_library
 from gg.state.library import LibraryEntry, ProgramLibrary

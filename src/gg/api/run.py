@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING, Any
 from gg.errors import ConfigDefect, ConfigError, FatalFault, GgDefect
 
 if TYPE_CHECKING:
+    from gg.agents.run import RunOptions, World
     from gg.api.result import RunResult
     from gg.config.model import CapabilitySet
     from gg.otel.settings import OtelSettings
     from gg.providers.base import ModelClient
     from gg.providers.recording import JournalRecorder
-    from gg.run.run import RunOptions, World
     from gg.sdk.host.family import HostFamily
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.events import Event, RunFinished
@@ -69,8 +69,8 @@ def run(
     as it happens; `families` are the host families profiles may name (this module's documentation
     says more of each). Raises `gg.ConfigError` when the launch is refused before the run starts.
     """
+    from gg.agents.run import execute_run
     from gg.api.load import load_for_run
-    from gg.run.run import execute_run
     from gg.telemetry.clock import new_run_id
 
     capability_set = load_for_run(config, root_model_handed=model is not None or journal is not None)
@@ -114,8 +114,8 @@ def _launch(
     families: tuple[HostFamily, ...],
 ) -> tuple[RunOptions, World]:
     """What the run is told: the command line's overrides, and what it is handed."""
+    from gg.agents.run import RunOptions, World
     from gg.api.load import source_of
-    from gg.run.run import RunOptions, World
 
     client, provider, model_id = _model(model, journal)
     options = RunOptions(

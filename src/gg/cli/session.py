@@ -25,9 +25,9 @@ from gg.exits import REFUSED_EXIT
 from gg.otel.command import otel_options
 
 if TYPE_CHECKING:
+    from gg.agents.run import RunOptions
     from gg.otel.settings import OtelSettings
     from gg.providers.recording import JournalRecorder
-    from gg.run.run import RunOptions
     from gg.telemetry.emitter import Telemetry
 
 
@@ -62,7 +62,7 @@ def run(
     otel: OtelSettings | None,
 ) -> None:
     """Run the capability set CONFIG (a gg.json / gg.toml file, or a folder holding one)."""
-    from gg.run.run import RunOptions
+    from gg.agents.run import RunOptions
 
     if journal is not None and model_ref is not None:
         raise click.UsageError("--journal replays a journal; it cannot be combined with --model")
@@ -83,7 +83,7 @@ def replay(
     journal: Path, config: Path, workspace: Path | None, verbose: bool, otel: OtelSettings | None
 ) -> None:
     """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline."""
-    from gg.run.run import RunOptions
+    from gg.agents.run import RunOptions
 
     options = RunOptions(config_path=config, workspace=workspace, provider="replay", journal=journal)
     _run_session(options, verbose=verbose, record=None, otel=otel)
@@ -93,10 +93,10 @@ def _run_session(
     options: RunOptions, *, verbose: bool, record: Path | None, otel: OtelSettings | None
 ) -> None:
     """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
+    from gg.agents.interruption import sigterm_interrupts
+    from gg.agents.run import execute_run
     from gg.config import load_capability_set
     from gg.errors import ConfigError
-    from gg.run.interruption import sigterm_interrupts
-    from gg.run.run import execute_run
     from gg.telemetry.clock import new_run_id
 
     try:
@@ -140,8 +140,8 @@ def _exit_after_run(code: int) -> NoReturn:
 def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoReturn:
     """Ctrl-C or SIGTERM: the run is kept as it stood; say where, how far it got and how to read
     it, and exit 128 + the signal's number."""
-    from gg.run.interruption import said_of, signal_of
-    from gg.run.status import RunStatus, exit_code_of
+    from gg.agents.interruption import said_of, signal_of
+    from gg.loop.status import RunStatus, exit_code_of
     from gg.telemetry.layout import store_path
     from gg.telemetry.store import RunLookupError
     from gg.wire import escaped

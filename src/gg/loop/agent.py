@@ -3,7 +3,7 @@ stopping ends them.
 
 An agent instance is its profile's setup (decided once), what it holds (its modules, library,
 surface), the model it asks, its own telemetry stream, its place in the agent tree, its port onto
-the run's other agents and the record of its turns; the run it belongs to (`RunContext`) is
+the run's other agents and the record of its turns; the run it belongs to (`Run`) is
 shared with every other agent. Nothing ends implicitly.
 
 Each turn holds one of the run's `maxParallel` slots from its start to its end (an agent started on
@@ -26,15 +26,14 @@ from gg.errors import FatalFault, GgDefect
 from gg.ids import AgentNode
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.modules import open_turn
+from gg.loop.run import Run, Ticket
+from gg.loop.setup import AgentSetup
+from gg.loop.spend import Spend
+from gg.loop.status import RunStatus, status_of_breach
+from gg.loop.stream import AgentStream
 from gg.loop.turn import RunTimeSpent, take_turn
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import Message, ModelClient, ModelError
-from gg.run.context import RunContext
-from gg.run.scheduler import Ticket
-from gg.run.setup import AgentSetup
-from gg.run.spend import Spend
-from gg.run.status import RunStatus, status_of_breach
-from gg.run.stream import AgentStream
 from gg.sdk.delegation import Delegation
 from gg.sdk.scope import DeferredDeclarations, ForkDeclaration, Succession
 from gg.state.holdings import Holdings
@@ -95,16 +94,16 @@ class ForkDispatch(Protocol):
     def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None: ...
 
 
-def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | Succession:
+def run_agent(agent: Agent, run: Run, forks: ForkDispatch) -> AgentEnd | Succession:
     """Take turns until something ends the incarnation."""
     while True:
         place, agent.place = agent.place, None
         breach = _breach_before_turn(agent.setup.limits, run, agent.ledger.turns)
         if breach is not None:
             if place is not None:
-                run.scheduler.leave(place)
+                run.leave_line(place)
             return _stop_at(agent.stream, breach)
-        if not run.scheduler.acquire(place):
+        if not run.take_slot(place):
             return _stopped(run)
         deferred = DeferredDeclarations()
         try:
@@ -115,18 +114,18 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
             turn = _turn(agent, run, deferred)
             end = turn if isinstance(turn, AgentEnd) else _close_turn(agent, turn)
         finally:
-            run.scheduler.release()
+            run.give_slot()
         if end is None or end.status is not RunStatus.INTERNAL_ERROR:
             forks.dispatch(agent, deferred.forks)
         if end is not None:
-            run.waits.clear(agent.node.lineage)  # the issue waits it declared and never began
+            run.clear_waits(agent.node.lineage)  # the issue waits it declared and never began
             return end
         _wait_for_issues(agent, run, deferred.waits)
         if deferred.succession is not None:
             return deferred.succession
 
 
-def _stopped(run: RunContext) -> AgentEnd:
+def _stopped(run: Run) -> AgentEnd:
     if run.fault is not None:
         return AgentEnd(RunStatus.INTERNAL_ERROR, message=run.fault)
     return AgentEnd(RunStatus.COMPLETED, stopped=True)
@@ -142,15 +141,15 @@ def _deliver_messages(agent: Agent) -> None:
         )
 
 
-def _wait_for_issues(agent: Agent, run: RunContext, issues: list[str]) -> None:
+def _wait_for_issues(agent: Agent, run: Run, issues: list[str]) -> None:
     """The board issues the turn waits for (`waitForIssue`), between its turns: once each is done
     or failed (or the run's time or the run ran out), what became of each reaches its window."""
     try:
-        if not issues or run.issues is None:
+        if not issues:
             return
-        answers = run.issues.wait(issues, run.deadline, run.clock)
+        answers = run.wait_for_issues(issues)
     finally:
-        run.waits.clear(agent.node.lineage)  # what it declared, waited on or not
+        run.clear_waits(agent.node.lineage)  # what it declared, waited on or not
     for answer in answers:
         text = prompts.render(
             "issue-settled", id=answer.id, status=answer.status.value, summary=answer.summary
@@ -158,13 +157,13 @@ def _wait_for_issues(agent: Agent, run: RunContext, issues: list[str]) -> None:
         agent.holdings.window.push(Message(role="user", content=text))
 
 
-def _breach_before_turn(limits: Limits, run: RunContext, turns: int) -> Breach | None:
+def _breach_before_turn(limits: Limits, run: Run, turns: int) -> Breach | None:
     """The run-wide ceilings, read before each model call: its time, then its spend."""
     runtime = breach_of_runtime(limits, run.elapsed(), turns)
     return runtime or breach_of_cost(limits, run.spend.cost_usd, turns)
 
 
-def _runtime_breach(limits: Limits, run: RunContext, turns: int) -> Breach:
+def _runtime_breach(limits: Limits, run: Run, turns: int) -> Breach:
     """The runtime ceiling's breach, once the run's time is spent."""
     breach = breach_of_runtime(limits, run.elapsed(), turns)
     if breach is None:  # the run's time is spent only under a runtime ceiling
@@ -172,7 +171,7 @@ def _runtime_breach(limits: Limits, run: RunContext, turns: int) -> Breach:
     return breach
 
 
-def _turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations) -> TurnOutcome | AgentEnd:
+def _turn(agent: Agent, run: Run, deferred: DeferredDeclarations) -> TurnOutcome | AgentEnd:
     """One turn's outcome, still to close; a model failure that ends the agent closes its turn
     and ends the agent here, and a turn the run's time ran out in stops the agent at the runtime
     ceiling, unjudged."""

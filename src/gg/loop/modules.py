@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gg.config.kinds import Disposition
+from gg.loop.setup import AgentSetup
+from gg.loop.stream import AgentStream
 from gg.providers.base import Message
-from gg.run.setup import AgentSetup
-from gg.run.stream import AgentStream
 from gg.state.dispositions import Row
 from gg.state.holdings import Holdings
 from gg.state.module import Moment, Spelling

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from gg.loop.calls import Submission
 from gg.loop.chain import Handover, Link, fold_counts, fold_executions, next_program
 from gg.loop.modules import report
+from gg.loop.run import Run
+from gg.loop.stream import AgentStream
 from gg.loop.verdict import ProgramRun
-from gg.run.context import RunContext
-from gg.run.stream import AgentStream
 from gg.sandbox.membrane import Membrane
 from gg.sdk.scope import DeferredDeclarations, ProgramScope
 from gg.state.library import LibraryEntry, ProgramLibrary
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def run_submission(
-    agent: Agent, run: RunContext, submission: Submission, index: int, deferred: DeferredDeclarations
+    agent: Agent, run: Run, submission: Submission, index: int, deferred: DeferredDeclarations
 ) -> ProgramRun:
     """Run the program exactly as sent, then whatever it hands over (at most the chain bound).
 
@@ -53,17 +53,44 @@ def run_submission(
     return ran
 
 
-def _run_link(agent: Agent, run: RunContext, source: str, deferred: DeferredDeclarations) -> Link:
+def _run_link(agent: Agent, run: Run, source: str, deferred: DeferredDeclarations) -> Link:
     """One program of the chain, in the run's arm for the agent's language, behind the membrane."""
-    setup, held, stream = agent.setup, agent.holdings, agent.stream
-    scope = ProgramScope.of(
-        setup, held, run, agent_id=agent.id, turn=stream.turn, deferred=deferred, delegation=agent.delegation
-    )
-    membrane = Membrane(setup.registry, scope, stream, setup.language.id, run.clock)
-    arm = run.leases.arm(setup.language)
+    setup, held = agent.setup, agent.holdings
+    scope = _program_scope(agent, run, deferred)
+    membrane = Membrane(setup.registry, scope, agent.stream, setup.language.id, run.clock)
+    arm = run.arm(setup.language)
     ceilings = replace(setup.ceilings, run_left=run.left)
     execution = arm.run(source, membrane, ceilings, held.surface.modules.current())
     return Link(source, execution, membrane.counts, scope.declarations)
+
+
+def _program_scope(agent: Agent, run: Run, deferred: DeferredDeclarations) -> ProgramScope:
+    """What one program of `agent` acts on in its current turn: its setup's role, capabilities,
+    workspace, arm spelling and shell, what it holds, its port onto the run's other agents, and
+    the run's deadline on the run's clock."""
+    setup, held = agent.setup, agent.holdings
+    return ProgramScope(
+        agent_id=agent.id,
+        role=setup.role,
+        capabilities=setup.capabilities,
+        workspace=setup.workspace,
+        views=held.views,
+        turn=agent.stream.turn,
+        library=held.library,
+        deadline=run.deadline,
+        clock=run.clock,
+        window=held.window,
+        archive=held.archive,
+        surface=held.surface,
+        skills_read=held.skills_read,
+        tasks=held.tasks,
+        board=held.board,
+        memories=held.memories,
+        spell=setup.registry.spelling(setup.language.id),
+        shell=setup.shell,
+        delegation=agent.delegation,
+        deferred=deferred,
+    )
 
 
 def _keep(library: ProgramLibrary | None, stream: AgentStream, ran: ProgramRun) -> None:

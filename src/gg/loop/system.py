@@ -25,7 +25,7 @@ from gg.state.library import ProgramLibrary
 
 if TYPE_CHECKING:
     from gg.config.delegation import RosterEntry
-    from gg.run.setup import Seat
+    from gg.loop.setup import Seat
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@
 6. push what the model reads next turn: each view the turn opened, then the feedback.
 
 A run that holds a fault (its record lost, another agent's defect) asks no model and runs no
-program from then on: the turn is Fatal at its next step (`RunContext.halt_if_broken`).
+program from then on: the turn is Fatal at its next step (`Run.halt_if_broken`).
 
 What a turn produced reaches the model whatever the turn declared: a compacting turn's views and
 feedback (its Runtime error included) follow the compacted window (task, summary, re-opened
@@ -35,6 +35,10 @@ from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
 from gg.loop.modules import rebuild_blocks, spelling
 from gg.loop.program import run_submission
+from gg.loop.run import Run
+from gg.loop.setup import AgentSetup
+from gg.loop.spend import Spend
+from gg.loop.stream import AgentStream
 from gg.loop.verdict import ProgramRun, TurnFacts, decide_turn
 from gg.outcome import Continue, TurnOutcome
 from gg.providers.base import (
@@ -48,10 +52,6 @@ from gg.providers.base import (
     arguments_value,
 )
 from gg.providers.tool_choice import ToolChoice, tool_choice_of
-from gg.run.context import RunContext
-from gg.run.setup import AgentSetup
-from gg.run.spend import Spend
-from gg.run.stream import AgentStream
 from gg.sdk.scope import DeferredDeclarations
 from gg.state.library import ProgramLibrary
 from gg.state.module import Moment
@@ -70,7 +70,7 @@ class RunTimeSpent(Exception):
     """The run's time ran out while the turn ran: the turn stops where it stands, unjudged."""
 
 
-def take_turn(agent: Agent, run: RunContext, deferred: DeferredDeclarations | None = None) -> TurnOutcome:
+def take_turn(agent: Agent, run: Run, deferred: DeferredDeclarations | None = None) -> TurnOutcome:
     """One turn; the declarations its programs defer to the turn's close collect in `deferred`."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
     deferred = DeferredDeclarations() if deferred is None else deferred
@@ -128,7 +128,7 @@ def _record_request(
 
 
 def _ask_model(
-    client: ModelClient, request: Request, stream: AgentStream, spends: tuple[Spend, ...], run: RunContext
+    client: ModelClient, request: Request, stream: AgentStream, spends: tuple[Spend, ...], run: Run
 ) -> Reply:
     """The model's reply, its cost added to every spend in `spends` (the run's, the agent's)."""
     started = run.clock()
@@ -188,7 +188,7 @@ def _receipt(call: CallClass) -> str:
 
 
 def _run_submissions(
-    agent: Agent, run: RunContext, calls: list[CallClass], deferred: DeferredDeclarations
+    agent: Agent, run: Run, calls: list[CallClass], deferred: DeferredDeclarations
 ) -> list[ProgramRun]:
     runs: list[ProgramRun] = []
     for call in calls:

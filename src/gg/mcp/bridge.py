@@ -21,8 +21,8 @@ import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
 
+from gg.agents.interruption import Ended
 from gg.providers.base import SUBMIT_PROGRAM, Reply, Request, ToolCall, Usage
-from gg.run.interruption import Ended
 
 MODEL_ID = "mcp-client"
 CLOSED = "ended: the MCP client closed the session"

@@ -45,7 +45,7 @@ def serve(config: Path, over_http: bool, port: int) -> None:
     try:
         serving(capability_set, Path.cwd(), http_port=port if over_http else None)
     except KeyboardInterrupt as stop:
-        from gg.run.interruption import signal_of
-        from gg.run.status import RunStatus, exit_code_of
+        from gg.agents.interruption import signal_of
+        from gg.loop.status import RunStatus, exit_code_of
 
         sys.exit(exit_code_of(RunStatus.INTERRUPTED, signal_of(stop)))

@@ -29,11 +29,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent
 from pydantic import Field
 
+from gg.agents.interruption import message_of, sigterm_interrupts
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
 from gg.mcp.bridge import CLOSED, Bridge, Reading
 from gg.prompts import render
-from gg.run.interruption import message_of, sigterm_interrupts
 from gg.sandbox.languages import LANGUAGES
 
 SERVER_NAME = "gg"

@@ -10,7 +10,7 @@ journal file are shared among the agents of a run.
   given on the command line), so every one-agent journal stays the root's.
 - The names a line gives are judged when the book is opened, with the journal's other defects
   and in line order: a profile the run does not have, and an agent id of no id's shape
-  (`gg.run.tree.is_agent_id`: `root`, `root.1`, `root.1.f1`, `root@2`), each refuse the launch,
+  (`gg.ids.is_agent_id`: `root`, `root.1`, `root.1.f1`, `root@2`), each refuse the launch,
   naming the line, the name and the run's profiles.
 - An agent id of a valid shape cannot be known at launch (the run mints its ids as it goes): a
   line naming one the run never opened is not refused; `unused` lists such lines once the run is

@@ -12,7 +12,7 @@
   waits of a reply accumulate, each issue once, and the call answers at once with the issue's id.
   A wait that could never end (the issue waits, through blockers and the agents at work, on the
   caller) is `conflict` naming the cycle, and so is a `setIssueBlockedBy` that would close one
-  through a wait already declared (`gg.run.waits`).
+  through a wait already declared (`gg.agents.waits`).
 A refusal crosses as an `ApiError` under the call's key.
 """
 

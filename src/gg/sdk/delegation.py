@@ -7,17 +7,17 @@ Rules kept here:
   roster (`invalid-argument` naming them otherwise); a child deeper than the run's `maxDepth` is
   `limit-exceeded`; `prompt` is the child's brief, its profile's task when left out. A brief is a
   prompt or a board issue, never both (`invalid-argument`): `spawnSubagent({agent, issueId})`
-  briefs the child with the issue and puts it to work on it (`gg.run.issues`: `not-found`,
+  briefs the child with the issue and puts it to work on it (`gg.agents.issues`: `not-found`,
   `conflict` for an issue not open or held);
 - `waitForSubagents(ids?)` blocks until the named children (every child not yet collected, when
   none are named) have ended, and returns one `SubagentResult` each, in the order named (or
   started). The wait is off the program's clock (`waits_externally`); the run's wall-clock budget
   ends it (`limit-exceeded`). A fork declared this turn is not a child until the turn ends; a
-  wait on a child that waits, through others, on this agent is `conflict` (`gg.run.waits`);
+  wait on a child that waits, through others, on this agent is `conflict` (`gg.agents.waits`);
 - `sendMessage(agentId, message)` puts the message in that child's next prompt: `not-found` for
   an agent that is not this one's child, `conflict` once the child has ended. A message is at most
   65,536 UTF-8 bytes, read like a view body (`invalid-argument` over it, never cut), and what one
-  turn of the child is handed is bounded too (`gg.run.lineages`: `limit-exceeded`);
+  turn of the child is handed is bounded too (`gg.agents.lineages`: `limit-exceeded`);
 - `exec(agent, prompt?)`, `transitionState(state, note?)` and `fork(prompt)` are declarations the
   loop applies when the turn closes (`DeferredDeclarations`): the first succession stands and a
   second is `refused`, a succession after this program's ending is `refused` (the ending wins),

@@ -25,14 +25,11 @@ from gg.sdk.registry import ArmSpelling
 from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:
-    from gg.run.context import RunContext
-    from gg.run.setup import AgentSetup
     from gg.sdk.delegation import Delegation
     from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface
     from gg.state.archive import ArchiveModule
     from gg.state.board import BoardHandle
-    from gg.state.holdings import Holdings
     from gg.state.library import ProgramLibrary
     from gg.state.memories import MemoryHolder
     from gg.state.tasks import TasksModule
@@ -126,7 +123,8 @@ class DeferredDeclarations:
 
 @dataclass
 class ProgramScope:
-    """Built for each program (`of`) from the agent's setup, what it holds and its run."""
+    """Built by the loop for each program (`gg.loop.program`) from the agent's
+    setup, what it holds and its run."""
 
     agent_id: str
     role: Role
@@ -159,39 +157,3 @@ class ProgramScope:
         if self.spell is None:  # every scope a run builds says how its arm spells a name
             raise GgDefect(FatalFault.HOST_FAULT, f"{operation} reached a scope without its arm's spelling")
         return self.spell
-
-    @classmethod
-    def of(
-        cls,
-        setup: AgentSetup,
-        holdings: Holdings,
-        run: RunContext,
-        *,
-        agent_id: str,
-        turn: int,
-        deferred: DeferredDeclarations,
-        delegation: Delegation | None = None,
-    ) -> ProgramScope:
-        """The scope of one program of agent `agent_id` in turn `turn`."""
-        return cls(
-            agent_id=agent_id,
-            role=setup.role,
-            capabilities=setup.capabilities,
-            workspace=setup.workspace,
-            views=holdings.views,
-            turn=turn,
-            library=holdings.library,
-            deadline=run.deadline,
-            clock=run.clock,
-            window=holdings.window,
-            archive=holdings.archive,
-            surface=holdings.surface,
-            skills_read=holdings.skills_read,
-            tasks=holdings.tasks,
-            board=holdings.board,
-            memories=holdings.memories,
-            spell=setup.registry.spelling(setup.language.id),
-            shell=setup.shell,
-            delegation=delegation,
-            deferred=deferred,
-        )

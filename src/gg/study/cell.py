@@ -28,9 +28,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from gg.agents.run import RunOptions, World, execute_run
 from gg.config.model import CapabilitySet
-from gg.run.run import RunOptions, World, execute_run
-from gg.run.status import RunStatus
+from gg.loop.status import RunStatus
 from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
 from gg.sandbox.jail import JailFailure, JailUnavailable

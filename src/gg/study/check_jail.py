@@ -22,8 +22,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from gg.agents.shell import hidden_from_jails
 from gg.config.catalogue import DEFAULT_SHELL_MAX_FILE_BYTES, DEFAULT_SHELL_MAX_MEMORY_BYTES
-from gg.run.shell import hidden_from_jails
 from gg.sandbox.jail import CommandEnd, Jail, JailPolicy, open_jail
 
 __all__ = [

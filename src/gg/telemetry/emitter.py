@@ -12,7 +12,7 @@ Rules:
   naming where it writes and why it failed goes to the injected `notes` stream (stderr by
   default), a `log` at level `error` (`RECORD_LOST`, with the path and the cause) goes to every
   sink still working, so the record itself says it is partial, and each listener (`on_loss`) is
-  told the loss (the run ends on it, `gg.run.context`). `lost` is the first loss.
+  told the loss (the run ends on it, `gg.agents.context`). `lost` is the first loss.
 - An event a record sink could not write reaches no watcher: nothing shows what the record lacks
   (a run's end that could not be kept is never shown as it was).
 - A watcher that raises is dropped for the rest of the run, with one note on `notes` and a `log`

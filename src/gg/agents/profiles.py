@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gg.agents.shell import open_shell
 from gg.config.delegation import FsmState
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet
-from gg.run.setup import AgentSetup, RunGround, Seat, resolve_setup
-from gg.run.shell import open_shell
-from gg.run.stream import AgentStream
+from gg.loop.setup import AgentSetup, RunGround, Seat, resolve_setup
+from gg.loop.stream import AgentStream
 from gg.sdk.registry import Registry
 from gg.state.board import BoardSeat
 from gg.wire import escaped

@@ -25,22 +25,25 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gg.agents.leases import GuestLeases
+from gg.agents.lineages import Lineages
+from gg.agents.scheduler import Scheduler
+from gg.agents.tree import AgentTree
+from gg.agents.waits import Waits
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
-from gg.deadline import is_spent, time_left
+from gg.deadline import MonotonicClock, is_spent, time_left
 from gg.errors import FatalFault, GgDefect
 from gg.ids import ROOT_ID
+from gg.loop.run import IssueAnswer, Ticket
+from gg.loop.spend import Spend
+from gg.loop.stream import AgentStream
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.leases import GuestLeases
-from gg.run.lineages import Lineages
-from gg.run.scheduler import Scheduler
-from gg.run.spend import Spend
-from gg.run.stream import AgentStream
-from gg.run.tree import AgentTree
-from gg.run.waits import Waits
+from gg.sandbox.execution import Arm
+from gg.sandbox.languages import LanguageSpec
 from gg.sdk.registry import Registry
 from gg.state.board import BoardSeat
 from gg.state.library import Minter, cuid2_minter
@@ -48,15 +51,13 @@ from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
 
 if TYPE_CHECKING:
-    from gg.run.issues import IssueDesk
-
-MonotonicClock = Callable[[], float]
-"""Seconds on a clock that never goes back; only differences between two readings mean anything."""
+    from gg.agents.issues import IssueDesk
 
 
 @dataclass
 class RunContext:
-    """`started` is read off the clock when the context is made: the run starts then."""
+    """`started` is read off the clock when the context is made: the run starts then. It is the
+    run the loop is handed (`gg.loop.run.Run`)."""
 
     telemetry: Telemetry
     registry: Registry
@@ -133,6 +134,30 @@ class RunContext:
     def stream(self, agent_id: str, parent_id: str | None = None) -> AgentStream:
         """The telemetry stream of agent `agent_id`, made by `parent_id`."""
         return AgentStream(self.telemetry.emit, agent_id, self.telemetry.run_id, parent_id)
+
+    def take_slot(self, place: Ticket | None) -> bool:
+        """Take a slot for a turn, at `place` in the scheduler's line; False once the run stopped."""
+        return self.scheduler.acquire(place)
+
+    def give_slot(self) -> None:
+        self.scheduler.release()
+
+    def leave_line(self, place: Ticket) -> None:
+        self.scheduler.leave(place)
+
+    def arm(self, language: LanguageSpec) -> Arm:
+        """The run's arm for `language`, leased from the run's guests."""
+        return self.leases.arm(language)
+
+    def clear_waits(self, lineage: str) -> None:
+        self.waits.clear(lineage)
+
+    def wait_for_issues(self, issues: Sequence[str]) -> Sequence[IssueAnswer]:
+        """The issue desk's answer to a wait on `issues`, bounded by the run's deadline; none in a
+        run without a board."""
+        if self.issues is None:
+            return []
+        return self.issues.wait(issues, self.deadline, self.clock)
 
     def close(self) -> None:
         """End the run's shared resources: every arm the run built is closed."""

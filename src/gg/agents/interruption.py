@@ -6,7 +6,7 @@ Rules kept here:
   SIGTERM as `Terminated`, raised by the handler `gg run` holds while the run goes
   (`sigterm_interrupts`), so every place that lets a Ctrl-C through lets a SIGTERM through too;
 - the run's end names the signal that stopped it (`message_of`), and the run exits, and records,
-  128 + that signal's number (`gg.run.status.exit_code_of`): 130 for Ctrl-C, 143 for SIGTERM;
+  128 + that signal's number (`gg.loop.status.exit_code_of`): 130 for Ctrl-C, 143 for SIGTERM;
 - a stop that says why (`Ended`, raised where the run waits on its model) is recorded with its
   own words, as Ctrl-C's is otherwise.
 """

@@ -1,7 +1,7 @@
 """A profile, resolved once: everything its agents are given and never change (`AgentSetup`).
 
 An agent instance is its setup, what it holds (`gg.state.holdings`) and the run it belongs to
-(`gg.run.context`). The setup is decided from the profile and the run's capability set before the
+(`gg.loop.run`). The setup is decided from the profile and the run's capability set before the
 first turn: the arm's language, the capabilities it enables, the per-program ceilings, the run's
 ceilings, the model settings, the one tool, the SDK it is served, what it may read and load (its
 grant), its workspace, its library settings, its task, the profiles its roster lets it start or
@@ -137,7 +137,7 @@ def resolve_setup(
     profile: AgentProfile, ground: RunGround, shell: ShellAccess | None = None, seat: Seat | None = None
 ) -> AgentSetup:
     """The setup of `profile` in the run `ground` describes, with the shell opened for it at launch
-    (`gg.run.shell.open_shell`), if any, standing in `seat` when a machine runs it.
+    (`gg.agents.shell.open_shell`), if any, standing in `seat` when a machine runs it.
 
     Raises `LookupError` for a library that lacks its settings.
     """

@@ -3,10 +3,10 @@ subagent and fork copy on a thread of its own, each successor on its predecessor
 
 Rules kept here:
 - an agent's lineage runs incarnation after incarnation: a succession its turn declared opens the
-  next incarnation (`gg.run.succession`), anything else ends the lineage;
+  next incarnation (`gg.agents.succession`), anything else ends the lineage;
 - a lineage's end is recorded once, on its last incarnation's stream (`agent_finished`), and is
   the result its parent's wait reads (an ending outside a machine's terminal states says so:
-  `gg.run.machine_end`); its last incarnation lets go of every module it held; gg's own defect in
+  `gg.agents.machine_end`); its last incarnation lets go of every module it held; gg's own defect in
   any agent stops the whole run, which ends `internal_error`;
 - a subagent may be started on a board issue (`IssueWork`): its dispatcher moves the issue once
   the child's node is placed, before the child opens, and is handed the child's result when its
@@ -27,22 +27,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gg import prompts
+from gg.agents.build import Arrival, announce, fresh_holdings
+from gg.agents.context import RunContext
+from gg.agents.delegation import AgentDelegation
+from gg.agents.forks import copy_of
+from gg.agents.lineages import ChildResult
+from gg.agents.machine_end import recorded_end
+from gg.agents.models import ModelClients
+from gg.agents.profiles import Profiles
+from gg.agents.succession import successor_of
 from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
 from gg.ids import AgentNode
 from gg.loop.agent import Agent, AgentEnd, run_agent
 from gg.loop.limits import ErrorLedger
+from gg.loop.setup import AgentSetup
+from gg.loop.status import AgentStatus, RunStatus, agent_status
 from gg.providers.base import ModelClient
-from gg.run.build import Arrival, announce, fresh_holdings
-from gg.run.context import RunContext
-from gg.run.delegation import AgentDelegation
-from gg.run.forks import copy_of
-from gg.run.lineages import ChildResult
-from gg.run.machine_end import recorded_end
-from gg.run.models import ModelClients
-from gg.run.profiles import Profiles
-from gg.run.setup import AgentSetup
-from gg.run.status import AgentStatus, RunStatus, agent_status
-from gg.run.succession import successor_of
 from gg.sdk.scope import ForkDeclaration, Succession
 from gg.state.holdings import Holdings
 from gg.telemetry.agent_events import AgentFinished

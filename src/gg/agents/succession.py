@@ -22,22 +22,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gg import prompts
+from gg.agents.build import Arrival, render_system_prompt
 from gg.config.kinds import Disposition, ModuleKind
 from gg.errors import FatalFault, GgDefect
 from gg.loop.agent import Agent
 from gg.loop.modules import release_blocks
+from gg.loop.setup import AgentSetup
 from gg.loop.system import kinds_phrase
 from gg.providers.base import Message
-from gg.run.build import Arrival, render_system_prompt
-from gg.run.setup import AgentSetup
 from gg.sdk.scope import Succession
 from gg.state.dispositions import Row, exec_carries
 from gg.state.holdings import Plan, kinds_held_by
 from gg.telemetry.agent_events import AgentTransition, TransitionKind
 
 if TYPE_CHECKING:
-    from gg.run.profiles import Profiles
-    from gg.run.spawner import Spawner
+    from gg.agents.profiles import Profiles
+    from gg.agents.spawner import Spawner
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ through the run's lineages, and mints fork ids at the call.
 
 A wait steps aside from the scheduler: the waiting agent's slot is free for the children it waits
 on until the wait ends. Every wait, on children or on board issues, is declared to the run's wait
-graph first (`gg.run.waits`), which refuses one that could never end (`conflict`). A handle
+graph first (`gg.agents.waits`), which refuses one that could never end (`conflict`). A handle
 names the child by its id, its slot among this agent's children and the model that answers it.
 """
 
@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gg import prompts
+from gg.agents.context import RunContext
+from gg.agents.waits import agent_node, issue_node
 from gg.errors import ApiError, ErrorCode
-from gg.run.context import RunContext
-from gg.run.waits import agent_node, issue_node
 
 if TYPE_CHECKING:
+    from gg.agents.spawner import Spawner
     from gg.loop.agent import Agent
-    from gg.run.spawner import Spawner
 
 
 class AgentDelegation:

@@ -29,7 +29,7 @@ from typing import Any
 from gg import prompts
 from gg.deadline import is_spent, time_left, within
 from gg.errors import ApiError, ErrorCode
-from gg.run.status import AgentStatus
+from gg.loop.status import AgentStatus
 from gg.state.window import MAX_VIEW_BODY_BYTES, wire_size
 
 POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline

@@ -13,7 +13,7 @@ run at once, no agent takes a further step, and the end is written wherever the 
 holds, never as `completed`; a record that cannot be written at the run's first event refuses
 the launch (exit 2). A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
 ends it with exit 3. The operator's Ctrl-C (`KeyboardInterrupt`), or a SIGTERM while `gg run`
-holds it (`gg.run.interruption`), stops every agent and ends the run `interrupted` (exit 130, or
+holds it (`gg.agents.interruption`), stops every agent and ends the run `interrupted` (exit 130, or
 143 for SIGTERM), naming which: its `run_finished` is written, counting every turn an agent began
 (the one the interruption cut short included, as `gg show` lists them), and then the interruption
 is raised on to the caller. A run whose process vanished (`kill -9`) writes no end at all: the
@@ -32,26 +32,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gg.agents.context import RunContext
+from gg.agents.families import bind_run_families, config_folder, log_run_families
+from gg.agents.interruption import message_of, signal_of
+from gg.agents.issues import IssueDesk
+from gg.agents.leases import GuestLeases
+from gg.agents.models import ClientFor, ModelClients, Overrides, replayed_journals
+from gg.agents.profiles import Profiles
+from gg.agents.scheduler import Scheduler
+from gg.agents.spawner import Spawner
 from gg.config.kinds import ModuleKind
 from gg.config.model import CapabilitySet
 from gg.config.modules import board_caps
+from gg.deadline import MonotonicClock
 from gg.errors import ConfigError
 from gg.ids import ROOT_ID
 from gg.loop.agent import AgentEnd
 from gg.loop.limits import ErrorLedger
+from gg.loop.status import RunStatus, exit_code_of
+from gg.loop.stream import AgentStream
 from gg.providers.base import ModelClient
 from gg.providers.recording import JournalRecorder
-from gg.run.context import MonotonicClock, RunContext
-from gg.run.families import bind_run_families, config_folder, log_run_families
-from gg.run.interruption import message_of, signal_of
-from gg.run.issues import IssueDesk
-from gg.run.leases import GuestLeases
-from gg.run.models import ClientFor, ModelClients, Overrides, replayed_journals
-from gg.run.profiles import Profiles
-from gg.run.scheduler import Scheduler
-from gg.run.spawner import Spawner
-from gg.run.status import RunStatus, exit_code_of
-from gg.run.stream import AgentStream
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.host.binding import HostBinding

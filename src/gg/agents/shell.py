@@ -19,7 +19,7 @@ import gg
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import ShellParams
 from gg.errors import ConfigDefect, ConfigError
-from gg.run.stream import AgentStream
+from gg.loop.stream import AgentStream
 from gg.sandbox.jail import JailPolicy, JailUnavailable, open_jail
 from gg.sdk.shell import ShellAccess
 from gg.telemetry.layout import GG_DIR

@@ -22,9 +22,7 @@ from collections import deque
 from collections.abc import Generator
 from contextlib import contextmanager
 
-
-class Ticket:
-    """One place in the line."""
+from gg.loop.run import Ticket
 
 
 class Scheduler:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigDefect, ConfigError
+from gg.loop.stream import AgentStream
 from gg.providers.recording import JournalRecorder
-from gg.run.stream import AgentStream
 from gg.sdk.host.binding import HostBinding, HostServices, bind_host_families
 from gg.sdk.host.family import HostFamily
 from gg.sdk.host.recording import read_host_recordings

@@ -14,14 +14,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gg import prompts
+from gg.agents.build import Arrival, render_system_prompt
 from gg.loop.agent import Agent
 from gg.providers.base import Message
-from gg.run.build import Arrival, render_system_prompt
 from gg.sdk.scope import ForkDeclaration
 from gg.telemetry.agent_events import AgentTransition, TransitionKind
 
 if TYPE_CHECKING:
-    from gg.run.spawner import Spawner
+    from gg.agents.spawner import Spawner
 
 
 def copy_of(forker: Agent, fork: ForkDeclaration, spawner: Spawner) -> Agent:

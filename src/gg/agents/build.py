@@ -17,14 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gg import prompts
+from gg.agents.context import RunContext
 from gg.config.kinds import ModuleKind
 from gg.loop.agent import Agent
 from gg.loop.modules import spelling
+from gg.loop.setup import AgentSetup
+from gg.loop.stream import AgentStream
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
 from gg.providers.base import Message
-from gg.run.context import RunContext
-from gg.run.setup import AgentSetup
-from gg.run.stream import AgentStream
 from gg.state.holdings import Holdings
 from gg.state.library import ProgramLibrary
 from gg.state.memories.module import MemoriesModule

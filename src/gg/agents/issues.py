@@ -31,18 +31,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gg import prompts
+from gg.agents.build import Arrival
+from gg.agents.lineages import ChildResult
+from gg.agents.spawner import IssueWork, Spawner
+from gg.agents.waits import Edges, Node, agent_node, issue_node
 from gg.deadline import is_spent, time_left, within
 from gg.errors import ApiError, ConfigError, ErrorCode, FatalFault, GgDefect
 from gg.ids import ROOT_ID, AgentNode
-from gg.run.build import Arrival
-from gg.run.lineages import ChildResult
-from gg.run.spawner import IssueWork, Spawner
-from gg.run.status import AgentStatus
-from gg.run.waits import Edges, Node, agent_node, issue_node
+from gg.loop.run import IssueAnswer
+from gg.loop.status import AgentStatus
 from gg.state.board import Action, Board, Issue, IssueEvent, IssueStatus, Step
 from gg.state.refusal import Refusal
 
@@ -50,15 +50,6 @@ if TYPE_CHECKING:
     from gg.loop.agent import Agent
 
 POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline
-
-
-@dataclass(frozen=True)
-class IssueAnswer:
-    """An issue as a wait answers it: its id, its status, and the last word on it."""
-
-    id: str
-    status: IssueStatus
-    summary: str | None = None
 
 
 class IssueDesk:
@@ -81,7 +72,7 @@ class IssueDesk:
         self._dispatch_ready()
 
     def wait_edges(self) -> Edges:
-        """The board's part of the run's wait graph (`gg.run.waits`): each open issue waits on the
+        """The board's part of the run's wait graph (`gg.agents.waits`): each open issue waits on the
         issues it is blocked by that are not done, each issue not final on the agent at work on it
         while that agent runs."""
         edges: dict[Node, list[Node]] = {

@@ -6,7 +6,7 @@
 - A replayed agent plays its own script of its journal (`gg.providers.book`): each journal file
   is read once, owned by the first profile whose model names it (the root, for a journal given
   on the command line). The journals the run's agents replay (`replayed_journals`) are found by
-  the same rule; they also hold the host functions' recorded answers (`gg.run.families`). Every
+  the same rule; they also hold the host functions' recorded answers (`gg.agents.families`). Every
   one is opened at launch (`open_journals`), so a bad line of any refuses the launch, and the
   lines naming an agent the run never opened are told once it is over (`unused_lines`).
 - A recorder (`--record`) wraps every agent's client, so the recording holds every agent's lines.
@@ -30,6 +30,7 @@ from gg.config.model import CapabilitySet, ModelBinding
 from gg.deadline import RunLeft, unbounded
 from gg.errors import ConfigDefect, ConfigError
 from gg.ids import ROOT_ID, AgentNode
+from gg.loop.stream import AgentStream
 from gg.providers.base import LogFn, ModelClient
 from gg.providers.book import JournalBook
 from gg.providers.factory import EndpointChoice, build_client, endpoint_of, price_id_of
@@ -38,7 +39,6 @@ from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
 from gg.providers.retry import Retrier, RetryPolicy
 from gg.providers.tool_choice import ToolChoiceMemory
-from gg.run.stream import AgentStream
 from gg.telemetry.events import LogLevel
 
 ClientFor = Callable[[str, str], ModelClient]  # (agent id, profile slug) -> its client
