@@ -12,9 +12,9 @@ from session import Profile, program, run_session
 from gg.outcome import ErrorType
 from gg.providers.base import ModelError, Reply, Request
 from gg.providers.scripted import ScriptedClient, program_reply
+from gg.record.transcript import fold_transcript
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.telemetry.show import render_transcript
-from gg.telemetry.transcript import fold_transcript
 from manual_clock import ManualClock
 
 LIBRARY = {"keep": 20, "idLength": 4}

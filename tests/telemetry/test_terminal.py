@@ -14,10 +14,10 @@ from gg.loop.limits import (
     breach_of_runtime,
 )
 from gg.outcome import Continue, ErrorType
+from gg.record.records import LimitRecord, error_location
 from gg.telemetry.display import LiveDisplay
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import CodeExecution, LimitExceeded
-from gg.telemetry.records import LimitRecord, error_location
 from gg.telemetry.terminal import ASCII, CEILINGS, UNICODE, ceiling_line
 
 from .sample import RUN_ID, StepClock

@@ -13,8 +13,8 @@
   by its id, a unique prefix of it, or `latest`, and raises `LookupError` for none or several;
 - a run's `status` is as `gg runs` shows it (`unfinished` for a run whose process is gone
   without writing its end); `events()` are the typed events it emitted, in order;
-  `transcript()` is what `gg show` prints, as values (`gg.telemetry.transcript.Transcript`).
-The store is opened read-only (`gg.telemetry.readonly`), so a store on a read-only mount, or one
+  `transcript()` is what `gg show` prints, as values (`gg.record.transcript.Transcript`).
+The store is opened read-only (`gg.record.readonly`), so a store on a read-only mount, or one
 another user may only read, is read too; it may stay open while runs are written to it (one whose
 WAL cannot be opened is read as its file holds it when opened).
 """
@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Self
 from urllib.parse import unquote
 
 if TYPE_CHECKING:
+    from gg.record.transcript import Transcript
     from gg.telemetry.events import Event
     from gg.telemetry.store import ListedRun, RunStore
-    from gg.telemetry.transcript import Transcript
 
 EVERY_RUN = -1  # SQLite's LIMIT for no limit
 URL_SCHEMES = ("sqlite:///", "sqlite://", "file://")  # sqlite:///abs/path, file:///abs/path
@@ -130,6 +130,6 @@ class StoredRun:
 
     def transcript(self) -> Transcript:
         """The run's transcript: its turns, what the model read, each program and outcome."""
-        from gg.telemetry.transcript import fold_transcript
+        from gg.record.transcript import fold_transcript
 
         return fold_transcript(self.store.events(self.id), for_terminal=False)

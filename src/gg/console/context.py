@@ -18,7 +18,7 @@ from typing import Any
 
 from gg.console.vocabulary import AgentEvent
 from gg.console.window import AgentWindow
-from gg.telemetry.records import Message, dict_of, int_of, list_of
+from gg.record.records import Message, dict_of, int_of, list_of
 
 TOKENS = "tokens"
 CHARS = "chars"

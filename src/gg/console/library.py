@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gg.record.records import LinkRun, int_of, list_of, read_call, read_program
 from gg.telemetry.events import EventType
-from gg.telemetry.records import LinkRun, int_of, list_of, read_call, read_program
 from gg.wire import lines
 
 DIFF_CONTEXT_LINES = 3

@@ -35,7 +35,7 @@ from gg.console.vocabulary import (
     ModuleKind,
     Origin,
 )
-from gg.telemetry.records import dict_of, list_of
+from gg.record.records import dict_of, list_of
 
 LEGACY_PREFIX = "legacy:"
 CREATED = "created"

@@ -1,14 +1,14 @@
 """The console's one way into a run store: read-only, and never a traceback for a bad file.
 
 Rules:
-- The store is opened read-only (`gg.telemetry.readonly`: `mode=ro`, or `immutable` where even
+- The store is opened read-only (`gg.record.readonly`: `mode=ro`, or `immutable` where even
   its WAL cannot be opened); the console never creates, migrates or writes it. A run being
   written (WAL) is read at its last commit on every query.
 - A missing store is not an error: the console serves, and says no run has been recorded yet.
 - A file that is not SQLite, is truncated, or holds another schema raises `StoreUnreadable`
   with the reason in plain words; a run id the store does not hold raises `RunMissing`.
 - Every run's figures the runs page needs are read once per event count: its agents counted by
-  SQLite, its programs, error turns, tokens and cost by the run's tally (`gg.telemetry.tally`,
+  SQLite, its programs, error turns, tokens and cost by the run's tally (`gg.record.tally`,
   the reading `gg show` and the run page make), over the events it reads.
 """
 
@@ -23,11 +23,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from gg.record.readonly import open_read_only, schema_defect
+from gg.record.tally import TALLIED, tally
 from gg.study.rows import CellRow, StudyLookupError, StudyReads, StudyRow
 from gg.telemetry.integrity import way_out
-from gg.telemetry.readonly import open_read_only, schema_defect
 from gg.telemetry.store import RunRow
-from gg.telemetry.tally import TALLIED, tally
 
 _COLUMNS = ", ".join(f.name for f in fields(RunRow))
 _AGENTS = """

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gg.record.records import Message, int_of, list_of, read_message
 from gg.telemetry.events import EventType
-from gg.telemetry.records import Message, int_of, list_of, read_message
 
 VIEW_RULE = "----"
 COMPACTED = "compaction"

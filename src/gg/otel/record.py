@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from gg.record.records import dict_of, float_of, int_of, list_of, read_call, read_message
+from gg.record.tally import reply_cost, tally, token_counts
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.records import dict_of, float_of, int_of, list_of, read_call, read_message
-from gg.telemetry.tally import reply_cost, tally, token_counts
 
 Record: TypeAlias = Mapping[str, Any]  # one event's wire record
 

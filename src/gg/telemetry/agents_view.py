@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from gg.console.agents import Instance
+from gg.record.agents import Instance
 from gg.telemetry.terminal import Glyphs, first_line, status_text
 
 

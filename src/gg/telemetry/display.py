@@ -25,9 +25,9 @@ from rich.console import Console
 from rich.text import Text
 
 from gg.ids import ROOT_ID as ROOT_AGENT
+from gg.record.records import read_limit, read_log, read_outcome, read_program
 from gg.telemetry.emitter import RECORD_LOST
 from gg.telemetry.events import Event, EventType
-from gg.telemetry.records import read_limit, read_log, read_outcome, read_program
 from gg.telemetry.terminal import (
     LOG_STYLES,
     OUTCOME_STYLES,

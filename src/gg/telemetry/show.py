@@ -39,11 +39,12 @@ from rich.table import Table
 from rich.text import Text
 
 from gg.ids import ROOT_ID
+from gg.record.records import Call, LinkRun, Message, ProgramRun
+from gg.record.tally import Tally, TokenCounts
+from gg.record.transcript import Totals, Transcript, Turn
 from gg.telemetry.agents_view import agent_heading, render_agent_tree
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.records import Call, LinkRun, Message, ProgramRun
 from gg.telemetry.store import INTERRUPTED, TIMED_OUT, ListedRun, RunRow, elapsed_ms
-from gg.telemetry.tally import Tally, TokenCounts
 from gg.telemetry.terminal import (
     LOG_STYLES,
     OUTCOME_STYLES,
@@ -56,7 +57,6 @@ from gg.telemetry.terminal import (
     status_text,
     terminal_safe,
 )
-from gg.telemetry.transcript import Totals, Transcript, Turn
 
 RUN_COLUMNS = (
     "run",

@@ -13,12 +13,12 @@ Rules:
   then a run is `running`; `shown_status` tells `unfinished` when its process on this host is gone
   without writing its end (`kill -9`, a crash, a lost machine): such a run has no exit code.
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
-- `listed` adds to each row the status to show and its tally (`gg.telemetry.tally`), read from the
+- `listed` adds to each row the status to show and its tally (`gg.record.tally`), read from the
   run's `model_reply` and `turn_outcome` events alone.
 - Opened to be written (`create=True`), the store is made when missing, checked
   (`gg.telemetry.integrity`: a damaged one is refused, naming the way out), and its schema
   migrated (`schema.py`); a store newer than this gg is refused. Opened to be read
-  (`create=False`), it is read-only (`gg.telemetry.readonly`): never made, migrated or written,
+  (`create=False`), it is read-only (`gg.record.readonly`): never made, migrated or written,
   and one that does not exist is refused.
 """
 
@@ -36,14 +36,14 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from gg.record.readonly import open_read_only, schema_defect
+from gg.record.tally import TALLIED, Tally, tally
 from gg.telemetry.clock import RUN_ID_PREFIX, parse_timestamp
 from gg.telemetry.events import Event, RunFinished, RunStarted
 from gg.telemetry.integrity import StoreCheck, StoreDamaged, check_store, damaged
 from gg.telemetry.layout import store_path
 from gg.telemetry.ndjson import encode_event
-from gg.telemetry.readonly import open_read_only, schema_defect
 from gg.telemetry.schema import MIGRATIONS, SCHEMA_VERSION
-from gg.telemetry.tally import TALLIED, Tally, tally
 from gg.wire import escaped
 
 RUNNING = "running"
@@ -320,7 +320,7 @@ def _open_to_write(path: Path, busy_timeout_ms: int) -> tuple[sqlite3.Connection
 
 
 def _open_to_read(path: Path) -> sqlite3.Connection:
-    """The store opened read-only (`gg.telemetry.readonly`); a missing, damaged or foreign file is
+    """The store opened read-only (`gg.record.readonly`); a missing, damaged or foreign file is
     refused."""
     try:
         with _naming_damage(path):

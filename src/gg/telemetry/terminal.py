@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from gg.telemetry.records import LimitRecord, ProgramRun
+from gg.record.records import LimitRecord, ProgramRun
 from gg.wire import printable
 
 STATUS_STYLES = {

@@ -7,10 +7,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from gg.console import charts
-from gg.console.agents import Instance
 from gg.console.index import RunIndex
 from gg.console.library import TakenOver, library_figures, taken_over
 from gg.console.routes.frame import run_index, run_page
+from gg.record.agents import Instance
 
 HANDED = ("fork", "exec", "fsm")  # the relations that pass a library on
 

@@ -37,11 +37,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gg.console.agents import Instance
-from gg.telemetry.records import Call, LimitRecord, LinkRun, Message, OperatorLog, Outcome, ProgramRun
+from gg.record.agents import Instance
+from gg.record.records import Call, LimitRecord, LinkRun, Message, OperatorLog, Outcome, ProgramRun
+from gg.record.tally import TokenCounts
+from gg.record.transcript import Transcript, Turn
 from gg.telemetry.store import ListedRun, elapsed_ms
-from gg.telemetry.tally import TokenCounts
-from gg.telemetry.transcript import Transcript, Turn
 
 SCHEMA = 1
 

@@ -13,10 +13,10 @@ Rules:
 - A submission that handed over runs a chain: its `links` are each program's own source and
   verdict, in the order they ran (from `code_execution.links`).
 - A turn's tokens are its `model_reply` usage; its cost and the run's totals of tokens, cost,
-  programs (submitted, failed, cut short) and error turns are read by `gg.telemetry.tally`.
+  programs (submitted, failed, cut short) and error turns are read by `gg.record.tally`.
 - Totals: turns and duration from `run_finished` when there is one, else counted from the events.
-- The agents: every instance the events name, in tree order (the agent tree as the console folds
-  it: `gg.console.agents`), each with how it came to be, its profile, depth, brief and end.
+- The agents: every instance the events name, in tree order (the one agent tree of a run:
+  `gg.record.agents`), each with how it came to be, its profile, depth, brief and end.
 """
 
 from __future__ import annotations
@@ -25,10 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gg.console.agents import Instance, fold_agents
-from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.events import EventType
-from gg.telemetry.records import (
+from gg.record.agents import Instance, fold_agents
+from gg.record.records import (
     ApiRecord,
     Call,
     LimitRecord,
@@ -47,8 +45,10 @@ from gg.telemetry.records import (
     read_outcome,
     read_program,
 )
+from gg.record.tally import TokenCounts, reply_cost, submitted, tally, token_counts
+from gg.telemetry.clock import parse_timestamp
+from gg.telemetry.events import EventType
 from gg.telemetry.store import INTERRUPTED, TIMED_OUT, UNFINISHED
-from gg.telemetry.tally import TokenCounts, reply_cost, submitted, tally, token_counts
 from gg.telemetry.terminal import terminal_safe
 
 RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})

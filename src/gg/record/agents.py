@@ -17,9 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gg.console.vocabulary import ROOT_AGENT, AgentEvent, TransitionKind
+from gg.ids import ROOT_ID
+from gg.record.records import dict_of, int_of
+from gg.telemetry.agent_events import TransitionKind
 from gg.telemetry.events import EventType
-from gg.telemetry.records import dict_of, int_of
 
 RUNNING = "running"
 STOPPED = "stopped"
@@ -98,11 +99,11 @@ def fold_agents(records: Iterable[Mapping[str, Any]], run_status: str | None) ->
     instances: dict[str, Instance] = {}
     made_by: dict[str, tuple[str, Mapping[str, Any]]] = {}
     for position, record in enumerate(records):
-        agent = str(record.get("agentId") or ROOT_AGENT)
+        agent = str(record.get("agentId") or ROOT_ID)
         if agent not in instances:
             instances[agent] = Instance(agent, first_seen=position)
         _fold_record(instances, made_by, agent, record)
-    root = ROOT_AGENT if ROOT_AGENT in instances else next(iter(instances), ROOT_AGENT)
+    root = ROOT_ID if ROOT_ID in instances else next(iter(instances), ROOT_ID)
     linked = _link(instances, made_by, root)
     return AgentTree(root, _statuses(linked, root, run_status))
 
@@ -115,7 +116,7 @@ def _fold_record(
 ) -> None:
     kind = record.get("type")
     current = instances[agent]
-    if kind == AgentEvent.AGENT_SPAWNED:
+    if kind == EventType.AGENT_SPAWNED:
         parent = record.get("parentAgentId")
         instances[agent] = replace(
             current,
@@ -126,20 +127,20 @@ def _fold_record(
             brief=record.get("brief") if isinstance(record.get("brief"), str) else current.brief,
             relation="subagent" if parent and current.relation == "root" else current.relation,
         )
-    elif kind == AgentEvent.AGENT_TRANSITION:
+    elif kind == EventType.AGENT_TRANSITION:
         target = str(record.get("toAgentId") or "")
         if target:
             made_by[target] = (agent, record)
-    elif kind == AgentEvent.FSM_STATE:
+    elif kind == EventType.FSM_STATE:
         instances[agent] = replace(current, state=str(record.get("state") or "") or None)
-    elif kind == AgentEvent.AGENT_FINISHED:
+    elif kind == EventType.AGENT_FINISHED:
         summary = record.get("summary")
         instances[agent] = replace(
             current,
             status=str(record.get("status") or current.status),
             summary=summary if isinstance(summary, str) else current.summary,
         )
-    elif kind == EventType.RUN_STARTED and agent == ROOT_AGENT and not current.model:
+    elif kind == EventType.RUN_STARTED and agent == ROOT_ID and not current.model:
         instances[agent] = replace(current, model=str(record.get("model") or ""))
 
 
@@ -169,7 +170,7 @@ def _link(
             instance,
             successors=tuple(successors.get(agent_id, ())),
             subagents=tuple(subagents.get(agent_id, ())),
-            profile=instance.profile or (ROOT_AGENT if agent_id == root else ""),
+            profile=instance.profile or (ROOT_ID if agent_id == root else ""),
         )
     return linked
 

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gg.record.records import int_of, list_of, read_call
 from gg.telemetry.events import EventType
-from gg.telemetry.records import int_of, list_of, read_call
 
 TALLIED = (
     EventType.MODEL_REPLY.value,
