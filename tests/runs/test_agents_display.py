@@ -13,8 +13,8 @@ from rich.console import Console
 
 from gg.record.transcript import fold_transcript
 from gg.sandbox.execution import Arm
-from gg.telemetry.display import LiveDisplay
-from gg.telemetry.show import render_transcript
+from gg.terminal.display import LiveDisplay
+from gg.terminal.show import render_transcript
 
 pytestmark = pytest.mark.arms("javascript")
 

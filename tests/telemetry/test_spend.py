@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Console
 
 from gg.record.transcript import fold_transcript
-from gg.telemetry.show import render_transcript
+from gg.terminal.show import render_transcript
 
 
 def record(kind: str, turn: int, **fields: Any) -> dict[str, Any]:

@@ -15,10 +15,10 @@ from gg.loop.limits import (
 )
 from gg.outcome import Continue, ErrorType
 from gg.record.records import LimitRecord, error_location
-from gg.telemetry.display import LiveDisplay
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import CodeExecution, LimitExceeded
-from gg.telemetry.terminal import ASCII, CEILINGS, UNICODE, ceiling_line
+from gg.terminal.display import LiveDisplay
+from gg.terminal.glyphs import ASCII, CEILINGS, UNICODE, ceiling_line
 
 from .sample import RUN_ID, StepClock
 

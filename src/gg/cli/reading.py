@@ -45,7 +45,7 @@ def runs(limit: int, as_json: bool) -> None:
         return
     from rich.console import Console
 
-    from gg.telemetry.show import render_runs
+    from gg.terminal.show import render_runs
 
     render_runs(listed, Console(highlight=False))
 
@@ -78,7 +78,7 @@ def show(run_ref: str, full: bool, as_json: bool) -> None:
         return
     from rich.console import Console
 
-    from gg.telemetry.show import render_transcript
+    from gg.terminal.show import render_transcript
 
     render_transcript(fold_transcript(events), Console(highlight=False), full=full)
 

@@ -172,10 +172,10 @@ def _telemetry(
     """A run's telemetry: its record (the run store, its NDJSON file, the recorder), watched by the
     live display and the OpenTelemetry export."""
     from gg.otel.sink import live_sink
-    from gg.telemetry.display import LiveDisplay
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.ndjson import NdjsonSink
-    from gg.telemetry.terminal import RunConsole
+    from gg.terminal.display import LiveDisplay
+    from gg.terminal.glyphs import RunConsole
 
     store = open_store(base, create=True)
     display = LiveDisplay(

@@ -1,7 +1,7 @@
 """A run's events folded into the values the console's pages render. Pure.
 
 One fold per event count: the transcript (turns, replies, programs, outcomes, logs, spend;
-`telemetry.transcript`), the agent tree, each agent's window and requests, programs and
+`gg.record.transcript`), the agent tree, each agent's window and requests, programs and
 library, the module index, and the context bands per turn (reported, else estimated). Every
 text is kept as the record holds it; a page shows it escaped, its control and bidi characters
 shown as `gg show` shows them (`gg.console.render.shown`).

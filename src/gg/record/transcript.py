@@ -49,7 +49,7 @@ from gg.record.tally import TokenCounts, reply_cost, submitted, tally, token_cou
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.events import EventType
 from gg.telemetry.store import INTERRUPTED, TIMED_OUT, UNFINISHED
-from gg.telemetry.terminal import terminal_safe
+from gg.wire import terminal_safe
 
 RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})
 
