@@ -11,10 +11,10 @@ from typing import Any
 from gg.config import parse_capability_set
 from gg.providers.journal import parse_journal
 from gg.providers.replay import ReplayClient
+from gg.record.store import RunStore
 from gg.run.run import RunOptions, World, execute_run
 from gg.sandbox.execution import Arm
 from gg.telemetry.emitter import Telemetry
-from gg.telemetry.store import RunStore
 from runs.session import Profile
 
 SESSION_RUN = "run-20260102-000000-sess"

@@ -203,10 +203,10 @@ def test_a_lone_surrogate_from_a_program_or_a_model_costs_the_run_no_record(
     from gg.config import parse_capability_set
     from gg.providers.journal import parse_journal
     from gg.providers.replay import ReplayClient
+    from gg.record.store import RunStore
     from gg.run.run import RunOptions, World, execute_run
     from gg.telemetry.emitter import Telemetry
     from gg.telemetry.ndjson import NdjsonSink, read_events
-    from gg.telemetry.store import RunStore
     from gg.terminal.display import LiveDisplay
 
     journal = tmp_path / "journal.jsonl"

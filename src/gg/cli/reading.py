@@ -15,7 +15,7 @@ import click
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 
 if TYPE_CHECKING:
-    from gg.telemetry.store import RunStore
+    from gg.record.store import RunStore
 
 STORE = ".gg/runs.db"  # the store the reading commands read, under the working directory
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead.")
@@ -56,9 +56,9 @@ def runs(limit: int, as_json: bool) -> None:
 @JSON_OPTION
 def show(run_ref: str, full: bool, as_json: bool) -> None:
     """Print the transcript of RUN (an id, a unique prefix of one, or `latest`)."""
+    from gg.record.reader import RunLookupError
     from gg.record.transcript import fold_transcript
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunLookupError
 
     if not store_path(Path.cwd()).exists():
         click.echo("gg show: no runs yet: .gg/runs.db does not exist in this folder", err=True)
@@ -109,8 +109,9 @@ def open_store(base: Path, *, create: bool) -> RunStore:
     """The run store under `base`; a store that cannot be used ends the command with one line."""
     import sqlite3
 
+    from gg.record.store import RunStore
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunStore, RunStoreError
+    from gg.telemetry.store import RunStoreError
     from gg.wire import escaped
 
     try:

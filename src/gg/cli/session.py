@@ -140,10 +140,10 @@ def _exit_after_run(code: int) -> NoReturn:
 def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoReturn:
     """Ctrl-C or SIGTERM: the run is kept as it stood; say where, how far it got and how to read
     it, and exit 128 + the signal's number."""
+    from gg.record.reader import RunLookupError
     from gg.run.interruption import said_of, signal_of
     from gg.run.status import RunStatus, exit_code_of
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunLookupError
     from gg.wire import escaped
 
     exit_code = exit_code_of(RunStatus.INTERRUPTED, signal_of(stop))

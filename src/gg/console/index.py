@@ -19,9 +19,9 @@ from gg.console.context import ContextTurn, estimated_turns, reported_breakdowns
 from gg.console.library import AgentPrograms, fold_programs
 from gg.console.modules import ModuleIndex, fold_modules
 from gg.console.overview import KindOverview, StoreFigures, kind_overviews, store_figures
-from gg.console.source import UNREADABLE
 from gg.console.window import AgentWindow, fold_windows
 from gg.record.agents import RUNNING, AgentTree, Instance, fold_agents
+from gg.record.reader import UNREADABLE
 from gg.record.tally import summed
 from gg.record.transcript import TokenCounts, Transcript, Turn, fold_transcript
 from gg.telemetry.events import EventType

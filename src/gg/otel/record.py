@@ -54,13 +54,14 @@ def read_runs(base: Path, refs: list[str]) -> list[StoredRun]:
     """The runs `refs` name in the run store under `base`. Raises `RecordError`, naming why."""
     import sqlite3
 
+    from gg.record.reader import RunLookupError, open_reader
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunLookupError, RunStore, RunStoreError
+    from gg.telemetry.store import RunStoreError
 
     if not store_path(base).exists():
         raise RecordError(f"no runs yet: {store_path(base)} does not exist")
     try:
-        store = RunStore.at(base, create=False)
+        store = open_reader(store_path(base))
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
         raise RecordError(f"the run store {store_path(base)} cannot be used: {unusable}") from None
     try:

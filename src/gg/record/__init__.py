@@ -7,6 +7,9 @@ itself imports nothing, so a reader loads only the parts it uses.
 | module       | owns                                                                     |
 |--------------|--------------------------------------------------------------------------|
 | `readonly`   | how every reader opens the store (`mode=ro`, `immutable`)                |
+| `reader`     | `RunReader`, `open_reader`: the one reader of a run store                |
+| `runs`       | `RunRow`, `ListedRun`, the status shown for a run, its duration          |
+| `store`      | `RunStore`: the store one process writes and reads back                  |
 | `records`    | an event's fields read back into values (messages, calls, programs, ...) |
 | `agents`     | the agent tree of a run (`fold_agents`)                                  |
 | `tally`      | a run's tokens, cost and error turns, from its events (pure)             |

@@ -39,9 +39,9 @@ from typing import Any
 
 from gg.record.agents import Instance
 from gg.record.records import Call, LimitRecord, LinkRun, Message, OperatorLog, Outcome, ProgramRun
+from gg.record.runs import ListedRun, elapsed_ms
 from gg.record.tally import TokenCounts
 from gg.record.transcript import Transcript, Turn
-from gg.telemetry.store import ListedRun, elapsed_ms
 
 SCHEMA = 1
 

@@ -45,10 +45,10 @@ from gg.record.records import (
     read_outcome,
     read_program,
 )
+from gg.record.runs import INTERRUPTED, TIMED_OUT, UNFINISHED
 from gg.record.tally import TokenCounts, reply_cost, submitted, tally, token_counts
 from gg.telemetry.clock import parse_timestamp
 from gg.telemetry.events import EventType
-from gg.telemetry.store import INTERRUPTED, TIMED_OUT, UNFINISHED
 from gg.wire import terminal_safe
 
 RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})

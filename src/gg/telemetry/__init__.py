@@ -9,12 +9,15 @@ the parts it uses (`gg show` never loads the emitter, an event never the termina
 | module        | owns                                                                    |
 |---------------|-------------------------------------------------------------------------|
 | `events`      | one dataclass per event type; wire names declared once                  |
+| `agent_events`, `module_events`, `breakdown` | the payloads of the agents, modules and   |
+|               | context events                                                          |
+| `typed`       | a wire record read back as the typed event it was written from          |
 | `clock`       | the clock, wire timestamps, run ids                                     |
 | `emitter`     | `Telemetry` (stamp + fan out), `Sink`, `CollectingSink`, record losses  |
 | `layout`      | where files live under `<base>/.gg/`                                    |
 | `ndjson`      | `NdjsonSink`, `read_events`                                             |
 | `schema`      | the run store's migrations                                              |
-| `store`       | `RunStore` (sink + queries), `RunRow`, `ListedRun`, `shown_status`      |
+| `store`       | `StoreWriter`, the run store's writer (a sink), `RunStoreError`         |
 | `integrity`   | the store's check on open for writing (`quick_check`, bounded)         |
 | `rebuild`     | the store rebuilt from the runs' events files                           |
 | `store_command` | `gg store` (`rebuild`)                                                |

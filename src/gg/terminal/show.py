@@ -40,10 +40,10 @@ from rich.text import Text
 
 from gg.ids import ROOT_ID
 from gg.record.records import Call, LinkRun, Message, ProgramRun
+from gg.record.runs import INTERRUPTED, TIMED_OUT, ListedRun, RunRow, elapsed_ms
 from gg.record.tally import Tally, TokenCounts
 from gg.record.transcript import Totals, Transcript, Turn
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.store import INTERRUPTED, TIMED_OUT, ListedRun, RunRow, elapsed_ms
 from gg.terminal.agents_view import agent_heading, render_agent_tree
 from gg.terminal.glyphs import (
     LOG_STYLES,
