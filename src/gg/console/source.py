@@ -21,8 +21,8 @@ from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from gg.record.envelope import Record
 from gg.record.reader import EVERY_RUN, RunReader, StoreState
 from gg.record.readonly import NotARunStore, open_read_only
 from gg.record.runs import RunRow
@@ -76,8 +76,8 @@ class RunSource:
             raise RunMissing(run_id)
         return row
 
-    def events(self, run_id: str) -> list[dict[str, Any]]:
-        """A run's events as wire records, in emit order."""
+    def events(self, run_id: str) -> list[Record]:
+        """A run's events as records (`gg.record.envelope`), in emit order."""
         return self._reader.events(run_id)
 
     def studies(self) -> list[StudyRow]:

@@ -10,7 +10,7 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -47,7 +47,7 @@ class StoredRun:
     """One run as the store keeps it: its id and its events' wire records, in emit order."""
 
     run_id: str
-    records: list[dict[str, Any]]
+    records: Sequence[Record]
 
 
 def read_runs(base: Path, refs: list[str]) -> list[StoredRun]:

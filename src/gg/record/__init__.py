@@ -6,6 +6,7 @@ itself imports nothing, so a reader loads only the parts it uses.
 
 | module       | owns                                                                     |
 |--------------|--------------------------------------------------------------------------|
+| `envelope`   | `Record`: a wire record read back, its envelope read once                |
 | `readonly`   | how every reader opens the store (`mode=ro`, `immutable`)                |
 | `reader`     | `RunReader`, `open_reader`: the one reader of a run store                |
 | `runs`       | `RunRow`, `ListedRun`, the status shown for a run, its duration          |

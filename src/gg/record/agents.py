@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gg.ids import ROOT_ID
-from gg.record.records import dict_of, int_of
+from gg.record.envelope import Record, records_of
+from gg.record.records import int_of
 from gg.telemetry.agent_events import TransitionKind
 from gg.telemetry.events import EventType
 
@@ -43,7 +44,7 @@ class Instance:
     summary: str | None = None
     successors: tuple[str, ...] = ()
     subagents: tuple[str, ...] = ()
-    transition: dict[str, Any] | None = None  # the agent_transition that made it
+    transition: Record | None = None  # the agent_transition that made it
     first_seen: int = 0
 
 
@@ -97,9 +98,9 @@ class AgentTree:
 def fold_agents(records: Iterable[Mapping[str, Any]], run_status: str | None) -> AgentTree:
     """The tree of every instance the records name; `run_status` None while the run runs."""
     instances: dict[str, Instance] = {}
-    made_by: dict[str, tuple[str, Mapping[str, Any]]] = {}
-    for position, record in enumerate(records):
-        agent = str(record.get("agentId") or ROOT_ID)
+    made_by: dict[str, tuple[str, Record]] = {}
+    for position, record in enumerate(records_of(records)):
+        agent = record.agent_id or ROOT_ID
         if agent not in instances:
             instances[agent] = Instance(agent, first_seen=position)
         _fold_record(instances, made_by, agent, record)
@@ -110,17 +111,17 @@ def fold_agents(records: Iterable[Mapping[str, Any]], run_status: str | None) ->
 
 def _fold_record(
     instances: dict[str, Instance],
-    made_by: dict[str, tuple[str, Mapping[str, Any]]],
+    made_by: dict[str, tuple[str, Record]],
     agent: str,
-    record: Mapping[str, Any],
+    record: Record,
 ) -> None:
-    kind = record.get("type")
+    kind = record.type
     current = instances[agent]
     if kind == EventType.AGENT_SPAWNED:
-        parent = record.get("parentAgentId")
+        parent = record.parent_agent_id
         instances[agent] = replace(
             current,
-            parent=str(parent) if parent else current.parent,
+            parent=parent or current.parent,
             profile=str(record.get("profileId") or current.profile),
             model=str(record.get("modelId") or current.model),
             depth=int_of(record.get("depth")),
@@ -145,7 +146,7 @@ def _fold_record(
 
 
 def _link(
-    instances: dict[str, Instance], made_by: Mapping[str, tuple[str, Mapping[str, Any]]], root: str
+    instances: dict[str, Instance], made_by: Mapping[str, tuple[str, Record]], root: str
 ) -> dict[str, Instance]:
     successors: dict[str, list[str]] = {}
     subagents: dict[str, list[str]] = {}
@@ -159,7 +160,7 @@ def _link(
             relation = str(transition.get("kind") or "subagent")
             profile = instance.profile or str(transition.get("profileId") or "")
             linked[instance.id] = replace(
-                instance, parent=parent, relation=relation, profile=profile, transition=dict_of(transition)
+                instance, parent=parent, relation=relation, profile=profile, transition=transition
             )
             bucket = subagents if relation == TransitionKind.FORK else successors
             bucket.setdefault(parent, []).append(instance.id)

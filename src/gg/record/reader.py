@@ -10,8 +10,8 @@ Rules:
   written. None at the path, a file SQLite cannot read as a database, or one that is no run store
   this gg reads is `RunStoreError`, naming the file (a damaged one with the way out).
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
-- A stored event that is not a JSON object reads as a record of type `unreadable` holding the
-  start of its text: counted and shown, never folded.
+- A run's events come back as `Record`s (`gg.record.envelope`): each wire record as written, its
+  envelope read once; a stored event that is not a JSON object reads as `unreadable`.
 - `listed` adds to each row the status to show and its tally (`gg.record.tally`), read from the
   run's `model_reply`, `code_execution`, `turn_outcome` and `agent_spawned` events alone; the
   tallies of many runs are read in one query per `BATCH` runs.
@@ -19,7 +19,6 @@ Rules:
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Callable, Generator, Sequence
@@ -28,6 +27,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
 
+from gg.record.envelope import Record, record_of
 from gg.record.readonly import NotARunStore, open_read_only
 from gg.record.runs import ListedRun, RunRow, process_alive, shown_status
 from gg.record.tally import TALLIED, Tally, tally
@@ -41,9 +41,6 @@ MAX_AMBIGUOUS_SHOWN = 5
 LISTED_RUNS = 20  # how many runs `list_runs` gives unless told
 EVERY_RUN = -1  # SQLite's LIMIT for no limit
 BATCH = 500  # runs read in one query
-UNREADABLE = "unreadable"
-"""The type a stored event that is not a JSON object reads as."""
-UNREADABLE_CHARS = 200
 AGENT_NAMING = ("run_started", "agent_spawned", "model_reply", "code_execution", "turn_outcome")
 """Events that name every agent of a run: read through the (run, type) index to count them."""
 
@@ -133,8 +130,8 @@ class RunReader:
         tallies = self.tallies([row.id for row in rows])
         return [ListedRun(row, shown_status(row, host, alive), tallies[row.id]) for row in rows]
 
-    def events(self, run_id: str, types: Sequence[str] | None = None) -> list[dict[str, Any]]:
-        """A run's events as wire records, in emit order; only those of `types` when given."""
+    def events(self, run_id: str, types: Sequence[str] | None = None) -> list[Record]:
+        """A run's events as records, in emit order; only those of `types` when given."""
         sql, params = "SELECT json FROM events WHERE run_id = ?", [run_id]
         if types is not None:
             sql += f" AND type IN ({_marks(types)})"
@@ -145,7 +142,7 @@ class RunReader:
 
     def tallies(self, run_ids: Sequence[str]) -> dict[str, Tally]:
         """Each run's tally (`gg.record.tally`)."""
-        records: dict[str, list[dict[str, Any]]] = {run_id: [] for run_id in run_ids}
+        records: dict[str, list[Record]] = {run_id: [] for run_id in run_ids}
         for run_id, text in self._of_runs(_RECORDS_OF_RUNS, run_ids, TALLIED):
             records[run_id].append(record_of(text))
         return {run_id: tally(kept) for run_id, kept in records.items()}
@@ -197,15 +194,6 @@ class RunReader:
     def _rows(self, sql: str, *params: Any) -> list[RunRow]:
         with self._connections.connection() as db:
             return [RunRow(*row) for row in db.execute(sql, params).fetchall()]
-
-
-def record_of(text: str) -> dict[str, Any]:
-    """A stored event's wire record; one that is not a JSON object reads as `unreadable`."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return {"type": UNREADABLE, "raw": text[:UNREADABLE_CHARS]}
-    return value if isinstance(value, dict) else {"type": UNREADABLE, "raw": text[:UNREADABLE_CHARS]}
 
 
 def open_reader(path: Path) -> RunReader:

@@ -23,7 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gg.record.records import int_of, list_of, read_call
+from gg.record.envelope import records_of
+from gg.record.records import list_of, read_call
 from gg.telemetry.events import EventType
 
 TALLIED = (
@@ -124,8 +125,8 @@ def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
     replies: list[Mapping[str, Any]] = []
     turns: dict[tuple[str, int], _TurnCount] = {}
     models: dict[str, None] = {}
-    for record in records:
-        kind = record.get("type")
+    for record in records_of(records):
+        kind = record.type
         if kind not in TALLIED:
             continue
         if kind == EventType.AGENT_SPAWNED.value:
@@ -134,7 +135,7 @@ def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
             continue
         if kind == EventType.MODEL_REPLY.value:
             replies.append(record)
-        key = (str(record.get("agentId", "")), int_of(record.get("turn")))
+        key = (record.agent_id, record.turn)
         _count(turns.setdefault(key, _TurnCount()), kind, record)
     costs = [cost for r in replies if (cost := reply_cost(r)) is not None]
     programs = sum(submitted(t.ran, t.carried, closed=t.closed) for t in turns.values())

@@ -34,11 +34,10 @@ def _taken(index: RunIndex, instance: Instance) -> TakenOver | None:
     """The library a fork or a successor that keeps one started with, read off its giver."""
     if instance.relation not in HANDED or instance.parent is None or instance.transition is None:
         return None
-    turn = instance.transition.get("turn")
     book = index.programs[instance.id]
     return taken_over(
         index.programs.get(instance.parent),
-        turn if isinstance(turn, int) else 0,
+        instance.transition.turn,
         instance.relation,
         keeps_library=book.has_library,
     )
