@@ -25,7 +25,7 @@ from typing import Any
 
 from gg.record.envelope import records_of
 from gg.record.records import list_of, read_call
-from gg.telemetry.events import EventType
+from gg.telemetry.events import EventType, UsageKey
 
 TALLIED = (
     EventType.MODEL_REPLY.value,
@@ -34,10 +34,11 @@ TALLIED = (
     EventType.AGENT_SPAWNED.value,
 )
 ERROR_OUTCOME = "error"
-_INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
-_OUTPUT_KEYS = ("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
-_CACHE_READ_KEYS = ("cacheReadTokens", "cache_read_tokens")
-_CACHE_WRITE_KEYS = ("cacheWriteTokens", "cache_write_tokens")
+# Each count by its wire name (`UsageKey`), then the spellings other records use.
+_INPUT_KEYS = (UsageKey.INPUT, "input_tokens", "promptTokens", "prompt_tokens")
+_OUTPUT_KEYS = (UsageKey.OUTPUT, "output_tokens", "completionTokens", "completion_tokens")
+_CACHE_READ_KEYS = (UsageKey.CACHE_READ, "cache_read_tokens")
+_CACHE_WRITE_KEYS = (UsageKey.CACHE_WRITE, "cache_write_tokens")
 _COST_KEYS = ("cost", "costUsd", "cost_usd")
 
 
