@@ -1,6 +1,6 @@
 """A run's events folded into a transcript: what `gg show RUN` prints. Pure.
 
-Input is the wire records (`RunStore.events`, `read_events`, `CollectingSink.wire`), in emit order.
+Input is the wire records (`RunReader.events`, `read_events`, `CollectingSink.wire`), in emit order.
 Rules:
 - A turn is every event sharing `(agentId, turn)` with `turn >= 1`; turns keep the order in which
   they first appear. `run_started`, `run_finished` and events with turn 0 belong to the run.
