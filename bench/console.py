@@ -36,7 +36,7 @@ from gg.telemetry.events import (
     RunStarted,
     TurnOutcomeEvent,
 )
-from gg.telemetry.store import RunStore
+from gg.telemetry.store import StoreWriter
 
 CHROMIUM = os.environ.get("GG_CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -74,7 +74,7 @@ def raw(kind: str, **body: Any) -> Raw:
 
 
 class Writer:
-    def __init__(self, store: RunStore, run_id: str) -> None:
+    def __init__(self, store: StoreWriter, run_id: str) -> None:
         self.store, self.run_id, self.count, self.clock = store, run_id, 0, 0.0
 
     def emit(self, agent: str, turn: int, payload: Payload) -> None:
@@ -165,7 +165,7 @@ def one_turn(w: Writer, agent: str, turn: int) -> None:
     w.emit(agent, turn, TurnOutcomeEvent(outcome="progressed", consecutive_errors=0, turns=turn))
 
 
-def big_run(store: RunStore, events: int, agents: int) -> int:
+def big_run(store: StoreWriter, events: int, agents: int) -> int:
     w = Writer(store, BIG_RUN)
     w.emit(
         "root",
@@ -211,7 +211,7 @@ def big_run(store: RunStore, events: int, agents: int) -> int:
     return w.count
 
 
-def small_runs(store: RunStore, runs: int) -> None:
+def small_runs(store: StoreWriter, runs: int) -> None:
     for n in range(runs):
         w = Writer(store, f"run-20250101-{n:06d}-s{n % 10}aa")
         w.clock = n * 100.0
@@ -268,7 +268,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="gg-console-bench-") as scratch:
         path = Path(scratch) / "runs.db"
-        store = RunStore(path)
+        store = StoreWriter(path)
         started = time.perf_counter()
         small_runs(store, args.runs - 1)
         written = big_run(store, args.events, args.agents)

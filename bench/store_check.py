@@ -27,7 +27,7 @@ from typing import Any
 import gg
 from gg.telemetry.integrity import CHECK_BOUND_SECS
 from gg.telemetry.ndjson import encode_record
-from gg.telemetry.store import RunStore
+from gg.telemetry.store import StoreWriter
 from gg.telemetry.typed import event_of
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "spec-audit"
@@ -44,7 +44,7 @@ def example_events(scratch: Path) -> list[dict[str, Any]]:
 
 def filled_store(path: Path, events: list[dict[str, Any]], runs: int) -> None:
     """A store at `path` holding `runs` copies of the run `events` records, each under its own id."""
-    store = RunStore(path)
+    store = StoreWriter(path)
     try:
         for number in range(runs):
             run_id = f"run-20260101-000000-{number:06d}"
@@ -88,8 +88,8 @@ def main() -> None:
         checks: list[bool] = []
 
         def open_to_write() -> None:
-            store = RunStore(path)
-            checks.append(store.check is not None and store.check.finished)
+            store = StoreWriter(path)
+            checks.append(store.check.finished)
             store.close()
 
         print(f"quick_check, whole        {shown(timed(quick_check, arguments.repeats))}")

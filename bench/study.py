@@ -42,7 +42,7 @@ from gg.study.runner import run_study
 from gg.telemetry.clock import new_run_id
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.ndjson import NdjsonSink
-from gg.telemetry.store import RunStore
+from gg.telemetry.store import StoreWriter
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "study-arms"
 BARE_RUNS = 30
@@ -106,7 +106,7 @@ def bare_runs(study: Study, base: Path) -> list[float]:
     """Milliseconds per `execute_run` with a warm guest, recorded as `gg run` records it."""
     capability_set = study.sets[("javascript", "word-count")]
     arm = build_arm("javascript", default_registry())
-    store = RunStore.at(base)
+    store = StoreWriter.at(base)
     timings: list[float] = []
     try:
         for index in range(BARE_RUNS + 1):
@@ -130,7 +130,7 @@ def bare_runs(study: Study, base: Path) -> list[float]:
 class _Unclosed:
     """The store as a sink the run does not close (it serves every bare run)."""
 
-    def __init__(self, store: RunStore) -> None:
+    def __init__(self, store: StoreWriter) -> None:
         self.store = store
 
     def write(self, event: object) -> None:

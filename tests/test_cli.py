@@ -280,7 +280,7 @@ def test_a_path_or_reference_a_command_refuses_is_printed_escaped(example: Path)
     "imported",
     [
         "import gg.cli",
-        "import gg.cli, gg.agents.run, gg.providers.factory, gg.telemetry.show, gg.telemetry.export",
+        "import gg.cli, gg.agents.run, gg.providers.factory, gg.terminal.show, gg.record.export",
     ],
 )
 def test_the_command_line_imports_no_provider_sdk_until_a_run_uses_it(imported: str) -> None:

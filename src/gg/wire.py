@@ -112,6 +112,21 @@ def printable(text: str) -> str:
     return _NO_PICTURE.sub("\ufffd", pictured(text))
 
 
+def terminal_safe(value: Any) -> Any:
+    """`value` (a wire record, or any part of one) with every string made printable
+    (`printable`: control characters as pictures, bidi controls as U+FFFD), so no escape
+    sequence from a program or a model reaches the operator's terminal and no text can redraw or
+    reorder gg's own lines; other values as they are. Every text a terminal view prints from a
+    run passes here."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list | tuple):
+        return [terminal_safe(item) for item in value]
+    if isinstance(value, dict):
+        return {key: terminal_safe(item) for key, item in value.items()}
+    return value
+
+
 def lines(text: str) -> list[str]:
     """The lines of `text` as a listing shows them: split at newline only (a final newline ends
     the last line), so every other character that breaks a line elsewhere (CR, VT, FF, NEL,

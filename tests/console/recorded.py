@@ -12,9 +12,9 @@ from gg.agents.run import RunOptions, World, execute_run
 from gg.config import parse_capability_set
 from gg.providers.journal import parse_journal
 from gg.providers.replay import ReplayClient
+from gg.record.store import RunStore
 from gg.sandbox.execution import Arm
 from gg.telemetry.emitter import Telemetry
-from gg.telemetry.store import RunStore
 from runs.session import Profile
 
 SESSION_RUN = "run-20260102-000000-sess"

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from gg.record.store import RunStore
 from gg.telemetry.events import Event, EventType, Payload
-from gg.telemetry.store import RunStore
 from gg.telemetry.typed import PAYLOAD_CLASSES
 from gg.wire import snake
 

@@ -4,7 +4,7 @@ predecessor, statuses once the run ended (the crew run gg recorded, and small st
 from __future__ import annotations
 
 from console.conftest import Records, written_until
-from gg.console.agents import fold_agents
+from gg.record.agents import fold_agents
 
 
 def test_a_run_without_spawn_events_is_one_root_agent():

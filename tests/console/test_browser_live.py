@@ -17,8 +17,8 @@ from console.browser import served
 from console.conftest import GG
 from console.scenario import Recorder
 from console.store_writer import as_event
+from gg.record.store import RunStore
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.store import RunStore
 
 LIVE_WITHIN_MS = 2000
 RUN = "run-20260101-000000-live"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from console.conftest import Records
-from gg.console.agents import fold_agents
 from gg.console.charts import agent_tree, context_bands, dependency_graph, nice_top, stacked
 from gg.console.context import read_breakdown, reported_breakdowns
+from gg.record.agents import fold_agents
 from gg.state.window.breakdown import breakdown
 from gg.telemetry.breakdown import ContextBand
 

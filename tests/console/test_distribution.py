@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from console.conftest import Records
 from console.scenario import Recorder, row
-from gg.console.agents import fold_agents
 from gg.console.distribution import Badge, profile_rows, store_reach
 from gg.console.modules import fold_modules
 from gg.console.vocabulary import ModuleKind
+from gg.record.agents import fold_agents
 
 
 def badges(records, profile):

@@ -11,7 +11,7 @@ import pytest
 from console.browser import served
 from console.conftest import Recorded
 from gg.console.hosts import NotAHostName, answered_names, host_name
-from gg.telemetry.store import RunStore
+from gg.record.store import RunStore
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 

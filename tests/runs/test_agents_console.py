@@ -10,12 +10,12 @@ import pytest
 from crew import EXEC, FORK, line, profile, run_crew, subagents
 
 from console.conftest import console_client
-from gg.console.agents import fold_agents
 from gg.console.distribution import Badge, profile_rows
 from gg.console.modules import fold_modules
 from gg.console.vocabulary import ModuleKind
+from gg.record.agents import fold_agents
+from gg.record.store import RunStore
 from gg.sandbox.execution import Arm
-from gg.telemetry.store import RunStore
 
 pytestmark = pytest.mark.arms("javascript")
 

@@ -11,10 +11,10 @@ import pytest
 from crew import EXEC, line, profile, run_crew, subagents
 from rich.console import Console
 
+from gg.record.transcript import fold_transcript
 from gg.sandbox.execution import Arm
-from gg.telemetry.display import LiveDisplay
-from gg.telemetry.show import render_transcript
-from gg.telemetry.transcript import fold_transcript
+from gg.terminal.display import LiveDisplay
+from gg.terminal.show import render_transcript
 
 pytestmark = pytest.mark.arms("javascript")
 

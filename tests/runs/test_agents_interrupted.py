@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gg.telemetry.store import RunStore
+from gg.record.store import RunStore
 
 GG = Path(sys.executable).parent / "gg"
 WAIT_SECS = 120.0  # a guard against a hang; the spinning program's own timeout is 600 s

@@ -17,7 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from gg.cli import main
-from gg.telemetry.store import RunStore, shown_status
+from gg.record.runs import shown_status
+from gg.record.store import RunStore
 
 GG = Path(sys.executable).parent / "gg"
 WAIT_SECS = 120.0

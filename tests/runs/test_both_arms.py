@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from session import Profile, Session, program, run_session
 
+from gg.record.transcript import fold_transcript
 from gg.sandbox.execution import Arm
-from gg.telemetry.terminal import UNICODE, program_line
-from gg.telemetry.transcript import fold_transcript
+from gg.terminal.glyphs import UNICODE, program_line
 
 LANGUAGES = ("javascript", "python")
 LIBRARY = {"keep": 20, "idLength": 4}

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from gg.cli import main
-from gg.telemetry.store import RunStore
+from gg.record.store import RunStore
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RUN = ["spec-audit", "review-loop", "planner", "python-api"]

@@ -12,9 +12,9 @@ import pytest
 from rich.console import Console
 from session import Profile, program, run_session
 
+from gg.record.transcript import fold_transcript
 from gg.sandbox.execution import Arm
-from gg.telemetry.show import render_transcript
-from gg.telemetry.transcript import fold_transcript
+from gg.terminal.show import render_transcript
 
 pytestmark = pytest.mark.arms("javascript", "python")
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from gg.cli import main
-from gg.telemetry.store import RunStore
+from gg.record.store import RunStore
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "planner"
 KINDS = ["history", "memories", "tasks", "board", "skills", "archive"]

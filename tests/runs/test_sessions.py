@@ -12,9 +12,9 @@ from session import Profile, program, run_session
 from gg.outcome import ErrorType
 from gg.providers.base import ModelError, Reply, Request
 from gg.providers.scripted import ScriptedClient, program_reply
+from gg.record.transcript import fold_transcript
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.telemetry.show import render_transcript
-from gg.telemetry.transcript import fold_transcript
+from gg.terminal.show import render_transcript
 from manual_clock import ManualClock
 
 LIBRARY = {"keep": 20, "idLength": 4}
@@ -204,10 +204,10 @@ def test_a_lone_surrogate_from_a_program_or_a_model_costs_the_run_no_record(
     from gg.config import parse_capability_set
     from gg.providers.journal import parse_journal
     from gg.providers.replay import ReplayClient
-    from gg.telemetry.display import LiveDisplay
+    from gg.record.store import RunStore
     from gg.telemetry.emitter import Telemetry
     from gg.telemetry.ndjson import NdjsonSink, read_events
-    from gg.telemetry.store import RunStore
+    from gg.terminal.display import LiveDisplay
 
     journal = tmp_path / "journal.jsonl"
     finish = 'import { session } from "gg";\nsession.finish("ok \\uD800 end");\n'

@@ -54,8 +54,7 @@ def test_a_run_store_that_cannot_be_used_refuses_the_study(
     assert refused.exit_code == 2
     assert (
         f"the run store {tmp_path / '.gg' / 'runs.db'} cannot be used: it is damaged (SQLite says: file "
-        "is not a database); rebuild it from its runs' events files with: gg store rebuild"
-        in refused.output
+        "is not a database); rebuild it from its runs' events files with: gg store rebuild" in refused.output
     )
 
 

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from gg.record.store import RunStore
 from gg.study.cell import CellReport
 from gg.study.check import CheckOutcome, CheckVerdict
 from gg.study.figures import RunFigures
 from gg.study.ledger import Ledger
 from gg.study.plan import CellKey
 from gg.study.rows import StudyLookupError, StudyRow
-from gg.telemetry.store import RunStore
 
 
 def _study(study_id: str, created_at: str) -> StudyRow:

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from gg.cli import main
+from gg.record.store import RunStore
 from gg.study.compare import compare
 from gg.study.ledger import Ledger
 from gg.study.load import load_study
@@ -23,7 +24,6 @@ from gg.study.rows import CellRow
 from gg.study.runner import FINISHED, StudyEnd, run_study
 from gg.study.tables import results_table
 from gg.telemetry.layout import events_path
-from gg.telemetry.store import RunStore
 
 from .studies import arms_study
 

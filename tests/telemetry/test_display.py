@@ -2,9 +2,9 @@ import io
 
 from rich.console import Console
 
-from gg.telemetry.display import LiveDisplay
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import Log
+from gg.terminal.display import LiveDisplay
 
 from .sample import RUN_ID, StepClock, emit_sample_run
 
@@ -76,7 +76,7 @@ def test_a_console_that_cannot_encode_the_marks_gets_ascii() -> None:
 
 
 def test_escape_sequences_from_a_run_never_reach_the_terminal() -> None:
-    from gg.telemetry.terminal import terminal_safe
+    from gg.wire import terminal_safe
 
     record = {"finalText": "done \x1b[1;32m✓\x1b[0m\rFAKE\n  │ injected", "logs": ["\x1b]0;TITLE\x07"]}
     safe = terminal_safe(record)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gg.telemetry.export import runs_document, show_document
-from gg.telemetry.store import RunStore
-from gg.telemetry.transcript import fold_transcript
+from gg.record.export import runs_document, show_document
+from gg.record.store import RunStore
+from gg.record.transcript import fold_transcript
 
 from .sample import RUN_ID, emit_sample_run, spawn_tree
 

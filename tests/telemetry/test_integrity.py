@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from gg.record.store import RunStore
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import Log
 from gg.telemetry.integrity import StoreDamaged, check_store
-from gg.telemetry.store import RunStore, RunStoreError
+from gg.telemetry.store import RunStoreError
 
 from .sample import RUN_ID, StepClock
 

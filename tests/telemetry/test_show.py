@@ -4,10 +4,10 @@ from pathlib import Path
 
 from rich.console import Console
 
+from gg.record.store import RunStore
+from gg.record.transcript import fold_transcript
 from gg.telemetry.emitter import CollectingSink
-from gg.telemetry.show import render_runs, render_transcript
-from gg.telemetry.store import RunStore
-from gg.telemetry.transcript import fold_transcript
+from gg.terminal.show import render_runs, render_transcript
 
 from .sample import RUN_ID, emit_sample_run, spawn_tree
 

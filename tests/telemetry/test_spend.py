@@ -6,8 +6,8 @@ from typing import Any
 
 from rich.console import Console
 
-from gg.telemetry.show import render_transcript
-from gg.telemetry.transcript import fold_transcript
+from gg.record.transcript import fold_transcript
+from gg.terminal.show import render_transcript
 
 
 def record(kind: str, turn: int, **fields: Any) -> dict[str, Any]:

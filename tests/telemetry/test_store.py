@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from gg.record.reader import RunLookupError
+from gg.record.runs import shown_status
+from gg.record.store import RunStore
 from gg.telemetry.emitter import CollectingSink, Telemetry
 from gg.telemetry.events import RunStarted
 from gg.telemetry.layout import store_path
 from gg.telemetry.schema import SCHEMA_VERSION
-from gg.telemetry.store import RunLookupError, RunStore, RunStoreError, shown_status
+from gg.telemetry.store import RunStoreError
 
 from .sample import RUN_ID, StepClock, emit_sample_run
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from gg.record.tally import TokenCounts, tally
+from gg.record.transcript import fold_transcript
 from gg.telemetry.emitter import CollectingSink
-from gg.telemetry.tally import TokenCounts, tally
-from gg.telemetry.transcript import fold_transcript
 
 from .sample import emit_sample_run
 

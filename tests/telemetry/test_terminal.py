@@ -14,11 +14,11 @@ from gg.loop.limits import (
     breach_of_runtime,
 )
 from gg.outcome import Continue, ErrorType
-from gg.telemetry.display import LiveDisplay
+from gg.record.records import LimitRecord, error_location
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import CodeExecution, LimitExceeded
-from gg.telemetry.records import LimitRecord, error_location
-from gg.telemetry.terminal import ASCII, CEILINGS, UNICODE, ceiling_line
+from gg.terminal.display import LiveDisplay
+from gg.terminal.glyphs import ASCII, CEILINGS, UNICODE, ceiling_line
 
 from .sample import RUN_ID, StepClock
 

@@ -1,8 +1,8 @@
 from typing import Any
 
+from gg.record.records import error_location, first_error_line
+from gg.record.transcript import Transcript, fold_transcript
 from gg.telemetry.emitter import CollectingSink
-from gg.telemetry.records import error_location, first_error_line
-from gg.telemetry.transcript import Transcript, fold_transcript
 
 from .sample import EDIT_ERROR, EDIT_SOURCE, FINAL_TEXT, READ_SOURCE, RUN_ID, emit_sample_run
 

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from gg.record.store import RunStore
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import (
     ApiCall,
@@ -27,7 +28,6 @@ from gg.telemetry.events import (
     RunStarted,
     TurnOutcomeEvent,
 )
-from gg.telemetry.store import RunStore
 
 
 def run_turn(t: Telemetry, turn: int, calls: int) -> None:

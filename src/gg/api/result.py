@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from gg.telemetry.events import UsageKey
+
 if TYPE_CHECKING:
     from gg.telemetry.events import RunFinished
 
@@ -79,8 +81,8 @@ def _agent(entry: Mapping[str, Any]) -> AgentSummary:
         turns=_count(entry.get("turns")),
         programs=_count(entry.get("codeExecutions")),
         error_turns=_count(errors.get("errors")),
-        input_tokens=_count(usage.get("inputTokens")),
-        output_tokens=_count(usage.get("outputTokens")),
+        input_tokens=_count(usage.get(UsageKey.INPUT)),
+        output_tokens=_count(usage.get(UsageKey.OUTPUT)),
         cost_usd=float(cost) if isinstance(cost, int | float) else None,
     )
 

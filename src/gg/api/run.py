@@ -275,8 +275,9 @@ def _store(base: Path, recorder: JournalRecorder | None) -> Sink:
     be made leaves no store behind; a store that cannot be used removes the recording again."""
     import sqlite3
 
+    from gg.record.store import RunStore
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunStore, RunStoreError
+    from gg.telemetry.store import RunStoreError
 
     try:
         return RunStore.at(base, create=True)

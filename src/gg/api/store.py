@@ -13,8 +13,8 @@
   by its id, a unique prefix of it, or `latest`, and raises `LookupError` for none or several;
 - a run's `status` is as `gg runs` shows it (`unfinished` for a run whose process is gone
   without writing its end); `events()` are the typed events it emitted, in order;
-  `transcript()` is what `gg show` prints, as values (`gg.telemetry.transcript.Transcript`).
-The store is opened read-only (`gg.telemetry.readonly`), so a store on a read-only mount, or one
+  `transcript()` is what `gg show` prints, as values (`gg.record.transcript.Transcript`).
+The store is opened read-only (`gg.record.reader.open_reader`), so a store on a read-only mount, or one
 another user may only read, is read too; it may stay open while runs are written to it (one whose
 WAL cannot be opened is read as its file holds it when opened).
 """
@@ -28,22 +28,23 @@ from typing import TYPE_CHECKING, Self
 from urllib.parse import unquote
 
 if TYPE_CHECKING:
+    from gg.record.reader import RunReader
+    from gg.record.runs import ListedRun
+    from gg.record.transcript import Transcript
     from gg.telemetry.events import Event
-    from gg.telemetry.store import ListedRun, RunStore
-    from gg.telemetry.transcript import Transcript
 
-EVERY_RUN = -1  # SQLite's LIMIT for no limit
 URL_SCHEMES = ("sqlite:///", "sqlite://", "file://")  # sqlite:///abs/path, file:///abs/path
 
 
 def open_store(location: str | Path = ".") -> Store:
     """The run store at `location` (see the module docstring), opened to read."""
+    from gg.record.reader import open_reader
     from gg.telemetry.layout import located_store
-    from gg.telemetry.store import RunStore, RunStoreError
+    from gg.telemetry.store import RunStoreError
 
     path = located_store(_path_of(location))
     try:
-        return Store(RunStore(path, create=False))
+        return Store(open_reader(path))
     except RunStoreError as missing:
         raise FileNotFoundError(str(missing)) from None
 
@@ -59,7 +60,7 @@ def _path_of(location: str | Path) -> Path:
 class Store:
     """An open run store; close it, or use it as a context manager."""
 
-    def __init__(self, store: RunStore) -> None:
+    def __init__(self, store: RunReader) -> None:
         self._store = store
 
     @property
@@ -68,6 +69,8 @@ class Store:
 
     def runs(self, limit: int | None = None) -> list[StoredRun]:
         """Every run, newest first, or the newest `limit`."""
+        from gg.record.reader import EVERY_RUN
+
         rows = self._store.list_runs(EVERY_RUN if limit is None else limit)
         return [self._run(listed) for listed in self._store.listed(rows)]
 
@@ -109,7 +112,7 @@ class Store:
 class StoredRun:
     """One run as the store keeps it."""
 
-    store: RunStore = field(repr=False, compare=False)
+    store: RunReader = field(repr=False, compare=False)
     id: str
     name: str
     status: str
@@ -130,6 +133,6 @@ class StoredRun:
 
     def transcript(self) -> Transcript:
         """The run's transcript: its turns, what the model read, each program and outcome."""
-        from gg.telemetry.transcript import fold_transcript
+        from gg.record.transcript import fold_transcript
 
         return fold_transcript(self.store.events(self.id), for_terminal=False)

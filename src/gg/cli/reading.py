@@ -1,5 +1,5 @@
 """`gg runs` and `gg show`: the run store of this folder read back, as tables and transcripts or
-as the JSON documents `gg.telemetry.export` describes; and the one way every command opens that
+as the JSON documents `gg.record.export` describes; and the one way every command opens that
 store and reads it (`open_store`, `read_store`).
 """
 
@@ -15,7 +15,7 @@ import click
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 
 if TYPE_CHECKING:
-    from gg.telemetry.store import RunStore
+    from gg.record.store import RunStore
 
 STORE = ".gg/runs.db"  # the store the reading commands read, under the working directory
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead.")
@@ -29,7 +29,7 @@ T = TypeVar("T")
 @JSON_OPTION
 def runs(limit: int, as_json: bool) -> None:
     """List the runs kept under .gg/ in this folder: arm, model, turns, tokens, cost, errors."""
-    from gg.telemetry.export import runs_document
+    from gg.record.export import runs_document
     from gg.telemetry.layout import store_path
 
     if not store_path(Path.cwd()).exists():
@@ -45,7 +45,7 @@ def runs(limit: int, as_json: bool) -> None:
         return
     from rich.console import Console
 
-    from gg.telemetry.show import render_runs
+    from gg.terminal.show import render_runs
 
     render_runs(listed, Console(highlight=False))
 
@@ -56,9 +56,9 @@ def runs(limit: int, as_json: bool) -> None:
 @JSON_OPTION
 def show(run_ref: str, full: bool, as_json: bool) -> None:
     """Print the transcript of RUN (an id, a unique prefix of one, or `latest`)."""
+    from gg.record.reader import RunLookupError
+    from gg.record.transcript import fold_transcript
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunLookupError
-    from gg.telemetry.transcript import fold_transcript
 
     if not store_path(Path.cwd()).exists():
         click.echo("gg show: no runs yet: .gg/runs.db does not exist in this folder", err=True)
@@ -71,14 +71,14 @@ def show(run_ref: str, full: bool, as_json: bool) -> None:
         sys.exit(INCOMPLETE_EXIT)
     events = read_store(lambda: store.events(row.id))
     if as_json:
-        from gg.telemetry.export import show_document
+        from gg.record.export import show_document
 
         (listed,) = read_store(lambda: store.listed([row]))
         print_json(show_document(listed, fold_transcript(events, for_terminal=False)))
         return
     from rich.console import Console
 
-    from gg.telemetry.show import render_transcript
+    from gg.terminal.show import render_transcript
 
     render_transcript(fold_transcript(events), Console(highlight=False), full=full)
 
@@ -109,8 +109,9 @@ def open_store(base: Path, *, create: bool) -> RunStore:
     """The run store under `base`; a store that cannot be used ends the command with one line."""
     import sqlite3
 
+    from gg.record.store import RunStore
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunStore, RunStoreError
+    from gg.telemetry.store import RunStoreError
     from gg.wire import escaped
 
     try:

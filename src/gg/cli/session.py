@@ -142,8 +142,8 @@ def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoRe
     it, and exit 128 + the signal's number."""
     from gg.agents.interruption import said_of, signal_of
     from gg.loop.status import RunStatus, exit_code_of
+    from gg.record.reader import RunLookupError
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunLookupError
     from gg.wire import escaped
 
     exit_code = exit_code_of(RunStatus.INTERRUPTED, signal_of(stop))
@@ -172,10 +172,10 @@ def _telemetry(
     """A run's telemetry: its record (the run store, its NDJSON file, the recorder), watched by the
     live display and the OpenTelemetry export."""
     from gg.otel.sink import live_sink
-    from gg.telemetry.display import LiveDisplay
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.ndjson import NdjsonSink
-    from gg.telemetry.terminal import RunConsole
+    from gg.terminal.display import LiveDisplay
+    from gg.terminal.glyphs import RunConsole
 
     store = open_store(base, create=True)
     display = LiveDisplay(

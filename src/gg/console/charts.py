@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gg.console.agents import AgentTree
 from gg.console.context import ContextTurn
-from gg.telemetry.records import list_of
-from gg.telemetry.transcript import Turn
+from gg.record.agents import AgentTree
+from gg.record.records import list_of
+from gg.record.transcript import Turn
 
 WIDTH = 720
 HEIGHT = 200

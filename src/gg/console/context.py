@@ -18,7 +18,8 @@ from typing import Any
 
 from gg.console.vocabulary import AgentEvent
 from gg.console.window import AgentWindow
-from gg.telemetry.records import Message, dict_of, int_of, list_of
+from gg.record.envelope import records_of
+from gg.record.records import Message, dict_of, list_of
 
 TOKENS = "tokens"
 CHARS = "chars"
@@ -50,11 +51,10 @@ class ContextTurn:
 def reported_breakdowns(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[int, ContextTurn]]:
     """Every `context_breakdown`, per agent and turn (a turn's last report stands)."""
     out: dict[str, dict[int, ContextTurn]] = {}
-    for record in records:
-        if record.get("type") != AgentEvent.CONTEXT_BREAKDOWN:
+    for record in records_of(records):
+        if record.type != AgentEvent.CONTEXT_BREAKDOWN:
             continue
-        agent, turn = str(record.get("agentId", "")), int_of(record.get("turn"))
-        out.setdefault(agent, {})[turn] = read_breakdown(turn, record)
+        out.setdefault(record.agent_id, {})[record.turn] = read_breakdown(record.turn, record)
     return out
 
 

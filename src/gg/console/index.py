@@ -1,7 +1,7 @@
 """A run's events folded into the values the console's pages render. Pure.
 
 One fold per event count: the transcript (turns, replies, programs, outcomes, logs, spend;
-`telemetry.transcript`), the agent tree, each agent's window and requests, programs and
+`gg.record.transcript`), the agent tree, each agent's window and requests, programs and
 library, the module index, and the context bands per turn (reported, else estimated). Every
 text is kept as the record holds it; a page shows it escaped, its control and bidi characters
 shown as `gg show` shows them (`gg.console.render.shown`).
@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from gg.console.agents import RUNNING, AgentTree, Instance, fold_agents
 from gg.console.context import ContextTurn, estimated_turns, reported_breakdowns
 from gg.console.library import AgentPrograms, fold_programs
 from gg.console.modules import ModuleIndex, fold_modules
 from gg.console.overview import KindOverview, StoreFigures, kind_overviews, store_figures
-from gg.console.source import UNREADABLE
 from gg.console.window import AgentWindow, fold_windows
+from gg.record.agents import RUNNING, AgentTree, Instance, fold_agents
+from gg.record.envelope import UNREADABLE, Record, records_of
+from gg.record.tally import summed
+from gg.record.transcript import TokenCounts, Transcript, Turn, fold_transcript
 from gg.telemetry.events import EventType
-from gg.telemetry.tally import summed
-from gg.telemetry.transcript import TokenCounts, Transcript, Turn, fold_transcript
 
 TRANSCRIBED = frozenset(kind.value for kind in EventType)  # what the transcript folds
 
@@ -52,7 +52,7 @@ class RunIndex:
     reported: dict[str, dict[int, ContextTurn]]
     events: int
     unreadable: int = 0  # stored events that are not JSON objects: left out of every fold
-    records: Sequence[Mapping[str, Any]] = ()  # what the folds only one tab reads are made from
+    records: Sequence[Record] = ()  # what the folds only one tab reads are made from
 
     @property
     def live(self) -> bool:
@@ -150,20 +150,22 @@ class _Estimates(Mapping[str, dict[int, ContextTurn]]):
 
 
 def build_index(run_id: str, status: str, records: Sequence[Mapping[str, Any]]) -> RunIndex:
-    """Fold a run's wire records; `status` is the run's shown status (`running` while it runs)."""
-    transcript = fold_transcript([r for r in records if r.get("type") in TRANSCRIBED], for_terminal=False)
-    tree = fold_agents(records, None if status == RUNNING else status)
+    """Fold a run's wire records, each read once (`gg.record.envelope`); `status` is the run's
+    shown status (`running` while it runs)."""
+    read = list(records_of(records))
+    transcript = fold_transcript([r for r in read if r.type in TRANSCRIBED], for_terminal=False)
+    tree = fold_agents(read, None if status == RUNNING else status)
     return RunIndex(
         run_id=run_id,
         status=status,
         transcript=transcript,
         tree=tree,
-        windows=fold_windows(records),
-        modules=fold_modules(records, [i.id for i in tree.ordered()]),
-        reported=reported_breakdowns(records),
-        events=len(records),
-        unreadable=sum(1 for r in records if r.get("type") == UNREADABLE),
-        records=records,
+        windows=fold_windows(read),
+        modules=fold_modules(read, [i.id for i in tree.ordered()]),
+        reported=reported_breakdowns(read),
+        events=len(read),
+        unreadable=sum(1 for r in read if r.type == UNREADABLE),
+        records=read,
     )
 
 

@@ -23,8 +23,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gg.record.envelope import Record, records_of
+from gg.record.records import LinkRun, int_of, list_of, read_call, read_program
 from gg.telemetry.events import EventType
-from gg.telemetry.records import LinkRun, int_of, list_of, read_call, read_program
 from gg.wire import lines
 
 DIFF_CONTEXT_LINES = 3
@@ -110,15 +111,14 @@ def fold_programs(records: Iterable[Mapping[str, Any]]) -> dict[str, AgentProgra
     """Every agent's programs and library, keyed by agent id."""
     agents: dict[str, AgentPrograms] = {}
     drafts: dict[str, _Draft] = {}
-    for record in records:
-        agent = str(record.get("agentId", ""))
-        book = agents.setdefault(agent, AgentPrograms(agent))
-        _fold(book, drafts.setdefault(agent, _Draft()), record)
+    for record in records_of(records):
+        book = agents.setdefault(record.agent_id, AgentPrograms(record.agent_id))
+        _fold(book, drafts.setdefault(record.agent_id, _Draft()), record)
     return {agent: _with_handovers(book) for agent, book in agents.items()}
 
 
-def _fold(book: AgentPrograms, draft: _Draft, record: Mapping[str, Any]) -> None:
-    kind, turn = record.get("type"), int_of(record.get("turn"))
+def _fold(book: AgentPrograms, draft: _Draft, record: Record) -> None:
+    kind, turn = record.type, record.turn
     if kind == EventType.MODEL_REPLY:
         for raw in list_of(record.get("calls")):
             call = read_call(raw)

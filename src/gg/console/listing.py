@@ -6,8 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gg.console.source import RunFigures
-from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.store import RUNNING, RunRow
+from gg.record.runs import RUNNING, RunRow, elapsed_ms
 
 ANY_STATUS = ""
 
@@ -24,12 +23,7 @@ class ListedRun:
 
     @property
     def duration_ms(self) -> float | None:
-        if self.row.duration_ms is not None:
-            return self.row.duration_ms
-        start, last = parse_timestamp(self.row.started_at), parse_timestamp(self.row.updated_at)
-        if start is None or last is None:
-            return None
-        return (last - start).total_seconds() * 1000
+        return elapsed_ms(self.row)
 
 
 def listed_runs(

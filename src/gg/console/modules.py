@@ -35,7 +35,8 @@ from gg.console.vocabulary import (
     ModuleKind,
     Origin,
 )
-from gg.telemetry.records import dict_of, list_of
+from gg.record.envelope import records_of
+from gg.record.records import dict_of, list_of
 
 LEGACY_PREFIX = "legacy:"
 CREATED = "created"
@@ -160,15 +161,14 @@ def fold_modules(records: Iterable[Mapping[str, Any]], agents: Iterable[str] = (
     """The index of every store the records name; `agents` are the run's instances, in order."""
     index = ModuleIndex()
     made: set[str] = set()  # ids a copied or initialized row created
-    for record in records:
-        agent = str(record.get("agentId", ""))
-        kind = record.get("type")
+    for record in records_of(records):
+        agent, kind = record.agent_id, record.type
         if kind == AgentEvent.AGENT_MODULES:
             _roster(index, agent, record, made)
         elif kind == AgentEvent.AGENT_TRANSITION:
             _transition(index, agent, record, made)
         elif kind in SNAPSHOT_KIND:
-            _snapshot(index, agent, SNAPSHOT_KIND[str(kind)], record)
+            _snapshot(index, agent, SNAPSHOT_KIND[kind], record)
         elif kind == ModuleEvent.MEMORY_REVISION:
             _revision(index, agent, record)
     if not index.rosters_reported:

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from gg.console.charts import dependency_graph
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.terminal import format_duration
+from gg.terminal.glyphs import format_duration
 from gg.wire import lines, printable
 
 TEMPLATES = Path(__file__).parent / "templates"

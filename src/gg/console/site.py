@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse
 from gg.console.index import RunIndex, build_index
 from gg.console.render import environment
 from gg.console.source import RunSource
-from gg.telemetry.store import shown_status
+from gg.record.runs import shown_status
 
 KEPT_RUNS = 4
 LIVE_HEADER = "x-console-live"

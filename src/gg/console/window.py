@@ -17,8 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gg.record.envelope import Record, records_of
+from gg.record.records import Message, int_of, list_of, read_message
 from gg.telemetry.events import EventType
-from gg.telemetry.records import Message, int_of, list_of, read_message
 
 VIEW_RULE = "----"
 COMPACTED = "compaction"
@@ -108,11 +109,11 @@ def fold_windows(records: Iterable[Mapping[str, Any]]) -> dict[str, AgentWindow]
     windows: dict[str, AgentWindow] = {}
     thread_start: dict[str, int] = {}
     restarted: dict[str, str] = {}
-    for record in records:
-        kind = record.get("type")
+    for record in records_of(records):
+        kind = record.type
         if kind not in (EventType.MODEL_REQUEST, EventType.COMPACTION, EventType.CONTEXT_MANAGED):
             continue
-        agent = str(record.get("agentId", ""))
+        agent = record.agent_id
         window = windows.setdefault(agent, AgentWindow(agent))
         if kind == EventType.MODEL_REQUEST:
             _add_request(window, record, thread_start.get(agent, 0), restarted.pop(agent, None))
@@ -129,7 +130,7 @@ def fold_windows(records: Iterable[Mapping[str, Any]]) -> dict[str, AgentWindow]
     return windows
 
 
-def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, restarted: str | None) -> None:
+def _add_request(window: AgentWindow, record: Record, start: int, restarted: str | None) -> None:
     added = tuple(read_message(raw) for raw in list_of(record.get("messages")))
     for message in added:
         if message.role == "system":
@@ -138,7 +139,7 @@ def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, res
             window.log.append(message)
     window.requests.append(
         SentRequest(
-            turn=int_of(record.get("turn")),
+            turn=record.turn,
             index=int_of(record.get("requestIndex")) or len(window.requests) + 1,
             added=added,
             start=start,
@@ -149,9 +150,9 @@ def _add_request(window: AgentWindow, record: Mapping[str, Any], start: int, res
     )
 
 
-def _compaction(record: Mapping[str, Any]) -> Compaction:
+def _compaction(record: Record) -> Compaction:
     return Compaction(
-        turn=int_of(record.get("turn")),
+        turn=record.turn,
         summary=str(record.get("summary") or ""),
         files=tuple(str(f) for f in list_of(record.get("files"))),
         messages_before=int_of(record.get("messagesBefore")),
@@ -159,9 +160,9 @@ def _compaction(record: Mapping[str, Any]) -> Compaction:
     )
 
 
-def _reclaim(record: Mapping[str, Any]) -> Reclaim:
+def _reclaim(record: Record) -> Reclaim:
     return Reclaim(
-        turn=int_of(record.get("turn")),
+        turn=record.turn,
         action=str(record.get("action") or ""),
         items=int_of(record.get("items")),
         detail=str(record.get("detail") or ""),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg.providers.base import Usage
+from gg.telemetry.events import UsageKey
 
 
 @dataclass
@@ -42,10 +43,10 @@ class Spend:
     def to_wire(self) -> dict[str, Any]:
         with self._lock:
             return {
-                "inputTokens": self.input_tokens,
-                "outputTokens": self.output_tokens,
-                "cacheReadTokens": self.cache_read_tokens,
-                "cacheWriteTokens": self.cache_write_tokens,
+                UsageKey.INPUT.value: self.input_tokens,
+                UsageKey.OUTPUT.value: self.output_tokens,
+                UsageKey.CACHE_READ.value: self.cache_read_tokens,
+                UsageKey.CACHE_WRITE.value: self.cache_write_tokens,
                 "costUsd": round(self.cost_usd, 6) if self.replies > self.unpriced_replies else None,
                 "replies": self.replies,
                 "unpricedReplies": self.unpriced_replies,

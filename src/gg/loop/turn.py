@@ -48,7 +48,6 @@ from gg.providers.base import (
     Reply,
     Request,
     ToolCall,
-    Usage,
     arguments_value,
 )
 from gg.providers.tool_choice import ToolChoice, tool_choice_of
@@ -147,7 +146,7 @@ def _ask_model(
         ModelReply(
             text=reply.text,
             calls=[_wire_call(c) for c in reply.calls],
-            usage=_wire_usage(reply.usage),
+            usage=reply.usage.to_wire(),
             duration_ms=round((run.clock() - started) * 1000, 3),
             cost_usd=reply.cost_usd,
             response_model=reply.response_model,
@@ -254,13 +253,3 @@ def _wire_message(message: Message) -> dict[str, object]:
 def _wire_call(call: ToolCall) -> dict[str, object]:
     value = arguments_value(call.arguments)
     return ReplyCall(id=call.id, name=call.name, arguments=value, raw_arguments=call.raw_arguments).to_wire()
-
-
-def _wire_usage(usage: Usage) -> dict[str, int | None]:
-    return {
-        "inputTokens": usage.input_tokens,
-        "outputTokens": usage.output_tokens,
-        "cacheReadTokens": usage.cache_read_tokens,
-        "cacheWriteTokens": usage.cache_write_tokens,
-        "cacheWrite1hTokens": usage.cache_write_1h_tokens,
-    }

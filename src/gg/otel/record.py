@@ -10,14 +10,14 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from gg.record.records import dict_of, float_of, int_of, list_of, read_call, read_message
+from gg.record.tally import reply_cost, tally, token_counts
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.records import dict_of, float_of, int_of, list_of, read_call, read_message
-from gg.telemetry.tally import reply_cost, tally, token_counts
 
 Record: TypeAlias = Mapping[str, Any]  # one event's wire record
 
@@ -47,20 +47,21 @@ class StoredRun:
     """One run as the store keeps it: its id and its events' wire records, in emit order."""
 
     run_id: str
-    records: list[dict[str, Any]]
+    records: Sequence[Record]
 
 
 def read_runs(base: Path, refs: list[str]) -> list[StoredRun]:
     """The runs `refs` name in the run store under `base`. Raises `RecordError`, naming why."""
     import sqlite3
 
+    from gg.record.reader import RunLookupError, open_reader
     from gg.telemetry.layout import store_path
-    from gg.telemetry.store import RunLookupError, RunStore, RunStoreError
+    from gg.telemetry.store import RunStoreError
 
     if not store_path(base).exists():
         raise RecordError(f"no runs yet: {store_path(base)} does not exist")
     try:
-        store = RunStore.at(base, create=False)
+        store = open_reader(store_path(base))
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
         raise RecordError(f"the run store {store_path(base)} cannot be used: {unusable}") from None
     try:

@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol
 
 from gg import prompts
 from gg.outcome import ErrorType
+from gg.telemetry.events import UsageKey
 from gg.wire import lenient_value
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -74,6 +75,20 @@ class Usage:
     cache_read_tokens: int | None = None
     cache_write_tokens: int = 0
     cache_write_1h_tokens: int = 0
+
+    def to_wire(self) -> dict[str, int | None]:
+        """Every count by its wire name (`USAGE_FIELDS`), an unreported cache read `None`."""
+        return {key.value: getattr(self, name) for key, name in USAGE_FIELDS.items()}
+
+
+USAGE_FIELDS: dict[UsageKey, str] = {
+    UsageKey.INPUT: "input_tokens",
+    UsageKey.OUTPUT: "output_tokens",
+    UsageKey.CACHE_READ: "cache_read_tokens",
+    UsageKey.CACHE_WRITE: "cache_write_tokens",
+    UsageKey.CACHE_WRITE_1H: "cache_write_1h_tokens",
+}
+"""Each usage count's wire name, and the `Usage` field that holds it."""
 
 
 @dataclass(frozen=True)

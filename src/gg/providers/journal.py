@@ -52,8 +52,9 @@ from typing import Any
 
 from gg.errors import ConfigDefect, ConfigError, shown_found
 from gg.outcome import ErrorKind, ErrorType
-from gg.providers.base import SUBMIT_PROGRAM, Usage
+from gg.providers.base import SUBMIT_PROGRAM, USAGE_FIELDS, Usage
 from gg.providers.host_lines import host_line
+from gg.telemetry.events import UsageKey
 from gg.wire import read_json
 
 _MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
@@ -65,14 +66,6 @@ _LINE_KEYS = frozenset(
 _CALL_KEYS = frozenset({"name", "arguments", "programFile"})
 MAX_PROGRAM_FILE_BYTES = 1024 * 1024
 _ERROR_KEYS = frozenset({"type", "message"})
-USAGE_KEYS = {
-    "inputTokens": "input_tokens",
-    "outputTokens": "output_tokens",
-    "cacheReadTokens": "cache_read_tokens",
-    "cacheWriteTokens": "cache_write_tokens",
-    "cacheWrite1hTokens": "cache_write_1h_tokens",
-}
-CACHE_READ = "cacheReadTokens"  # absent or null: unknown, as from a provider that reported none
 
 
 @dataclass(frozen=True)
@@ -300,9 +293,12 @@ def _program_file(value: Any, folder: Path | None) -> str:
 
 
 def _usage(value: Any) -> Usage:
-    usage = _object(value, "`usage`", frozenset(USAGE_KEYS))
-    counts = {name: _token_count(usage, key) for key, name in USAGE_KEYS.items() if key != CACHE_READ}
-    read = None if usage.get(CACHE_READ) is None else _token_count(usage, CACHE_READ)
+    usage = _object(value, "`usage`", frozenset(key.value for key in USAGE_FIELDS))
+    counts = {
+        name: _token_count(usage, key) for key, name in USAGE_FIELDS.items() if key != UsageKey.CACHE_READ
+    }
+    # cache reads absent or null: unknown, as from a provider that reported none
+    read = None if usage.get(UsageKey.CACHE_READ) is None else _token_count(usage, UsageKey.CACHE_READ)
     return Usage(**counts, cache_read_tokens=read)
 
 

@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from gg.providers.base import ModelClient, ModelError, Reply, Request, Usage
-from gg.providers.journal import CACHE_READ, USAGE_KEYS, JournalCall, JournalFailure, JournalReply
+from gg.providers.journal import JournalCall, JournalFailure, JournalReply
 from gg.providers.replay import ReplayError
 from gg.providers.tool_choice import ToolChoice, tool_choice_of
-from gg.telemetry.events import Event, Receipt
+from gg.telemetry.events import Event, Receipt, UsageKey
 
 
 class JournalRecorder:
@@ -201,9 +201,12 @@ def format_reply(reply: JournalReply) -> str:
         entry["text"] = reply.text
     if reply.calls:
         entry["calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.calls]
-    usage = {key: getattr(reply.usage, name) for key, name in USAGE_KEYS.items()}
-    kept = ("inputTokens", "outputTokens")
-    entry["usage"] = {k: v for k, v in usage.items() if v or k in kept or (k == CACHE_READ and v == 0)}
+    kept = (UsageKey.INPUT, UsageKey.OUTPUT)
+    entry["usage"] = {
+        k: v
+        for k, v in reply.usage.to_wire().items()
+        if v or k in kept or (k == UsageKey.CACHE_READ and v == 0)
+    }
     if reply.cost_usd is not None:
         entry["costUsd"] = reply.cost_usd
     if reply.receipts is not None:

@@ -38,7 +38,7 @@ from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInter
 from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table, studies_table
 from gg.telemetry.layout import GG_DIR, store_path
 from gg.telemetry.store import RunStoreError
-from gg.telemetry.terminal import plural
+from gg.terminal.glyphs import plural
 from gg.wire import escaped
 
 __all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]

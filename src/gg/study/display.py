@@ -17,7 +17,7 @@ from rich.text import Text
 from gg.study.compare import Comparison, PairTally
 from gg.study.results import ConfigResult, Spread
 from gg.study.rows import CellRow, StudyRow
-from gg.telemetry.terminal import first_line, plural
+from gg.terminal.glyphs import first_line, plural
 from gg.wire import pictured
 
 __all__ = [

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gg.telemetry.events import Event, RunFinished
+from gg.telemetry.events import Event, RunFinished, UsageKey
 
 __all__ = ["UNFINISHED", "RunFigures", "figures_of"]
 
@@ -53,8 +53,8 @@ def figures_of(events: Iterable[Event]) -> RunFigures:
         programs=_whole(summary.get("codeExecutions")),
         error_turns=_whole(errors.get("errors")),
         errors_by_type={str(kind): _whole(count) for kind, count in (errors.get("byType") or {}).items()},
-        input_tokens=_whole(usage.get("inputTokens")),
-        output_tokens=_whole(usage.get("outputTokens")),
+        input_tokens=_whole(usage.get(UsageKey.INPUT)),
+        output_tokens=_whole(usage.get(UsageKey.OUTPUT)),
         cost_usd=float(cost) if isinstance(cost, int | float) else None,
         wall_ms=finished.duration_ms,
     )

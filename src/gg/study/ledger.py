@@ -25,11 +25,12 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from gg.record.runs import RUNNING
 from gg.study.cell import CellReport
 from gg.study.figures import RunFigures
 from gg.study.plan import CellKey
 from gg.study.rows import CELL_COLUMNS, STUDY_COLUMNS, CellRow, StudyReads, StudyRow
-from gg.telemetry.store import BUSY_TIMEOUT_MS, RUNNING
+from gg.telemetry.store import BUSY_TIMEOUT_MS
 
 __all__ = ["Ledger"]
 

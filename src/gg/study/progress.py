@@ -20,7 +20,7 @@ from gg.study.cell import CellReport
 from gg.study.figures import RunFigures
 from gg.study.plan import CellKey
 from gg.study.rows import CellRow
-from gg.telemetry.terminal import plural
+from gg.terminal.glyphs import plural
 
 __all__ = ["Progress", "QuietProgress", "TerminalProgress"]
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from gg.record.reader import NEWEST_ALIASES
+from gg.record.runs import INTERRUPTED, RUNNING, process_alive
 from gg.study.plan import CellKey
-from gg.telemetry.store import INTERRUPTED, NEWEST_ALIASES, RUNNING, process_alive
 from gg.wire import escaped
 
 __all__ = ["CellRow", "StudyLookupError", "StudyReads", "StudyRow"]

@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gg.record.runs import RUNNING
+from gg.record.store import RunStore
 from gg.study.cell import CellSpec
 from gg.study.delivery import Delivered, Executor, Lost
 from gg.study.figures import RunFigures, figures_of
@@ -37,7 +39,6 @@ from gg.study.rows import StudyRow
 from gg.telemetry.clock import Clock, format_timestamp, new_run_id, utc_now
 from gg.telemetry.layout import run_dir
 from gg.telemetry.ndjson import NdjsonSink
-from gg.telemetry.store import RUNNING, RunStore
 
 __all__ = [
     "FINISHED",

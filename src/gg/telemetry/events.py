@@ -115,6 +115,18 @@ class ReplyCall:
         return {camel(f.name): getattr(self, f.name) for f in fields(self)}
 
 
+class UsageKey(StrEnum):
+    """How a reply's usage is spelled on the wire, one name per count: a `model_reply`'s `usage`,
+    a journal line's, a run's summary and the JSON documents of `gg runs` and `gg show`.
+    `inputTokens` counts every prompt token, cache reads and writes included."""
+
+    INPUT = "inputTokens"
+    OUTPUT = "outputTokens"
+    CACHE_READ = "cacheReadTokens"
+    CACHE_WRITE = "cacheWriteTokens"
+    CACHE_WRITE_1H = "cacheWrite1hTokens"
+
+
 @dataclass(frozen=True, kw_only=True)
 class ModelReply(Payload):
     """A model's answer; `response_model` is the model the server says answered (absent when it

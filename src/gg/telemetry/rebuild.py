@@ -13,7 +13,7 @@ Rules:
   (not JSON, an event type this gg does not know, a missing envelope), bytes that are not UTF-8,
   or no event at all is named, with why, and restores nothing.
 - A file's events are stored through the store's own rules, in one transaction per file
-  (`RunStore.restore`), so each rebuilt row reads as the live run left it: a run whose file
+  (`StoreWriter.restore`), so each rebuilt row reads as the live run left it: a run whose file
   holds no `run_finished` reads `unfinished` once the rebuild has ended.
 - Idempotent: rebuilding again from the same files gives the same runs and events.
 - A rebuild cut short leaves the store as it was; the next one starts its new file afresh.
@@ -29,7 +29,7 @@ from gg.telemetry.clock import Clock, utc_now
 from gg.telemetry.events import Event
 from gg.telemetry.layout import events_beside, rebuilding, replaced, runs_beside, with_side_files
 from gg.telemetry.ndjson import encode_record, read_events
-from gg.telemetry.store import RunStore
+from gg.telemetry.store import StoreWriter
 from gg.telemetry.typed import event_of
 from gg.wire import escaped
 
@@ -67,7 +67,7 @@ def rebuild_store(store: Path, clock: Clock = utc_now) -> Rebuilt:
         raise NothingToRebuild(f"no events files under {where}: there is nothing to rebuild the store from")
     fresh = rebuilding(store)
     _remove(fresh)
-    runs, events, unread = _restore(RunStore(fresh), files)
+    runs, events, unread = _restore(StoreWriter(fresh), files)
     kept = _set_aside(store, clock().strftime(STAMP)) if store.exists() else None
     for made, into in zip(with_side_files(fresh), with_side_files(store), strict=True):
         if made.exists():
@@ -75,7 +75,7 @@ def rebuild_store(store: Path, clock: Clock = utc_now) -> Rebuilt:
     return Rebuilt(store, runs, events, tuple(unread), kept)
 
 
-def _restore(target: RunStore, files: Sequence[Path]) -> tuple[int, int, list[Unread]]:
+def _restore(target: StoreWriter, files: Sequence[Path]) -> tuple[int, int, list[Unread]]:
     """Every readable file's events into `target` (closed after): runs, events, files not read."""
     runs, events, unread = 0, 0, list[Unread]()
     try:

@@ -16,7 +16,7 @@ from starlette.routing import Route
 
 from gg.console.site import console_of
 from gg.console.source import StoreUnreadable
-from gg.telemetry.store import RUNNING, shown_status
+from gg.record.runs import RUNNING, shown_status
 
 KEEPALIVE_SECS = 15.0
 

@@ -7,10 +7,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from gg.console import charts
-from gg.console.agents import Instance
 from gg.console.index import RunIndex
 from gg.console.library import TakenOver, library_figures, taken_over
 from gg.console.routes.frame import run_index, run_page
+from gg.record.agents import Instance
 
 HANDED = ("fork", "exec", "fsm")  # the relations that pass a library on
 
@@ -34,11 +34,10 @@ def _taken(index: RunIndex, instance: Instance) -> TakenOver | None:
     """The library a fork or a successor that keeps one started with, read off its giver."""
     if instance.relation not in HANDED or instance.parent is None or instance.transition is None:
         return None
-    turn = instance.transition.get("turn")
     book = index.programs[instance.id]
     return taken_over(
         index.programs.get(instance.parent),
-        turn if isinstance(turn, int) else 0,
+        instance.transition.turn,
         instance.relation,
         keeps_library=book.has_library,
     )

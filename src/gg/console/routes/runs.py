@@ -8,7 +8,7 @@ from starlette.routing import Route
 
 from gg.console.listing import listed_runs
 from gg.console.site import console_of
-from gg.telemetry.store import RUNNING, shown_status
+from gg.record.runs import RUNNING, shown_status
 
 
 def runs_page(request: Request) -> Response:

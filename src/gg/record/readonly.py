@@ -6,8 +6,9 @@ Rules:
   Where even that cannot be opened (a read-only mount, or a folder the reader may not write, with
   no `-shm` file beside the store for it to share), it is opened `immutable`: read as the file
   holds it, without locks (nobody can be writing a store that no one may write beside).
-- `schema_defect` names why a readable SQLite file is no run store this gg reads: a newer schema,
-  or tables a run store has that it lacks.
+- A readable SQLite file that is no run store this gg reads (a newer schema, or tables a run
+  store has that it lacks) is `NotARunStore`, saying why; a file SQLite cannot read as a database
+  is `sqlite3.DatabaseError`, as SQLite raised it. Each reader words these for its own reader.
 """
 
 from __future__ import annotations
@@ -24,8 +25,27 @@ says it cannot open the store, a folder the reader may not write that it cannot 
 _EXPECTED_TABLES = frozenset({"runs", "events"})
 
 
+class NotARunStore(Exception):
+    """A readable SQLite file that is no run store this gg reads; the message says why."""
+
+
 def open_read_only(path: Path) -> sqlite3.Connection:
-    """A read-only connection to the store file at `path` (see the module rules)."""
+    """A read-only connection to the run store at `path`, its schema checked (see the module
+    rules)."""
+    db = _connected(path)
+    try:
+        defect = schema_defect(db)
+    except BaseException:
+        db.close()
+        raise
+    if defect is not None:
+        db.close()
+        raise NotARunStore(defect)
+    return db
+
+
+def _connected(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the store file at `path`, `mode=ro` else `immutable`."""
     if not path.is_file():
         raise FileNotFoundError(f"no run store at {escaped(str(path))}")
     uri = path.resolve().as_uri()

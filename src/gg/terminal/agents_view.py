@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from gg.console.agents import Instance
-from gg.telemetry.terminal import Glyphs, first_line, status_text
+from gg.record.agents import Instance
+from gg.terminal.glyphs import Glyphs, first_line, status_text
 
 
 def render_agent_tree(agents: Sequence[Instance], console: Console, marks: Glyphs) -> None:

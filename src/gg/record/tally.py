@@ -23,8 +23,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gg.telemetry.events import EventType
-from gg.telemetry.records import int_of, list_of, read_call
+from gg.record.envelope import records_of
+from gg.record.records import list_of, read_call
+from gg.telemetry.events import EventType, UsageKey
 
 TALLIED = (
     EventType.MODEL_REPLY.value,
@@ -33,10 +34,11 @@ TALLIED = (
     EventType.AGENT_SPAWNED.value,
 )
 ERROR_OUTCOME = "error"
-_INPUT_KEYS = ("inputTokens", "input_tokens", "promptTokens", "prompt_tokens")
-_OUTPUT_KEYS = ("outputTokens", "output_tokens", "completionTokens", "completion_tokens")
-_CACHE_READ_KEYS = ("cacheReadTokens", "cache_read_tokens")
-_CACHE_WRITE_KEYS = ("cacheWriteTokens", "cache_write_tokens")
+# Each count by its wire name (`UsageKey`), then the spellings other records use.
+_INPUT_KEYS = (UsageKey.INPUT, "input_tokens", "promptTokens", "prompt_tokens")
+_OUTPUT_KEYS = (UsageKey.OUTPUT, "output_tokens", "completionTokens", "completion_tokens")
+_CACHE_READ_KEYS = (UsageKey.CACHE_READ, "cache_read_tokens")
+_CACHE_WRITE_KEYS = (UsageKey.CACHE_WRITE, "cache_write_tokens")
 _COST_KEYS = ("cost", "costUsd", "cost_usd")
 
 
@@ -124,8 +126,8 @@ def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
     replies: list[Mapping[str, Any]] = []
     turns: dict[tuple[str, int], _TurnCount] = {}
     models: dict[str, None] = {}
-    for record in records:
-        kind = record.get("type")
+    for record in records_of(records):
+        kind = record.type
         if kind not in TALLIED:
             continue
         if kind == EventType.AGENT_SPAWNED.value:
@@ -134,7 +136,7 @@ def tally(records: Iterable[Mapping[str, Any]]) -> Tally:
             continue
         if kind == EventType.MODEL_REPLY.value:
             replies.append(record)
-        key = (str(record.get("agentId", "")), int_of(record.get("turn")))
+        key = (record.agent_id, record.turn)
         _count(turns.setdefault(key, _TurnCount()), kind, record)
     costs = [cost for r in replies if (cost := reply_cost(r)) is not None]
     programs = sum(submitted(t.ran, t.carried, closed=t.closed) for t in turns.values())

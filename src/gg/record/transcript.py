@@ -1,6 +1,6 @@
 """A run's events folded into a transcript: what `gg show RUN` prints. Pure.
 
-Input is the wire records (`RunStore.events`, `read_events`, `CollectingSink.wire`), in emit order.
+Input is the wire records (`RunReader.events`, `read_events`, `CollectingSink.wire`), in emit order.
 Rules:
 - A turn is every event sharing `(agentId, turn)` with `turn >= 1`; turns keep the order in which
   they first appear. `run_started`, `run_finished` and events with turn 0 belong to the run.
@@ -13,10 +13,10 @@ Rules:
 - A submission that handed over runs a chain: its `links` are each program's own source and
   verdict, in the order they ran (from `code_execution.links`).
 - A turn's tokens are its `model_reply` usage; its cost and the run's totals of tokens, cost,
-  programs (submitted, failed, cut short) and error turns are read by `gg.telemetry.tally`.
+  programs (submitted, failed, cut short) and error turns are read by `gg.record.tally`.
 - Totals: turns and duration from `run_finished` when there is one, else counted from the events.
-- The agents: every instance the events name, in tree order (the agent tree as the console folds
-  it: `gg.console.agents`), each with how it came to be, its profile, depth, brief and end.
+- The agents: every instance the events name, in tree order (the one agent tree of a run:
+  `gg.record.agents`), each with how it came to be, its profile, depth, brief and end.
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gg.console.agents import Instance, fold_agents
-from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.events import EventType
-from gg.telemetry.records import (
+from gg.record.agents import Instance, fold_agents
+from gg.record.envelope import Record, records_of
+from gg.record.records import (
     ApiRecord,
     Call,
     LimitRecord,
@@ -47,9 +46,11 @@ from gg.telemetry.records import (
     read_outcome,
     read_program,
 )
-from gg.telemetry.store import INTERRUPTED, TIMED_OUT, UNFINISHED
-from gg.telemetry.tally import TokenCounts, reply_cost, submitted, tally, token_counts
-from gg.telemetry.terminal import terminal_safe
+from gg.record.runs import INTERRUPTED, TIMED_OUT, UNFINISHED
+from gg.record.tally import TokenCounts, reply_cost, submitted, tally, token_counts
+from gg.telemetry.clock import parse_timestamp
+from gg.telemetry.events import EventType
+from gg.wire import terminal_safe
 
 RUN_LEVEL = frozenset({EventType.RUN_STARTED.value, EventType.RUN_FINISHED.value})
 
@@ -151,25 +152,22 @@ class _Draft:
 def fold_transcript(records: Iterable[Mapping[str, Any]], *, for_terminal: bool = True) -> Transcript:
     """Fold a run's wire records into its transcript; `for_terminal`, every text made safe to
     print on a terminal (else kept exactly as recorded)."""
-    records = [terminal_safe(record) if for_terminal else record for record in records]
+    if for_terminal:
+        records = (terminal_safe(record) for record in records)
+    read = list(records_of(records))
     drafts: dict[tuple[str, int], _Draft] = {}
     run_logs: list[OperatorLog] = []
-    for record in records:
-        kind, agent, number = (
-            str(record.get("type")),
-            str(record.get("agentId", "")),
-            int_of(record.get("turn")),
-        )
-        if kind in RUN_LEVEL or number < 1:
-            if kind == EventType.LOG.value:
+    for record in read:
+        if record.type in RUN_LEVEL or record.turn < 1:
+            if record.type == EventType.LOG.value:
                 run_logs.append(read_log(record))
             continue
-        key = (agent, number)
+        key = (record.agent_id, record.turn)
         if key not in drafts:
-            drafts[key] = _Draft(Turn(agent, number, str(record.get("timestamp", ""))))
-        _fold_event(drafts[key], kind, record)
+            drafts[key] = _Draft(Turn(record.agent_id, record.turn, record.timestamp))
+        _fold_event(drafts[key], record.type, record)
     turns = _mark_echoes([_freeze(draft) for draft in drafts.values()])
-    return _transcript(records, turns, run_logs)
+    return _transcript(read, turns, run_logs)
 
 
 def _fold_event(draft: _Draft, kind: str, record: Mapping[str, Any]) -> None:
@@ -278,15 +276,13 @@ def _is_echo(message: Message, before: Turn) -> bool:
     return any(c.call_id == message.tool_call_id and c.receipt == message.content for c in before.calls)
 
 
-def _transcript(
-    records: list[Mapping[str, Any]], turns: tuple[Turn, ...], logs: list[OperatorLog]
-) -> Transcript:
+def _transcript(records: list[Record], turns: tuple[Turn, ...], logs: list[OperatorLog]) -> Transcript:
     started = _first(records, EventType.RUN_STARTED.value)
     finished = _first(records, EventType.RUN_FINISHED.value)
-    head = records[0] if records else {}
+    head = records[0] if records else Record({})
     return Transcript(
-        run_id=str(head.get("runId", "")),
-        started_at=str(started.get("timestamp", head.get("timestamp", ""))),
+        run_id=head.run_id,
+        started_at=started.timestamp or head.timestamp,
         turns=turns,
         totals=_totals(records, turns, finished),
         logs=tuple(logs),
@@ -304,7 +300,7 @@ def _transcript(
     )
 
 
-def _totals(records: list[Mapping[str, Any]], turns: tuple[Turn, ...], finished: Mapping[str, Any]) -> Totals:
+def _totals(records: list[Record], turns: tuple[Turn, ...], finished: Record) -> Totals:
     spent = tally(records)
     return Totals(
         turns=int_of(finished["turns"]) if "turns" in finished else len(turns),
@@ -322,10 +318,11 @@ def _totals(records: list[Mapping[str, Any]], turns: tuple[Turn, ...], finished:
     )
 
 
-def _first(records: Sequence[Mapping[str, Any]], kind: str) -> Mapping[str, Any]:
-    return next((r for r in records if r.get("type") == kind), {})
+def _first(records: Sequence[Record], kind: str) -> Record:
+    """The first record of type `kind`; an empty one when there is none."""
+    return next((r for r in records if r.type == kind), Record({}))
 
 
-def _span_ms(records: Sequence[Mapping[str, Any]]) -> float | None:
-    moments = [m for r in records if (m := parse_timestamp(str(r.get("timestamp", "")))) is not None]
+def _span_ms(records: Sequence[Record]) -> float | None:
+    moments = [m for r in records if (m := parse_timestamp(r.timestamp)) is not None]
     return (max(moments) - min(moments)).total_seconds() * 1000 if moments else None

@@ -39,12 +39,13 @@ from rich.table import Table
 from rich.text import Text
 
 from gg.ids import ROOT_ID
-from gg.telemetry.agents_view import agent_heading, render_agent_tree
+from gg.record.records import Call, LinkRun, Message, ProgramRun
+from gg.record.runs import INTERRUPTED, TIMED_OUT, ListedRun, RunRow, elapsed_ms
+from gg.record.tally import Tally, TokenCounts
+from gg.record.transcript import Totals, Transcript, Turn
 from gg.telemetry.clock import parse_timestamp
-from gg.telemetry.records import Call, LinkRun, Message, ProgramRun
-from gg.telemetry.store import INTERRUPTED, TIMED_OUT, ListedRun, RunRow, elapsed_ms
-from gg.telemetry.tally import Tally, TokenCounts
-from gg.telemetry.terminal import (
+from gg.terminal.agents_view import agent_heading, render_agent_tree
+from gg.terminal.glyphs import (
     LOG_STYLES,
     OUTCOME_STYLES,
     Glyphs,
@@ -54,9 +55,8 @@ from gg.telemetry.terminal import (
     plural,
     program_line,
     status_text,
-    terminal_safe,
 )
-from gg.telemetry.transcript import Totals, Transcript, Turn
+from gg.wire import terminal_safe
 
 RUN_COLUMNS = (
     "run",

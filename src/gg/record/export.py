@@ -37,11 +37,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gg.console.agents import Instance
-from gg.telemetry.records import Call, LimitRecord, LinkRun, Message, OperatorLog, Outcome, ProgramRun
-from gg.telemetry.store import ListedRun, elapsed_ms
-from gg.telemetry.tally import TokenCounts
-from gg.telemetry.transcript import Transcript, Turn
+from gg.record.agents import Instance
+from gg.record.records import Call, LimitRecord, LinkRun, Message, OperatorLog, Outcome, ProgramRun
+from gg.record.runs import ListedRun, elapsed_ms
+from gg.record.tally import TokenCounts
+from gg.record.transcript import Transcript, Turn
+from gg.telemetry.events import UsageKey
 
 SCHEMA = 1
 
@@ -104,10 +105,10 @@ def _agent(agent: Instance) -> dict[str, Any]:
 
 def _tokens(tokens: TokenCounts) -> dict[str, int | None]:
     return {
-        "inputTokens": tokens.input,
-        "outputTokens": tokens.output,
-        "cacheReadTokens": tokens.cache_read,
-        "cacheWriteTokens": tokens.cache_write,
+        UsageKey.INPUT.value: tokens.input,
+        UsageKey.OUTPUT.value: tokens.output,
+        UsageKey.CACHE_READ.value: tokens.cache_read,
+        UsageKey.CACHE_WRITE.value: tokens.cache_write,
     }
 
 

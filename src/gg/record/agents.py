@@ -17,9 +17,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gg.console.vocabulary import ROOT_AGENT, AgentEvent, TransitionKind
+from gg.ids import ROOT_ID
+from gg.record.envelope import Record, records_of
+from gg.record.records import int_of
+from gg.telemetry.agent_events import TransitionKind
 from gg.telemetry.events import EventType
-from gg.telemetry.records import dict_of, int_of
 
 RUNNING = "running"
 STOPPED = "stopped"
@@ -42,7 +44,7 @@ class Instance:
     summary: str | None = None
     successors: tuple[str, ...] = ()
     subagents: tuple[str, ...] = ()
-    transition: dict[str, Any] | None = None  # the agent_transition that made it
+    transition: Record | None = None  # the agent_transition that made it
     first_seen: int = 0
 
 
@@ -96,55 +98,55 @@ class AgentTree:
 def fold_agents(records: Iterable[Mapping[str, Any]], run_status: str | None) -> AgentTree:
     """The tree of every instance the records name; `run_status` None while the run runs."""
     instances: dict[str, Instance] = {}
-    made_by: dict[str, tuple[str, Mapping[str, Any]]] = {}
-    for position, record in enumerate(records):
-        agent = str(record.get("agentId") or ROOT_AGENT)
+    made_by: dict[str, tuple[str, Record]] = {}
+    for position, record in enumerate(records_of(records)):
+        agent = record.agent_id or ROOT_ID
         if agent not in instances:
             instances[agent] = Instance(agent, first_seen=position)
         _fold_record(instances, made_by, agent, record)
-    root = ROOT_AGENT if ROOT_AGENT in instances else next(iter(instances), ROOT_AGENT)
+    root = ROOT_ID if ROOT_ID in instances else next(iter(instances), ROOT_ID)
     linked = _link(instances, made_by, root)
     return AgentTree(root, _statuses(linked, root, run_status))
 
 
 def _fold_record(
     instances: dict[str, Instance],
-    made_by: dict[str, tuple[str, Mapping[str, Any]]],
+    made_by: dict[str, tuple[str, Record]],
     agent: str,
-    record: Mapping[str, Any],
+    record: Record,
 ) -> None:
-    kind = record.get("type")
+    kind = record.type
     current = instances[agent]
-    if kind == AgentEvent.AGENT_SPAWNED:
-        parent = record.get("parentAgentId")
+    if kind == EventType.AGENT_SPAWNED:
+        parent = record.parent_agent_id
         instances[agent] = replace(
             current,
-            parent=str(parent) if parent else current.parent,
+            parent=parent or current.parent,
             profile=str(record.get("profileId") or current.profile),
             model=str(record.get("modelId") or current.model),
             depth=int_of(record.get("depth")),
             brief=record.get("brief") if isinstance(record.get("brief"), str) else current.brief,
             relation="subagent" if parent and current.relation == "root" else current.relation,
         )
-    elif kind == AgentEvent.AGENT_TRANSITION:
+    elif kind == EventType.AGENT_TRANSITION:
         target = str(record.get("toAgentId") or "")
         if target:
             made_by[target] = (agent, record)
-    elif kind == AgentEvent.FSM_STATE:
+    elif kind == EventType.FSM_STATE:
         instances[agent] = replace(current, state=str(record.get("state") or "") or None)
-    elif kind == AgentEvent.AGENT_FINISHED:
+    elif kind == EventType.AGENT_FINISHED:
         summary = record.get("summary")
         instances[agent] = replace(
             current,
             status=str(record.get("status") or current.status),
             summary=summary if isinstance(summary, str) else current.summary,
         )
-    elif kind == EventType.RUN_STARTED and agent == ROOT_AGENT and not current.model:
+    elif kind == EventType.RUN_STARTED and agent == ROOT_ID and not current.model:
         instances[agent] = replace(current, model=str(record.get("model") or ""))
 
 
 def _link(
-    instances: dict[str, Instance], made_by: Mapping[str, tuple[str, Mapping[str, Any]]], root: str
+    instances: dict[str, Instance], made_by: Mapping[str, tuple[str, Record]], root: str
 ) -> dict[str, Instance]:
     successors: dict[str, list[str]] = {}
     subagents: dict[str, list[str]] = {}
@@ -158,7 +160,7 @@ def _link(
             relation = str(transition.get("kind") or "subagent")
             profile = instance.profile or str(transition.get("profileId") or "")
             linked[instance.id] = replace(
-                instance, parent=parent, relation=relation, profile=profile, transition=dict_of(transition)
+                instance, parent=parent, relation=relation, profile=profile, transition=transition
             )
             bucket = subagents if relation == TransitionKind.FORK else successors
             bucket.setdefault(parent, []).append(instance.id)
@@ -169,7 +171,7 @@ def _link(
             instance,
             successors=tuple(successors.get(agent_id, ())),
             subagents=tuple(subagents.get(agent_id, ())),
-            profile=instance.profile or (ROOT_AGENT if agent_id == root else ""),
+            profile=instance.profile or (ROOT_ID if agent_id == root else ""),
         )
     return linked
 

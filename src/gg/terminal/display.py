@@ -25,10 +25,10 @@ from rich.console import Console
 from rich.text import Text
 
 from gg.ids import ROOT_ID as ROOT_AGENT
+from gg.record.records import read_limit, read_log, read_outcome, read_program
 from gg.telemetry.emitter import RECORD_LOST
 from gg.telemetry.events import Event, EventType
-from gg.telemetry.records import read_limit, read_log, read_outcome, read_program
-from gg.telemetry.terminal import (
+from gg.terminal.glyphs import (
     LOG_STYLES,
     OUTCOME_STYLES,
     ceiling_line,
@@ -39,8 +39,8 @@ from gg.telemetry.terminal import (
     plural,
     program_line,
     status_text,
-    terminal_safe,
 )
+from gg.wire import terminal_safe
 
 _AGENT_EVENTS = frozenset(
     {EventType.AGENT_SPAWNED, EventType.AGENT_TRANSITION, EventType.AGENT_FINISHED, EventType.AGENT_MODULES}

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from gg.telemetry.records import LimitRecord, ProgramRun
-from gg.wire import printable
+from gg.record.records import LimitRecord, ProgramRun
 
 STATUS_STYLES = {
     "completed": "bold green",
@@ -106,21 +104,6 @@ CEILINGS = {
 def glyphs_for(console: Console) -> Glyphs:
     """Unicode marks when the console's encoding can carry them, ASCII otherwise."""
     return UNICODE if console.encoding.lower().startswith("utf") else ASCII
-
-
-def terminal_safe(value: Any) -> Any:
-    """`value` (a wire record, or any part of one) with every string made printable
-    (`gg.wire.printable`: control characters as pictures, bidi controls as U+FFFD), so no escape
-    sequence from a program or a model reaches the operator's terminal and no text can redraw or
-    reorder gg's own lines; other values as they are. Every text a terminal view prints from a
-    run passes here."""
-    if isinstance(value, str):
-        return printable(value)
-    if isinstance(value, list | tuple):
-        return [terminal_safe(item) for item in value]
-    if isinstance(value, dict):
-        return {key: terminal_safe(item) for key, item in value.items()}
-    return value
 
 
 def encodable(text: Text, console: Console) -> Text:
