@@ -1,0 +1,378 @@
+"""The SQL face of the record: the documented, stable, read-only views a query of the run store
+reads (`gg query`, `gg schema --store`, the console's Query page), defined here and nowhere else.
+
+Rules:
+- Each view is data (`gg.record.sql_view.View`): its name, what one row is, its columns (each
+  with its meaning, in order) and its SELECT, written in standard SQL with every backend-specific
+  spelling rendered by a `gg.record.dialect.Dialect`, so the same views run on SQLite and
+  PostgreSQL. `gg.record.sql_view.statements` installs them.
+- Flags (`ok`, `error_turn`, `solved`, `writable`) are 1 or 0; figures a record does not hold
+  are NULL, never 0. Limits are the capability set's, NULL where it wrote none.
+- A column is never renamed or removed; new ones are added at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+from gg.config.limits import Limits
+from gg.record.dialect import Dialect
+from gg.record.sql_view import View, columns
+from gg.wire import camel
+
+ERROR_OUTCOME = "error"  # a turn whose program or reply failed (`gg.record.tally`)
+
+
+def _limit_is_whole(annotation: Any) -> bool:
+    """Whether a `Limits` field holds a whole number (`Annotated[int, ...] | None`)."""
+    written = next(arg for arg in get_args(annotation) if arg is not type(None))
+    return get_args(written)[0] is int
+
+
+LIMITS: tuple[tuple[str, str, bool], ...] = tuple(
+    (name, field.alias or camel(name), _limit_is_whole(field.annotation))
+    for name, field in Limits.model_fields.items()
+)
+"""Each limit of a capability set: its column, its wire name, whether it is a whole number."""
+
+
+def _limit_columns(d: Dialect, source: str) -> str:
+    figures = ((d.integer if whole else d.real)(source, "limits", wire) for _, wire, whole in LIMITS)
+    return ", ".join(f"{figure} AS {name}" for figure, (name, _, _) in zip(figures, LIMITS, strict=True))
+
+
+RUNS = View(
+    "runs",
+    "one run",
+    columns(
+        ("run_id", "the run's id (run-YYYYMMDD-HHMMSS-xxxx)"),
+        ("name", "the capability set's name"),
+        ("arm", "the language the root agent's programs are written in: javascript, typescript, python, ..."),
+        ("model", "the model the run was started with"),
+        ("status", "as stored: completed, failed, interrupted, timed_out, ... (running until it ends)"),
+        ("exit_code", "the exit code it ended with (NULL while running, or killed)"),
+        ("turns", "turns taken, every agent's"),
+        ("events", "events stored"),
+        ("started_at", "when it started (ISO 8601, UTC)"),
+        ("finished_at", "when it ended (NULL while running, or killed)"),
+        ("duration_ms", "how long it ran, as recorded at its end"),
+        ("final_text", "the root agent's final word"),
+        ("message", "why it ended, when it did not complete"),
+        ("config_path", "the capability set it ran"),
+        ("workspace", "the folder its programs worked in"),
+        ("host", "the machine it ran on"),
+        *((name, f"the limit `{wire}`") for name, wire, _ in LIMITS),
+    ),
+    ("runs", "events"),
+    lambda d: (
+        "SELECT r.id AS run_id, r.name, r.language AS arm, r.model, r.status, r.exit_code, r.turns, r.events,"
+        " r.started_at, r.finished_at, r.duration_ms, r.final_text, r.message, r.config_path, r.workspace,"
+        f" r.host, {_limit_columns(d, 's.json')}"
+        f" FROM {d.table('runs')} r LEFT JOIN {d.table('events')} s"
+        " ON s.run_id = r.id AND s.type = 'run_started'"
+    ),
+)
+
+TURNS = View(
+    "turns",
+    "one turn of one agent that closed (a turn the run's end cut short has no row)",
+    columns(
+        ("run_id", "the run"),
+        ("agent_id", "the agent (root, root.1, root@2, ...)"),
+        ("turn", "the agent's turn, from 1"),
+        ("arm", "the language the agent's programs are written in"),
+        ("model", "the agent's model"),
+        ("outcome", "how the turn ended: progressed, finished, error, ..."),
+        ("error_turn", "1 when the outcome is error: the model's program or reply failed"),
+        ("error_type", "the error's type (program_throw, transpile_compile, ...), NULL when none"),
+        ("error", "the error's text"),
+        ("consecutive_errors", "error turns in a row, this one included"),
+        ("programs", "programs the turn ran"),
+        ("input_tokens", "prompt tokens of the turn's replies, cache reads and writes included"),
+        ("output_tokens", "tokens the turn's replies wrote"),
+        ("cost_usd", "what the turn's replies cost, NULL when none was priced"),
+        ("reply_ms", "time spent waiting for the model"),
+        ("ended_at", "when the turn ended"),
+    ),
+    ("runs", "events"),
+    lambda d: (
+        "SELECT o.run_id, o.agent_id, o.turn,"
+        f" COALESCE({d.text('sp.json', 'language')}, r.language) AS arm,"
+        f" COALESCE({d.text('sp.json', 'modelId')}, r.model) AS model,"
+        f" {d.text('o.json', 'outcome')} AS outcome,"
+        f" CASE WHEN {d.text('o.json', 'outcome')} = '{ERROR_OUTCOME}' THEN 1 ELSE 0 END AS error_turn,"
+        f" {d.text('o.json', 'errorType')} AS error_type, {d.text('o.json', 'error')} AS error,"
+        f" {d.integer('o.json', 'consecutiveErrors')} AS consecutive_errors,"
+        f" ({_of_turn(d, 'code_execution', 'COUNT(*)')}) AS programs,"
+        f" ({_replies(d, d.integer('x.json', 'usage', 'inputTokens'))}) AS input_tokens,"
+        f" ({_replies(d, d.integer('x.json', 'usage', 'outputTokens'))}) AS output_tokens,"
+        f" ({_replies(d, d.real('x.json', 'costUsd'))}) AS cost_usd,"
+        f" ({_replies(d, d.real('x.json', 'durationMs'))}) AS reply_ms,"
+        " o.timestamp AS ended_at"
+        f" FROM {d.table('events')} o JOIN {d.table('runs')} r ON r.id = o.run_id"
+        f" LEFT JOIN {d.table('events')} sp ON sp.run_id = o.run_id AND sp.agent_id = o.agent_id"
+        " AND sp.type = 'agent_spawned'"
+        " WHERE o.type = 'turn_outcome'"
+    ),
+)
+
+
+def _of_turn(d: Dialect, event_type: str, figure: str) -> str:
+    """A figure over the events of one type in the turn of the outer event `o`."""
+    return (
+        f"SELECT {figure} FROM {d.table('events')} x WHERE x.run_id = o.run_id AND x.type = '{event_type}'"
+        " AND x.agent_id = o.agent_id AND x.turn = o.turn"
+    )
+
+
+def _replies(d: Dialect, figure: str) -> str:
+    """The sum of a figure over the `model_reply`s of the outer turn `o` (NULL when none holds it)."""
+    return _of_turn(d, "model_reply", f"SUM({figure})")
+
+
+AGENTS = View(
+    "agents",
+    "one agent instance (the root, each subagent, fork copy and successor)",
+    columns(
+        ("run_id", "the run"),
+        ("agent_id", "the agent (root, root.1, root.f1, root@2, ...)"),
+        ("parent_agent_id", "the agent that made it, NULL for the root"),
+        ("profile", "the profile it runs"),
+        ("model", "its model"),
+        ("arm", "the language its programs are written in"),
+        ("depth", "how deep it sits in the tree, the root at 0"),
+        ("status", "how its last incarnation ended (completed, failed, ...), NULL when it did not"),
+        ("summary", "its final word"),
+        ("turns", "turns it closed"),
+        ("error_turns", "of those, error turns"),
+        ("spawned_at", "when it opened"),
+    ),
+    ("runs", "events"),
+    lambda d: (
+        f"SELECT s.run_id, s.agent_id, {d.text('s.json', 'parentAgentId')} AS parent_agent_id,"
+        f" {d.text('s.json', 'profileId')} AS profile, {d.text('s.json', 'modelId')} AS model,"
+        f" COALESCE({d.text('s.json', 'language')}, r.language) AS arm,"
+        f" {d.integer('s.json', 'depth')} AS depth,"
+        f" {d.text('f.json', 'status')} AS status, {d.text('f.json', 'summary')} AS summary,"
+        f" ({_outcomes(d, 'COUNT(*)')}) AS turns,"
+        f" ({_outcomes(d, _error_turns(d))}) AS error_turns, s.timestamp AS spawned_at"
+        f" FROM {d.table('events')} s JOIN {d.table('runs')} r ON r.id = s.run_id"
+        f" LEFT JOIN {d.table('events')} f ON f.run_id = s.run_id AND f.agent_id = s.agent_id"
+        " AND f.type = 'agent_finished'"
+        " WHERE s.type = 'agent_spawned'"
+    ),
+)
+
+
+def _error_turns(d: Dialect) -> str:
+    return f"SUM(CASE WHEN {d.text('x.json', 'outcome')} = '{ERROR_OUTCOME}' THEN 1 ELSE 0 END)"
+
+
+def _outcomes(d: Dialect, figure: str) -> str:
+    """A figure over the `turn_outcome`s of the outer agent `s` (0 rows sum to 0)."""
+    return (
+        f"SELECT COALESCE({figure}, 0) FROM {d.table('events')} x WHERE x.run_id = s.run_id"
+        " AND x.type = 'turn_outcome' AND x.agent_id = s.agent_id"
+    )
+
+
+_PROGRAM_FIGURES = (
+    ("ok", "1 when the (last) program ran to its end, 0 when it failed"),
+    ("verdict", "ok, or failed"),
+    ("error_type", "why it failed (program_throw, sandbox_timeout, ...), NULL when it did not"),
+    ("error", "the error's text"),
+    ("duration_ms", "how long it ran"),
+    ("api_calls", "SDK calls it made"),
+    ("source", "its source"),
+)
+
+PROGRAMS = View(
+    "programs",
+    "one submission's program as it ran (a hand-over chain is one row: its last program's verdict)",
+    columns(
+        ("run_id", "the run"),
+        ("agent_id", "the agent that submitted it"),
+        ("turn", "the turn it was submitted in"),
+        ("submission", "its place among the turn's submissions, from 1"),
+        ("arm", "the language it is written in"),
+        ("model", "the model that wrote it"),
+        ("program_id", "the id the program library keeps it under, NULL when none"),
+        *_PROGRAM_FIGURES,
+        ("compile_ms", "time spent compiling it (typescript), NULL when none"),
+        ("tool_calls", "tool calls it answered"),
+        ("chain", "programs its hand-over chain ran, 1 when it handed over to none (see chain_links)"),
+        ("finished", "the final word it ended its agent's session with, NULL when it did not"),
+        ("ran_at", "when it ended"),
+    ),
+    ("runs", "events"),
+    lambda d: (
+        "SELECT c.run_id, c.agent_id, c.turn, "
+        f"{d.integer('c.json', 'submission')} AS submission,"
+        f" COALESCE({d.text('sp.json', 'language')}, r.language) AS arm,"
+        f" COALESCE({d.text('sp.json', 'modelId')}, r.model) AS model,"
+        f" {d.text('c.json', 'programId')} AS program_id, {_verdict(d, 'c.json')},"
+        f" {d.real('c.json', 'durationMs')} AS duration_ms, {d.integer('c.json', 'apiCalls')} AS api_calls,"
+        f" {d.text('c.json', 'source')} AS source, {d.real('c.json', 'compileMs')} AS compile_ms,"
+        f" {d.integer('c.json', 'toolCalls')} AS tool_calls,"
+        f" COALESCE({d.integer('c.json', 'programs')}, 1) AS chain,"
+        f" {d.text('c.json', 'finished')} AS finished, c.timestamp AS ran_at"
+        f" FROM {d.table('events')} c JOIN {d.table('runs')} r ON r.id = c.run_id"
+        f" LEFT JOIN {d.table('events')} sp ON sp.run_id = c.run_id AND sp.agent_id = c.agent_id"
+        " AND sp.type = 'agent_spawned'"
+        " WHERE c.type = 'code_execution'"
+    ),
+)
+
+
+def _verdict(d: Dialect, source: str) -> str:
+    """`ok`, `verdict`, `error_type`, `error` of a program record at `source`."""
+    ok = d.flag(source, "ok")
+    return (
+        f"{ok} AS ok, CASE WHEN {ok} = 1 THEN 'ok' ELSE 'failed' END AS verdict,"
+        f" {d.text(source, 'errorType')} AS error_type, {d.text(source, 'error')} AS error"
+    )
+
+
+CHAIN_LINKS = View(
+    "chain_links",
+    "one program of a hand-over chain, in the order the chain ran them",
+    columns(
+        ("run_id", "the run"),
+        ("agent_id", "the agent that submitted the chain"),
+        ("turn", "the turn"),
+        ("submission", "the submission whose chain it is (programs.submission)"),
+        ("link", "its place in the chain, from 0"),
+        *_PROGRAM_FIGURES,
+    ),
+    ("events",),
+    lambda d: (
+        "SELECT c.run_id, c.agent_id, c.turn, "
+        f"{d.integer('c.json', 'submission')} AS submission, {d.position('l')} AS link,"
+        f" {_verdict(d, 'l.value')}, {d.real('l.value', 'durationMs')} AS duration_ms,"
+        f" {d.integer('l.value', 'apiCalls')} AS api_calls, {d.text('l.value', 'source')} AS source"
+        f" FROM {d.table('events')} c CROSS JOIN {d.elements('c.json', 'links', 'l')}"
+        " WHERE c.type = 'code_execution'"
+    ),
+)
+
+API_CALLS = View(
+    "api_calls",
+    "one SDK call a program made, once it returned",
+    columns(
+        ("run_id", "the run"),
+        ("agent_id", "the agent whose program made it"),
+        ("turn", "the turn"),
+        ("ordinal", "its place among its program's calls, from 0"),
+        ("operation", "the SDK operation (files.read_file, views.open_file, ...)"),
+        ("ok", "1 when it succeeded, 0 when it failed"),
+        ("code", "the failure's code (not-found, conflict, ...), NULL when it succeeded"),
+        ("failure", "the failure's text"),
+        ("duration_ms", "whole milliseconds from the call to its result (as their timestamps tell)"),
+        ("returned_at", "when it returned"),
+    ),
+    ("events",),
+    lambda d: (
+        "SELECT run_id, agent_id, turn, ordinal, operation, ok,"
+        f" CASE WHEN {_colon(d)} > 0 THEN substr(failure, 1, {_colon(d)} - 1)"
+        f" END AS code, failure, {d.millis_between('called_at', 'returned_at')} AS duration_ms, returned_at"
+        f" FROM (SELECT a.run_id, a.agent_id, a.turn, {d.integer('a.json', 'ordinal')} AS ordinal,"
+        f" {d.text('a.json', 'operation')} AS operation, {d.flag('a.json', 'ok')} AS ok,"
+        f" {d.text('a.json', 'failure')} AS failure, a.timestamp AS returned_at,"
+        f" (SELECT c.timestamp FROM {d.table('events')} c WHERE c.run_id = a.run_id AND c.type = 'api_call'"
+        f" AND c.agent_id = a.agent_id AND c.seq < a.seq"
+        f" AND {d.integer('c.json', 'ordinal')} = {d.integer('a.json', 'ordinal')}"
+        " ORDER BY c.seq DESC LIMIT 1) AS called_at"
+        f" FROM {d.table('events')} a WHERE a.type = 'api_result') calls"
+    ),
+)
+
+
+def _colon(d: Dialect) -> str:
+    return d.find("failure", "':'")
+
+
+MODULES = View(
+    "modules",
+    "one module store as one agent holds it (a store several agents share has a row per holder)",
+    columns(
+        ("run_id", "the run"),
+        ("module_id", "the store's id (memories-0, board-0, ...): the same id is the same store"),
+        ("kind", "the module kind: history, memories, tasks, board, skills, archive"),
+        ("agent_id", "the holder"),
+        ("origin", "how the holder came by it: created, profile, run, forked, transferred"),
+        ("scope", "a memories store's scope (isolated, shared), NULL for other kinds"),
+        ("writable", "1 when the holder may write it"),
+        ("holders", "how many agents of the run hold this store"),
+    ),
+    ("events",),
+    lambda d: (
+        f"SELECT e.run_id, {d.text('m.value', 'moduleId')} AS module_id, {d.text('m.value', 'kind')} AS kind,"
+        f" e.agent_id, {d.text('m.value', 'origin')} AS origin, {d.text('m.value', 'scope')} AS scope,"
+        f" {d.flag('m.value', 'writable')} AS writable,"
+        f" COUNT(*) OVER (PARTITION BY e.run_id, {d.text('m.value', 'moduleId')}) AS holders"
+        f" FROM {d.table('events')} e CROSS JOIN {d.elements('e.json', 'modules', 'm')}"
+        f" WHERE e.type = 'agent_modules' AND {d.flag('m.value', 'enabled')} = 1"
+    ),
+)
+
+STUDIES = View(
+    "studies",
+    "one study (gg study run)",
+    columns(
+        ("study_id", "the study's id"),
+        ("name", "its name"),
+        ("file", "the study file it ran"),
+        ("status", "as stored: running, finished, ..."),
+        ("configs", "its configs, as a JSON list"),
+        ("tasks", "its tasks, as a JSON list"),
+        ("repeats", "how often each (config, task) runs"),
+        ("seed", "the seed its order was drawn with"),
+        ("cells", "cells planned: configs x tasks x repeats"),
+        ("model", "the model every config was answered by, NULL when each config's own"),
+        ("executor", "where its cells ran: local, ray"),
+        ("created_at", "when it started"),
+        ("updated_at", "when a cell last finished"),
+    ),
+    ("studies",),
+    lambda d: (
+        "SELECT id AS study_id, name, file, status, configs, tasks, repeats, seed, cells, model, executor,"
+        f" created_at, updated_at FROM {d.table('studies')}"
+    ),
+)
+
+CELLS = View(
+    "cells",
+    "one finished cell of a study: one config on one task, one repeat",
+    columns(
+        ("study_id", "the study"),
+        ("config", "the config (the study's arm of comparison)"),
+        ("task", "the task"),
+        ("repeat", "which repeat, from 1"),
+        ("run_id", "the run that answered it (runs.run_id)"),
+        ("arm", "the language the run's programs are written in"),
+        ("model", "the model the run was started with"),
+        ("status", "how the run ended"),
+        ("verdict", "what the task's check said: solved, failed, ..."),
+        ("solved", "1 when the check passed"),
+        ("turns", "turns the run took"),
+        ("programs", "programs it submitted"),
+        ("error_turns", "its error turns"),
+        ("input_tokens", "prompt tokens"),
+        ("output_tokens", "tokens written"),
+        ("cost_usd", "what it cost, NULL when unpriced"),
+        ("wall_ms", "how long the cell took"),
+        ("check_ms", "how long its check took"),
+        ("worker", "the machine or worker that ran it"),
+        ("finished_at", "when it finished"),
+    ),
+    ("study_cells", "runs"),
+    lambda d: (
+        'SELECT c.study_id, c.config, c.task, c."repeat", c.run_id, r.language AS arm, r.model, c.status,'
+        " c.verdict, CAST(c.solved AS INTEGER) AS solved, c.turns, c.programs, c.error_turns,"
+        " c.input_tokens, c.output_tokens, c.cost_usd, c.wall_ms, c.check_ms, c.worker, c.finished_at"
+        f" FROM {d.table('study_cells')} c LEFT JOIN {d.table('runs')} r ON r.id = c.run_id"
+    ),
+)
+
+VIEWS: tuple[View, ...] = (RUNS, AGENTS, TURNS, PROGRAMS, CHAIN_LINKS, API_CALLS, MODULES, STUDIES, CELLS)
+"""Every view, in the order `gg schema` shows them."""
