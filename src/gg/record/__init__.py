@@ -18,6 +18,7 @@ itself imports nothing, so a reader loads only the parts it uses.
 | `export`     | the JSON documents of `gg runs --json` and `gg show --json` (pure)       |
 | `views`      | the SQL face of the record: the documented views a query reads           |
 | `sql_view`   | what a view is, and how the views are installed on a reading connection  |
+| `view_sql`   | the SQL fragments the views are built from                               |
 | `dialect`    | the SQL SQLite and PostgreSQL spell differently, rendered per backend    |
 | `query`      | one bounded, read-only SQL query over the views (`gg query`)             |
 """

@@ -13,33 +13,19 @@ Rules:
 
 from __future__ import annotations
 
-from typing import Any, get_args
-
-from gg.config.limits import Limits
 from gg.record.dialect import Dialect
 from gg.record.sql_view import View, columns
-from gg.wire import camel
-
-ERROR_OUTCOME = "error"  # a turn whose program or reply failed (`gg.record.tally`)
-
-
-def _limit_is_whole(annotation: Any) -> bool:
-    """Whether a `Limits` field holds a whole number (`Annotated[int, ...] | None`)."""
-    written = next(arg for arg in get_args(annotation) if arg is not type(None))
-    return get_args(written)[0] is int
-
-
-LIMITS: tuple[tuple[str, str, bool], ...] = tuple(
-    (name, field.alias or camel(name), _limit_is_whole(field.annotation))
-    for name, field in Limits.model_fields.items()
+from gg.record.view_sql import (
+    LIMITS,
+    error_turn,
+    failure_code,
+    limit_columns,
+    of_turn,
+    outcomes,
+    replies,
+    unreported_status,
+    verdict,
 )
-"""Each limit of a capability set: its column, its wire name, whether it is a whole number."""
-
-
-def _limit_columns(d: Dialect, source: str) -> str:
-    figures = ((d.integer if whole else d.real)(source, "limits", wire) for _, wire, whole in LIMITS)
-    return ", ".join(f"{figure} AS {name}" for figure, (name, _, _) in zip(figures, LIMITS, strict=True))
-
 
 RUNS = View(
     "runs",
@@ -67,7 +53,7 @@ RUNS = View(
     lambda d: (
         "SELECT r.id AS run_id, r.name, r.language AS arm, r.model, r.status, r.exit_code, r.turns, r.events,"
         " r.started_at, r.finished_at, r.duration_ms, r.final_text, r.message, r.config_path, r.workspace,"
-        f" r.host, {_limit_columns(d, 's.json')}"
+        f" r.host, {limit_columns(d, 's.json')}"
         f" FROM {d.table('runs')} r LEFT JOIN {d.table('events')} s"
         " ON s.run_id = r.id AND s.type = 'run_started'"
     ),
@@ -100,14 +86,14 @@ TURNS = View(
         f" COALESCE({d.text('sp.json', 'language')}, r.language) AS arm,"
         f" COALESCE({d.text('sp.json', 'modelId')}, r.model) AS model,"
         f" {d.text('o.json', 'outcome')} AS outcome,"
-        f" CASE WHEN {d.text('o.json', 'outcome')} = '{ERROR_OUTCOME}' THEN 1 ELSE 0 END AS error_turn,"
+        f" {error_turn(d, 'o.json')} AS error_turn,"
         f" {d.text('o.json', 'errorType')} AS error_type, {d.text('o.json', 'error')} AS error,"
         f" {d.integer('o.json', 'consecutiveErrors')} AS consecutive_errors,"
-        f" ({_of_turn(d, 'code_execution', 'COUNT(*)')}) AS programs,"
-        f" ({_replies(d, d.integer('x.json', 'usage', 'inputTokens'))}) AS input_tokens,"
-        f" ({_replies(d, d.integer('x.json', 'usage', 'outputTokens'))}) AS output_tokens,"
-        f" ({_replies(d, d.real('x.json', 'costUsd'))}) AS cost_usd,"
-        f" ({_replies(d, d.real('x.json', 'durationMs'))}) AS reply_ms,"
+        f" ({of_turn(d, 'code_execution', 'COUNT(*)')}) AS programs,"
+        f" ({replies(d, d.integer('x.json', 'usage', 'inputTokens'))}) AS input_tokens,"
+        f" ({replies(d, d.integer('x.json', 'usage', 'outputTokens'))}) AS output_tokens,"
+        f" ({replies(d, d.real('x.json', 'costUsd'))}) AS cost_usd,"
+        f" ({replies(d, d.real('x.json', 'durationMs'))}) AS reply_ms,"
         " o.timestamp AS ended_at"
         f" FROM {d.table('events')} o JOIN {d.table('runs')} r ON r.id = o.run_id"
         f" LEFT JOIN {d.table('events')} sp ON sp.run_id = o.run_id AND sp.agent_id = o.agent_id"
@@ -115,19 +101,6 @@ TURNS = View(
         " WHERE o.type = 'turn_outcome'"
     ),
 )
-
-
-def _of_turn(d: Dialect, event_type: str, figure: str) -> str:
-    """A figure over the events of one type in the turn of the outer event `o`."""
-    return (
-        f"SELECT {figure} FROM {d.table('events')} x WHERE x.run_id = o.run_id AND x.type = '{event_type}'"
-        " AND x.agent_id = o.agent_id AND x.turn = o.turn"
-    )
-
-
-def _replies(d: Dialect, figure: str) -> str:
-    """The sum of a figure over the `model_reply`s of the outer turn `o` (NULL when none holds it)."""
-    return _of_turn(d, "model_reply", f"SUM({figure})")
 
 
 AGENTS = View(
@@ -141,7 +114,7 @@ AGENTS = View(
         ("model", "its model"),
         ("arm", "the language its programs are written in"),
         ("depth", "how deep it sits in the tree, the root at 0"),
-        ("status", "how its last incarnation ended (completed, failed, ...), NULL when it did not"),
+        ("status", "how it ended: its own word, else handed over, stopped, or the run's ending (as gg show)"),
         ("summary", "its final word"),
         ("turns", "turns it closed"),
         ("error_turns", "of those, error turns"),
@@ -153,9 +126,10 @@ AGENTS = View(
         f" {d.text('s.json', 'profileId')} AS profile, {d.text('s.json', 'modelId')} AS model,"
         f" COALESCE({d.text('s.json', 'language')}, r.language) AS arm,"
         f" {d.integer('s.json', 'depth')} AS depth,"
-        f" {d.text('f.json', 'status')} AS status, {d.text('f.json', 'summary')} AS summary,"
-        f" ({_outcomes(d, 'COUNT(*)')}) AS turns,"
-        f" ({_outcomes(d, _error_turns(d))}) AS error_turns, s.timestamp AS spawned_at"
+        f" COALESCE({d.text('f.json', 'status')}, {unreported_status(d)}) AS status,"
+        f" {d.text('f.json', 'summary')} AS summary,"
+        f" ({outcomes(d, 'COUNT(*)')}) AS turns,"
+        f" ({outcomes(d, _summed_error_turns(d))}) AS error_turns, s.timestamp AS spawned_at"
         f" FROM {d.table('events')} s JOIN {d.table('runs')} r ON r.id = s.run_id"
         f" LEFT JOIN {d.table('events')} f ON f.run_id = s.run_id AND f.agent_id = s.agent_id"
         " AND f.type = 'agent_finished'"
@@ -164,16 +138,8 @@ AGENTS = View(
 )
 
 
-def _error_turns(d: Dialect) -> str:
-    return f"SUM(CASE WHEN {d.text('x.json', 'outcome')} = '{ERROR_OUTCOME}' THEN 1 ELSE 0 END)"
-
-
-def _outcomes(d: Dialect, figure: str) -> str:
-    """A figure over the `turn_outcome`s of the outer agent `s` (0 rows sum to 0)."""
-    return (
-        f"SELECT COALESCE({figure}, 0) FROM {d.table('events')} x WHERE x.run_id = s.run_id"
-        " AND x.type = 'turn_outcome' AND x.agent_id = s.agent_id"
-    )
+def _summed_error_turns(d: Dialect) -> str:
+    return f"SUM({error_turn(d, 'x.json')})"
 
 
 _PROGRAM_FIGURES = (
@@ -210,7 +176,7 @@ PROGRAMS = View(
         f"{d.integer('c.json', 'submission')} AS submission,"
         f" COALESCE({d.text('sp.json', 'language')}, r.language) AS arm,"
         f" COALESCE({d.text('sp.json', 'modelId')}, r.model) AS model,"
-        f" {d.text('c.json', 'programId')} AS program_id, {_verdict(d, 'c.json')},"
+        f" {d.text('c.json', 'programId')} AS program_id, {verdict(d, 'c.json')},"
         f" {d.real('c.json', 'durationMs')} AS duration_ms, {d.integer('c.json', 'apiCalls')} AS api_calls,"
         f" {d.text('c.json', 'source')} AS source, {d.real('c.json', 'compileMs')} AS compile_ms,"
         f" {d.integer('c.json', 'toolCalls')} AS tool_calls,"
@@ -222,15 +188,6 @@ PROGRAMS = View(
         " WHERE c.type = 'code_execution'"
     ),
 )
-
-
-def _verdict(d: Dialect, source: str) -> str:
-    """`ok`, `verdict`, `error_type`, `error` of a program record at `source`."""
-    ok = d.flag(source, "ok")
-    return (
-        f"{ok} AS ok, CASE WHEN {ok} = 1 THEN 'ok' ELSE 'failed' END AS verdict,"
-        f" {d.text(source, 'errorType')} AS error_type, {d.text(source, 'error')} AS error"
-    )
 
 
 CHAIN_LINKS = View(
@@ -248,7 +205,7 @@ CHAIN_LINKS = View(
     lambda d: (
         "SELECT c.run_id, c.agent_id, c.turn, "
         f"{d.integer('c.json', 'submission')} AS submission, {d.position('l')} AS link,"
-        f" {_verdict(d, 'l.value')}, {d.real('l.value', 'durationMs')} AS duration_ms,"
+        f" {verdict(d, 'l.value')}, {d.real('l.value', 'durationMs')} AS duration_ms,"
         f" {d.integer('l.value', 'apiCalls')} AS api_calls, {d.text('l.value', 'source')} AS source"
         f" FROM {d.table('events')} c CROSS JOIN {d.elements('c.json', 'links', 'l')}"
         " WHERE c.type = 'code_execution'"
@@ -273,8 +230,8 @@ API_CALLS = View(
     ("events",),
     lambda d: (
         "SELECT run_id, agent_id, turn, ordinal, operation, ok,"
-        f" CASE WHEN {_colon(d)} > 0 THEN substr(failure, 1, {_colon(d)} - 1)"
-        f" END AS code, failure, {d.millis_between('called_at', 'returned_at')} AS duration_ms, returned_at"
+        f" {failure_code(d, 'failure')} AS code, failure,"
+        f" {d.millis_between('called_at', 'returned_at')} AS duration_ms, returned_at"
         f" FROM (SELECT a.run_id, a.agent_id, a.turn, {d.integer('a.json', 'ordinal')} AS ordinal,"
         f" {d.text('a.json', 'operation')} AS operation, {d.flag('a.json', 'ok')} AS ok,"
         f" {d.text('a.json', 'failure')} AS failure, a.timestamp AS returned_at,"
@@ -285,10 +242,6 @@ API_CALLS = View(
         f" FROM {d.table('events')} a WHERE a.type = 'api_result') calls"
     ),
 )
-
-
-def _colon(d: Dialect) -> str:
-    return d.find("failure", "':'")
 
 
 MODULES = View(
