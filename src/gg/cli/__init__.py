@@ -1,5 +1,5 @@
-"""The `gg` command line: run, replay, check, schema, runs, show, docs, study, console, store,
-export, mcp.
+"""The `gg` command line: run, replay, check, schema, runs, show, query, docs, study, console,
+store, export, mcp.
 
 Exit codes (`gg.exits`) of `gg run`: 0 the session ended; 1 gg's own defect (a record that cannot
 be written is one) or an unreachable model; 2 a refused launch (a damaged run store is refused);
@@ -11,8 +11,9 @@ Each command imports what it uses when it runs, never at the top of its module: 
 loads click alone, `gg runs` and `gg show` the run store and the terminal views, and only a run
 that answers with a hosted model loads that provider's SDK (`gg.providers.factory`). The commands
 live by concern: a session (`gg.cli.session`: run, replay), the record read back
-(`gg.cli.reading`: runs, show), the reference (`gg.cli.reference`: check, docs, schema), and the
-groups of their own rooms (console, study, store).
+(`gg.cli.reading`: runs, show), SQL over it (`gg.cli.query`: query), the reference
+(`gg.cli.reference`: check, docs, schema), and the groups of their own rooms (console, study,
+store).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import click
 
 from gg import __version__
+from gg.cli.query import query
 from gg.cli.reading import runs, show
 from gg.cli.reference import check, docs, schema
 from gg.cli.session import replay, run
@@ -36,7 +38,7 @@ def main() -> None:
     """gg: agents that answer every turn with a whole program."""
 
 
-for _command in (run, replay, check, docs, schema, runs, show, console, study, store, export, mcp):
+for _command in (run, replay, check, docs, schema, runs, show, query, console, study, store, export, mcp):
     main.add_command(_command)
 
 __all__ = ["main"]

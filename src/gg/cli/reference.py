@@ -1,5 +1,5 @@
 """`gg check`, `gg docs` and `gg schema`: what a capability set may hold and what its programs
-may call, read without running anything."""
+may call, read without running anything; `gg schema --store` the SQL views over its runs."""
 
 from __future__ import annotations
 
@@ -65,9 +65,24 @@ def docs(arm: str, module: str | None) -> None:
 
 
 @click.command()
-def schema() -> None:
-    """Print the capability set's JSON Schema."""
+@click.option(
+    "--store",
+    "location",
+    type=click.Path(path_type=Path),
+    is_flag=False,
+    flag_value=".",
+    help="Print the SQL views over the runs of this run store instead (a runs.db file or a folder "
+    "holding .gg/; this folder's when given no value), each column with its meaning.",
+)
+def schema(location: Path | None) -> None:
+    """Print the capability set's JSON Schema; with --store, the SQL views gg query reads."""
     import json
+
+    if location is not None:
+        from gg.cli.query import print_views
+
+        print_views(location)
+        return
 
     from gg.config import capability_set_schema
 

@@ -11,4 +11,5 @@ only the parts it uses.
 | `display`     | `LiveDisplay`, the live terminal sink                                 |
 | `show`        | `render_transcript` (`gg show`), `render_runs` (`gg runs`)            |
 | `agents_view` | the agent tree as `gg show` prints it                                 |
+| `answer`      | a query's answer (`gg query`) and the views' catalogue (`gg schema`)  |
 """
