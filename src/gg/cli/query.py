@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
-from gg.record.query import DEFAULT_ROWS, DEFAULT_SECONDS
+from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 
 if TYPE_CHECKING:
     from gg.record.query import Answer

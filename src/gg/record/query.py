@@ -24,12 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from gg.record.dialect import SQLITE
+from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 from gg.record.readonly import open_read_only
 from gg.record.sql_view import statements
 from gg.record.views import VIEWS
 
-DEFAULT_ROWS = 1_000
-DEFAULT_SECONDS = 5.0
 PROGRESS_STEPS = 1_000  # SQLite instructions between two looks at the clock
 _READS = frozenset(
     {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
