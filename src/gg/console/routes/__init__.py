@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from gg.console.routes import agents, instances, live, modules, programs, project, runs, studies
+from gg.console.routes import agents, instances, live, modules, programs, project, query, runs, studies
 
 ROUTES: list[BaseRoute] = [
     *runs.ROUTES,
     *studies.ROUTES,
+    *query.ROUTES,
     *instances.ROUTES,
     *modules.ROUTES,
     *agents.ROUTES,
