@@ -127,3 +127,14 @@ def test_schema_with_store_prints_each_view_and_each_columns_meaning(folder: Pat
     missing = gg("schema", "--store", str(folder / "none"))
     assert missing.exit_code == 2 and "there is no run store at" in missing.stderr
     assert json.loads(gg("schema").stdout)["$schema"].startswith("https://json-schema.org/")
+
+
+def test_the_readme_lists_every_view_and_every_column() -> None:
+    from gg.record.views import VIEWS
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): line for line in readme.splitlines() if line.startswith("| `")}
+    for view in VIEWS:
+        row = rows[f"`{view.name}`"]
+        missing = [name for name in view.column_names if f"`{name}`" not in row]
+        assert missing == [], view.name
