@@ -13,6 +13,7 @@ import pytest
 from gg.record.query import BadQuery, NotARead, PastTimeBound, QueryError, open_for_queries, run_query
 from gg.record.store import RunStore
 from gg.record.views import VIEWS
+from mounts import remount, tmpfs
 from telemetry.sample import RUN_ID, emit_sample_run
 
 ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT MAX(x) FROM c"
@@ -134,3 +135,14 @@ def test_a_query_connection_reads_a_store_being_written(store: Path) -> None:
     answer = run_query(store, "SELECT COUNT(*) FROM runs")
     writer.close()
     assert answer.rows == [(1,)]
+
+
+def test_a_store_on_a_read_only_mount_is_queried(tmp_path: Path) -> None:
+    with tmpfs(tmp_path / "data", "16m") as folder:
+        written = RunStore(folder / "runs.db")
+        emit_sample_run([written])
+        written.close()
+        remount(folder, "ro")
+        answer = run_query(folder / "runs.db", "SELECT COUNT(*), SUM(error_turn) FROM turns")
+        remount(folder, "rw")
+    assert answer.rows == [(3, 1)]
