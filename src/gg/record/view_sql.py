@@ -17,6 +17,7 @@ from gg.record.agents import HANDED_OVER, RUNNING, STOPPED
 from gg.record.dialect import Dialect
 from gg.record.tally import ERROR_OUTCOME
 from gg.telemetry.agent_events import TransitionKind
+from gg.telemetry.events import EventType
 from gg.wire import camel
 
 
@@ -49,7 +50,7 @@ def of_turn(d: Dialect, event_type: str, figure: str) -> str:
 
 def replies(d: Dialect, figure: str) -> str:
     """The sum of a figure over the `model_reply`s of the outer turn `o` (NULL when none holds it)."""
-    return of_turn(d, "model_reply", f"SUM({figure})")
+    return of_turn(d, EventType.MODEL_REPLY, f"SUM({figure})")
 
 
 def unreported_status(d: Dialect) -> str:
@@ -58,7 +59,7 @@ def unreported_status(d: Dialect) -> str:
     last incarnation, else stopped."""
     handed = (
         f"EXISTS (SELECT 1 FROM {d.table('events')} t WHERE t.run_id = s.run_id"
-        f" AND t.type = 'agent_transition' AND t.agent_id = s.agent_id"
+        f" AND t.type = '{EventType.AGENT_TRANSITION}' AND t.agent_id = s.agent_id"
         f" AND {d.text('t.json', 'kind')} <> '{TransitionKind.FORK.value}')"
     )
     return (
@@ -76,7 +77,7 @@ def outcomes(d: Dialect, figure: str) -> str:
     """A figure over the `turn_outcome`s of the outer agent `s` (0 rows sum to 0)."""
     return (
         f"SELECT COALESCE({figure}, 0) FROM {d.table('events')} x WHERE x.run_id = s.run_id"
-        " AND x.type = 'turn_outcome' AND x.agent_id = s.agent_id"
+        f" AND x.type = '{EventType.TURN_OUTCOME}' AND x.agent_id = s.agent_id"
     )
 
 

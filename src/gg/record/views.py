@@ -26,6 +26,7 @@ from gg.record.view_sql import (
     unreported_status,
     verdict,
 )
+from gg.telemetry.events import EventType, UsageKey
 
 RUNS = View(
     "runs",
@@ -55,7 +56,7 @@ RUNS = View(
         " r.started_at, r.finished_at, r.duration_ms, r.final_text, r.message, r.config_path, r.workspace,"
         f" r.host, {limit_columns(d, 's.json')}"
         f" FROM {d.table('runs')} r LEFT JOIN {d.table('events')} s"
-        " ON s.run_id = r.id AND s.type = 'run_started'"
+        f" ON s.run_id = r.id AND s.type = '{EventType.RUN_STARTED}'"
     ),
 )
 
@@ -89,16 +90,16 @@ TURNS = View(
         f" {error_turn(d, 'o.json')} AS error_turn,"
         f" {d.text('o.json', 'errorType')} AS error_type, {d.text('o.json', 'error')} AS error,"
         f" {d.integer('o.json', 'consecutiveErrors')} AS consecutive_errors,"
-        f" ({of_turn(d, 'code_execution', 'COUNT(*)')}) AS programs,"
-        f" ({replies(d, d.integer('x.json', 'usage', 'inputTokens'))}) AS input_tokens,"
-        f" ({replies(d, d.integer('x.json', 'usage', 'outputTokens'))}) AS output_tokens,"
+        f" ({of_turn(d, EventType.CODE_EXECUTION, 'COUNT(*)')}) AS programs,"
+        f" ({replies(d, d.integer('x.json', 'usage', UsageKey.INPUT))}) AS input_tokens,"
+        f" ({replies(d, d.integer('x.json', 'usage', UsageKey.OUTPUT))}) AS output_tokens,"
         f" ({replies(d, d.real('x.json', 'costUsd'))}) AS cost_usd,"
         f" ({replies(d, d.real('x.json', 'durationMs'))}) AS reply_ms,"
         " o.timestamp AS ended_at"
         f" FROM {d.table('events')} o JOIN {d.table('runs')} r ON r.id = o.run_id"
         f" LEFT JOIN {d.table('events')} sp ON sp.run_id = o.run_id AND sp.agent_id = o.agent_id"
-        " AND sp.type = 'agent_spawned'"
-        " WHERE o.type = 'turn_outcome'"
+        f" AND sp.type = '{EventType.AGENT_SPAWNED}'"
+        f" WHERE o.type = '{EventType.TURN_OUTCOME}'"
     ),
 )
 
@@ -132,8 +133,8 @@ AGENTS = View(
         f" ({outcomes(d, _summed_error_turns(d))}) AS error_turns, s.timestamp AS spawned_at"
         f" FROM {d.table('events')} s JOIN {d.table('runs')} r ON r.id = s.run_id"
         f" LEFT JOIN {d.table('events')} f ON f.run_id = s.run_id AND f.agent_id = s.agent_id"
-        " AND f.type = 'agent_finished'"
-        " WHERE s.type = 'agent_spawned'"
+        f" AND f.type = '{EventType.AGENT_FINISHED}'"
+        f" WHERE s.type = '{EventType.AGENT_SPAWNED}'"
     ),
 )
 
@@ -184,8 +185,8 @@ PROGRAMS = View(
         f" {d.text('c.json', 'finished')} AS finished, c.timestamp AS ran_at"
         f" FROM {d.table('events')} c JOIN {d.table('runs')} r ON r.id = c.run_id"
         f" LEFT JOIN {d.table('events')} sp ON sp.run_id = c.run_id AND sp.agent_id = c.agent_id"
-        " AND sp.type = 'agent_spawned'"
-        " WHERE c.type = 'code_execution'"
+        f" AND sp.type = '{EventType.AGENT_SPAWNED}'"
+        f" WHERE c.type = '{EventType.CODE_EXECUTION}'"
     ),
 )
 
@@ -208,7 +209,7 @@ CHAIN_LINKS = View(
         f" {verdict(d, 'l.value')}, {d.real('l.value', 'durationMs')} AS duration_ms,"
         f" {d.integer('l.value', 'apiCalls')} AS api_calls, {d.text('l.value', 'source')} AS source"
         f" FROM {d.table('events')} c CROSS JOIN {d.elements('c.json', 'links', 'l')}"
-        " WHERE c.type = 'code_execution'"
+        f" WHERE c.type = '{EventType.CODE_EXECUTION}'"
     ),
 )
 
@@ -235,11 +236,12 @@ API_CALLS = View(
         f" FROM (SELECT a.run_id, a.agent_id, a.turn, {d.integer('a.json', 'ordinal')} AS ordinal,"
         f" {d.text('a.json', 'operation')} AS operation, {d.flag('a.json', 'ok')} AS ok,"
         f" {d.text('a.json', 'failure')} AS failure, a.timestamp AS returned_at,"
-        f" (SELECT c.timestamp FROM {d.table('events')} c WHERE c.run_id = a.run_id AND c.type = 'api_call'"
+        f" (SELECT c.timestamp FROM {d.table('events')} c WHERE c.run_id = a.run_id"
+        f" AND c.type = '{EventType.API_CALL}'"
         f" AND c.agent_id = a.agent_id AND c.seq < a.seq"
         f" AND {d.integer('c.json', 'ordinal')} = {d.integer('a.json', 'ordinal')}"
         " ORDER BY c.seq DESC LIMIT 1) AS called_at"
-        f" FROM {d.table('events')} a WHERE a.type = 'api_result') calls"
+        f" FROM {d.table('events')} a WHERE a.type = '{EventType.API_RESULT}') calls"
     ),
 )
 
@@ -264,7 +266,7 @@ MODULES = View(
         f" {d.flag('m.value', 'writable')} AS writable,"
         f" COUNT(*) OVER (PARTITION BY e.run_id, {d.text('m.value', 'moduleId')}) AS holders"
         f" FROM {d.table('events')} e CROSS JOIN {d.elements('e.json', 'modules', 'm')}"
-        f" WHERE e.type = 'agent_modules' AND {d.flag('m.value', 'enabled')} = 1"
+        f" WHERE e.type = '{EventType.AGENT_MODULES}' AND {d.flag('m.value', 'enabled')} = 1"
     ),
 )
 
