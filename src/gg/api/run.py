@@ -29,6 +29,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,6 +73,7 @@ def run(
     from gg.agents.run import execute_run
     from gg.api.load import load_for_run
     from gg.telemetry.clock import new_run_id
+    from gg.telemetry.start import keep_start
 
     capability_set = load_for_run(config, root_model_handed=model is not None or journal is not None)
     base = Path(store) if store is not None else Path.cwd()
@@ -84,6 +86,10 @@ def run(
     options, world = _launch(config, chosen, model, journal, recorder, run_id, handed)
     ending = _Ending()
     telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder, exporting)
+    if recorder is not None and isinstance(config, str | Path):  # a document has no file to verify from
+        unkept = keep_start(base, run_id, Path(config), chosen, recorder)
+        if unkept is not None:
+            print(unkept, file=sys.stderr)
     try:
         execute_run(capability_set, telemetry, options, world)
     finally:
