@@ -5,7 +5,8 @@ Rules:
 - Only a run that kept its start can be played (`gg.telemetry.start`: `gg run --record` keeps it):
   its capability set is loaded from the file it was launched with, a fresh copy of its starting
   workspace is made in a temporary folder (removed afterwards), and every model reply and every
-  host function's or MCP tool's answer comes from its recording. The guests, the workspace, the
+  host function's or MCP tool's answer comes from its recording (a host function that imports is
+  not called again: `RunOptions.recorded_first`). The guests, the workspace, the
   modules and the scheduler run for real, so what this build of gg does is what is compared.
 - The playback is recorded nowhere: its records are held in memory and read once, by the verdict
   (`gg.playback.verdict`).
@@ -86,6 +87,7 @@ def played(start: KeptStart) -> list[dict[str, Any]]:
             provider="replay",
             journal=start.journal,
             session_id=run_id,
+            recorded_first=True,
         )
         try:
             execute_run(capability_set, telemetry, options)
