@@ -84,7 +84,7 @@ def test_a_workspace_over_the_bound_is_recorded_without_its_start_and_said_so(tm
 def test_verify_takes_neither_a_journal_nor_a_config(tmp_path: Path) -> None:
     (tmp_path / "some.jsonl").write_text("{}\n")
     wrong = gg(tmp_path, "replay", "--verify", "latest", "some.jsonl")
-    assert wrong.exit_code == 2 and "it takes no JOURNAL, CONFIG or --workspace" in wrong.output
+    assert wrong.exit_code == 2 and "it takes no JOURNAL, CONFIG, --workspace or --otel" in wrong.output
     missing = gg(tmp_path, "replay", "--verify", "latest")
     assert missing.exit_code == 2
     assert missing.stderr == f"gg replay --verify: there is no run store at {tmp_path}/.gg/runs.db\n"

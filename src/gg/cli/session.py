@@ -110,9 +110,10 @@ def replay(
     from gg.agents.run import RunOptions
 
     if run_ref is not None:
-        if journal is not None or config is not None or workspace is not None:
+        if journal is not None or config is not None or workspace is not None or otel is not None:
             raise click.UsageError(
-                "--verify RUN plays the run from what it kept; it takes no JOURNAL, CONFIG or --workspace"
+                "--verify RUN plays the run from what it kept, recorded nowhere; "
+                "it takes no JOURNAL, CONFIG, --workspace or --otel"
             )
         _verify(run_ref, store, fingerprint)
     if journal is None or config is None:
