@@ -12,7 +12,8 @@
 - `model` answers the root agent: a `ModelClient` (any object with `model_id` and
   `complete(request)`), or `"PROVIDER:MODEL"` as `--model` takes it; `journal` replays a journal
   instead (the two do not combine); `record` writes every agent's replies, and the host
-  functions' answers, to a new journal file.
+  functions' answers, to a new journal file, and keeps the run's start for `gg.replay(run,
+  verify=True)` when `config` is a file or folder (a document names no file to load it from).
 - `families` are the host families profiles may name by name: each the `gg.family(...)` itself,
   or an importable `package.module:attribute` naming one, as a profile may write it. A root
   handed its model (`model` or `journal`) need not name one in its profile.
