@@ -27,6 +27,22 @@ def test_a_programs_output_changed_in_the_record_is_caught_at_its_agent_and_turn
     assert "approved twice" not in line.split("; the replay did ")[1] and program["logs"] is not None
 
 
+def test_a_system_prompt_worded_otherwise_diverges_under_exact_and_not_under_shape(tmp_path: Path) -> None:
+    """What an upgrade that rewords gg's prompt meets: the recorded answers answer another question."""
+    run_id = recorded(tmp_path, "spec-audit")
+    seq, first = events(tmp_path, run_id, "model_request")[0]
+    assert first["messages"][0]["role"] == "system"
+    rewrite(tmp_path, run_id, seq, lambda e: e["messages"][0].update(content="You are an agent."))
+    exact = gg(tmp_path, "replay", "--verify", run_id)
+    assert exact.exit_code == 1
+    assert exact.stdout.startswith(
+        "diverged (fingerprint exact): agent root, turn 1, model request at messages[0].content: "
+        'the record says "You are an agent."; the replay did '
+        '"You are an agent that works by writing programs.'
+    )
+    assert gg(tmp_path, "replay", "--verify", run_id, "--fingerprint", "shape").exit_code == 0
+
+
 def test_a_notice_another_thread_placed_at_another_turn_is_no_divergence_under_shape(tmp_path: Path) -> None:
     run_id = recorded(tmp_path, "planner")
     requests = [(s, e) for s, e in events(tmp_path, run_id, "model_request") if e["agentId"] == "root.1"]
