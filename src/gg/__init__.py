@@ -14,7 +14,9 @@ on_event=None, families=None)` runs its agents to the root's end and returns a `
 `model` is a `gg.ModelClient` (any object with `model_id` and `complete(request) -> gg.Reply`,
 so a test can script a model in Python) or `"PROVIDER:MODEL"`; `on_event` is called with every
 telemetry event (`gg.Event`) as it happens. `gg.load(config)` validates a capability set and
-raises one `gg.ConfigError` listing every defect.
+raises one `gg.ConfigError` listing every defect. `gg.replay(run, verify=True)` plays a run
+recorded with `record=` again from the workspace it started from and returns a `gg.Verdict`:
+faithful, or where it first diverged from its record.
 
 Give programs your own tools with host functions: plain typed Python functions whose types
 become the SDK's declarations in every arm (`gg.d.ts`, the Python stubs, the docs):
@@ -48,9 +50,12 @@ from gg.errors import ConfigError
 
 if TYPE_CHECKING:
     from gg.api.load import load
+    from gg.api.replay import replay
     from gg.api.result import AgentSummary, RunResult
     from gg.api.store import Store, StoredRun, open_store
     from gg.config.model import CapabilitySet
+    from gg.playback.verdict import Verdict
+    from gg.playback.verify import Unverifiable
     from gg.providers.base import Message, ModelClient, Reply, Request, ToolCall, Usage
     from gg.sdk.host.error import ApiError
     from gg.sdk.host.family import HostFamily, family
@@ -73,16 +78,22 @@ __all__ = [
     "Store",
     "StoredRun",
     "ToolCall",
+    "Unverifiable",
     "Usage",
+    "Verdict",
     "__version__",
     "family",
     "load",
     "open_store",
+    "replay",
     "run",
 ]
 
 _LAZY = {  # loaded when first asked for, so `import gg` costs `gg --version` nothing
     "load": "gg.api.load",
+    "replay": "gg.api.replay",
+    "Verdict": "gg.playback.verdict",
+    "Unverifiable": "gg.playback.verify",
     "open_store": "gg.api.store",
     "family": "gg.sdk.host.family",
     "HostFamily": "gg.sdk.host.family",

@@ -27,11 +27,14 @@ SURFACE = [
     "Store",
     "StoredRun",
     "ToolCall",
+    "Unverifiable",
     "Usage",
+    "Verdict",
     "__version__",
     "family",
     "load",
     "open_store",
+    "replay",
     "run",
 ]
 
@@ -45,6 +48,8 @@ FUNCTIONS = {
     "load": "(config: 'str | Path | Mapping[str, Any] | CapabilitySet', *, base: 'str | Path | None' = None)"
     " -> 'CapabilitySet'",
     "open_store": "(location: 'str | Path' = '.') -> 'Store'",
+    "replay": "(run: 'str' = 'latest', *, verify: 'bool' = False, store: 'str | Path | None' = None, "
+    "fingerprint: 'str | None' = None) -> 'Verdict'",
     "family": "(name: 'str', *, doc: 'str', timeout_secs: 'float' = 60.0) -> 'HostFamily'",
     "ApiError": "(code: 'ErrorCode | str', message: 'str') -> 'None'",
     "HostFamily": "(name: 'str', *, doc: 'str', timeout_secs: 'float' = 60.0) -> 'None'",
@@ -77,6 +82,7 @@ FIELDS = {
         "message",
     ],
     "Event": ["run_id", "agent_id", "turn", "timestamp", "payload", "parent_agent_id"],
+    "Verdict": ["fingerprint", "agents", "steps", "divergence"],
     "Request": ["system", "messages", "tool", "max_output_tokens", "temperature", "volatile_tail"],
     "Reply": ["text", "calls", "usage", "model", "receipts_hint", "cost_usd", "response_model"],
     "ToolCall": ["id", "name", "arguments", "raw_arguments"],
@@ -107,6 +113,7 @@ METHODS = {
     },
     "StoredRun": {"events": "(self) -> 'list[Event]'", "transcript": "(self) -> 'Transcript'"},
     "RunResult": {"ok": "property"},
+    "Verdict": {"faithful": "property", "said": "(self) -> 'str'"},
     "Event": {"to_wire": "(self) -> 'dict[str, Any]'", "type": "property"},
 }
 
@@ -134,6 +141,7 @@ def test_every_result_type_keeps_its_fields_and_methods() -> None:
     }
     assert found == METHODS
     assert issubclass(gg.ApiError, Exception) and issubclass(gg.ConfigError, Exception)
+    assert issubclass(gg.Unverifiable, Exception)
 
 
 def test_gg_run_is_the_function_however_the_agents_are_imported() -> None:

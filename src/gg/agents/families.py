@@ -36,9 +36,12 @@ def bind_run_families(
     recorder: JournalRecorder | None,
     replayed: Sequence[Path],
     base: Path = Path(),
+    recorded_first: bool = False,
 ) -> tuple[HostBinding, ConfigError | None]:
     """The run's host functions and MCP modules, or the refusal naming every family or server
-    that cannot be served; `base` is the config file's folder (where a started server runs)."""
+    that cannot be served; `base` is the config file's folder (where a started server runs).
+    `recorded_first` answers every family the replayed recording declares from it, even one that
+    imports (a playback)."""
 
     def report(agent_id: str, turn: int, message: str, trace: str | None) -> None:
         fields = {} if trace is None else {"traceback": trace}
@@ -46,7 +49,7 @@ def bind_run_families(
 
     host = HostBinding()
     try:
-        recording = read_host_recordings(replayed)
+        recording = dataclasses.replace(read_host_recordings(replayed), first=recorded_first)
         services = HostServices(report, None if recorder is None else recorder.record_host, recording)
         host = bind_host_families(capability_set, given, services)
         return _with_mcp(host, capability_set, services, base), None

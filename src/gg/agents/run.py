@@ -75,6 +75,7 @@ class RunOptions:
     journal: Path | None = None
     session_id: str | None = None  # keys the provider's prompt cache; the run id
     recorder: JournalRecorder | None = None  # records every agent's model calls (`--record`)
+    recorded_first: bool = False  # host functions answer from the replayed recording (a playback)
 
     @property
     def overrides(self) -> Overrides:
@@ -124,7 +125,7 @@ def execute_run(
     replayed = replayed_journals(capability_set, options.overrides, given)
     base = config_folder(options.config_path)
     host, refusal = bind_run_families(
-        capability_set, telemetry, world.families, options.recorder, replayed, base
+        capability_set, telemetry, world.families, options.recorder, replayed, base, options.recorded_first
     )
     capability_set = host.capability_set or capability_set
     run = _context(capability_set, telemetry, world, host)

@@ -12,7 +12,8 @@
 - `model` answers the root agent: a `ModelClient` (any object with `model_id` and
   `complete(request)`), or `"PROVIDER:MODEL"` as `--model` takes it; `journal` replays a journal
   instead (the two do not combine); `record` writes every agent's replies, and the host
-  functions' answers, to a new journal file.
+  functions' answers, to a new journal file, and keeps the run's start for `gg.replay(run,
+  verify=True)` when `config` is a file or folder (a document names no file to load it from).
 - `families` are the host families profiles may name by name: each the `gg.family(...)` itself,
   or an importable `package.module:attribute` naming one, as a profile may write it. A root
   handed its model (`model` or `journal`) need not name one in its profile.
@@ -29,6 +30,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,12 +65,9 @@ def run(
     otel_content: bool = False,
 ) -> RunResult:
     """Run the capability set `config` (a path, a document, or a `CapabilitySet`) to its end and
-    return how it ended. `model`, `journal`, `record`, `otel` and `otel_content` are `gg run`'s
-    `--model`, `--journal`, `--record`, `--otel` and `--otel-content`; `workspace` replaces the
-    capability set's; `store` is the folder whose `.gg/` keeps the run; `on_event` gets each event
-    as it happens; `families` are the host families profiles may name (this module's documentation
-    says more of each). Raises `gg.ConfigError` when the launch is refused before the run starts.
-    """
+    return how it ended; each keyword is `gg run`'s option of that name, and `workspace` replaces
+    the capability set's (the module's documentation says more of each). Raises
+    `gg.ConfigError` when the launch is refused before the run starts."""
     from gg.agents.run import execute_run
     from gg.api.load import load_for_run
     from gg.telemetry.clock import new_run_id
@@ -84,11 +83,26 @@ def run(
     options, world = _launch(config, chosen, model, journal, recorder, run_id, handed)
     ending = _Ending()
     telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder, exporting)
+    _keep_start(base, run_id, config, chosen, recorder)
     try:
         execute_run(capability_set, telemetry, options, world)
     finally:
         telemetry.close()
     return _result(run_id, ending, recorder)
+
+
+def _keep_start(
+    base: Path, run_id: str, config: object, workspace: Path, recorder: JournalRecorder | None
+) -> None:
+    """Keep what `gg replay --verify` plays a recorded run again from, and say so when it cannot
+    be kept; a capability set handed as a document has no file to play it from."""
+    from gg.telemetry.start import keep_start
+
+    if recorder is None or not isinstance(config, str | Path):
+        return
+    unkept = keep_start(base, run_id, Path(config), workspace, recorder)
+    if unkept is not None:
+        print(unkept, file=sys.stderr)
 
 
 def _result(run_id: str, ending: _Ending, recorder: JournalRecorder | None) -> RunResult:

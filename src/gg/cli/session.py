@@ -1,5 +1,7 @@
 """`gg run` and `gg replay`: a session launched from the command line, under telemetry (and a
-recorder), ending with its exit code.
+recorder, which keeps the run's start too: `gg.telemetry.start`), ending with its exit code; and
+`gg replay --verify RUN`, a recorded run played back and held against its record (`gg.playback`),
+ending 0 faithful, 1 diverged, 2 when it cannot be played.
 
 A refused launch is recorded by one rule: it is recorded, as a run whose status is `refused`,
 once it has a run id, and never before. A launch gets its id once gg has read the capability set,
@@ -74,19 +76,71 @@ def run(
 
 
 @click.command()
-@click.argument("journal", type=click.Path(path_type=Path, exists=True, dir_okay=False))
-@click.argument("config", type=click.Path(path_type=Path))
+@click.argument("journal", required=False, type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.argument("config", required=False, type=click.Path(path_type=Path))
 @WORKSPACE_OPTION
+@click.option(
+    "--verify", "run_ref", metavar="RUN", help="Play the stored run RUN again and say if it is faithful."
+)
+@click.option(
+    "--store",
+    type=click.Path(path_type=Path),
+    help="With --verify: a runs.db file, or a folder holding .gg/.",
+)
+@click.option(
+    "--fingerprint",
+    type=click.Choice(["exact", "shape", "none"]),
+    help="With --verify: how strictly requests are compared (exact for one agent, shape for many).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
 @otel_options
 def replay(
-    journal: Path, config: Path, workspace: Path | None, verbose: bool, otel: OtelSettings | None
+    journal: Path | None,
+    config: Path | None,
+    workspace: Path | None,
+    run_ref: str | None,
+    store: Path | None,
+    fingerprint: str | None,
+    verbose: bool,
+    otel: OtelSettings | None,
 ) -> None:
-    """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline."""
+    """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline; or,
+    with --verify RUN, play a recorded run again and say whether it is faithful (exit 0) or where
+    it first diverged (exit 1)."""
     from gg.agents.run import RunOptions
 
+    if run_ref is not None:
+        if journal is not None or config is not None or workspace is not None or otel is not None:
+            raise click.UsageError(
+                "--verify RUN plays the run from what it kept, recorded nowhere; "
+                "it takes no JOURNAL, CONFIG, --workspace or --otel"
+            )
+        _verify(run_ref, store, fingerprint)
+    if journal is None or config is None:
+        raise click.UsageError("replay needs JOURNAL and CONFIG (or --verify RUN)")
+    if store is not None or fingerprint is not None:
+        raise click.UsageError("--store and --fingerprint go with --verify RUN")
     options = RunOptions(config_path=config, workspace=workspace, provider="replay", journal=journal)
     _run_session(options, verbose=verbose, record=None, otel=otel)
+
+
+def _verify(run_ref: str, store: Path | None, fingerprint: str | None) -> NoReturn:
+    """`gg replay --verify RUN`: one verdict line; exit 0 faithful, 1 diverged, 2 not verifiable."""
+    import sqlite3
+
+    from gg.playback.fingerprint import Fingerprint
+    from gg.playback.verify import Unverifiable, verify_run
+    from gg.telemetry.layout import located_store, store_path
+
+    path = store_path(Path.cwd()) if store is None else located_store(store)
+    mode = None if fingerprint is None else Fingerprint(fingerprint)
+    try:
+        verdict = verify_run(path, run_ref, mode)
+    except (Unverifiable, sqlite3.DatabaseError) as refused:
+        click.echo(f"gg replay --verify: {refused}", err=True)
+        _exit_after_run(REFUSED_EXIT)
+    click.echo(verdict.said())
+    _exit_after_run(0 if verdict.faithful else 1)
 
 
 def _run_session(
@@ -115,6 +169,8 @@ def _run_session(
         if recorder is not None:
             recorder.discard_unused()
         raise
+    if recorder is not None:
+        _keep_start(base, run_id, options.config_path, workspace, recorder)
     options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
         try:
@@ -127,6 +183,15 @@ def _run_session(
     if recorder is not None and result.exit_code == REFUSED_EXIT:
         recorder.discard_unused()
     _exit_after_run(result.exit_code)
+
+
+def _keep_start(base: Path, run_id: str, config: Path, workspace: Path, recorder: JournalRecorder) -> None:
+    """Keep what `gg replay --verify` plays the run again from; say so when it cannot be kept."""
+    from gg.telemetry.start import keep_start
+
+    unkept = keep_start(base, run_id, config, workspace, recorder)
+    if unkept is not None:
+        click.echo(unkept, err=True)
 
 
 def _exit_after_run(code: int) -> NoReturn:

@@ -16,6 +16,7 @@
   (`gg.sdk.host.recording`).
 - The file is rewritten whole (to a temporary file, then renamed over it) after every model call,
   every host line and at `close`, so a run that dies still leaves a journal of every call it made.
+  A copy kept with `keep_copy` (the run's start, `gg.telemetry.start`) is rewritten with it.
 - A launch refused before anything was recorded leaves no file (`discard_unused`): the same
   command, once fixed, may record to the same path.
 """
@@ -45,6 +46,7 @@ class JournalRecorder:
         self._awaiting: dict[str, list[tuple[str, int, int]]] = {}  # per agent: its latest reply's calls
         self._latest: dict[str, int] = {}  # per agent: the entry of its latest reply
         self._host: list[tuple[int, str]] = []  # each host line, after how many entries it stands
+        self._copies: list[Path] = []
         self._lock = threading.Lock()
 
     @classmethod
@@ -116,6 +118,12 @@ class JournalRecorder:
                 awaiting.remove(slot)
                 self._receipts[slot[1]][slot[2]] = payload.body
 
+    def keep_copy(self, path: Path) -> None:
+        """Write the journal to `path` too, now and at every later save."""
+        with self._lock:
+            self._copies.append(path)
+            self._save()
+
     def close(self) -> None:
         with self._lock:
             self._save()
@@ -151,9 +159,10 @@ class JournalRecorder:
             lines.extend(host.get(index, ()))
             lines.append(format_reply(entry))
         lines.extend(host.get(len(self._entries), ()))
-        temporary = self.path.with_name(f".{self.path.name}.tmp")
-        temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        os.replace(temporary, self.path)
+        for path in (self.path, *self._copies):
+            temporary = path.with_name(f".{path.name}.tmp")
+            temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            os.replace(temporary, path)
 
 
 class _RecordingClient:

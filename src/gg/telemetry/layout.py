@@ -2,6 +2,8 @@
 
 - `<base>/.gg/runs.db`: the run store (SQLite), shared by every run started in `<base>`.
 - `<base>/.gg/runs/<run-id>/events.ndjson`: one run's event stream, one JSON object a line.
+- `<base>/.gg/runs/<run-id>/start/`: what a recorded run started from, kept for playback
+  (`gg.telemetry.start`).
 - beside a store being rebuilt: `runs.db.rebuilding` (the new store, until it takes the old one's
   place) and `runs.db.replaced-<stamp>` (the store it replaced, kept).
 
@@ -18,6 +20,7 @@ GG_DIR = ".gg"
 STORE_FILE = "runs.db"
 RUNS_DIR = "runs"
 EVENTS_FILE = "events.ndjson"
+START_DIR = "start"
 SIDE_FILES = ("-wal", "-shm")  # what SQLite keeps beside a store in WAL, named after it
 
 
@@ -34,6 +37,11 @@ def run_dir(base: Path, run_id: str) -> Path:
 def events_path(base: Path, run_id: str) -> Path:
     """One run's NDJSON event stream."""
     return run_dir(base, run_id) / EVENTS_FILE
+
+
+def start_beside(store: Path, run_id: str) -> Path:
+    """The folder keeping what one recorded run started from, beside the store file `store`."""
+    return runs_beside(store) / run_id / START_DIR
 
 
 def events_beside(store: Path) -> list[Path]:

@@ -47,6 +47,7 @@ class RecordedFamily:
 class HostRecording:
     families: tuple[RecordedFamily, ...] = ()
     answers: tuple[tuple[str, Answer], ...] = ()  # (agent id, answer), in the order given
+    first: bool = False  # it answers a family it declares even when that family imports (a playback)
 
     def named(self, name: str) -> RecordedFamily | None:
         return next((f for f in self.families if f.declaration.name == name), None)

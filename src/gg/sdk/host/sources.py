@@ -5,7 +5,9 @@ An entry is resolved, in this order:
 - a name (`inventory`): a family handed to the run under that name (`gg.run(..., families=[...])`),
   else one the replayed recording declares;
 - `package.module:attribute`: the `gg.family(...)` that attribute holds, imported; when the import
-  fails, the family the replayed recording declares under that entry.
+  fails, the family the replayed recording declares under that entry. A recording that answers
+  first (a playback, `gg.playback`) is asked before the import, so a function the record answered
+  is never called again.
 
 A family that is live is called; one only the recording holds is answered from it. Every entry
 that cannot be resolved (unknown, unimportable, not a family) and every clash (two families of one
@@ -91,6 +93,8 @@ def _entries(capability_set: CapabilitySet) -> Iterator[tuple[str, str]]:
 
 
 def _resolve(entry: str, handed: dict[str, HostFamily], recording: HostRecording) -> Source:
+    if recording.first and (first := recording.entered_as(entry) or recording.named(entry)):
+        return Source(first.declaration, entry=first.entry)
     if ":" not in entry:
         if entry in handed:
             return Source(handed[entry].declaration, handed[entry])

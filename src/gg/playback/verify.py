@@ -1,0 +1,96 @@
+"""Playback with a verdict: a stored run played again through the real turn loop, and held
+against its record (`gg replay --verify RUN`, `gg.replay(run, verify=True)`).
+
+Rules:
+- Only a run that kept its start can be played (`gg.telemetry.start`: `gg run --record` keeps it):
+  its capability set is loaded from the file it was launched with, a fresh copy of its starting
+  workspace is made in a temporary folder (removed afterwards), and every model reply and every
+  host function's or MCP tool's answer comes from its recording (a host function that imports is
+  not called again: `RunOptions.recorded_first`). The guests, the workspace, the
+  modules and the scheduler run for real, so what this build of gg does is what is compared.
+- The playback is recorded nowhere: its records are held in memory and read once, by the verdict
+  (`gg.playback.verdict`).
+- The default fingerprint is `exact` for a run of one agent and `shape` for a run of many, whose
+  agents take turns on threads whose timing no record fixes (`DEFAULT_FOR_MANY`).
+- What cannot be played raises `Unverifiable`, saying why: a run the store does not hold, one that
+  kept no start, a capability set that no longer loads.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from gg.agents.run import RunOptions, execute_run
+from gg.config import load_capability_set
+from gg.errors import ConfigError
+from gg.playback.fingerprint import Fingerprint
+from gg.playback.verdict import Verdict, verdict_of
+from gg.record.reader import RunLookupError, open_reader
+from gg.record.start import KeptStart, NoStart, kept_start
+from gg.telemetry.clock import new_run_id
+from gg.telemetry.emitter import CollectingSink, Telemetry
+from gg.telemetry.events import EventType
+from gg.wire import escaped
+
+DEFAULT_FOR_ONE = Fingerprint.EXACT
+DEFAULT_FOR_MANY = Fingerprint.SHAPE
+
+
+class Unverifiable(Exception):
+    """A run that cannot be played back, and why."""
+
+
+def verify_run(store: Path, run_ref: str, fingerprint: Fingerprint | None = None) -> Verdict:
+    """Play the run `run_ref` (an id, a unique prefix, `latest`) of the store file `store` again
+    and return its verdict; raises `Unverifiable`."""
+    if not store.is_file():
+        raise Unverifiable(f"there is no run store at {escaped(str(store))}")
+    reader = open_reader(store)
+    try:
+        row = reader.find_run(run_ref)
+        recorded: list[dict[str, Any]] = list(reader.events(row.id))
+    except RunLookupError as missing:
+        raise Unverifiable(str(missing)) from None
+    finally:
+        reader.close()
+    start = kept_start(store, row.id)
+    if isinstance(start, NoStart):
+        raise Unverifiable(start.reason)
+    mode = fingerprint or default_fingerprint(recorded)
+    return verdict_of(recorded, played(start), mode)
+
+
+def default_fingerprint(recorded: list[dict[str, Any]]) -> Fingerprint:
+    """`exact` for a run of one agent, `shape` for a run of many."""
+    agents = {r.get("agentId") for r in recorded if r.get("type") == EventType.AGENT_SPAWNED.value}
+    return DEFAULT_FOR_ONE if len(agents) <= 1 else DEFAULT_FOR_MANY
+
+
+def played(start: KeptStart) -> list[dict[str, Any]]:
+    """The records of one run of the kept start, from a fresh copy of its workspace."""
+    try:
+        capability_set = load_capability_set(start.config_path)
+    except ConfigError as refused:
+        raise Unverifiable(f"its capability set no longer loads: {refused}") from None
+    with tempfile.TemporaryDirectory(prefix="gg-playback-") as scratch:
+        workspace = Path(scratch) / "workspace"
+        shutil.copytree(start.workspace, workspace, symlinks=True)
+        run_id = new_run_id()
+        sink = CollectingSink()
+        telemetry = Telemetry(run_id, [sink])
+        options = RunOptions(
+            config_path=start.config_path,
+            workspace=workspace,
+            provider="replay",
+            journal=start.journal,
+            session_id=run_id,
+            recorded_first=True,
+        )
+        try:
+            execute_run(capability_set, telemetry, options)
+        finally:
+            telemetry.close()
+    return sink.wire()
