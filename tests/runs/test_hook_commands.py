@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from crew import line, profile, run_crew, subagents
 from hooked import HookedProfile, executable, hook_runs
 from session import program, run_session
 
@@ -88,3 +89,27 @@ def test_a_failing_session_end_hook_is_only_logged(tmp_path: Path, arm: JavaScri
     assert (session.finished["status"], session.finished["exitCode"]) == ("completed", 0)
     (warning,) = [log for log in session.logs("warn") if "session-end" in log["message"]]
     assert warning["message"] == "the session-end hook `report` exited 7: unreachable; the run's end stands"
+
+
+def test_hooks_are_each_profiles_and_a_subagents_failing_hook_ends_the_run(
+    tmp_path: Path, arm: JavaScriptArm
+) -> None:
+    broken = executable(tmp_path / "hooks", "gate", "#!/bin/sh\nexit 4\n")
+    root = profile(
+        "root", subagents(), roster=["worker"], hooks=[{"event": "agent-start", "builtIn": "trace"}]
+    )
+    worker = profile("worker", hooks=[{"event": "agent-start", "command": broken}])
+    spawn = (
+        'import { delegation } from "gg";\n'
+        'const child = delegation.spawnSubagent({ agent: "worker", prompt: "go" });\n'
+        "delegation.waitForSubagents([child.id]);\n"
+    )
+    crew = run_crew(
+        tmp_path, [root, worker], [line(spawn), line(FINISH), line(FINISH, profile="worker")], arm=arm
+    )
+    assert [(run["agentId"], run["event"], run["action"]) for run in hook_runs(crew.events)] == [
+        ("root", "agent-start", "message"),
+        ("root.1", "agent-start", "failed"),
+    ]
+    assert (crew.finished["status"], crew.finished["exitCode"]) == ("hook_error", 1)
+    assert crew.finished["message"] == "the agent-start hook `gate` exited 4: (no output)"
