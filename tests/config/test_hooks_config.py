@@ -203,3 +203,9 @@ def test_trace_reports_each_event_as_a_message_and_continues_where_no_prompt_fol
     )
     ended = built_in_answer(BuiltInHook.TRACE, HookEvent.SESSION_END, {"status": "completed"})
     assert ended.action is HookAction.CONTINUE
+
+
+def test_trace_cuts_a_long_payload_to_a_messages_bound() -> None:
+    payload = {"path": "/w/big.txt", "contents": "x" * 50_000}
+    answer = built_in_answer(BuiltInHook.TRACE, HookEvent.PRE_WRITE, payload)
+    assert answer.message is not None and len(answer.message) == 16_000 and answer.message.endswith("x…")

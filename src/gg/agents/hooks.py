@@ -19,7 +19,7 @@ from gg.config.hooks import HookEvent
 from gg.config.model import CapabilitySet
 from gg.deadline import MonotonicClock
 from gg.errors import ConfigDefect, ConfigError, HookFailed
-from gg.loop.agent import Agent, AgentEnd
+from gg.loop.agent import Agent, AgentEnd, hook_failed
 from gg.loop.hooks import HookRunner, PythonHook
 from gg.loop.run import Run
 from gg.loop.status import RunStatus
@@ -56,9 +56,7 @@ def session_start(root: Agent, run: Run) -> AgentEnd | None:
     try:
         root.hooks.fire(HookEvent.SESSION_START, {})
     except HookFailed as failed:
-        root.stream.warn(str(failed), event=failed.event, hook=failed.hook)
-        run.hook_failed(str(failed))
-        return AgentEnd(RunStatus.HOOK_ERROR, message=str(failed))
+        return hook_failed(root.stream, run, failed)
     return None
 
 

@@ -142,11 +142,11 @@ def _fire_start(agent: Agent, run: Run) -> AgentEnd | None:
     try:
         agent.hooks.fire(HookEvent.AGENT_START, {})
     except HookFailed as failed:
-        return _hook_failed(agent.stream, run, failed)
+        return hook_failed(agent.stream, run, failed)
     return None
 
 
-def _hook_failed(stream: AgentStream, run: Run, failed: HookFailed) -> AgentEnd:
+def hook_failed(stream: AgentStream, run: Run, failed: HookFailed) -> AgentEnd:
     """A hook judged nothing: the operator reads why, the model nothing, and the run stops."""
     stream.log(LogLevel.ERROR, str(failed), event=failed.event, hook=failed.hook)
     run.hook_failed(str(failed))
@@ -214,7 +214,7 @@ def _turn(agent: Agent, run: Run, deferred: DeferredDeclarations) -> TurnOutcome
     try:
         return take_turn(agent, run, deferred)
     except HookFailed as failed:  # the turn is not judged: the hook, not the model, failed
-        return _hook_failed(agent.stream, run, failed)
+        return hook_failed(agent.stream, run, failed)
     except RunTimeSpent:  # the turn cut short counts among the turns taken
         return _stop_at(agent.stream, _runtime_breach(agent.setup.limits, run, agent.ledger.turns + 1))
     except ModelError as failure:

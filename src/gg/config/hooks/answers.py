@@ -3,8 +3,8 @@
 Rules:
 - a command hook answers on stdout; the last non-empty line is read, as one JSON object:
   `{"action": "continue" | "block" | "message", "message"?: string}`, no other key;
-- `message` is required with `message` (non-blank), optional with `block` (the refusal then
-  names only the hook), refused with `continue`;
+- `message` is required with `message` (non-blank, at most `MAX_MESSAGE_CHARS`), optional with
+  `block` (the refusal then names only the hook), refused with `continue`;
 - a `block` on an event that cannot block is no answer: the hook has failed (`AnswerRefused`),
   as has output that is not such an object; a message on `session-end` is kept in the record
   and reaches no prompt;
@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from gg.config.hooks.events import HookAction, HookEvent, may_block
 
-__all__ = ["CONTINUE", "AnswerRefused", "HookAnswer", "answer_of", "read_answer"]
+__all__ = ["CONTINUE", "MAX_MESSAGE_CHARS", "AnswerRefused", "HookAnswer", "answer_of", "read_answer"]
 
 MAX_MESSAGE_CHARS = 16_000
 

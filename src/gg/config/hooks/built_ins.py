@@ -1,7 +1,7 @@
 """gg's three built-in hooks, each a pure decider over an event's payload.
 
-- `trace` answers every event with a message naming the event and its payload's fields (on
-  `session-end`, which no prompt follows, it continues);
+- `trace` answers every event with a message naming the event and its payload's fields, cut to
+  `MAX_MESSAGE_CHARS` (on `session-end`, which no prompt follows, it continues);
 - `refuse-empty-write` blocks a write whose contents are empty or only whitespace, on the
   reasoning that a model that empties a file has lost it rather than meant to; every other write
   passes;
@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from gg.config.hooks.answers import CONTINUE, HookAnswer
+from gg.config.hooks.answers import CONTINUE, MAX_MESSAGE_CHARS, HookAnswer
 from gg.config.hooks.events import BuiltInHook, HookAction, HookEvent, may_insert
 
 __all__ = ["built_in_answer"]
@@ -42,7 +42,10 @@ def _trace(event: HookEvent, payload: Mapping[str, Any]) -> HookAnswer:
     if not may_insert(event):
         return CONTINUE
     fields = {key: value for key, value in payload.items() if key != "event"}
-    return HookAnswer(HookAction.MESSAGE, f"{event} {json.dumps(fields, ensure_ascii=False, sort_keys=True)}")
+    said = f"{event} {json.dumps(fields, ensure_ascii=False, sort_keys=True)}"
+    if len(said) > MAX_MESSAGE_CHARS:
+        said = said[: MAX_MESSAGE_CHARS - 1] + "…"
+    return HookAnswer(HookAction.MESSAGE, said)
 
 
 def _refuse_empty_write(event: HookEvent, payload: Mapping[str, Any]) -> HookAnswer:
