@@ -37,6 +37,16 @@ A program calls `inventory.count("A-1", {warehouse: "north"})` (JavaScript, Type
 A result declared as a TypedDict, a dataclass or a pydantic model is declared with its fields in
 every arm; that is how to give the model a shape (`-> dict[str, Any]` tells it no keys).
 
+Run your own checks at ten points of a run with hooks: a function judges the event's payload
+and answers as a command hook does (None to continue):
+
+    @gg.hook("pre-shell")
+    def no_push(event):
+        if "git push" in event["command"]:
+            return {"action": "block", "message": "pushing is the operator's job"}
+
+    gg.run(config, hooks=[no_push])
+
 The names below are the stable surface; everything else is private by its module path. Inside gg,
 import from the modules themselves (`from gg.agents.run import execute_run`).
 """
@@ -49,6 +59,7 @@ from gg.api.run import run
 from gg.errors import ConfigError
 
 if TYPE_CHECKING:
+    from gg.api.hook import hook
     from gg.api.load import load
     from gg.api.replay import replay
     from gg.api.result import AgentSummary, RunResult
@@ -83,6 +94,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "family",
+    "hook",
     "load",
     "open_store",
     "replay",
@@ -94,6 +106,7 @@ _LAZY = {  # loaded when first asked for, so `import gg` costs `gg --version` no
     "replay": "gg.api.replay",
     "Verdict": "gg.playback.verdict",
     "Unverifiable": "gg.playback.verify",
+    "hook": "gg.api.hook",
     "open_store": "gg.api.store",
     "family": "gg.sdk.host.family",
     "HostFamily": "gg.sdk.host.family",

@@ -6,6 +6,8 @@
   ceiling is charged, and the run ends `internal_error` (seed 001, "gg's own defects").
 - `ConfigError(defects)`: a capability set refused before the first turn, carrying every
   `ConfigDefect(path, found, reason)` at once.
+- `HookFailed(event, hook, reason)`: a hook that could not judge (it failed, timed out or gave
+  no answer). The model reads nothing of it and the run ends `hook_error`.
 
 Exceptions here mean "stop this call"; they never log or emit.
 """
@@ -63,6 +65,16 @@ class GgDefect(Exception):
         super().__init__(f"{fault.value}: {message}")
         self.fault = fault
         self.message = message
+
+
+class HookFailed(Exception):
+    """A hook judged nothing: `reason` says what it did instead."""
+
+    def __init__(self, event: str, hook: str, reason: str) -> None:
+        super().__init__(f"the {event} hook `{hook}` {reason}")
+        self.event = event
+        self.hook = hook
+        self.reason = reason
 
 
 MAX_FOUND_CHARS = 80

@@ -2,8 +2,8 @@
 to (`gg.loop.status`), reads them here.
 
 - 0: what was asked was done (a session that ended, a table printed);
-- 1 (`INCOMPLETE_EXIT`): gg's own defect, a record or a model it could not reach, or a command
-  that did only part of what was asked;
+- 1 (`INCOMPLETE_EXIT`): gg's own defect, a record or a model it could not reach, a hook that
+  could not judge (`hook_error`), or a command that did only part of what was asked;
 - 2 (`REFUSED_EXIT`): refused before anything ran (a capability set, study, store, port or
   argument found wanting);
 - 3 (`CEILING_EXIT`): a ceiling stopped the run;

@@ -32,6 +32,7 @@ SURFACE = [
     "Verdict",
     "__version__",
     "family",
+    "hook",
     "load",
     "open_store",
     "replay",
@@ -44,7 +45,8 @@ FUNCTIONS = {
     "journal: 'str | Path | None' = None, record: 'str | Path | None' = None, "
     "store: 'str | Path | None' = None, on_event: 'Callable[[Event], None] | None' = None, "
     "families: 'Sequence[HostFamily | str] | None' = None, otel: 'bool' = False, "
-    "otel_content: 'bool' = False) -> 'RunResult'",
+    "otel_content: 'bool' = False, hooks: 'Sequence[PythonHook] | None' = None) -> 'RunResult'",
+    "hook": "(event: 'str', *, name: 'str | None' = None) -> 'Callable[[HookFunction], PythonHook]'",
     "load": "(config: 'str | Path | Mapping[str, Any] | CapabilitySet', *, base: 'str | Path | None' = None)"
     " -> 'CapabilitySet'",
     "open_store": "(location: 'str | Path' = '.') -> 'Store'",

@@ -6,9 +6,11 @@ reads the same declarations."""
 from __future__ import annotations
 
 from gg.config.catalogue import RosterScope
+from gg.config.hooks import BuiltInHook, HookAction, HookEvent, HookKind
+from gg.config.hooks.events import HOOK_FAILED
 from gg.config.kinds import Disposition, ModuleKind, Origin
 from gg.console import vocabulary
-from gg.loop.status import AgentStatus
+from gg.loop.status import AgentStatus, RunStatus
 from gg.providers.tool_choice import ToolChoice
 from gg.sdk.catalogue import default_registry
 from gg.sdk.types import Choice
@@ -22,7 +24,7 @@ from gg.telemetry.agent_events import (
     TransitionKind,
 )
 from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
-from gg.telemetry.events import EventType, ModelReply, ModelRequest, ReplyCall
+from gg.telemetry.events import EventType, HookRun, ModelReply, ModelRequest, ReplyCall
 from gg.telemetry.module_events import (
     ArchiveState,
     BoardState,
@@ -63,6 +65,7 @@ def test_the_event_types_are_spelled_once_in_snake_case() -> None:
         "archive_state",
         "context_managed",
         "context_breakdown",
+        "hook_run",
     ]
 
 
@@ -206,3 +209,34 @@ def test_the_console_reads_the_one_declaration_of_every_name_gg_emits() -> None:
     assert {band for band in vocabulary.KIND_BAND.values() if band is not None} <= bands
     for name in ("SKILLS_STATE", "TASKS_STATE", "BOARD_STATE", "ARCHIVE_STATE"):
         assert vocabulary.ModuleEvent[name].value == EventType[name].value
+
+
+def test_the_hooks_names_are_spelled_once_in_kebab_case() -> None:
+    assert [e.value for e in HookEvent] == [
+        "session-start",
+        "session-end",
+        "agent-start",
+        "agent-stop",
+        "pre-write",
+        "post-write",
+        "pre-shell",
+        "post-shell",
+        "pre-compact",
+        "post-compact",
+    ]
+    assert [a.value for a in HookAction] == ["continue", "block", "message"]
+    assert [k.value for k in HookKind] == ["command", "built-in"]
+    assert [b.value for b in BuiltInHook] == ["trace", "refuse-empty-write", "guard-destructive-shell"]
+    assert HOOK_FAILED == "failed"
+    assert RunStatus.HOOK_ERROR.value == "hook_error" and RunStatus.HOOK_ERROR.exit_code == 1
+
+
+def test_a_hook_run_carries_its_fields_in_camel_case() -> None:
+    run = HookRun(event="pre-write", hook="guard", action="failed", duration_ms=1.5, error="exited 2")
+    assert run.to_wire() == {
+        "event": "pre-write",
+        "hook": "guard",
+        "action": "failed",
+        "durationMs": 1.5,
+        "error": "exited 2",
+    }

@@ -13,6 +13,8 @@
 - the run's board, when it has one (`board-0`, minted as the run starts), and the desk that
   dispatches its issues and serves the waits on them (`issues`, set once the run's agents can be
   started);
+- the run's hooks (`hooks`), and the first hook that could not judge (`hook_failure`), which
+  stops it;
 - whether the run is stopping, and the fault that stopped it, when one did (`stop`): a loss of
   the run's record is such a fault, met the moment telemetry meets it; a run that holds a fault
   takes no further step (`halt_if_broken`: no model is asked and no program runs after it);
@@ -38,6 +40,7 @@ from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.deadline import MonotonicClock, is_spent, time_left
 from gg.errors import FatalFault, GgDefect
 from gg.ids import ROOT_ID
+from gg.loop.hooks import HookRunner
 from gg.loop.run import IssueAnswer, Ticket
 from gg.loop.spend import Spend
 from gg.loop.stream import AgentStream
@@ -74,8 +77,10 @@ class RunContext:
     scheduler: Scheduler = field(default_factory=lambda: Scheduler(DEFAULT_MAX_PARALLEL))
     board: BoardSeat | None = None
     issues: IssueDesk | None = None
+    hooks: HookRunner | None = None
     started: float = field(init=False)
     fault: str | None = field(init=False, default=None)
+    hook_failure: str | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.started = self.clock()
@@ -95,6 +100,13 @@ class RunContext:
         self.lineages.halt()
         if self.issues is not None:
             self.issues.halt()
+
+    def hook_failed(self, failure: str) -> None:
+        """Stop every agent; the first hook that failed is what the run ends `hook_error` over."""
+        with self._stop_lock:
+            if self.hook_failure is None:
+                self.hook_failure = failure
+        self.stop()
 
     @property
     def ending(self) -> bool:
@@ -160,5 +172,7 @@ class RunContext:
         return self.issues.wait(issues, self.deadline, self.clock)
 
     def close(self) -> None:
-        """End the run's shared resources: every arm the run built is closed."""
+        """End the run's shared resources: every arm the run built is closed, the hooks' jail too."""
         self.leases.close()
+        if self.hooks is not None:
+            self.hooks.close()

@@ -34,6 +34,7 @@ from typing import Any
 
 from gg.agents.context import RunContext
 from gg.agents.families import bind_run_families, config_folder, log_run_families
+from gg.agents.hooks import ended_by_hook, open_hooks, session_end, session_start
 from gg.agents.interruption import message_of, signal_of
 from gg.agents.issues import IssueDesk
 from gg.agents.leases import GuestLeases
@@ -48,6 +49,7 @@ from gg.deadline import MonotonicClock
 from gg.errors import ConfigError
 from gg.ids import ROOT_ID
 from gg.loop.agent import AgentEnd
+from gg.loop.hooks import PythonHook
 from gg.loop.limits import ErrorLedger
 from gg.loop.status import RunStatus, exit_code_of
 from gg.loop.stream import AgentStream
@@ -90,7 +92,8 @@ class World:
     It serves gg's own SDK: a run that serves host families builds its arms from its own registry.
     `clock` is the run's one monotonic clock: its deadline, its ceilings and its durations.
     `client` answers the root (every incarnation of it); `clients` answers every agent, given the
-    agent's id and profile. `families` are the host families profiles may name by name.
+    agent's id and profile. `families` are the host families profiles may name by name; `hooks`
+    the Python hooks (`gg.hook`) that fire beside the declared ones.
     """
 
     client: ModelClient | None = None
@@ -99,6 +102,7 @@ class World:
     clock: MonotonicClock = time.monotonic
     clients: ClientFor | None = None
     families: tuple[HostFamily, ...] = ()
+    hooks: tuple[PythonHook, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,7 @@ def execute_run(
         if refusal is not None or run.fault is not None:  # a record that cannot be made refuses it
             end = AgentEnd(RunStatus.REFUSED, message=run.fault or str(refusal))
         else:
-            end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients)
+            end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients, world.hooks)
     finally:
         run.close()
         host.close()
@@ -220,10 +224,13 @@ def _run_tree(
     stream: AgentStream,
     workspace: Path,
     clients: ModelClients,
+    hooks: tuple[PythonHook, ...] = (),
 ) -> tuple[AgentEnd, Spawner | None, KeyboardInterrupt | None]:
-    """The run's end, its spawner once the root opened, and the interruption that stopped it."""
+    """The run's end, its spawner once the root opened, and the interruption that stopped it;
+    the session's hooks fire around the root's lineage."""
     try:
         clients.open_journals()
+        run.hooks = open_hooks(capability_set, hooks, run.clock)
         spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream, run.board), clients)
         if run.board is not None:
             run.issues = IssueDesk(spawner, run.board.board)
@@ -235,7 +242,7 @@ def _run_tree(
         return _defect(stream, defect), None, None
     stop: KeyboardInterrupt | None = None
     try:
-        end = spawner.run_lineage(root)
+        end = session_start(root, run) or spawner.run_lineage(root)
     except KeyboardInterrupt as interruption:
         stop = interruption
         end = AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption))
@@ -244,6 +251,8 @@ def _run_tree(
     finally:
         spawner.stop_all()
     stream.turn = root.stream.turn
+    end = ended_by_hook(end, run.hook_failure)
+    session_end(run.hooks, stream, root.setup.slug, end)
     return end, spawner, stop
 
 

@@ -95,6 +95,8 @@ class Spawner:
         held = holdings or fresh_holdings(setup, self.run, arrival, node.id)
         port = AgentDelegation(self, self.run)
         agent = Agent(setup, held, client, stream, node, port, ledger=ledger or ErrorLedger())
+        if self.run.hooks is not None:
+            agent.hooks = self.run.hooks.for_agent(stream, setup.slug)
         port.bind(agent)
         with self._lock:
             self._agents.append(agent)

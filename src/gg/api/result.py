@@ -35,8 +35,9 @@ class AgentSummary:
 @dataclass(frozen=True)
 class RunResult:
     """How a run ended. `status` is `completed`, `exhausted`, `limit_exceeded`, `timed_out`,
-    `model_error`, `internal_error` or `refused`; `exit_code` is what `gg run` exits with (0 the
-    session ended, 1 a defect or an unreachable model, 2 refused, 3 a ceiling stopped it);
+    `model_error`, `internal_error`, `hook_error` or `refused`; `exit_code` is what `gg run` exits
+    with (0 the session ended, 1 a defect, an unreachable model or a hook that could not judge, 2
+    refused, 3 a ceiling stopped it);
     `final_text` is the session's last word (`session.finish(summary)`), `message` why it ended
     otherwise; `cost_usd` is what its models cost (None when no reply was priced)."""
 

@@ -24,7 +24,8 @@
 - What refuses the launch before a run exists (a capability set with defects, a `model` that is
   no `ModelClient`, a journal that does not exist, a workspace that is missing or holds the store,
   a recording file that exists, a family that is neither a family nor imports as one) raises
-  `gg.ConfigError` and records nothing, as `gg run` does; whatever the run itself meets (a missing
+  `gg.ConfigError` and records nothing, as `gg run` does (so does an entry of `hooks` that is no
+  hook made by `gg.hook`); whatever the run itself meets (a missing
   key, a host family that cannot be served) ends it `refused` or otherwise, never an exception.
 """
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from gg.agents.run import RunOptions, World
     from gg.api.result import RunResult
     from gg.config.model import CapabilitySet
+    from gg.loop.hooks import PythonHook
     from gg.otel.settings import OtelSettings
     from gg.providers.base import ModelClient
     from gg.providers.recording import JournalRecorder
@@ -63,6 +65,7 @@ def run(
     families: Sequence[HostFamily | str] | None = None,
     otel: bool = False,
     otel_content: bool = False,
+    hooks: Sequence[PythonHook] | None = None,
 ) -> RunResult:
     """Run the capability set `config` (a path, a document, or a `CapabilitySet`) to its end and
     return how it ended; each keyword is `gg run`'s option of that name, and `workspace` replaces
@@ -75,7 +78,7 @@ def run(
     capability_set = load_for_run(config, root_model_handed=model is not None or journal is not None)
     base = Path(store) if store is not None else Path.cwd()
     chosen = Path(workspace) if workspace is not None else capability_set.workspace
-    handed = _refuse_before_the_run(chosen, base, journal, model, families or ())
+    handed = (_refuse_before_the_run(chosen, base, journal, model, families or ()), _hooks(hooks or ()))
     exporting = _otel(otel, otel_content)
     recorder = None if record is None else _recorder(Path(record), chosen)
     kept = _store(base, recorder)
@@ -105,6 +108,20 @@ def _keep_start(
         print(unkept, file=sys.stderr)
 
 
+def _hooks(given: Sequence[object]) -> tuple[PythonHook, ...]:
+    """The Python hooks handed in; raises `ConfigError` naming every entry that is none."""
+    from gg.loop.hooks import PythonHook
+
+    defects = [
+        ConfigDefect(f"hooks[{index}]", _shown(entry), "must be a hook made by gg.hook(event)(fn)")
+        for index, entry in enumerate(given)
+        if not isinstance(entry, PythonHook)
+    ]
+    if defects:
+        raise ConfigError(LAUNCH, defects)
+    return tuple(entry for entry in given if isinstance(entry, PythonHook))
+
+
 def _result(run_id: str, ending: _Ending, recorder: JournalRecorder | None) -> RunResult:
     """The run's result, read off its `run_finished` record; a launch refused before anything was
     recorded leaves no recording."""
@@ -125,9 +142,10 @@ def _launch(
     journal: str | Path | None,
     recorder: JournalRecorder | None,
     run_id: str,
-    families: tuple[HostFamily, ...],
+    handed: tuple[tuple[HostFamily, ...], tuple[PythonHook, ...]],
 ) -> tuple[RunOptions, World]:
-    """What the run is told: the command line's overrides, and what it is handed."""
+    """What the run is told: the command line's overrides, and what it is handed (its host
+    families, its Python hooks)."""
     from gg.agents.run import RunOptions, World
     from gg.api.load import source_of
 
@@ -141,7 +159,7 @@ def _launch(
         session_id=run_id,
         recorder=recorder,
     )
-    return options, World(client=client, families=families)
+    return options, World(client=client, families=handed[0], hooks=handed[1])
 
 
 def _families(given: Sequence[object], defects: list[ConfigDefect]) -> tuple[HostFamily, ...]:

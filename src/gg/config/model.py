@@ -52,6 +52,7 @@ from gg.config.delegation import (
     Slug,
     SubagentsCapability,
 )
+from gg.config.hooks.declaration import HookDeclaration
 from gg.config.host_functions import HostFunctionsCapability, HostFunctionsParams
 from gg.config.limits import ErrorRateCeiling, Limits, ModelCallLimits
 from gg.config.mcp import McpCapability, McpParams
@@ -193,7 +194,7 @@ Capability = Annotated[
 
 
 class Agent(Part):
-    """One agent profile: its slug, display name, role, task, model, capabilities and roster.
+    """One agent profile: its slug, display name, role, task, model, capabilities, roster and hooks.
 
     The root's `task` is the run's; another profile's is its default brief, when a spawn gives
     none. A machine (`fsm`) has no model; every other profile has one (checked in `rules.py`)."""
@@ -205,6 +206,7 @@ class Agent(Part):
     model: ModelBinding | None = None
     capabilities: tuple[Capability, ...] = ()
     subagents: tuple[RosterEntry, ...] = ()
+    hooks: tuple[HookDeclaration, ...] = ()
 
     def enabled(self, capability: CapabilityId) -> bool:
         return any(entry.id == capability and entry.enabled for entry in self.capabilities)
@@ -317,7 +319,8 @@ class Agent(Part):
 
 
 class CapabilitySet(Part):
-    """A whole run's configuration: its name, workspace, ceilings and agents (one is `root`)."""
+    """A whole run's configuration: its name, workspace, ceilings, agents (one is `root`) and the
+    hooks of the session's two ends (`gg.config.hooks`)."""
 
     name: Annotated[str, Name()]
     workspace: Annotated[Path, Place("folder")] = Field(
@@ -325,6 +328,7 @@ class CapabilitySet(Part):
     )
     limits: Limits = Field(default_factory=Limits)
     agents: tuple[Agent, ...] = Field(json_schema_extra={"minItems": 1})
+    hooks: tuple[HookDeclaration, ...] = ()
 
     @property
     def root(self) -> Agent:

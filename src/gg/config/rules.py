@@ -13,6 +13,7 @@ Each skips what is mis-shaped (pydantic names that) and yields findings at preci
 - a `replay` model names its `journal` and only a `replay` model does; other providers name a `model`;
 - the agent tree's rules (rosters, `subagents`, `exec`, `fork`) are `roster.py`'s, a machine's
   `machines.py`'s;
+- the hooks' placement and kind rules are `gg.config.hooks`';
 - the module capabilities' rules (`tasks`, `project-management`, `agent-managed-context`) are
   `modules.py`'s.
 """
@@ -24,6 +25,7 @@ from typing import Any
 
 from gg.config.catalogue import CapabilityId, Provider
 from gg.config.defects import ABSENT, Finding, Loc, mapping, sequence
+from gg.config.hooks.declaration import hooks_findings
 from gg.config.host_functions import host_families_findings
 from gg.config.machines import is_machine, machine_findings
 from gg.config.mcp import mcp_servers_findings
@@ -43,6 +45,7 @@ def cross_field_findings(
     """Every cross-field defect in the document. Every profile but a machine names its model;
     the root's (`agents[0]`) may go unnamed when the run is handed one (`gg.run(model=...)`)."""
     yield from _error_rate_pair(mapping(document.get("limits")) or {})
+    yield from hooks_findings(document.get("hooks"), ("hooks",), session=True)
     agents = sequence(document.get("agents"))
     if agents is None:
         return
@@ -60,6 +63,7 @@ def cross_field_findings(
         yield from _model_binding(mapping(profile.get("model")), ("agents", index, "model"))
         capabilities = profile.get("capabilities", ABSENT)
         yield from _capabilities(capabilities, ("agents", index, "capabilities"), code_mode=worker)
+        yield from hooks_findings(profile.get("hooks"), ("agents", index, "hooks"), session=False)
     yield from roster_findings(agents)
     yield from machine_findings(agents)
 

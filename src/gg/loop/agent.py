@@ -12,6 +12,9 @@ opens by putting the messages sent to the agent since its last turn in its windo
 modules put there before a request (`gg.loop.modules`), and closes by dispatching every fork it
 declared; then, outside any slot, it waits for the board issues it declared waits on, and a
 succession it declared ends the incarnation there (`Succession`), unless the turn ended the agent.
+The incarnation's `agent-start` hooks fire before its first turn, and what the run's hooks said to
+it since its last request opens its next one; a hook that could not judge ends the incarnation
+and stops the run (`hook_error`).
 The ceilings read the lineage's record (`ledger`, carried across incarnations, so one turn ceiling
 is spent across them); the summary is the incarnation's own (`tally`, `spend`).
 """
@@ -22,8 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gg import prompts
-from gg.errors import FatalFault, GgDefect
+from gg.config.hooks import HookEvent
+from gg.errors import FatalFault, GgDefect, HookFailed
 from gg.ids import AgentNode
+from gg.loop.hooks import AgentHooks
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.modules import open_turn
 from gg.loop.run import Run, Ticket
@@ -60,6 +65,7 @@ class Agent:
     begun: int = 0  # the turns this incarnation opened, one still open included
     last_report: str | None = None  # what its last turn produced, for whoever waits on it
     place: Ticket | None = None  # its place in the scheduler's line, taken when it was started
+    hooks: AgentHooks | None = None  # the run's hooks as they fire for it, in a run that has any
 
     @property
     def id(self) -> str:
@@ -95,7 +101,10 @@ class ForkDispatch(Protocol):
 
 
 def run_agent(agent: Agent, run: Run, forks: ForkDispatch) -> AgentEnd | Succession:
-    """Take turns until something ends the incarnation."""
+    """Take turns until something ends the incarnation; `agent-start` fires first."""
+    started = _fire_start(agent, run)
+    if started is not None:
+        return started
     while True:
         place, agent.place = agent.place, None
         breach = _breach_before_turn(agent.setup.limits, run, agent.ledger.turns)
@@ -108,6 +117,7 @@ def run_agent(agent: Agent, run: Run, forks: ForkDispatch) -> AgentEnd | Success
         deferred = DeferredDeclarations()
         try:
             _deliver_messages(agent)
+            _deliver_hook_messages(agent)
             open_turn(agent.holdings, agent.setup, agent.stream, first=agent.requests == 0)
             agent.stream.turn += 1
             agent.begun += 1
@@ -115,7 +125,7 @@ def run_agent(agent: Agent, run: Run, forks: ForkDispatch) -> AgentEnd | Success
             end = turn if isinstance(turn, AgentEnd) else _close_turn(agent, turn)
         finally:
             run.give_slot()
-        if end is None or end.status is not RunStatus.INTERNAL_ERROR:
+        if end is None or end.status not in (RunStatus.INTERNAL_ERROR, RunStatus.HOOK_ERROR):
             forks.dispatch(agent, deferred.forks)
         if end is not None:
             run.clear_waits(agent.node.lineage)  # the issue waits it declared and never began
@@ -123,6 +133,32 @@ def run_agent(agent: Agent, run: Run, forks: ForkDispatch) -> AgentEnd | Success
         _wait_for_issues(agent, run, deferred.waits)
         if deferred.succession is not None:
             return deferred.succession
+
+
+def _fire_start(agent: Agent, run: Run) -> AgentEnd | None:
+    """The agent's `agent-start` hooks; a hook that could not judge ends the run `hook_error`."""
+    if agent.hooks is None:
+        return None
+    try:
+        agent.hooks.fire(HookEvent.AGENT_START, {})
+    except HookFailed as failed:
+        return hook_failed(agent.stream, run, failed)
+    return None
+
+
+def hook_failed(stream: AgentStream, run: Run, failed: HookFailed) -> AgentEnd:
+    """A hook judged nothing: the operator reads why, the model nothing, and the run stops."""
+    stream.log(LogLevel.ERROR, str(failed), event=failed.event, hook=failed.hook)
+    run.hook_failed(str(failed))
+    return AgentEnd(RunStatus.HOOK_ERROR, message=str(failed))
+
+
+def _deliver_hook_messages(agent: Agent) -> None:
+    """What the hooks said since the agent's last request reaches its next one, once."""
+    if agent.hooks is None:
+        return
+    for text in agent.hooks.take_messages():
+        agent.holdings.window.push(Message(role="user", content=text))
 
 
 def _stopped(run: Run) -> AgentEnd:
@@ -177,6 +213,8 @@ def _turn(agent: Agent, run: Run, deferred: DeferredDeclarations) -> TurnOutcome
     ceiling, unjudged."""
     try:
         return take_turn(agent, run, deferred)
+    except HookFailed as failed:  # the turn is not judged: the hook, not the model, failed
+        return hook_failed(agent.stream, run, failed)
     except RunTimeSpent:  # the turn cut short counts among the turns taken
         return _stop_at(agent.stream, _runtime_breach(agent.setup.limits, run, agent.ledger.turns + 1))
     except ModelError as failure:

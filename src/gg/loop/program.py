@@ -89,6 +89,7 @@ def _program_scope(agent: Agent, run: Run, deferred: DeferredDeclarations) -> Pr
         spell=setup.registry.spelling(setup.language.id),
         shell=setup.shell,
         delegation=agent.delegation,
+        hooks=agent.hooks,
         deferred=deferred,
     )
 

@@ -11,7 +11,8 @@ The loop is handed the run, never builds it: whatever carries these members is o
 - its arm for a language, leased for each program;
 - the waits an agent declared, cleared once its turn's waits are over, and the board issues it
   waits on, each answered as it stands when the wait ends (`IssueAnswer`);
-- the fault it holds, when one stopped it: no model is asked and no program runs after it.
+- the fault it holds, when one stopped it: no model is asked and no program runs after it;
+- a hook that could not judge (`hook_failed`): the run stops and ends `hook_error`.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ class Run(Protocol):
     def left(self) -> float | None: ...
 
     def spent(self) -> bool: ...
+
+    def hook_failed(self, failure: str) -> None:
+        """A hook judged nothing: every agent stops and the run ends `hook_error`, naming it."""
+        ...
 
     def halt_if_broken(self) -> None:
         """Raise `GgDefect(RUN_BROKEN)` when the run holds a fault: the step about to be taken is not."""

@@ -1,8 +1,9 @@
 """How a run ended, and the exit code each ending maps to.
 
-Exit codes (`gg.exits`): 0 the session ended; 1 gg's own defect or a model that could not be
-reached; 2 a refused capability set; 3 a ceiling stopped the run; an interrupted run 128 + the
-number of the signal that stopped it: 130 for the operator's Ctrl-C (SIGINT), 143 for SIGTERM.
+Exit codes (`gg.exits`): 0 the session ended; 1 gg's own defect, a model that could not be
+reached or a hook that could not judge (`hook_error`); 2 a refused capability set; 3 a ceiling
+stopped the run; an interrupted run 128 + the number of the signal that stopped it: 130 for the
+operator's Ctrl-C (SIGINT), 143 for SIGTERM.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class RunStatus(StrEnum):
     MODEL_ERROR = "model_error"
     REFUSED = "refused"
     INTERRUPTED = "interrupted"
+    HOOK_ERROR = "hook_error"
 
     @property
     def exit_code(self) -> int:
@@ -34,6 +36,7 @@ _EXIT_CODES = {
     RunStatus.COMPLETED: DONE_EXIT,
     RunStatus.INTERNAL_ERROR: INCOMPLETE_EXIT,
     RunStatus.MODEL_ERROR: INCOMPLETE_EXIT,
+    RunStatus.HOOK_ERROR: INCOMPLETE_EXIT,
     RunStatus.REFUSED: REFUSED_EXIT,
     RunStatus.EXHAUSTED: CEILING_EXIT,
     RunStatus.LIMIT_EXCEEDED: CEILING_EXIT,
@@ -75,7 +78,7 @@ class AgentStatus(StrEnum):
 
 def agent_status(status: RunStatus) -> AgentStatus:
     """The agent's status for the run status its end maps to (a refusal never ends an agent; an
-    interruption stops it)."""
-    if status is RunStatus.INTERRUPTED:
+    interruption, or a hook that could not judge, stops it)."""
+    if status in (RunStatus.INTERRUPTED, RunStatus.HOOK_ERROR):
         return AgentStatus.STOPPED
     return AgentStatus.INTERNAL_ERROR if status is RunStatus.REFUSED else AgentStatus(status.value)

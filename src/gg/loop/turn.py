@@ -30,9 +30,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from gg.config.hooks import HookEvent
 from gg.errors import FatalFault, GgDefect
 from gg.loop.calls import CallClass, StrayCall, Submission, Unrunnable, classify
 from gg.loop.compaction import apply_compaction
+from gg.loop.hooks import AgentHooks
 from gg.loop.modules import rebuild_blocks, spelling
 from gg.loop.program import run_submission
 from gg.loop.run import Run
@@ -90,7 +92,7 @@ def take_turn(agent: Agent, run: Run, deferred: DeferredDeclarations | None = No
     for warning in verdict.warnings:
         stream.warn(warning)
     if isinstance(verdict.outcome, Continue):
-        _apply_deferred(deferred, held.window, setup.workspace, stream)
+        _apply_deferred(deferred, held.window, setup.workspace, stream, agent.hooks)
         if deferred.compaction is not None:
             rebuild_blocks(held, Moment.COMPACTION, spelling(setup))
         _push_next_reading(held.window, views, verdict.outcome.feedback)
@@ -224,11 +226,21 @@ def _push_next_reading(window: Window, views: list[View], feedback: tuple[str, .
 
 
 def _apply_deferred(
-    deferred: DeferredDeclarations, window: Window, workspace: Workspace, stream: AgentStream
+    deferred: DeferredDeclarations,
+    window: Window,
+    workspace: Workspace,
+    stream: AgentStream,
+    hooks: AgentHooks | None,
 ) -> None:
+    """The turn's compaction, between its `pre-compact` and `post-compact` hooks."""
     compaction = deferred.compaction
     if compaction is not None:
+        fields = {"summary": compaction.summary, "files": list(compaction.files)}
+        if hooks is not None:
+            hooks.fire(HookEvent.PRE_COMPACT, fields)
         before, after = apply_compaction(window, compaction, workspace)
+        if hooks is not None:
+            hooks.fire(HookEvent.POST_COMPACT, fields)
         stream.emit(
             CompactionApplied(
                 summary=compaction.summary,

@@ -10,11 +10,11 @@ Rules:
   `unpricedReplies`, `startedAt`, `finishedAt`, `durationMs`, `configPath`, `workspace`, `message`,
   `finalText`.
 - A RUN's `status` is how it ended (`completed`, `exhausted`, `limit_exceeded`, `timed_out`,
-  `model_error`, `internal_error`, `refused`, `interrupted`) with its `exitCode` (what `gg run`
-  exited with: `interrupted` is 130 for the operator's Ctrl-C, 143 for a SIGTERM), or one of two
-  states that recorded no end, whose `exitCode` and `finishedAt` are `null`: `running` (its
-  process is alive) and `unfinished` (its process is gone without writing its end: `kill -9`, a
-  crash).
+  `model_error`, `internal_error`, `hook_error`, `refused`, `interrupted`) with its `exitCode`
+  (what `gg run` exited with: `interrupted` is 130 for the operator's Ctrl-C, 143 for a
+  SIGTERM), or one of two states that recorded no end, whose `exitCode` and `finishedAt` are
+  `null`: `running` (its process is alive) and `unfinished` (its process is gone without writing
+  its end: `kill -9`, a crash).
 - `gg show --json`: `{"schema", "run": RUN, "agents": [AGENT, ...], "turns": [TURN, ...], "logs":
   [LOG, ...]}`, the texts exactly as recorded. An AGENT (in tree order) holds `id`, `parentAgentId`,
   `relation` (`root`, `subagent`, `fork`, `exec`, `fsm`), `profileId`, `modelId`, `depth`, `state`,

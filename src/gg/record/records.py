@@ -234,6 +234,37 @@ def read_limit(record: Mapping[str, Any]) -> LimitRecord:
     )
 
 
+@dataclass(frozen=True)
+class HookRecord:
+    """One hook run (`hook_run`): its event, its label, what it answered and how long it took."""
+
+    event: str
+    hook: str
+    action: str
+    duration_ms: float
+    message: str | None = None
+    error: str | None = None
+
+    @property
+    def summary(self) -> str:
+        """The hook's line: its event, its label in backticks, its action, its time, what it said."""
+        said = self.error if self.error is not None else self.message
+        head = f"{self.event} `{self.hook}` {self.action} ({self.duration_ms:g} ms)"
+        return f"{head}: {said}" if said else head
+
+
+def read_hook(record: Mapping[str, Any]) -> HookRecord:
+    message, error = record.get("message"), record.get("error")
+    return HookRecord(
+        event=str(record.get("event", "")),
+        hook=str(record.get("hook", "")),
+        action=str(record.get("action", "")),
+        duration_ms=float(record.get("durationMs") or 0),
+        message=None if message is None else str(message),
+        error=None if error is None else str(error),
+    )
+
+
 def read_log(record: Mapping[str, Any]) -> OperatorLog:
     return OperatorLog(
         str(record.get("level", "")), str(record.get("message", "")), dict_of(record.get("fields"))

@@ -14,6 +14,7 @@ Rules:
   verdict, in the order they ran (from `code_execution.links`).
 - A turn's tokens are its `model_reply` usage; its cost and the run's totals of tokens, cost,
   programs (submitted, failed, cut short) and error turns are read by `gg.record.tally`.
+- A hook run (`hook_run`) belongs to its turn; one before any turn (turn 0) to the run.
 - Totals: turns and duration from `run_finished` when there is one, else counted from the events.
 - The agents: every instance the events name, in tree order (the one agent tree of a run:
   `gg.record.agents`), each with how it came to be, its profile, depth, brief and end.
@@ -30,6 +31,7 @@ from gg.record.envelope import Record, records_of
 from gg.record.records import (
     ApiRecord,
     Call,
+    HookRecord,
     LimitRecord,
     Message,
     OperatorLog,
@@ -40,6 +42,7 @@ from gg.record.records import (
     int_of,
     list_of,
     read_call,
+    read_hook,
     read_limit,
     read_log,
     read_message,
@@ -69,6 +72,7 @@ class Turn:
     logs: tuple[OperatorLog, ...] = ()
     outcome: Outcome | None = None
     limits: tuple[LimitRecord, ...] = ()
+    hooks: tuple[HookRecord, ...] = ()
     usage: dict[str, Any] = field(default_factory=dict[str, Any])
     reply_ms: float | None = None
     cost_usd: float | None = None
@@ -124,6 +128,7 @@ class Transcript:
     workspace: str = ""
     logs: tuple[OperatorLog, ...] = ()
     limits: tuple[LimitRecord, ...] = ()
+    hooks: tuple[HookRecord, ...] = ()  # those run before any turn (session-start, agent-start)
     status: str | None = None
     exit_code: int | None = None
     final_text: str | None = None
@@ -146,6 +151,7 @@ class _Draft:
     programs: list[ProgramRun] = field(default_factory=list[ProgramRun])
     logs: list[OperatorLog] = field(default_factory=list[OperatorLog])
     limits: list[LimitRecord] = field(default_factory=list[LimitRecord])
+    hooks: list[HookRecord] = field(default_factory=list[HookRecord])
     pending_api: list[ApiRecord] = field(default_factory=list[ApiRecord])
 
 
@@ -157,17 +163,20 @@ def fold_transcript(records: Iterable[Mapping[str, Any]], *, for_terminal: bool 
     read = list(records_of(records))
     drafts: dict[tuple[str, int], _Draft] = {}
     run_logs: list[OperatorLog] = []
+    run_hooks: list[HookRecord] = []
     for record in read:
         if record.type in RUN_LEVEL or record.turn < 1:
             if record.type == EventType.LOG.value:
                 run_logs.append(read_log(record))
+            elif record.type == EventType.HOOK_RUN.value:
+                run_hooks.append(read_hook(record))
             continue
         key = (record.agent_id, record.turn)
         if key not in drafts:
             drafts[key] = _Draft(Turn(record.agent_id, record.turn, record.timestamp))
         _fold_event(drafts[key], record.type, record)
     turns = _mark_echoes([_freeze(draft) for draft in drafts.values()])
-    return _transcript(read, turns, run_logs)
+    return replace(_transcript(read, turns, run_logs), hooks=tuple(run_hooks))
 
 
 def _fold_event(draft: _Draft, kind: str, record: Mapping[str, Any]) -> None:
@@ -199,6 +208,8 @@ def _fold_event(draft: _Draft, kind: str, record: Mapping[str, Any]) -> None:
         draft.turn = replace(turn, outcome=read_outcome(record))
     elif kind == EventType.LIMIT_EXCEEDED.value:
         draft.limits.append(read_limit(record))
+    elif kind == EventType.HOOK_RUN.value:
+        draft.hooks.append(read_hook(record))
 
 
 def _attach_receipt(draft: _Draft, record: Mapping[str, Any]) -> None:
@@ -231,6 +242,7 @@ def _freeze(draft: _Draft) -> Turn:
         programs=programs,
         logs=tuple(draft.logs),
         limits=tuple(draft.limits),
+        hooks=tuple(draft.hooks),
     )
 
 

@@ -14,6 +14,8 @@ Paths are confined by `gg.state.workspace`. The rules added here:
   occurrence of `oldString` (as UTF-8 bytes) in a file of at most 8 MiB: none is `not-found`,
   several (counted without overlap) `conflict`.
 - A refusal names an argument as the program's arm spells it (`oldString`, `old_string`).
+- A write or an edit fires `pre-write` (which may refuse it) and, once the file holds it,
+  `post-write`, each with the file's absolute path and the contents it ends up with.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg import prompts
+from gg.config.hooks import HookEvent
 from gg.errors import ApiError, ErrorCode
+from gg.sdk.hooks import fire
 from gg.sdk.registry import Always, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
 from gg.state.workspace import PathRefusal, Workspace, quote_path
@@ -250,9 +254,20 @@ def _too_large_to_write(subject: str, size: int) -> str:
 
 def _write_file(scope: ProgramScope, args: Mapping[str, Any]) -> int:
     data = _encoded_contents("write_file", "contents", args["contents"])
-    with refusals_for("write_file", args["path"]), scope.workspace.open_for_write(args["path"]) as stream:
+    path: str = args["path"]
+    with refusals_for("write_file", path):
+        written = _written(scope, path, data)
+        fire(scope, "write_file", HookEvent.PRE_WRITE, written)
+    with refusals_for("write_file", path), scope.workspace.open_for_write(path) as stream:
         _write_all(stream, data)
+    fire(scope, "write_file", HookEvent.POST_WRITE, {**written, "ok": True})
     return len(data)
+
+
+def _written(scope: ProgramScope, path: str, data: bytes) -> dict[str, object]:
+    """A write's hook fields: the file's absolute path and the contents it ends up with."""
+    absolute = scope.workspace.root / scope.workspace.relative(path)
+    return {"path": str(absolute), "contents": data.decode("utf-8", "replace")}
 
 
 def _edit_file(scope: ProgramScope, args: Mapping[str, Any]) -> None:
@@ -274,9 +289,12 @@ def _edit_file(scope: ProgramScope, args: Mapping[str, Any]) -> None:
         edited = data[:at] + new + data[at + len(old) :]
         if len(edited) > MAX_WRITE_BYTES:
             raise ApiError("edit_file", ErrorCode.LIMIT_EXCEEDED, _edit_too_large(path, len(edited)))
+        written = _written(scope, path, edited)
+        fire(scope, "edit_file", HookEvent.PRE_WRITE, written)
         stream.seek(0)
         _write_all(stream, edited)
         stream.truncate(len(edited))
+    fire(scope, "edit_file", HookEvent.POST_WRITE, {**written, "ok": True})
 
 
 def _read_all(stream: io.FileIO, size: int) -> bytes:

@@ -26,6 +26,7 @@ from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:
     from gg.sdk.delegation import Delegation
+    from gg.sdk.hooks import HookPort
     from gg.sdk.shell import ShellAccess
     from gg.sdk.surface import Surface
     from gg.state.archive import ArchiveModule
@@ -144,6 +145,7 @@ class ProgramScope:
     shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
     delegation: Delegation | None = None  # the run's answer to the delegation family
     memories: MemoryHolder | None = None  # its memories holder, when its profile enables memories
+    hooks: HookPort | None = None  # the run's hooks, as they fire for this agent
     spell: ArmSpelling | None = None  # how its arm spells calls and arguments (`Registry.spelling`)
     declarations: Declarations = field(default_factory=Declarations)
     deferred: DeferredDeclarations = field(default_factory=DeferredDeclarations)

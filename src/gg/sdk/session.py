@@ -4,7 +4,8 @@ Both groups are declared for every agent; the membrane's role gate accepts only 
 group, before any argument is looked at. An ending sets a flag in the program's declarations and
 returns: the statements after it run, the last call wins, and the loop reads the flag once the
 program is over (an uncaught throw or a ceiling revokes it there). A final word is bounded like
-every summary (`gg.sdk.summary`). A refusal names a call as the program's arm spells it.
+every summary (`gg.sdk.summary`). A refusal names a call as the program's arm spells it. An
+ending fires the `agent-stop` hooks first; one that blocks refuses the call (nothing declared).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from typing import Any
 
 from gg import prompts
 from gg.config.catalogue import Role
+from gg.config.hooks import HookEvent
 from gg.errors import ApiError, ErrorCode
+from gg.sdk.hooks import fire
 from gg.sdk.registry import Ending, Operation, Param, ParamType
 from gg.sdk.scope import DeclaredEnding, ProgramScope
 from gg.sdk.summary import check_summary
@@ -32,11 +35,11 @@ def _finish(scope: ProgramScope, args: Mapping[str, Any]) -> None:
             "`summary` is blank, so nothing was declared: the session is not over",
         )
     check_summary("finish", "summary", summary)
-    scope.declarations.declare_ending(DeclaredEnding("finish", summary))
+    _declare(scope, DeclaredEnding("finish", summary))
 
 
 def _approve(scope: ProgramScope, args: Mapping[str, Any]) -> None:
-    scope.declarations.declare_ending(DeclaredEnding("approve", APPROVED_TEXT))
+    _declare(scope, DeclaredEnding("approve", APPROVED_TEXT))
 
 
 def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
@@ -48,9 +51,13 @@ def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
         raise ApiError("request_changes", ErrorCode.INVALID_ARGUMENT, no_change)
     numbered = "\n".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
     check_summary("request_changes", "items", numbered)
-    scope.declarations.declare_ending(
-        DeclaredEnding("request_changes", f"Changes requested:\n{numbered}", tuple(items))
-    )
+    _declare(scope, DeclaredEnding("request_changes", f"Changes requested:\n{numbered}", tuple(items)))
+
+
+def _declare(scope: ProgramScope, ending: DeclaredEnding) -> None:
+    """The agent tries to end: `agent-stop` fires first, and a block leaves nothing declared."""
+    fire(scope, ending.kind, HookEvent.AGENT_STOP, {"call": ending.kind, "finalText": ending.final_text})
+    scope.declarations.declare_ending(ending)
 
 
 SESSION_OPERATIONS: tuple[Operation, ...] = (

@@ -11,6 +11,8 @@ Rules:
   message, from the start of a line, saying how many lines came before; one the jail could not
   start is `io-error`; a blank command, one holding NUL or a lone surrogate, or one of 128 KiB or
   more is `invalid-argument`;
+- a command fires `pre-shell` (which may refuse it, before it runs) and, once it ended,
+  `post-shell` (`ok`: it exited 0);
 - the time a command takes is off the program's clock (`waits_externally`): a build may run longer
   than the program's own timeout.
 """
@@ -21,10 +23,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gg.config.hooks import HookEvent
 from gg.deadline import time_left, within
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.prompts import render
 from gg.sandbox.jail import Exited, Jail, JailFailure, Output, TimedOut
+from gg.sdk.hooks import fire
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 
 if TYPE_CHECKING:
@@ -56,11 +60,15 @@ def _shell(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     if access is None:  # the gate admits only agents whose profile enables the shell
         raise GgDefect(FatalFault.HOST_FAULT, "shell.shell reached an agent without a jail")
     command = _checked(args["command"])
+    fire(scope, "shell", HookEvent.PRE_SHELL, {"command": command})
     timeout = command_timeout(args.get("timeoutSecs"), access.timeout_secs, scope.deadline, scope.clock())
     try:
         end = access.jail.run(command, timeout)
     except JailFailure as failure:
+        fire(scope, "shell", HookEvent.POST_SHELL, {"command": command, "ok": False})
         raise ApiError("shell", ErrorCode.IO_ERROR, _not_started(failure.reason)) from None
+    ran = isinstance(end, Exited) and end.exit_code == 0
+    fire(scope, "shell", HookEvent.POST_SHELL, {"command": command, "ok": ran})
     match end:
         case Exited(exit_code=code, output=output):
             return _result(code, output)

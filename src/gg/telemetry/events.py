@@ -47,6 +47,7 @@ class EventType(StrEnum):
     ARCHIVE_STATE = "archive_state"
     CONTEXT_MANAGED = "context_managed"
     CONTEXT_BREAKDOWN = "context_breakdown"
+    HOOK_RUN = "hook_run"
 
 
 class LogLevel(StrEnum):
@@ -278,6 +279,21 @@ class CompactionApplied(Payload):
     files: list[str]
     messages_before: int
     messages_after: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class HookRun(Payload):
+    """One hook run (`gg.config.hooks`): its event, its label, what it answered (`continue`,
+    `block`, `message`, or `failed` when it judged nothing, with `error` saying why) and how long
+    it took. `message` is what it said, when it said anything."""
+
+    TYPE: ClassVar[EventType] = EventType.HOOK_RUN
+    event: str
+    hook: str
+    action: str
+    duration_ms: float
+    message: str | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

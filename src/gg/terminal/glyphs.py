@@ -36,8 +36,10 @@ STATUS_STYLES = {
     "refused": "red",
     "model_error": "red",
     "internal_error": "bold red",
+    "hook_error": "red",
 }
 OUTCOME_STYLES = {"progressed": "dim", "finished": "green", "error": "red", "fatal": "bold red"}
+HOOK_STYLES = {"continue": "dim", "message": "cyan", "block": "yellow", "failed": "red"}
 LOG_STYLES = {"debug": "dim", "info": "dim", "warn": "yellow", "error": "red"}
 
 

@@ -46,6 +46,7 @@ from gg.record.transcript import Totals, Transcript, Turn
 from gg.telemetry.clock import parse_timestamp
 from gg.terminal.agents_view import agent_heading, render_agent_tree
 from gg.terminal.glyphs import (
+    HOOK_STYLES,
     LOG_STYLES,
     OUTCOME_STYLES,
     Glyphs,
@@ -94,6 +95,8 @@ def render_transcript(transcript: Transcript, console: Console, *, full: bool = 
         read_later = any(t.agent_id == turn.agent_id for t in turns[index + 1 :])
         lexer = _lexer(transcript.language, console)
         _turn(turn, lexer, console, marks, full=full, read_later=read_later, cut=transcript.cut_word)
+    for hook in transcript.hooks:
+        console.print(Text(f"hook {hook.summary}", HOOK_STYLES.get(hook.action, "dim")), highlight=False)
     for log in transcript.logs:
         console.print(Text(f"{log.level} {log.message}", LOG_STYLES.get(log.level, "dim")), highlight=False)
     _end(transcript, console, marks)
@@ -198,6 +201,8 @@ def _turn(
         if call is not None:
             console.print(_call_line(call, marks), highlight=False)
         console.print(_program(program, lexer, marks))
+    for hook in turn.hooks:
+        console.print(Text(f"  hook {hook.summary}", HOOK_STYLES.get(hook.action, "dim")), highlight=False)
     for log in turn.logs:
         fields = "".join(f" {k}={v}" for k, v in log.fields.items())
         console.print(
