@@ -84,7 +84,9 @@ def render_system_prompt(holdings: Holdings, setup: AgentSetup, arrival: Arrival
 
 def _memories_segment(holdings: Holdings, setup: AgentSetup) -> str:
     module = holdings.modules.get(ModuleKind.MEMORIES)
-    return module.guide_text(spelling(setup)) if isinstance(module, MemoriesModule) else ""
+    if not isinstance(module, MemoriesModule) or not setup.registry.in_family("memories"):
+        return ""  # no memories, or the profile withholds the whole module
+    return module.guide_text(spelling(setup))
 
 
 def announce(agent: Agent, arrival: Arrival) -> None:
@@ -117,11 +119,11 @@ def announce(agent: Agent, arrival: Arrival) -> None:
 
 
 def _log_library(stream: AgentStream, setup: AgentSetup, library: ProgramLibrary) -> None:
-    spell = {op.key: op.qualified(setup.language.id) for op in setup.registry.in_family("programs")}
+    spell = setup.registry.spelling(setup.language.id)
     kept = "every program" if library.keep == 0 else f"its last {library.keep} programs"
     stream.log_info(
         f"{stream.agent_id} keeps {kept} under {library.id_length}-character ids; "
-        f"fetch with {spell['get']}(id), hand over with {spell['rerun']}(source)",
+        f"fetch with {spell('programs.get')}(id), hand over with {spell('programs.rerun')}(source)",
         keep=library.keep,
         idLength=library.id_length,
     )

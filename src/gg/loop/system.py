@@ -165,9 +165,9 @@ def _docs_segment(registry: Registry, language: LanguageSpec) -> str:
 
 
 def _library_segment(registry: Registry, language: LanguageSpec, library: ProgramLibrary | None) -> str:
-    if library is None:
-        return ""
     spell = {op.key: op.qualified(language.id) for op in registry.in_family("programs")}
+    if library is None or not {"get", "rerun", "history"} <= set(spell):
+        return ""  # a library whose calls the profile withholds is not described
     return prompts.render(
         "library", get=spell["get"], rerun=spell["rerun"], history=spell["history"], keep=library.keep
     )
