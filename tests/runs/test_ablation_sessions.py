@@ -104,3 +104,24 @@ def test_an_entry_that_withholds_nothing_refuses_the_launch_naming_every_one(tmp
     assert "agents[0].disabledOperations[1]: names no module; the modules are files, shell," in message
     assert "agents[0].disabledOperations[2]: would withhold the ending call session.finish" in message
     assert "disabledOperations[3]" not in message  # a real operation no capability offers is kept
+
+
+def test_the_record_says_what_each_instance_was_offered_and_what_its_profile_withheld(
+    tmp_path: Path, arm: Arm
+):
+    session = _ablated(tmp_path, arm)
+    (spawned,) = session.of_type("agent_spawned")
+    assert spawned["withheld"] == [
+        "files.write_file",
+        "memories.write_memory",
+        "memories.update_memory",
+        "memories.create_memory",
+        "memories.read_memory",
+        "memories.edit_memory",
+        "memories.delete_memory",
+        "memories.search_memories",
+    ]
+    offered = spawned["offered"]
+    assert "files.read_file" in offered and "session.finish" in offered and "docs.search" in offered
+    assert not set(offered) & set(spawned["withheld"])
+    assert "shell.shell" not in offered  # no capability of the profile offers it

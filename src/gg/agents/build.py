@@ -7,7 +7,8 @@ how it announces itself as it opens.
   scope (a subagent may be offered its spawner's), and an empty library when its profile keeps one.
 - A fork copy and a successor hold what they were handed; each renders its own system prompt into
   the window's empty slot before its first turn (`render_system_prompt`).
-- Every instance opens on its own stream with `agent_spawned`, then `fsm_state` when a machine
+- Every instance opens on its own stream with `agent_spawned` (naming what it is offered and what
+  its profile withholds), then `fsm_state` when a machine
   runs it, then its roster (`agent_modules`), then each module's snapshot as it arrives.
 - The launch log names each agent that keeps programs, its retention, its id length and its calls.
 """
@@ -99,6 +100,8 @@ def announce(agent: Agent, arrival: Arrival) -> None:
             depth=agent.node.depth,
             brief=arrival.brief,
             language=setup.language.id,
+            offered=[op.wire for op in setup.registry.bound(setup.role, setup.capabilities)],
+            withheld=list(setup.registry.withheld),
         )
     )
     if setup.seat is not None:

@@ -51,7 +51,7 @@ def system_prompt(
     """The prompt for one agent: only the modules it may call, its own endings, the library's
     rules when it keeps one, the skills it may read when its profile enables them, what its
     shell's jail is when it has one, and how its memories work when it holds some."""
-    bound = [op for op in registry if is_bound(op.gate, role, capabilities)]
+    bound = registry.bound(role, capabilities)
     endings = [f"`{op.qualified(language.id)}`" for op in bound if isinstance(op.gate, Ending)]
     modules = [
         ModuleLine(

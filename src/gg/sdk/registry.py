@@ -257,6 +257,10 @@ class Registry:
     def in_family(self, family: str) -> list[Operation]:
         return [op for op in self._by_wire.values() if op.family == family]
 
+    def bound(self, role: Role, capabilities: frozenset[str]) -> list[Operation]:
+        """What an agent of `role` holding `capabilities` may call, in declaration order."""
+        return [op for op in self._by_wire.values() if is_bound(op.gate, role, capabilities)]
+
 
 @dataclass(frozen=True)
 class ArmSpelling:
