@@ -30,7 +30,9 @@ def test_an_entry_of_another_shape_is_refused_where_it_is_written(tmp_path: Path
     (tmp_path / "workspace").mkdir()
     with pytest.raises(ConfigError) as refused:
         parse_capability_set(_document(["files", "files.*.x", "*", ""]), tmp_path, root_model_handed=True)
-    wanted = "must be a non-empty string of an operation's key (module.operation) or a whole module (module.*)"
+    wanted = (
+        "must be a non-empty string of an operation's key (module.operation) or a whole module (module.*)"
+    )
     assert [(d.path, d.reason.split(",")[0]) for d in refused.value.defects] == [
         (f"agents[0].disabledOperations[{n}]", wanted) for n in range(4)
     ]
