@@ -2,7 +2,7 @@
 its calls, a muted `0×` for one never called), what its ablation withheld (a refused call counted
 beside it), and what they called. A run `gg run` records: the root withholds `files.write_file` and
 `memories.*`, reads a file twice, tries the write anyway and starts a worker that withholds nothing
-and writes."""
+and writes. An instance's Surface file shows its own."""
 
 from __future__ import annotations
 
@@ -94,5 +94,9 @@ def test_the_agents_tab_shows_each_profiles_offered_withheld_and_called_operatio
         assert worker_write.get_attribute("class") == "tool tool-offered"
         assert worker_write.locator("td.calls").inner_text() == "1×"
         assert page.locator("#profile-worker tr.tool-withheld").count() == 0
+        page.goto(f"{base}/runs/{run.run_id}/instances/root/surface")  # one instance's own toolset
+        surface_summary = page.inner_text(".toolset-summary")
+        shown = page.locator('tr.tool[data-operation="files.write_file"] .badge').inner_text()
     assert root_summary.endswith("offered · 8 withheld · 5 called")  # read, write, spawn, wait, finish
     assert worker_summary.endswith("offered · 0 withheld · 2 called")
+    assert surface_summary == root_summary and shown == "withheld"

@@ -9,10 +9,8 @@ from starlette.routing import Route
 
 from gg.console import charts
 from gg.console.distribution import profile_rows
-from gg.console.index import RunIndex, agent_figures
+from gg.console.index import agent_figures
 from gg.console.routes.frame import run_index, run_page, store_address
-from gg.record.agents import Instance
-from gg.record.toolset import Toolset, profile_toolset
 
 
 def agents_page(request: Request) -> Response:
@@ -27,7 +25,7 @@ def agents_page(request: Request) -> Response:
                 "instances": instances,
                 "figures": agent_figures(turns),
                 "modules": profile_rows(index.modules, ids, index.profile_of),
-                "toolset": _toolset(index, instances),
+                "toolset": index.toolset(instances),
             }
         )
     addresses = {store.id: store_address(index, store) for store in index.modules.stores.values()}
@@ -40,14 +38,6 @@ def agents_page(request: Request) -> Response:
         addresses=addresses,
         tree_picture=charts.agent_tree(index.tree),
     )
-
-
-def _toolset(index: RunIndex, instances: list[Instance]) -> Toolset | None:
-    calls: dict[str, int] = {}
-    for instance in instances:
-        for operation, made, _ in index.calls(instance.id):
-            calls[operation] = calls.get(operation, 0) + made
-    return profile_toolset(instances, calls)
 
 
 ROUTES = [Route("/runs/{run_id}/agents", agents_page, name="agents")]
