@@ -14,6 +14,7 @@ named escaped). Every setup of a run binds `shared` memories among the run's one
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 from gg.agents.shell import open_shell
@@ -90,13 +91,17 @@ class Profiles:
         return found
 
 
-def judge_ablations(capability_set: CapabilitySet, registry: Registry) -> None:
+def judge_ablations(
+    capability_set: CapabilitySet, registry: Registry, modules: Collection[str] | None = None
+) -> None:
     """Raises `ConfigError` naming every entry of every profile's `disabledOperations` that
-    withholds nothing, with why (the modules or operations there are)."""
+    withholds nothing, with why (the modules or operations there are); with `modules`, only the
+    entries naming one of them are judged (`gg check` knows gg's own, not a run's MCP servers)."""
     defects = [
         ConfigDefect(f"agents[{n}].disabledOperations[{refused.index}]", refused.entry, refused.reason)
         for n, profile in enumerate(capability_set.agents)
         for refused in withholding(registry, profile.disabled_operations).refused
+        if modules is None or refused.entry.partition(".")[0] in modules
     ]
     if defects:
         raise ConfigError(ABLATION, defects)
