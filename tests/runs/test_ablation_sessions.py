@@ -125,3 +125,12 @@ def test_the_record_says_what_each_instance_was_offered_and_what_its_profile_wit
     assert "files.read_file" in offered and "session.finish" in offered and "docs.search" in offered
     assert not set(offered) & set(spawned["withheld"])
     assert "shell.shell" not in offered  # no capability of the profile offers it
+
+
+def test_a_withheld_memory_call_is_not_listed_among_the_memories_calls(tmp_path: Path, arm: Arm):
+    profile = Profile(capabilities=[MEMORIES], disabled_operations=["memories.delete_memory"])
+    session = _ablated(tmp_path, arm, profile)
+    spell = {"javascript": ("createMemory", "deleteMemory"), "python": ("create_memory", "delete_memory")}
+    kept, withheld = spell[arm.language]
+    system = session.requests[0].system
+    assert f"gg.memories.{kept}" in system and f"gg.memories.{withheld}" not in system

@@ -87,7 +87,7 @@ def _memories_segment(holdings: Holdings, setup: AgentSetup) -> str:
     module = holdings.modules.get(ModuleKind.MEMORIES)
     if not isinstance(module, MemoriesModule) or not setup.registry.in_family("memories"):
         return ""  # no memories, or the profile withholds the whole module
-    return module.guide_text(spelling(setup))
+    return module.guide_text(spelling(setup), setup.registry.withheld)
 
 
 def announce(agent: Agent, arrival: Arrival) -> None:
