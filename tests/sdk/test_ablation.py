@@ -4,8 +4,9 @@ documentation, `gg.d.ts`, the Python stubs and the system prompt's module list."
 
 from __future__ import annotations
 
-from gg.config.catalogue import Role
-from gg.loop.system import system_prompt
+from gg.config.catalogue import Role, RosterScope
+from gg.config.delegation import RosterEntry
+from gg.loop.system import Delegating, delegation_segment, system_prompt
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.languages import LANGUAGES
 from gg.sandbox.monty.spelling import stubs
@@ -81,3 +82,16 @@ def test_a_withheld_operation_is_absent_from_the_documentation_and_the_module_li
         prompt = system_prompt(narrowed, language, Role.STANDARD, granted)
         assert "`gg.memories`" not in prompt and "`gg.files`" in prompt
         assert "`gg.memories`" in system_prompt(REGISTRY, language, Role.STANDARD, granted)
+
+
+def test_the_delegation_segment_names_no_withheld_call():
+    roster = (RosterEntry(agent="worker", scopes=(RosterScope.SUBAGENT,)),)
+    facts = Delegating(roster, max_depth=1)
+    language, granted = LANGUAGES["javascript"], frozenset({"subagents"})
+    whole = delegation_segment(REGISTRY, language, granted, facts)
+    narrowed = offered(REGISTRY, ["delegation.wait_for_subagents", "delegation.send_message"])
+    ablated = delegation_segment(narrowed, language, granted, facts)
+    assert "`gg.delegation.waitForSubagents(ids?)` blocks your program" in whole
+    assert "`gg.delegation.spawnSubagent({ agent, prompt })` starts a subagent" in ablated
+    assert "blocks your program" not in ablated and "in a child's next prompt" not in ablated
+    assert "``" not in ablated
