@@ -415,3 +415,14 @@ def test_run_refuses_a_host_family_it_cannot_import_naming_the_entry(example: Pa
         "families[1]: cannot be imported (ModuleNotFoundError: No module named 'no_such_module')"
         in result.output
     )
+
+
+def test_check_refuses_a_disabled_operation_of_ggs_own_modules_that_withholds_nothing(example: Path) -> None:
+    document = json.loads((example / "gg.json").read_text())
+    document["agents"][0]["disabledOperations"] = ["files.wirte_file", "notes.add_note", "memories.*"]
+    (example / "gg.json").write_text(json.dumps(document))
+    result = CliRunner().invoke(main, ["check", str(example)])
+    assert result.exit_code == 2
+    assert "disabledOperations: 1 defect" in result.output  # `notes` may be a host family or MCP server's
+    wrong = "agents[0].disabledOperations[0]: names no operation of `files`; it holds read_file,"
+    assert wrong in result.output

@@ -70,7 +70,15 @@ def test_the_event_types_are_spelled_once_in_snake_case() -> None:
 
 
 def test_the_agent_events_carry_their_fields_in_camel_case() -> None:
-    spawned = AgentSpawned(profile_id="worker", model_id="replay", depth=1, brief="go", language="python")
+    spawned = AgentSpawned(
+        profile_id="worker",
+        model_id="replay",
+        depth=1,
+        brief="go",
+        language="python",
+        offered=["files.read_file"],
+        withheld=["files.write_file"],
+    )
     library = {"disposition": "carried", "held": 3, "dropped": 1}
     moved = AgentTransition(
         kind="fsm", to_agent_id="root@2", profile_id="builder", modules=[], library=library, state="build"
@@ -82,6 +90,8 @@ def test_the_agent_events_carry_their_fields_in_camel_case() -> None:
         "depth": 1,
         "brief": "go",
         "language": "python",
+        "offered": ["files.read_file"],
+        "withheld": ["files.write_file"],
     }
     assert moved.to_wire() == {
         "kind": "fsm",

@@ -14,6 +14,7 @@ from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import CodeModule, Execution, HostCalls
 from gg.sandbox.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from gg.sandbox.membrane import Membrane
+from gg.sdk.ablation import offered
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Registry
 from gg.sdk.scope import ProgramScope
@@ -41,10 +42,12 @@ class CountedArm:
 class Builder:
     def __init__(self) -> None:
         self.built: list[CountedArm] = []
+        self.declared: list[Registry | None] = []
 
-    def __call__(self, language: str, registry: Registry) -> CountedArm:
+    def __call__(self, language: str, registry: Registry, declared: Registry | None = None) -> CountedArm:
         arm = CountedArm(language)
         self.built.append(arm)
+        self.declared.append(declared)
         return arm
 
 
@@ -55,6 +58,20 @@ def test_each_language_gets_one_arm_built_on_its_first_lease() -> None:
     first = leases.arm(JAVASCRIPT)
     assert leases.arm(JAVASCRIPT) is first and leases.arm(PYTHON) is not first
     assert [arm.language for arm in build.built] == ["javascript", "python"]
+
+
+def test_a_checked_language_gets_one_arm_per_withheld_set_and_an_unchecked_one_shares_its_arm() -> None:
+    build = Builder()
+    ablated = offered(REGISTRY, ["files.write_file"])
+    leases = GuestLeases(REGISTRY, build=build)
+    whole = leases.arm(TYPESCRIPT, REGISTRY)
+    narrowed = leases.arm(TYPESCRIPT, ablated)
+    again = offered(REGISTRY, ["files.write_file"])
+    assert narrowed is not whole and leases.arm(TYPESCRIPT, again) is narrowed
+    assert leases.arm(JAVASCRIPT, ablated) is leases.arm(JAVASCRIPT, REGISTRY)
+    assert build.declared == [None, ablated, None]  # the checker of the narrowed arm reads its SDK
+    leases.close()
+    assert [arm.closes for arm in build.built] == [1, 1, 1]
 
 
 def test_closing_closes_every_arm_built_once_and_a_later_lease_builds_anew() -> None:
@@ -78,7 +95,7 @@ def test_an_arm_handed_in_serves_its_language_and_is_never_closed_by_the_run() -
 
 
 def test_a_language_without_an_arm_is_a_lookup_error() -> None:
-    def no_arm(language: str, registry: Registry) -> CountedArm:
+    def no_arm(language: str, registry: Registry, declared: Registry | None = None) -> CountedArm:
         raise LookupError(f"no arm for the language `{language}` in this build")
 
     with pytest.raises(LookupError, match="javascript"):

@@ -77,6 +77,8 @@ class Profile:
     timeout_secs: float = 5
     max_memory_bytes: int = 268_435_456
     task: str | None = "Do the work the script does."
+    capabilities: Sequence[Mapping[str, Any]] = ()  # more capability entries, as written
+    disabled_operations: Sequence[str] = ()
 
     def document(self, journal: Path) -> dict[str, Any]:
         capabilities: list[dict[str, Any]] = [
@@ -93,6 +95,7 @@ class Profile:
             capabilities.append({"id": "program-library", "params": dict(self.library)})
         if self.shell is not None:
             capabilities.append({"id": "shell", "params": dict(self.shell)})
+        capabilities.extend(dict(entry) for entry in self.capabilities)
         agent: dict[str, Any] = {
             "slug": "root",
             "role": self.role,
@@ -101,6 +104,8 @@ class Profile:
         }
         if self.task:
             agent["task"] = self.task
+        if self.disabled_operations:
+            agent["disabledOperations"] = list(self.disabled_operations)
         return {"name": "scripted", "limits": dict(self.limits), "agents": [agent]}
 
 

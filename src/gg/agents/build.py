@@ -7,7 +7,8 @@ how it announces itself as it opens.
   scope (a subagent may be offered its spawner's), and an empty library when its profile keeps one.
 - A fork copy and a successor hold what they were handed; each renders its own system prompt into
   the window's empty slot before its first turn (`render_system_prompt`).
-- Every instance opens on its own stream with `agent_spawned`, then `fsm_state` when a machine
+- Every instance opens on its own stream with `agent_spawned` (naming what it is offered and what
+  its profile withholds), then `fsm_state` when a machine
   runs it, then its roster (`agent_modules`), then each module's snapshot as it arrives.
 - The launch log names each agent that keeps programs, its retention, its id length and its calls.
 """
@@ -84,7 +85,9 @@ def render_system_prompt(holdings: Holdings, setup: AgentSetup, arrival: Arrival
 
 def _memories_segment(holdings: Holdings, setup: AgentSetup) -> str:
     module = holdings.modules.get(ModuleKind.MEMORIES)
-    return module.guide_text(spelling(setup)) if isinstance(module, MemoriesModule) else ""
+    if not isinstance(module, MemoriesModule) or not setup.registry.in_family("memories"):
+        return ""  # no memories, or the profile withholds the whole module
+    return module.guide_text(spelling(setup), setup.registry.withheld)
 
 
 def announce(agent: Agent, arrival: Arrival) -> None:
@@ -97,6 +100,8 @@ def announce(agent: Agent, arrival: Arrival) -> None:
             depth=agent.node.depth,
             brief=arrival.brief,
             language=setup.language.id,
+            offered=[op.wire for op in setup.registry.bound(setup.role, setup.capabilities)],
+            withheld=list(setup.registry.withheld),
         )
     )
     if setup.seat is not None:
@@ -117,11 +122,11 @@ def announce(agent: Agent, arrival: Arrival) -> None:
 
 
 def _log_library(stream: AgentStream, setup: AgentSetup, library: ProgramLibrary) -> None:
-    spell = {op.key: op.qualified(setup.language.id) for op in setup.registry.in_family("programs")}
+    spell = setup.registry.spelling(setup.language.id)
     kept = "every program" if library.keep == 0 else f"its last {library.keep} programs"
     stream.log_info(
         f"{stream.agent_id} keeps {kept} under {library.id_length}-character ids; "
-        f"fetch with {spell['get']}(id), hand over with {spell['rerun']}(source)",
+        f"fetch with {spell('programs.get')}(id), hand over with {spell('programs.rerun')}(source)",
         keep=library.keep,
         idLength=library.id_length,
     )

@@ -157,9 +157,9 @@ class RunContext:
     def leave_line(self, place: Ticket) -> None:
         self.scheduler.leave(place)
 
-    def arm(self, language: LanguageSpec) -> Arm:
+    def arm(self, language: LanguageSpec, offered: Registry | None = None) -> Arm:
         """The run's arm for `language`, leased from the run's guests."""
-        return self.leases.arm(language)
+        return self.leases.arm(language, offered)
 
     def clear_waits(self, lineage: str) -> None:
         self.waits.clear(lineage)

@@ -1,7 +1,10 @@
 """Every profile of a run, resolved once at launch (`Profiles`): one setup per profile that takes
 turns, and one per state of each machine (the state's profile, standing in that state).
 
-An agent started under a profile that is a machine starts in the machine's entry state. A
+A profile's `disabledOperations` is judged against the run's modules (gg's own, its host families,
+its MCP servers') before anything opens: an entry that withholds nothing refuses the launch, every
+such entry of every profile at once (`gg.sdk.ablation`). An agent started under a profile that is
+a machine starts in the machine's entry state. A
 profile's shell is opened once, at launch, so a host that cannot jail it refuses the launch before
 any agent takes a turn. The launch log names each of gg's own skills a profile's skills directory
 replaces with one of its own, and warns of each skill of it not offered for its name (the file
@@ -11,17 +14,22 @@ named escaped). Every setup of a run binds `shared` memories among the run's one
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 from gg.agents.shell import open_shell
 from gg.config.delegation import FsmState
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet
+from gg.errors import ConfigDefect, ConfigError
 from gg.loop.setup import AgentSetup, RunGround, Seat, resolve_setup
 from gg.loop.stream import AgentStream
+from gg.sdk.ablation import withholding
 from gg.sdk.registry import Registry
 from gg.state.board import BoardSeat
 from gg.wire import escaped
+
+ABLATION = "disabledOperations"  # what a refused ablation names as its source
 
 
 class Profiles:
@@ -33,8 +41,10 @@ class Profiles:
         stream: AgentStream,
         board: BoardSeat | None = None,
     ):
-        """Raises `ConfigError` for a shell this host cannot jail, `LookupError` for a library that
-        lacks its settings. `board` is the run's board, when it has one."""
+        """Raises `ConfigError` for an entry of `disabledOperations` that withholds nothing or a
+        shell this host cannot jail, `LookupError` for a library that lacks its settings. `board` is
+        the run's board, when it has one."""
+        judge_ablations(capability_set, registry)
         self.capability_set = capability_set
         self._setups: dict[tuple[str, str | None], AgentSetup] = {}
         ground = RunGround(capability_set.limits, registry, workspace, board=board)
@@ -79,6 +89,22 @@ class Profiles:
                     (profile.slug, state, table.terminals) for state in table.states if state.agent == slug
                 )
         return found
+
+
+def judge_ablations(
+    capability_set: CapabilitySet, registry: Registry, modules: Collection[str] | None = None
+) -> None:
+    """Raises `ConfigError` naming every entry of every profile's `disabledOperations` that
+    withholds nothing, with why (the modules or operations there are); with `modules`, only the
+    entries naming one of them are judged (`gg check` knows gg's own, not a run's MCP servers)."""
+    defects = [
+        ConfigDefect(f"agents[{n}].disabledOperations[{refused.index}]", refused.entry, refused.reason)
+        for n, profile in enumerate(capability_set.agents)
+        for refused in withholding(registry, profile.disabled_operations).refused
+        if modules is None or refused.entry.partition(".")[0] in modules
+    ]
+    if defects:
+        raise ConfigError(ABLATION, defects)
 
 
 def _log_replaced_skills(stream: AgentStream, setup: AgentSetup, workspace: Path) -> None:

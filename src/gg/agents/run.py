@@ -235,7 +235,7 @@ def _run_tree(
         if run.board is not None:
             run.issues = IssueDesk(spawner, run.board.board)
         root = spawner.open_root()
-        run.leases.arm(root.setup.language)
+        run.leases.arm(root.setup.language, root.setup.registry)
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
         return AgentEnd(RunStatus.REFUSED, message=str(refusal)), None, None
     except Exception as defect:  # gg's own failure: recorded for the operator, never the model

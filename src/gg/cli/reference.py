@@ -21,6 +21,8 @@ def check(config: Path) -> None:
 
     code, text = check_report(config)
     if code == 0:
+        code, text = _ablations(config, code, text)
+    if code == 0:
         profiles, journals = _journals(config)
         for journal in journals:
             try:
@@ -30,6 +32,22 @@ def check(config: Path) -> None:
                 break
     click.echo(text, err=code != 0)
     sys.exit(code)
+
+
+def _ablations(config: Path, code: int, text: str) -> tuple[int, str]:
+    """The check's verdict once every `disabledOperations` entry naming one of gg's own modules is
+    judged (a host family's or an MCP server's are judged at launch, once they are bound)."""
+    from gg.agents.profiles import judge_ablations
+    from gg.config import load_capability_set
+    from gg.errors import ConfigError
+    from gg.sdk.catalogue import default_registry
+
+    registry = default_registry()
+    try:
+        judge_ablations(load_capability_set(config), registry, registry.families())
+    except ConfigError as refusal:
+        return REFUSED_EXIT, str(refusal)
+    return code, text
 
 
 def _journals(config: Path) -> tuple[list[str], list[Path]]:

@@ -16,6 +16,9 @@
 - `mcp` names its servers by key; each grants `mcp:<key>`; a call waits 60 s for its server unless
   `timeoutSecs` says otherwise.
 - `memories` has no defaults on purpose: an enabled one writes its strategy, scope and six caps.
+- a profile's `disabledOperations` entry is an operation's key or a whole module
+  (`OPERATION_ENTRY`: `files.write_file`, `memories.*`); what it names is judged at launch,
+  against the run's modules (`gg.sdk.ablation`).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ __all__ = [
     "MCP_SERVER_GRANT",
     "MIN_MAX_MEMORY_BYTES",
     "MIN_SHELL_MAX_FILE_BYTES",
+    "OPERATION_ENTRY",
     "ROOT_SLUG",
     "CacheLifetime",
     "CapabilityId",
@@ -131,6 +135,7 @@ MIN_SHELL_MAX_FILE_BYTES = 1_048_576  # 1 MiB: less leaves no room for a build's
 MAX_TIMEOUT_SECS = 86_400.0  # a day: past it a program's clock cannot be armed; refused, not capped
 HOST_FAMILY_ENTRY = r"[a-z][a-z0-9_]*|[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_]*"
 HOST_FAMILY_GRANT = "host-functions:{family}"  # the capability a listed family's calls are gated on
+OPERATION_ENTRY = r"[A-Za-z_][A-Za-z0-9_]*\.(?:[A-Za-z_][A-Za-z0-9_]*|\*)"  # `module.operation`, `module.*`
 MCP_SERVER_GRANT = "mcp:{server}"  # the capability a listed MCP server's calls are gated on
 DEFAULT_MCP_TIMEOUT_SECS = 60.0  # how long one call waits for its MCP server, unless written
 DEFAULT_MODEL_CALL_TIMEOUT_SECS = 900.0  # one attempt at a model request, from sending to its reply

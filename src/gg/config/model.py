@@ -36,6 +36,7 @@ from gg.config.catalogue import (
     MAX_TIMEOUT_SECS,
     MCP_SERVER_GRANT,
     MIN_MAX_MEMORY_BYTES,
+    OPERATION_ENTRY,
     CacheLifetime,
     CapabilityId,
     Language,
@@ -193,8 +194,15 @@ Capability = Annotated[
 ]
 
 
+OperationEntry = Annotated[
+    str, Text(OPERATION_ENTRY, "an operation's key (module.operation) or a whole module (module.*)")
+]
+
+
 class Agent(Part):
-    """One agent profile: its slug, display name, role, task, model, capabilities, roster and hooks.
+    """One agent profile: its slug, display name, role, task, model, capabilities, roster, hooks,
+    and the operations its ablation withholds (`disabledOperations`, judged at launch:
+    `gg.sdk.ablation`).
 
     The root's `task` is the run's; another profile's is its default brief, when a spawn gives
     none. A machine (`fsm`) has no model; every other profile has one (checked in `rules.py`)."""
@@ -207,6 +215,7 @@ class Agent(Part):
     capabilities: tuple[Capability, ...] = ()
     subagents: tuple[RosterEntry, ...] = ()
     hooks: tuple[HookDeclaration, ...] = ()
+    disabled_operations: tuple[OperationEntry, ...] = ()
 
     def enabled(self, capability: CapabilityId) -> bool:
         return any(entry.id == capability and entry.enabled for entry in self.capabilities)

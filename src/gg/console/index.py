@@ -23,6 +23,7 @@ from gg.console.window import AgentWindow, fold_windows
 from gg.record.agents import RUNNING, AgentTree, Instance, fold_agents
 from gg.record.envelope import UNREADABLE, Record, records_of
 from gg.record.tally import summed
+from gg.record.toolset import Toolset, profile_toolset
 from gg.record.transcript import TokenCounts, Transcript, Turn, fold_transcript
 from gg.telemetry.events import EventType
 
@@ -97,6 +98,13 @@ class RunIndex:
                     made[api.operation] += 1
                     failed[api.operation] += api.ok is False
         return [(op, count, failed[op]) for op, count in made.most_common()]
+
+    def toolset(self, instances: Sequence[Instance]) -> Toolset | None:
+        """What `instances` were offered, withheld and called, their calls summed."""
+        calls: Counter[str] = Counter()
+        for instance in instances:
+            calls.update({operation: made for operation, made, _ in self.calls(instance.id)})
+        return profile_toolset(instances, calls)
 
     @cached_property
     def profile_of(self) -> dict[str, str]:

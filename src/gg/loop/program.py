@@ -58,7 +58,7 @@ def _run_link(agent: Agent, run: Run, source: str, deferred: DeferredDeclaration
     setup, held = agent.setup, agent.holdings
     scope = _program_scope(agent, run, deferred)
     membrane = Membrane(setup.registry, scope, agent.stream, setup.language.id, run.clock)
-    arm = run.arm(setup.language)
+    arm = run.arm(setup.language, setup.registry)
     ceilings = replace(setup.ceilings, run_left=run.left)
     execution = arm.run(source, membrane, ceilings, held.surface.modules.current())
     return Link(source, execution, membrane.counts, scope.declarations)

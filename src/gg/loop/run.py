@@ -25,6 +25,7 @@ from gg.deadline import MonotonicClock
 from gg.loop.spend import Spend
 from gg.sandbox.execution import Arm
 from gg.sandbox.languages import LanguageSpec
+from gg.sdk.registry import Registry
 from gg.state.board import IssueStatus
 
 
@@ -83,8 +84,9 @@ class Run(Protocol):
         """Give up a place in line without taking a turn."""
         ...
 
-    def arm(self, language: LanguageSpec) -> Arm:
-        """The run's arm for `language`."""
+    def arm(self, language: LanguageSpec, offered: Registry | None = None) -> Arm:
+        """The run's arm for `language`, checking programs against the SDK `offered` (the run's
+        when None)."""
         ...
 
     def clear_waits(self, lineage: str) -> None:

@@ -3,8 +3,9 @@
 An agent instance is its setup, what it holds (`gg.state.holdings`) and the run it belongs to
 (`gg.loop.run`). The setup is decided from the profile and the run's capability set before the
 first turn: the arm's language, the capabilities it enables, the per-program ceilings, the run's
-ceilings, the model settings, the one tool, the SDK it is served, what it may read and load (its
-grant), its workspace, its library settings, its task, the profiles its roster lets it start or
+ceilings, the model settings, the one tool, the SDK it is served (the run's, without what its
+`disabledOperations` withholds: `gg.sdk.ablation`), what it may read and load (its grant), its
+workspace, its library settings, its task, the profiles its roster lets it start or
 become, the run's depth limit, what its memories resolve to (beside the run's one registry of
 `shared` memory stores), and, for a profile a machine runs, the state it stands in (its `Seat`: an
 agent standing in a state with edges out may call `transitionState`).
@@ -30,6 +31,7 @@ from gg.loop.limits import Limits
 from gg.providers.base import ToolSpec, submit_program_tool
 from gg.sandbox.jail import JailPolicy
 from gg.sandbox.languages import LANGUAGES, LanguageSpec
+from gg.sdk.ablation import offered, withholding
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry
 from gg.sdk.shell import ShellAccess
@@ -141,12 +143,12 @@ def resolve_setup(
 
     Raises `LookupError` for a library that lacks its settings.
     """
-    registry, workspace = ground.registry, ground.workspace
+    registry, workspace = profile_registry(profile, ground.registry), ground.workspace
     language = LANGUAGES[profile.language.value]
     capabilities = profile.capability_ids
     if seat is not None and seat.targets:
         capabilities |= {STANDS_IN_A_STATE}
-    surface = _surface(profile, ground, language, capabilities)
+    surface = _surface(profile, replace(ground, registry=registry), language, capabilities)
     return AgentSetup(
         slug=profile.slug,
         role=profile.role,
@@ -170,6 +172,12 @@ def resolve_setup(
         memories=profile.memories,
         memory_stores=ground.memory_stores,
     )
+
+
+def profile_registry(profile: AgentProfile, registry: Registry) -> Registry:
+    """The SDK `profile` is served: `registry` without what its `disabledOperations` withhold (an
+    entry that withholds nothing was refused at launch)."""
+    return offered(registry, withholding(registry, profile.disabled_operations).withheld)
 
 
 def _surface(

@@ -51,7 +51,7 @@ def system_prompt(
     """The prompt for one agent: only the modules it may call, its own endings, the library's
     rules when it keeps one, the skills it may read when its profile enables them, what its
     shell's jail is when it has one, and how its memories work when it holds some."""
-    bound = [op for op in registry if is_bound(op.gate, role, capabilities)]
+    bound = registry.bound(role, capabilities)
     endings = [f"`{op.qualified(language.id)}`" for op in bound if isinstance(op.gate, Ending)]
     modules = [
         ModuleLine(
@@ -165,9 +165,9 @@ def _docs_segment(registry: Registry, language: LanguageSpec) -> str:
 
 
 def _library_segment(registry: Registry, language: LanguageSpec, library: ProgramLibrary | None) -> str:
-    if library is None:
-        return ""
     spell = {op.key: op.qualified(language.id) for op in registry.in_family("programs")}
+    if library is None or not {"get", "rerun", "history"} <= set(spell):
+        return ""  # a library whose calls the profile withholds is not described
     return prompts.render(
         "library", get=spell["get"], rerun=spell["rerun"], history=spell["history"], keep=library.keep
     )

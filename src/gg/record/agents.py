@@ -2,7 +2,8 @@
 
 Rules:
 - Every agent id seen on an event is an instance. `agent_spawned` (on the new instance's own
-  stream) names its parent (`parentAgentId`), profile, model, depth and brief.
+  stream) names its parent (`parentAgentId`), profile, model, depth and brief, and what it was
+  offered and withheld (`offered`, `withheld`; None when the record does not say).
 - `agent_transition` (on the outgoing stream) names the instance it made (`toAgentId`): an
   `exec` or `fsm` successor hangs directly off its predecessor, a `fork` copy is its subagent.
   Any other spawned instance is a subagent of its parent.
@@ -46,6 +47,8 @@ class Instance:
     subagents: tuple[str, ...] = ()
     transition: Record | None = None  # the agent_transition that made it
     first_seen: int = 0
+    offered: tuple[str, ...] | None = None  # the operations it might call (None: not recorded)
+    withheld: tuple[str, ...] | None = None  # those its profile's ablation withheld
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,8 @@ def _fold_record(
             depth=int_of(record.get("depth")),
             brief=record.get("brief") if isinstance(record.get("brief"), str) else current.brief,
             relation="subagent" if parent and current.relation == "root" else current.relation,
+            offered=_names(record.get("offered")),
+            withheld=_names(record.get("withheld")),
         )
     elif kind == EventType.AGENT_TRANSITION:
         target = str(record.get("toAgentId") or "")
@@ -143,6 +148,13 @@ def _fold_record(
         )
     elif kind == EventType.RUN_STARTED and agent == ROOT_ID and not current.model:
         instances[agent] = replace(current, model=str(record.get("model") or ""))
+
+
+def _names(value: object) -> tuple[str, ...] | None:
+    """A recorded list of operation keys, or None when the record holds none."""
+    if not isinstance(value, list):
+        return None
+    return tuple(str(item) for item in value)  # pyright: ignore[reportUnknownVariableType]
 
 
 def _link(

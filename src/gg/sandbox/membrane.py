@@ -1,6 +1,7 @@
 """The membrane: every SDK call a program makes crosses it, in four steps.
 
-1. gate: the call must be bound for this agent (`Always`, its capability, or its ending role);
+1. gate: the call must be bound for this agent (`Always`, its capability, or its ending role) and
+   not withheld by its profile's ablation (`Registry.held_back`: refused `unavailable` by name);
    the role gate runs before any argument is looked at; once the run's wall-clock budget is
    spent, a call that would reach a tool is refused `limit-exceeded` (endings never are);
 2. validate: the arguments must match the operation's declared parameters (a guest SDK already
@@ -113,7 +114,7 @@ class Membrane:
         self._log.call_started(operation, ordinal)
         try:
             if op is None:
-                raise _unknown_operation(operation)
+                raise self._not_offered(operation)
             self._gate(op)
             self._refuse_past_the_deadline(op)
             values = validate_arguments(op, args, self._language)
@@ -138,6 +139,13 @@ class Membrane:
         capability = op.gate.id if isinstance(op.gate, Capability) else "?"
         unavailable = render("gate-capability", operation=name, capability=capability)
         raise ApiError(op.key, ErrorCode.UNAVAILABLE, unavailable)
+
+    def _not_offered(self, operation: str) -> ApiError:
+        held = self._registry.held_back(operation)
+        if held is None:
+            return _unknown_operation(operation)
+        withheld = render("gate-withheld", operation=held.qualified(self._language))
+        return ApiError(held.key, ErrorCode.UNAVAILABLE, withheld)
 
     def _refuse_past_the_deadline(self, op: Operation) -> None:
         """Once the run's wall-clock budget is spent, no call is dispatched to a tool; views,

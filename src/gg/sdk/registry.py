@@ -198,13 +198,16 @@ class Operation:
 
 class Registry:
     """Every operation gg offers, by wire key, in declaration order, the result types they
-    hand back (`gg.sdk.types`), by name, and each family's one-line brief."""
+    hand back (`gg.sdk.types`), by name, and each family's one-line brief; and the operations a
+    profile's ablation withholds (`gg.sdk.ablation`), which it neither offers nor lists but still
+    names when a program calls one (`held_back`)."""
 
     def __init__(
         self,
         operations: Iterable[Operation],
         types: Iterable[TypeDecl] = (),
         briefs: Mapping[str, str] | None = None,
+        withheld: Iterable[Operation] = (),
     ) -> None:
         self._by_wire: dict[str, Operation] = {}
         for op in operations:
@@ -213,6 +216,16 @@ class Registry:
             self._by_wire[op.wire] = op
         self.types: dict[str, TypeDecl] = by_name(types)
         self.briefs: dict[str, str] = dict(briefs or {})
+        self._withheld = {op.wire: op for op in withheld}
+
+    def held_back(self, wire: str) -> Operation | None:
+        """The operation of key `wire` when this registry withholds it."""
+        return self._withheld.get(wire)
+
+    @property
+    def withheld(self) -> tuple[str, ...]:
+        """The wire keys this registry withholds, in declaration order."""
+        return tuple(self._withheld)
 
     def brief(self, family: str) -> str:
         """The family's one line for the module list and its documentation ("" when none)."""
@@ -243,6 +256,10 @@ class Registry:
 
     def in_family(self, family: str) -> list[Operation]:
         return [op for op in self._by_wire.values() if op.family == family]
+
+    def bound(self, role: Role, capabilities: frozenset[str]) -> list[Operation]:
+        """What an agent of `role` holding `capabilities` may call, in declaration order."""
+        return [op for op in self._by_wire.values() if is_bound(op.gate, role, capabilities)]
 
 
 @dataclass(frozen=True)

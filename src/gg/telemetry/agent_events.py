@@ -25,8 +25,10 @@ class TransitionKind(StrEnum):
 @dataclass(frozen=True, kw_only=True)
 class AgentSpawned(Payload):
     """An agent instance opens: the profile it runs, its model, its depth (the root at 0), the
-    brief it was given (a spawn's or fork's prompt, an exec's prompt, a machine move's note) and
-    the arm its programs are written in (`language`)."""
+    brief it was given (a spawn's or fork's prompt, an exec's prompt, a machine move's note), the
+    arm its programs are written in (`language`), the operations it may call (`offered`, wire keys
+    in registry order) and those its profile's `disabledOperations` withholds (`withheld`, empty
+    when none; a withheld one no capability of it offers is listed too)."""
 
     TYPE: ClassVar[EventType] = EventType.AGENT_SPAWNED
     profile_id: str
@@ -34,6 +36,8 @@ class AgentSpawned(Payload):
     depth: int
     brief: str | None = None
     language: str | None = None
+    offered: list[str] | None = None
+    withheld: list[str] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,4 +1,5 @@
-"""The Agents tab: the run read per configured profile."""
+"""The Agents tab: the run read per configured profile, its toolset among it (what its agents were
+offered, what its ablation withheld, what they called: `gg.record.toolset`)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def agents_page(request: Request) -> Response:
                 "instances": instances,
                 "figures": agent_figures(turns),
                 "modules": profile_rows(index.modules, ids, index.profile_of),
+                "toolset": index.toolset(instances),
             }
         )
     addresses = {store.id: store_address(index, store) for store in index.modules.stores.values()}

@@ -3,7 +3,8 @@ process of gg's own (`gg.sandbox.monty.pool`); its checked twin type-checks the 
 
 Rules kept here:
 - `python` has no checker (`compile_ms` is None); `python-typed` checks every program against the
-  SDK's stubs with the engine's bundled `ty` before anything runs, records `compile_ms`, and a
+  stubs of the SDK its agent is offered (`declared`; by default the registry it serves) with the
+  engine's bundled `ty` before anything runs, records `compile_ms`, and a
   rejected program is a `Compiler error` (`transpile_compile`) that ran nothing;
 - each program runs in a fresh engine session of a long-lived worker leased to it for the run
   (`gg.sandbox.lease`): programs of other agents run beside it on workers of their own; the first
@@ -44,11 +45,13 @@ class PythonArm(ClosesOnExit):
         checked: bool = False,
         call_cap: int = MAX_SDK_CALLS,
         clock: Callable[[], float] = time.monotonic,
+        declared: Registry | None = None,
     ) -> None:
         self.language = PYTHON_TYPED if checked else PYTHON
         self._checked = checked
         external = [op.wire for op in registry if op.waits_externally]
-        self._pool = MontyPool(build_bundle(registry, self.language, call_cap), external, clock=clock)
+        bundle = build_bundle(registry, self.language, call_cap, declared)
+        self._pool = MontyPool(bundle, external, clock=clock)
         self._declared = module_names(registry)
 
     @property

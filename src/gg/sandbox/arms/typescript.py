@@ -1,8 +1,9 @@
 """The TypeScript arm: the JavaScript arm's twin, with a type check before each program runs.
 
 Rules kept here:
-- the reply is checked as `program.ts` against the `gg.d.ts` generated from the same registry
-  the guest's SDK comes from (`gg.sandbox.deno.tscheck`), by a checker started on first use;
+- the reply is checked as `program.ts` against the `gg.d.ts` generated from the SDK its agent is
+  offered (`declared`; by default the registry the guest's SDK comes from)
+  (`gg.sandbox.deno.tscheck`), by a checker started on first use;
 - a rejected program runs nothing: its failure is `transpile_syntax` or `transpile_compile` with
   the checker's diagnostics (`gg.sandbox.deno.tsdiag`), its `duration_ms` is 0;
 - a checked program runs in the same guest, pool and SDK as JavaScript, with its types stripped
@@ -48,12 +49,13 @@ class TypeScriptArm(ClosesOnExit):
         data_base_bytes: int = DATA_BASE_BYTES,
         check_secs: float = CHECK_SECS,
         check_grace_secs: float = CHECK_GRACE_SECS,
+        declared: Registry | None = None,
     ) -> None:
         self._check_grace_secs = check_grace_secs
         bundle = build_bundle(registry)
         self._words = bundle.words
         self._pool = DenoPool(bundle, data_base_bytes=data_base_bytes)
-        self._checker = TypeChecker(declarations(registry), check_secs=check_secs)
+        self._checker = TypeChecker(declarations(declared or registry), check_secs=check_secs)
 
     @property
     def pool(self) -> DenoPool:

@@ -116,12 +116,15 @@ class PyBundle:
 
 
 def build_bundle(
-    registry: Registry, language: str = "python", host_call_cap: int = MAX_SDK_CALLS
+    registry: Registry,
+    language: str = "python",
+    host_call_cap: int = MAX_SDK_CALLS,
+    declared: Registry | None = None,
 ) -> PyBundle:
     """Everything a worker needs for `registry`, ready to send; documentation keys are spelled
-    for `language` (`python` or `python-typed`)."""
+    for `language` (`python` or `python-typed`); the stubs are `declared`'s (`registry`'s when None)."""
     prelude = prelude_source(registry, language)
-    module_stubs = {**stubs(registry), "lib": LIB_STUB}
+    module_stubs = {**stubs(declared or registry), "lib": LIB_STUB}
     words = worker_words(host_call_cap)
     return PyBundle(
         prelude, host_operations(registry), module_stubs, words, function_spans(prelude), host_call_cap

@@ -15,7 +15,7 @@ from gg.sandbox.languages import LanguageSpec
 from gg.sdk.docs.index import DocIndex
 from gg.sdk.docs.pages import documentation
 from gg.sdk.docs.signatures import signature_catalogue
-from gg.sdk.registry import Registry, is_bound
+from gg.sdk.registry import Registry
 from gg.sdk.skills import SkillShelf, built_in_skills
 from gg.sdk.surface import LoadedModules, Surface
 
@@ -32,7 +32,7 @@ def build_surface(
     skills catalogue when the profile enables skills, beside which gg's own skills of the families
     `built_ins` names are offered (`gg.sdk.skills.built_in_skills`)."""
     granted = frozenset(capabilities)
-    callable_keys = {op.qualified(language.id) for op in registry if is_bound(op.gate, role, granted)}
+    callable_keys = {op.qualified(language.id) for op in registry.bound(role, granted)}
     pages = documentation(signature_catalogue(registry, language), callable_keys)
     return Surface(
         docs=DocIndex(pages),

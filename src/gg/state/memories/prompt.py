@@ -16,7 +16,7 @@ A text that names a call names it as the holder's arm spells it (`gg.memories.re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -79,13 +79,14 @@ def mismatch_reason(held: Strategy, receiving: Strategy) -> str:
     return prompts.render("memories-mismatch", held=held.value, receiving=receiving.value)
 
 
-def guide(holder: MemoryHolder, names: CallNames) -> str:
-    """The system prompt's section on this holder's memories."""
+def guide(holder: MemoryHolder, names: CallNames, withheld: Collection[str] = ()) -> str:
+    """The system prompt's section on this holder's memories; a call keyed in `withheld` is not
+    listed among its calls."""
     return prompts.render(
         "memories-guide",
         strategy=holder.strategy.value,
         pins=holder.strategy.pins.value,
-        calls=[names[call] for call in holder.offered],
+        calls=[names[call] for call in holder.offered if call.key not in withheld],
         read_call=names[Call.READ],
         search_call=names[Call.SEARCH],
         caps=holder.store.caps,
