@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from gg.sdk.host.family import HostFamily
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.events import Event, RunFinished
+    from gg.telemetry.location import StoreLocation
 
 LAUNCH = "gg.run"
 
@@ -65,7 +66,9 @@ def run(
     """Run the capability set `config` (a path, a document, or a `CapabilitySet`) to its end and
     return how it ended. `model`, `journal`, `record`, `otel` and `otel_content` are `gg run`'s
     `--model`, `--journal`, `--record`, `--otel` and `--otel-content`; `workspace` replaces the
-    capability set's; `store` is the folder whose `.gg/` keeps the run; `on_event` gets each event
+    capability set's; `store` is where the run is kept (a folder whose `.gg/` keeps it, a `runs.db`,
+    a `sqlite:///` or `postgresql://` URL; `GG_STORE`, else the working directory, when left
+    out); `on_event` gets each event
     as it happens; `families` are the host families profiles may name (this module's documentation
     says more of each). Raises `gg.ConfigError` when the launch is refused before the run starts.
     """
@@ -74,16 +77,16 @@ def run(
     from gg.telemetry.clock import new_run_id
 
     capability_set = load_for_run(config, root_model_handed=model is not None or journal is not None)
-    base = Path(store) if store is not None else Path.cwd()
+    where = _where(store)
     chosen = Path(workspace) if workspace is not None else capability_set.workspace
-    handed = _refuse_before_the_run(chosen, base, journal, model, families or ())
+    handed = _refuse_before_the_run(chosen, where.path, journal, model, families or ())
     exporting = _otel(otel, otel_content)
     recorder = None if record is None else _recorder(Path(record), chosen)
-    kept = _store(base, recorder)
+    kept = _store(where, recorder)
     run_id = new_run_id()
     options, world = _launch(config, chosen, model, journal, recorder, run_id, handed)
     ending = _Ending()
-    telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder, exporting)
+    telemetry = _telemetry(kept, where, run_id, ending, on_event, recorder, exporting)
     try:
         execute_run(capability_set, telemetry, options, world)
     finally:
@@ -163,6 +166,16 @@ def _shown(value: object) -> str:
     return shown if len(shown) <= 80 else f"{shown[:79]}…"
 
 
+def _where(store: str | Path | None) -> StoreLocation:
+    """The store `store` names (see `gg.telemetry.location`); `ConfigError` for one gg cannot read."""
+    from gg.telemetry.location import BadStoreUrl, store_location
+
+    try:
+        return store_location(store, base=Path.cwd())
+    except BadStoreUrl as bad:
+        raise ConfigError(LAUNCH, [ConfigDefect("store", _shown(str(store)), str(bad))]) from None
+
+
 def _refuse_before_the_run(
     workspace: Path, base: Path, journal: str | Path | None, model: object, families: Sequence[object]
 ) -> tuple[HostFamily, ...]:
@@ -235,7 +248,7 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
 
 def _telemetry(
     store: Sink,
-    base: Path,
+    where: StoreLocation,
     run_id: str,
     ending: _Ending,
     on_event: Callable[[Event], None] | None,
@@ -248,9 +261,11 @@ def _telemetry(
 
     from gg.otel.sink import live_sink
     from gg.telemetry.emitter import Telemetry
+    from gg.telemetry.layout import run_events_beside
     from gg.telemetry.ndjson import NdjsonSink
 
-    record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder is not None else [])]
+    local = NdjsonSink(Path.cwd(), run_id, path=run_events_beside(where.path, run_id))
+    record: list[Sink] = [store, local, *([recorder] if recorder is not None else [])]
     watchers: list[Sink] = [ending, *([_Callback(on_event)] if on_event is not None else [])]
     if otel is not None:
         watchers.append(live_sink(run_id, otel, sys.stderr))
@@ -270,22 +285,26 @@ def _otel(otel: bool, content: bool) -> OtelSettings | None:
         raise ConfigError(LAUNCH, [ConfigDefect("otel", str(otel or content), str(missing))]) from None
 
 
-def _store(base: Path, recorder: JournalRecorder | None) -> Sink:
-    """The run store under `base`, opened after the recording was made, so a recording that cannot
-    be made leaves no store behind; a store that cannot be used removes the recording again."""
+def _store(where: StoreLocation, recorder: JournalRecorder | None) -> Sink:
+    """The run store at `where`, opened after the recording was made, so a recording that cannot
+    be made leaves no store behind; a store that cannot be used removes the recording again. A
+    PostgreSQL server that cannot be reached raises `StoreUnreachable` (naming the URL without
+    its password), as it is no defect of the launch."""
     import sqlite3
 
     from gg.record.store import RunStore
-    from gg.telemetry.layout import store_path
+    from gg.telemetry.postgres import StoreUnreachable
     from gg.telemetry.store import RunStoreError
 
     try:
-        return RunStore.at(base, create=True)
+        return RunStore(where, create=True)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
         if recorder is not None:
             recorder.discard_unused()
+        if isinstance(unusable, StoreUnreachable):
+            raise
         raise ConfigError(
-            LAUNCH, [ConfigDefect("store", str(store_path(base)), f"cannot be used: {unusable}")]
+            LAUNCH, [ConfigDefect("store", where.shown, f"cannot be used: {unusable}")]
         ) from None
 
 

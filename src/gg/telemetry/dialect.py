@@ -65,7 +65,9 @@ class Dialect:
         if self.backend is Backend.SQLITE:
             return int(db.execute("PRAGMA user_version").fetchone()[0])
         # the catalog read as a table (a fresh snapshot), not through the cache `to_regclass` reads
-        tables = "SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'gg_schema'"
+        tables = (
+            "SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'gg_schema'"
+        )
         if db.execute(tables).fetchone()[0] == 0:
             return 0
         row = db.execute("SELECT MAX(version) FROM gg_schema").fetchone()
