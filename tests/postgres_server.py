@@ -52,7 +52,8 @@ def free_port() -> int:
 class PostgresServer:
     """One cluster, started on construction, stopped by `stop`."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable  # fsync on, as a team's server runs; the tests' server skips it
         self.bin = binaries()
         self.folder = Path(tempfile.mkdtemp(prefix="gg-postgres-"))
         self.data = self.folder / "data"
@@ -71,12 +72,16 @@ class PostgresServer:
         self.start()
 
     def start(self) -> None:
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+        if not self.durable:
+            options += " -c fsync=off"
         self._run(
             "pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options, "-w", "start"
         )
 
     def stop(self) -> None:
+        if not (self.data / "postmaster.pid").exists():
+            return  # stopped already
         self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
 
     def remove(self) -> None:

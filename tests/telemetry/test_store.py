@@ -282,3 +282,13 @@ def test_eight_processes_writing_eight_runs_at_once_keep_every_event_once_in_ord
         assert [e["timestamp"] for e in events] == sorted(e["timestamp"] for e in events)
         row = store.find_run(run_id)
         assert (row.status, row.events, row.turns) == ("completed", 442, 40)
+
+
+def test_a_postgresql_store_commits_each_event_without_waiting_for_the_disk_as_sqlite_does(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    writer = StoreWriter(parse_store_url(postgres.fresh_database(), base=tmp_path))
+    with writer.connection() as db:
+        assert db.execute("SHOW synchronous_commit").fetchone()[0] == "off"
+        assert db.execute("SHOW transaction_read_only").fetchone()[0] == "off"
+    writer.close()

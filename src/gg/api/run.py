@@ -1,8 +1,10 @@
 """`gg.run`: one run of a capability set from Python, recorded exactly as `gg run` records it.
 
-- The run writes the same record as the command line: the run store (`<store>/.gg/runs.db`) and the
-  run's NDJSON file, `store` being the folder that holds `.gg/` (the working directory unless
-  given), so `gg runs`, `gg show` and the console read it like any other; nothing is printed.
+- The run writes the same record as the command line: the run store and the run's NDJSON file,
+  `store` naming the store as `--store` does (a folder holding `.gg/`, a `runs.db`, a
+  `sqlite:///` or `postgresql://` URL; `GG_STORE`, else the working directory's, unless given),
+  so `gg runs`, `gg show` and the console read it like any other; nothing is printed. A
+  PostgreSQL server that cannot be reached raises `gg.telemetry.postgres.StoreUnreachable`.
 - `on_event` receives every event as it is emitted, after the store and the NDJSON file hold it:
   the typed `gg.Event` whose `to_wire()` is the line the NDJSON file holds (an event the record
   could not keep never reaches it). A callback that raises is dropped for the rest of the run,
@@ -66,11 +68,9 @@ def run(
     """Run the capability set `config` (a path, a document, or a `CapabilitySet`) to its end and
     return how it ended. `model`, `journal`, `record`, `otel` and `otel_content` are `gg run`'s
     `--model`, `--journal`, `--record`, `--otel` and `--otel-content`; `workspace` replaces the
-    capability set's; `store` is where the run is kept (a folder whose `.gg/` keeps it, a `runs.db`,
-    a `sqlite:///` or `postgresql://` URL; `GG_STORE`, else the working directory, when left
-    out); `on_event` gets each event
-    as it happens; `families` are the host families profiles may name (this module's documentation
-    says more of each). Raises `gg.ConfigError` when the launch is refused before the run starts.
+    capability set's; `store` is where the run is kept (a folder, a file or a URL, as `--store`);
+    `on_event` gets each event as it happens; `families` are the host families profiles may name
+    (this module's documentation says more). Raises `gg.ConfigError` for a refused launch.
     """
     from gg.agents.run import execute_run
     from gg.api.load import load_for_run

@@ -26,6 +26,7 @@ from gg.otel.command import otel_options
 
 if TYPE_CHECKING:
     from gg.agents.run import RunOptions
+    from gg.config.model import CapabilitySet
     from gg.otel.settings import OtelSettings
     from gg.providers.recording import JournalRecorder
     from gg.telemetry.emitter import Telemetry
@@ -109,15 +110,9 @@ def _run_session(
     """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
     from gg.agents.interruption import sigterm_interrupts
     from gg.agents.run import execute_run
-    from gg.config import load_capability_set
-    from gg.errors import ConfigError
     from gg.telemetry.clock import new_run_id
 
-    try:
-        capability_set = load_capability_set(options.config_path)
-    except ConfigError as refusal:
-        click.echo(str(refusal), err=True)
-        sys.exit(REFUSED_EXIT)
+    capability_set = _capability_set(options.config_path)
     workspace = options.workspace or capability_set.workspace
     _refuse_a_workspace_holding_the_store(workspace, where.path)
     recorder = None if record is None else _recorder(record, workspace)
@@ -140,6 +135,18 @@ def _run_session(
     if recorder is not None and result.exit_code == REFUSED_EXIT:
         recorder.discard_unused()
     _exit_after_run(result.exit_code)
+
+
+def _capability_set(path: Path) -> CapabilitySet:
+    """The capability set at `path`; a defect ends the command, printed, exit 2."""
+    from gg.config import load_capability_set
+    from gg.errors import ConfigError
+
+    try:
+        return load_capability_set(path)
+    except ConfigError as refusal:
+        click.echo(str(refusal), err=True)
+        sys.exit(REFUSED_EXIT)
 
 
 def _exit_after_run(code: int) -> NoReturn:

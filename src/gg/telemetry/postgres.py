@@ -4,7 +4,10 @@ and for readers.
 Rules:
 - A connection runs in autocommit; the writer opens each event's transaction itself (`BEGIN`),
   as it does on SQLite, so a finished turn is committed before the next event is written, and a
-  run cut short keeps every finished turn. Several processes write one store at once: each run's
+  run cut short keeps every finished turn. The writer's commits are `synchronous_commit = off`,
+  as SQLite's are `synchronous = NORMAL`: a commit is the server's once it returns (a gg killed
+  with `kill -9` loses none), and only the server's own crash can drop its newest commits (never
+  corrupting the store), a fraction of a second of them. Several processes write one store at once: each run's
   events are written by the one process running it, under the `(run_id, seq)` primary key.
 - Every query is written with `?` placeholders (`gg.telemetry.dialect`); `execute` turns them
   into psycopg's `%s`.
@@ -64,8 +67,19 @@ class PostgresDb:
 
 
 def connect(location: StoreLocation, *, read_only: bool = False) -> PostgresDb:
-    """A connection to the store at `location` (a PostgreSQL one); `StoreUnreachable` when the
-    server cannot be reached or refuses the login."""
+    """A connection to the store at `location` (a PostgreSQL one), read-only or to write (see the
+    module rules); `StoreUnreachable` when the server cannot be reached or refuses the login."""
+    db = _connected(location)
+    setting = "default_transaction_read_only = on" if read_only else "synchronous_commit = off"
+    try:
+        db.execute(f"SET {setting}")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _connected(location: StoreLocation) -> PostgresDb:
     try:
         import psycopg
     except ImportError:
@@ -73,8 +87,6 @@ def connect(location: StoreLocation, *, read_only: bool = False) -> PostgresDb:
     assert location.url is not None
     with reaching(location):
         connection = psycopg.connect(location.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECS)
-    if read_only:
-        connection.execute("SET default_transaction_read_only = on")
     return PostgresDb(connection, location)
 
 
