@@ -19,8 +19,9 @@ Rules:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from gg.telemetry.location import Backend
 
@@ -44,6 +45,15 @@ class Database(Protocol):
     def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Rows: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class Pipelined(Protocol):
+    """A connection that can send a transaction's statements without waiting for each answer
+    (PostgreSQL's pipeline mode): a transaction costs one round trip to the server, not one a
+    statement."""
+
+    def pipelined(self) -> AbstractContextManager[None]: ...
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ Rules:
   with `kill -9` loses none), and only the server's own crash can drop its newest commits (never
   corrupting the store), a fraction of a second of them. Several processes write one store at once: each run's
   events are written by the one process running it, under the `(run_id, seq)` primary key.
+- A transaction's statements go to the server in pipeline mode (`pipelined`): one round trip a
+  transaction, so an event costs one round trip whatever the statements it takes.
 - Every query is written with `?` placeholders (`gg.telemetry.dialect`); `execute` turns them
   into psycopg's `%s`.
 - A server that cannot be reached, refuses the login, or goes away is `StoreUnreachable`: the URL
@@ -21,7 +23,7 @@ Rules:
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, LiteralString, cast
 
 from gg.telemetry.location import StoreLocation
@@ -61,6 +63,20 @@ class PostgresDb:
         with reaching(self._location):
             # every query is gg's own text (see the module rules); psycopg asks for a literal one
             return self._connection.execute(cast("LiteralString", sql.replace("?", "%s")), list(parameters))
+
+    @contextmanager
+    def pipelined(self) -> Generator[None]:
+        """The block's statements sent without waiting for each answer; a failure met at the end
+        (where the server answers them all) is `StoreUnreachable` or the error as psycopg raised
+        it, and leaves no transaction open."""
+        try:
+            with reaching(self._location), self._connection.pipeline():
+                yield
+        except BaseException:
+            if self.in_transaction:
+                with suppress(Exception):
+                    self._connection.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self._connection.close()

@@ -27,10 +27,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Generator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 
-from gg.telemetry.dialect import SQLITE, Database, Dialect, dialect_of
+from gg.telemetry.dialect import SQLITE, Database, Dialect, Pipelined, dialect_of
 from gg.telemetry.events import Event, RunFinished, RunStarted
 from gg.telemetry.integrity import StoreCheck, StoreDamaged, check_store
 from gg.telemetry.layout import store_path
@@ -223,13 +223,14 @@ def migrate(db: Database, dialect: Dialect = SQLITE) -> None:
 def transaction(db: Database, dialect: Dialect = SQLITE) -> Generator[None]:
     """One transaction holding the store's write lock, committed when the block ends, rolled back
     when it raises."""
-    db.execute(dialect.begin)
-    try:
-        yield
-    except BaseException:
-        _roll_back(db)
-        raise
-    db.execute("COMMIT")
+    with db.pipelined() if isinstance(db, Pipelined) else nullcontext():
+        db.execute(dialect.begin)
+        try:
+            yield
+        except BaseException:
+            _roll_back(db)
+            raise
+        db.execute("COMMIT")
 
 
 def _roll_back(db: Database) -> None:
