@@ -3,9 +3,11 @@ page for page; a server it cannot reach is refused before it serves."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
@@ -14,6 +16,7 @@ from gg.cli import main
 from gg.console.app import create_app
 from gg.telemetry.location import parse_store_url
 from postgres_server import PASSWORD, PostgresServer, free_port
+from study.studies import arms_study
 
 
 def rows(page: str) -> list[str]:
@@ -48,3 +51,22 @@ def test_gg_console_refuses_a_database_holding_no_store_exit_2(postgres: Postgre
     url = postgres.fresh_database()
     result = CliRunner().invoke(main, ["console", "--port", str(free_port())], env={"GG_STORE": url})
     assert result.exit_code == 2 and "no run store at postgresql://gg:***@" in result.output
+
+
+@pytest.mark.timeout(600)  # a whole (small) study of real runs
+def test_a_study_run_on_postgresql_is_kept_there_and_shown_by_the_console(
+    postgres: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = postgres.fresh_database()
+    study = arms_study(tmp_path / "arms", repeats=1, tasks=("word-count",))
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, ["study", "run", str(study), "--parallel", "1", "--store", url])
+    assert done.exit_code == 0, done.output
+    listed = CliRunner().invoke(main, ["study", "list", "--json"], env={"GG_STORE": url})
+    assert listed.exit_code == 0, listed.output
+    (study_id,) = [row["id"] for row in json.loads(listed.output)["studies"]]
+    client = TestClient(create_app(parse_store_url(url, base=tmp_path)), base_url="http://127.0.0.1")
+    assert study_id in client.get("/studies").text
+    page = client.get("/studies/latest")
+    assert page.status_code == 200 and study_id in page.text
+    assert not (tmp_path / ".gg" / "runs.db").exists()

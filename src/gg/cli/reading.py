@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
+from gg.telemetry.store_option import STORE_OPTION
 
 if TYPE_CHECKING:
     from gg.record.store import RunStore
@@ -25,26 +26,6 @@ if TYPE_CHECKING:
 
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead.")
 T = TypeVar("T")
-
-
-def _located(context: click.Context, parameter: click.Parameter, value: str | None) -> StoreLocation:
-    from gg.telemetry.location import GG_STORE, BadStoreUrl, store_location
-
-    try:
-        return store_location(value, base=Path.cwd())
-    except BadStoreUrl as bad:
-        named = f"{GG_STORE}: " if value is None else ""
-        raise click.BadParameter(f"{named}{bad}", context, parameter) from None
-
-
-STORE_OPTION = click.option(
-    "--store",
-    "where",
-    metavar="URL",
-    callback=_located,
-    help="The run store: a path, sqlite:///PATH or postgresql://USER@HOST/DB "
-    "(GG_STORE, else .gg/runs.db here).",
-)
 
 
 @click.command()

@@ -8,8 +8,8 @@ Rules:
 - A missing store is not an error: the console serves, and says no run has been recorded yet.
 - A PostgreSQL store (`gg.telemetry.location`) is read the same way, on a read-only connection
   opened for each query; a server it cannot reach, or a database holding no run store, is
-  `StoreUnreadable` naming the URL without its password. Studies are kept in SQLite stores alone:
-  a PostgreSQL store shows none.
+  `StoreUnreadable` naming the URL without its password. Its studies are read as an SQLite
+  store's are.
 - A file that is not SQLite, is truncated, or holds another schema raises `StoreUnreadable`
   with the reason in plain words; a run id the store does not hold raises `RunMissing`.
 - Every run's figures the runs page needs are read once per event count: its agents counted by
@@ -91,22 +91,21 @@ class RunSource:
 
     def studies(self) -> list[StudyRow]:
         """Every study the store holds, newest first (none in a store no study wrote to)."""
-        if self.location.url is not None:
-            return []
-        with self._sqlite() as db:
-            reads = StudyReads(db, self.path)
+        with self.connection() as db:
+            reads = self._study_reads(db)
             return reads.studies(limit=None) if reads.holds_studies() else []
 
     def study(self, ref: str) -> tuple[StudyRow, list[CellRow]]:
         """A study by its id and its finished cells; `StudyLookupError` when it holds none such."""
-        if self.location.url is not None:
-            raise StudyLookupError(f"no studies in {self.location.shown}")
-        with self._sqlite() as db:
-            reads = StudyReads(db, self.path)
+        with self.connection() as db:
+            reads = self._study_reads(db)
             if not reads.holds_studies():
-                raise StudyLookupError(f"no studies in {self.path}")
+                raise StudyLookupError(f"no studies in {self.location.shown}")
             row = reads.find_study(ref)
             return row, reads.cells(row.id)
+
+    def _study_reads(self, db: Database) -> StudyReads:
+        return StudyReads(db, self.path, dialect=self._reader.dialect, where=self.location.shown)
 
     def state(self) -> StoreState:
         return self._reader.state()

@@ -92,6 +92,14 @@ class Dialect:
         db.execute("DELETE FROM gg_schema")
         db.execute("INSERT INTO gg_schema (version) VALUES (?)", (version,))
 
+    def holds_table(self, db: Database, name: str) -> bool:
+        """Whether the store holds the table `name` (read from the catalog, never cached)."""
+        if self.backend is Backend.SQLITE:
+            sql = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+        else:
+            sql = "SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?"
+        return int(db.execute(sql, (name,)).fetchone()[0]) > 0
+
     def lock_schema(self, db: Database) -> None:
         """Hold the store's migration lock until the transaction ends (SQLite's is its write lock)."""
         if self.backend is Backend.POSTGRESQL:
