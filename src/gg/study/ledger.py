@@ -140,12 +140,11 @@ class Ledger(StudyReads):
             at,
         )
         placeholders = ", ".join("?" for _ in fields(CellRow))
-        values = (*_values(row)[:8], int(check.solved), *_values(row)[9:])  # an INTEGER column on both
         with self._transaction():
             inserted = self._db.execute(
                 f"INSERT INTO study_cells ({CELL_COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING"
                 " RETURNING study_id",
-                values,
+                _values(row),
             ).fetchall()
             self._db.execute("UPDATE studies SET updated_at = ? WHERE id = ?", (at, study_id))
             return len(inserted) == 1
@@ -186,4 +185,7 @@ def _connected(location: StoreLocation) -> Database:
 
 
 def _values(row: Any) -> Sequence[Any]:
-    return tuple(getattr(row, f.name) for f in fields(row))
+    """A row's values in column order; a truth value as the 0 or 1 an INTEGER column holds on both
+    databases."""
+    values = (getattr(row, f.name) for f in fields(row))
+    return tuple(int(value) if isinstance(value, bool) else value for value in values)
