@@ -6,27 +6,55 @@
 
 The first call creates `.venv/` next to this file and installs gg with its development extras;
 later calls reinstall only when `pyproject.toml` changed. Needs nothing but Python 3.11+ with pip.
-`test` also makes sure the console's browser tests have Debian's Chromium (`/usr/bin/chromium`):
-when it is missing and this runs as root with apt-get, it installs the `chromium` package;
-otherwise it says how to install it, and those tests fail naming the reason.
+`test` also makes sure the tests have the Debian packages they drive: Chromium for the console's
+browser tests (`/usr/bin/chromium`) and PostgreSQL for the run store's tests
+(`/usr/lib/postgresql/*/bin/initdb`). Those missing are installed with apt-get (one update, one
+install) when this runs as root; otherwise it says how to install each, and those tests fail
+naming the reason.
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import venv
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".gg-installed"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
-CHROMIUM = Path("/usr/bin/chromium")
+
+
+@dataclass(frozen=True)
+class Needed:
+    """A Debian package some tests drive: the file that shows it is installed (a glob), which
+    tests need it, and the variable that names another binary instead."""
+
+    package: str
+    marker: str
+    tests: str
+    override: str | None = None
+
+    def present(self) -> bool:
+        return bool(glob.glob(self.marker)) or bool(self.override and os.environ.get(self.override))
+
+    def how(self) -> str:
+        alternative = f" or set {self.override} to a binary" if self.override else ""
+        return (
+            f"{self.marker} is missing, so {self.tests} will fail; install Debian's {self.package} "
+            f"package (as root: apt-get install -y {self.package}){alternative}"
+        )
+
+
+CHROMIUM = Needed("chromium", "/usr/bin/chromium", "the console's browser tests", "GG_CHROMIUM")
+POSTGRESQL = Needed("postgresql", "/usr/lib/postgresql/*/bin/initdb", "the run store's PostgreSQL tests")
 
 
 def main(argv: list[str]) -> int:
@@ -44,7 +72,7 @@ def main(argv: list[str]) -> int:
         )
         return 1
     if argv[0] == "test":
-        ensure_chromium()
+        ensure_packages([CHROMIUM, POSTGRESQL])
         command = [str(BIN / "python"), "-m", "pytest", *argv[1:]]
     else:
         command = [str(BIN / "gg"), *argv[1:]]
@@ -66,32 +94,32 @@ def ensure_installed() -> None:
     STAMP.write_text(wanted)
 
 
-def ensure_chromium(
-    chromium: Path = CHROMIUM,
+def ensure_packages(
+    needed: Sequence[Needed],
     *,
     is_root: bool | None = None,
     apt_get: str | None = None,
     run: Callable[..., int] = subprocess.call,
 ) -> bool:
-    """Whether Debian's Chromium is there for the browser tests, installing it as root if missing."""
-    if chromium.exists() or os.environ.get("GG_CHROMIUM"):
+    """Whether every package the tests drive is there, installing the missing ones as root."""
+    missing = [each for each in needed if not each.present()]
+    if not missing:
         return True
     root = is_root if is_root is not None else hasattr(os, "geteuid") and os.geteuid() == 0
     apt = apt_get or shutil.which("apt-get")
     if not root or apt is None:
-        print(
-            f"bootstrap: {chromium} is missing, so the console's browser tests will fail; install Debian's "
-            "chromium package (as root: apt-get install -y chromium) or set GG_CHROMIUM to a Chromium binary",
-            file=sys.stderr,
-        )
+        for each in missing:
+            print(f"bootstrap: {each.how()}", file=sys.stderr)
         return False
-    print("bootstrap: installing Debian's chromium for the console's browser tests", file=sys.stderr)
+    names = [each.package for each in missing]
+    print(f"bootstrap: installing Debian's {', '.join(names)} for the tests", file=sys.stderr)
     quiet = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     run([apt, "update", "-qq"], env=quiet)
-    if run([apt, "install", "-y", "-qq", "chromium"], env=quiet) != 0 or not chromium.exists():
-        print("bootstrap: installing chromium failed; the console's browser tests will fail", file=sys.stderr)
-        return False
-    return True
+    installed = run([apt, "install", "-y", "-qq", *names], env=quiet) == 0
+    failed = [each for each in missing if not installed or not each.present()]
+    for each in failed:
+        print(f"bootstrap: installing {each.package} failed; {each.tests} will fail", file=sys.stderr)
+    return not failed
 
 
 if __name__ == "__main__":

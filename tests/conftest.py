@@ -23,7 +23,9 @@ import pytest
 
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
+from gg.telemetry.location import StoreLocation, parse_store_url
 from guest_world import GuestAgent, csv_agent
+from postgres_server import PostgresServer
 from shared_arms import ArmShelf, ArmSpec
 
 
@@ -41,6 +43,30 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     builder = marker.kwargs.get("registry", default_registry)
     specs = [ArmSpec(language, builder) for language in marker.args]
     metafunc.parametrize("arm", specs, indirect=True, ids=[spec.language for spec in specs])
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One real PostgreSQL server for the session (`postgres_server`), stopped at its end."""
+    server = PostgresServer()
+    yield server
+    server.stop()
+    server.remove()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each store test runs on both of the run store's databases."""
+    return str(request.param)
+
+
+@pytest.fixture
+def store_at(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> StoreLocation:
+    """A new, empty run store of the test's backend (its local files under `tmp_path/.gg/`)."""
+    if backend == "sqlite":
+        return parse_store_url(tmp_path, base=tmp_path)
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return parse_store_url(server.fresh_database(), base=tmp_path)
 
 
 @pytest.fixture(scope="session")

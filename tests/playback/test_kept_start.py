@@ -26,7 +26,7 @@ def test_a_workspace_of_10000_entries_is_kept_with_the_recording_and_read_back(t
     recorder = JournalRecorder.create(tmp_path / "run.jsonl")
     config = tmp_path / "gg.json"
     config.write_text("{}")
-    assert keep_start(tmp_path, "run-1", config, workspace, recorder) is None
+    assert keep_start(tmp_path / ".gg" / "runs.db", "run-1", config, workspace, recorder) is None
     (workspace / "notes" / "0.md").write_text("changed by the run\n")
     start = kept_start(tmp_path / ".gg" / "runs.db", "run-1")
     assert isinstance(start, KeptStart) and start.config_path == config.resolve()
@@ -41,7 +41,7 @@ def test_a_workspace_of_10000_entries_is_kept_with_the_recording_and_read_back(t
 def test_a_workspace_of_10001_entries_is_not_kept_and_reads_as_no_start(tmp_path: Path) -> None:
     workspace = _workspace(tmp_path, 10_001)
     recorder = JournalRecorder.create(tmp_path / "run.jsonl")
-    unkept = keep_start(tmp_path, "run-1", tmp_path / "gg.json", workspace, recorder)
+    unkept = keep_start(tmp_path / ".gg" / "runs.db", "run-1", tmp_path / "gg.json", workspace, recorder)
     assert unkept == (
         "gg: the workspace holds more than a recorded run keeps of its start (64.0 MiB of files, 10000 "
         "entries); run run-1 is recorded, but `gg replay --verify` cannot verify it"

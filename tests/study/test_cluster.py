@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from gg.record.store import RunStore
 from gg.study.ledger import Ledger
 from gg.study.load import load_study
 from gg.study.local import LocalPool
@@ -24,6 +25,9 @@ from gg.study.results import config_results
 from gg.study.rows import CellRow
 from gg.study.runner import FINISHED, run_study
 from gg.study.tables import results_table
+from gg.telemetry.location import parse_store_url
+from gg.telemetry.ndjson import read_events
+from postgres_server import PostgresServer
 
 from .processes import WorkerKiller, released_then
 from .studies import arms_study
@@ -188,3 +192,36 @@ def test_a_cluster_address_that_takes_no_connection_refuses_the_study_at_once(tm
         "Start it there with `ray start --head`, or give the study a private cluster with --ray local."
     )
     assert not (base / ".gg").exists()
+
+
+@pytest.mark.timeout(600)  # a real cluster and a real PostgreSQL on a shared machine
+def test_a_ray_study_whose_driver_names_a_postgresql_store_reads_back_whole(
+    cluster: str, postgres: PostgresServer, tmp_path: Path
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1)
+    base = tmp_path / "ray"
+    base.mkdir()
+    url = postgres.fresh_database()
+    environment = {**os.environ, "RAY_AUTH_MODE": "token", "GG_STORE": url}
+    run = subprocess.run(
+        [GG, "study", "run", str(file), "--ray", cluster], cwd=base, capture_output=True, text=True,
+        timeout=900, env=environment,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    where = parse_store_url(url, base=base)
+    with Ledger(where) as ledger:
+        study = ledger.find_study("latest")
+        assert (study.status, study.executor, study.cells, len(ledger.cells(study.id))) == (
+            FINISHED,
+            "ray",
+            6,
+            6,
+        )
+        cells = ledger.cells(study.id)
+    store = RunStore(where, create=False)
+    assert sorted(row.id for row in store.list_runs()) == sorted(cell.run_id for cell in cells)
+    for cell in cells:
+        kept = read_events(base / ".gg" / "runs" / cell.run_id / "events.ndjson")
+        assert [dict(record) for record in store.events(cell.run_id)] == kept
+        assert store.run(cell.run_id).status == cell.status == "completed"
+    assert not (base / ".gg" / "runs.db").exists()  # the runs went to PostgreSQL alone

@@ -1,8 +1,7 @@
-"""The study ledger: studies found by id, prefix or `latest`; a cell finished at most once."""
+"""The study ledger, on both of the run store's databases: studies found by id, prefix or `latest`;
+a cell finished at most once."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -13,6 +12,7 @@ from gg.study.figures import RunFigures
 from gg.study.ledger import Ledger
 from gg.study.plan import CellKey
 from gg.study.rows import StudyLookupError, StudyRow
+from gg.telemetry.location import StoreLocation
 
 
 def _study(study_id: str, created_at: str) -> StudyRow:
@@ -24,10 +24,10 @@ def _study(study_id: str, created_at: str) -> StudyRow:
 
 
 @pytest.fixture
-def ledger(tmp_path: Path) -> Ledger:
-    store = RunStore.at(tmp_path)
+def ledger(store_at: StoreLocation) -> Ledger:
+    store = RunStore(store_at)
     store.close()
-    ledger = Ledger(store.path)
+    ledger = Ledger(store_at)
     ledger.begin_study(_study("study-20261201-090000-aaaa", "2026-12-01T09:00:00.000Z"))
     ledger.begin_study(_study("study-20261201-100000-aaab", "2026-12-01T10:00:00.000Z"))
     return ledger

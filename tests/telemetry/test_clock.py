@@ -7,9 +7,9 @@ def at(*args: int) -> datetime:
     return datetime(*args, tzinfo=UTC)
 
 
-def test_a_run_id_names_its_start_second_in_utc_and_four_random_hex_digits() -> None:
+def test_a_run_id_names_its_start_second_in_utc_and_eight_random_hex_digits() -> None:
     local = datetime(2026, 11, 29, 21, 32, 33, tzinfo=timezone(timedelta(hours=1)))
-    assert new_run_id(lambda: local, lambda n: "ab12"[: n * 2]) == "run-20261129-203233-ab12"
+    assert new_run_id(lambda: local, lambda n: "ab12cd34ef56"[: n * 2]) == "run-20261129-203233-ab12cd34"
 
 
 def test_run_ids_sort_by_start_time() -> None:
@@ -21,6 +21,11 @@ def test_run_ids_sort_by_start_time() -> None:
 def test_run_ids_started_in_the_same_second_differ() -> None:
     ids = {new_run_id(lambda: at(2026, 1, 1, 0, 0, 0)) for _ in range(50)}
     assert len(ids) > 45
+
+
+def test_ten_thousand_run_ids_started_in_one_second_are_all_distinct() -> None:
+    ids = {new_run_id(lambda: at(2026, 1, 1, 0, 0, 0)) for _ in range(10_000)}
+    assert len(ids) == 10_000
 
 
 def test_a_timestamp_is_utc_with_milliseconds_and_a_z() -> None:

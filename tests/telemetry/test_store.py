@@ -5,6 +5,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from gg.record.reader import RunLookupError
@@ -12,9 +13,10 @@ from gg.record.runs import shown_status
 from gg.record.store import RunStore
 from gg.telemetry.emitter import CollectingSink, Telemetry
 from gg.telemetry.events import RunStarted
-from gg.telemetry.layout import store_path
+from gg.telemetry.location import StoreLocation, parse_store_url
 from gg.telemetry.schema import SCHEMA_VERSION
-from gg.telemetry.store import RunStoreError
+from gg.telemetry.store import RunStoreError, StoreWriter
+from postgres_server import PostgresServer
 
 from .sample import RUN_ID, StepClock, emit_sample_run
 
@@ -29,8 +31,13 @@ def start(store: RunStore, run_id: str, clock: StepClock) -> None:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    return RunStore.at(tmp_path)
+def store(store_at: StoreLocation) -> RunStore:
+    return RunStore(store_at)
+
+
+def named(where: StoreLocation) -> str:
+    """The store as the writer script takes it: a folder, or a URL."""
+    return str(where.path.parent.parent) if where.url is None else where.url
 
 
 @pytest.fixture
@@ -47,7 +54,8 @@ def test_events_round_trip_through_the_run_store(store: RunStore) -> None:
     assert store.events(RUN_ID) == kept.wire()
 
 
-def test_the_store_lives_in_gg_runs_db_in_wal_mode_with_normal_sync(tmp_path: Path, store: RunStore) -> None:
+def test_the_store_lives_in_gg_runs_db_in_wal_mode_with_normal_sync(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
     assert store.path == tmp_path / ".gg" / "runs.db"
     settings = store.settings()
     assert settings["journal_mode"] == "wal"
@@ -57,22 +65,59 @@ def test_the_store_lives_in_gg_runs_db_in_wal_mode_with_normal_sync(tmp_path: Pa
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_the_schema_version_is_kept_in_user_version(store: RunStore) -> None:
+def test_the_schema_version_is_kept_in_user_version(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
     assert store.settings()["user_version"] == SCHEMA_VERSION >= 1
 
 
-def test_a_store_written_by_a_newer_gg_is_refused(tmp_path: Path, store: RunStore) -> None:
+def test_a_store_written_by_a_newer_gg_is_refused_naming_both_versions(
+    store_at: StoreLocation, store: RunStore
+) -> None:
     store.close()
-    with sqlite3.connect(store_path(tmp_path)) as db:
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    writer = StoreWriter(store_at)
+    with writer.connection() as db:
+        writer.dialect.set_version(db, SCHEMA_VERSION + 1)
+    writer.close()
+    both = f"schema {SCHEMA_VERSION + 1} is newer than this gg \\({SCHEMA_VERSION}\\)"
+    with pytest.raises(RunStoreError, match=both):
+        RunStore(store_at)
     with pytest.raises(RunStoreError, match="newer"):
-        RunStore.at(tmp_path)
+        RunStore(store_at, create=False)
+
+
+def test_a_store_of_an_older_schema_is_upgraded_in_place(store_at: StoreLocation, store: RunStore) -> None:
+    emit_sample_run([store])
+    store.close()
+    writer = StoreWriter(store_at)
+    with writer.connection() as db:  # as a store no migration has touched: version 0, no run tables
+        writer.dialect.set_version(db, 0)
+        for table in ("events", "runs"):
+            db.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+        for index in ("runs_by_start", "events_by_type"):
+            db.execute(f"DROP INDEX {index}")
+    writer.close()
+    upgraded = StoreWriter(store_at)
+    with upgraded.connection() as db:
+        assert upgraded.dialect.version(db) == SCHEMA_VERSION == 1
+        assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
+        assert db.execute("SELECT COUNT(*) FROM old_runs").fetchone()[0] == 1
 
 
 def test_reading_where_no_store_exists_does_not_create_one(tmp_path: Path) -> None:
     with pytest.raises(RunStoreError):
         RunStore.at(tmp_path / "elsewhere", create=False)
     assert not (tmp_path / "elsewhere").exists()
+
+
+def test_reading_a_database_that_holds_no_store_does_not_create_one(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    url = postgres.fresh_database()
+    empty = parse_store_url(url, base=tmp_path)
+    with pytest.raises(RunStoreError, match="no run store at postgresql://gg:\\*\\*\\*@"):
+        RunStore(empty, create=False)
+    with psycopg.connect(url) as db:
+        assert db.execute("SELECT to_regclass('runs')").fetchone() == (None,)
 
 
 def test_a_run_is_running_until_run_finished_writes_its_status(store: RunStore) -> None:
@@ -137,9 +182,9 @@ def test_a_running_row_whose_process_on_this_host_is_gone_shows_unfinished(store
     )
 
 
-def test_a_run_killed_with_sigkill_keeps_every_finished_turn(tmp_path: Path) -> None:
+def test_a_run_killed_with_sigkill_keeps_every_finished_turn(store_at: StoreLocation) -> None:
     writer = subprocess.Popen(
-        [sys.executable, str(WRITER), str(tmp_path), "run-killed", "0", "20"],
+        [sys.executable, str(WRITER), named(store_at), "run-killed", "0", "20"],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -148,10 +193,11 @@ def test_a_run_killed_with_sigkill_keeps_every_finished_turn(tmp_path: Path) -> 
     writer.send_signal(signal.SIGKILL)
     writer.wait()
     assert reported[-1] == "turn 25\n"
-    store = RunStore.at(tmp_path)
-    assert store.settings()["journal_mode"] == "wal"
-    with sqlite3.connect(store.path) as db:
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    store = RunStore(store_at)
+    if store_at.url is None:
+        assert store.settings()["journal_mode"] == "wal"
+        with sqlite3.connect(store.path) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     events = store.events("run-killed")
     outcomes = [e["turn"] for e in events if e["type"] == "turn_outcome"]
     assert outcomes[:25] == list(range(1, 26))
@@ -161,12 +207,14 @@ def test_a_run_killed_with_sigkill_keeps_every_finished_turn(tmp_path: Path) -> 
     assert shown_status(row) == "unfinished"
 
 
-def start_together(base: Path, runs: list[str], turns: int, calls: int) -> list[subprocess.Popen[str]]:
+def start_together(
+    where: StoreLocation, runs: list[str], turns: int, calls: int
+) -> list[subprocess.Popen[str]]:
     """Start one writer per run; all of them open the store and write at the same moment."""
-    go = base / "go"
+    go = where.path.parent.parent / "go"
     writers = [
         subprocess.Popen(
-            [sys.executable, str(WRITER), str(base), run_id, str(turns), str(calls), str(go)],
+            [sys.executable, str(WRITER), named(where), run_id, str(turns), str(calls), str(go)],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -180,18 +228,19 @@ def start_together(base: Path, runs: list[str], turns: int, calls: int) -> list[
     return writers
 
 
-def test_runs_opening_a_new_store_at_the_same_moment_all_succeed(tmp_path: Path) -> None:
+def test_runs_opening_a_new_store_at_the_same_moment_all_succeed(store_at: StoreLocation) -> None:
     runs = [f"run-{n}" for n in range(8)]
-    start_together(tmp_path, runs, turns=1, calls=0)
-    store = RunStore.at(tmp_path)
-    assert store.settings()["journal_mode"] == "wal"
+    start_together(store_at, runs, turns=1, calls=0)
+    store = RunStore(store_at)
+    if store_at.url is None:
+        assert store.settings()["journal_mode"] == "wal"
     assert sorted(row.id for row in store.list_runs()) == runs
 
 
-def test_two_runs_writing_one_store_at_once_lose_nothing(tmp_path: Path) -> None:
+def test_two_runs_writing_one_store_at_once_lose_nothing(store_at: StoreLocation) -> None:
     turns, calls = 150, 10
-    start_together(tmp_path, ["run-a", "run-b"], turns, calls)
-    store = RunStore.at(tmp_path)
+    start_together(store_at, ["run-a", "run-b"], turns, calls)
+    store = RunStore(store_at)
     spans = []
     for run_id in ("run-a", "run-b"):
         events = store.events(run_id)
@@ -214,3 +263,32 @@ def test_a_turn_counts_from_its_first_event_whether_or_not_it_reached_its_outcom
     telemetry.emit("root", 1, ModelRequest(messages=[], request_index=1))
     telemetry.emit("root", 2, ModelRequest(messages=[], request_index=2))  # cut before its outcome
     assert store.find_run("run-cut").turns == 2
+
+
+def test_eight_processes_writing_eight_runs_at_once_keep_every_event_once_in_order(
+    store_at: StoreLocation,
+) -> None:
+    runs, turns, calls = [f"run-p{n}" for n in range(8)], 40, 3
+    start_together(store_at, runs, turns, calls)
+    store = RunStore(store_at)
+    for run_id in runs:
+        events = store.events(run_id)
+        assert len(events) == 2 + turns * (5 + 2 * calls) == 442
+        assert {e.run_id for e in events} == {run_id}
+        outcomes = [e["turn"] for e in events if e["type"] == "turn_outcome"]
+        assert outcomes == list(range(1, turns + 1))
+        requests = [e["turn"] for e in events if e["type"] == "model_request"]
+        assert requests == list(range(1, turns + 1))
+        assert [e["timestamp"] for e in events] == sorted(e["timestamp"] for e in events)
+        row = store.find_run(run_id)
+        assert (row.status, row.events, row.turns) == ("completed", 442, 40)
+
+
+def test_a_postgresql_store_commits_each_event_without_waiting_for_the_disk_as_sqlite_does(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    writer = StoreWriter(parse_store_url(postgres.fresh_database(), base=tmp_path))
+    with writer.connection() as db:
+        assert db.execute("SHOW synchronous_commit").fetchone()[0] == "off"
+        assert db.execute("SHOW transaction_read_only").fetchone()[0] == "off"
+    writer.close()

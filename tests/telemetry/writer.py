@@ -1,6 +1,8 @@
 """A run that writes turns into a run store as fast as it can, for the crash and concurrency tests.
 
-    python writer.py BASE RUN_ID TURNS CALLS [GO_FILE]
+    python writer.py STORE RUN_ID TURNS CALLS [GO_FILE]
+
+STORE is a folder holding `.gg/` or a store URL (`postgresql://…`).
 
 Each turn is a request, a reply, a receipt, CALLS api_call/api_result pairs, a code_execution and
 a turn_outcome; after each turn_outcome is written it prints `turn N` on stdout. TURNS 0 means
@@ -28,6 +30,7 @@ from gg.telemetry.events import (
     RunStarted,
     TurnOutcomeEvent,
 )
+from gg.telemetry.location import parse_store_url
 
 
 def run_turn(t: Telemetry, turn: int, calls: int) -> None:
@@ -57,7 +60,8 @@ def main(base: str, run_id: str, turns: int, calls: int, go: str | None) -> None
         print("ready", flush=True)
         while not Path(go).exists():
             time.sleep(0.005)
-    store = RunStore.at(Path(base))
+    where = Path(base) if "://" not in base else base
+    store = RunStore(parse_store_url(where, base=Path.cwd()))
     t = Telemetry(run_id, [store])
     t.emit(
         "root",

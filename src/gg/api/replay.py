@@ -32,12 +32,12 @@ def replay(
     more of each argument). Raises `gg.Unverifiable`, or `ValueError` for a wrong argument."""
     from gg.playback.fingerprint import Fingerprint
     from gg.playback.verify import verify_run
-    from gg.telemetry.layout import located_store
+    from gg.telemetry.location import store_location
 
     if not verify:
         raise ValueError("gg.replay plays a stored run back to verify it: pass verify=True")
     modes = [m.value for m in Fingerprint]
     if fingerprint is not None and fingerprint not in modes:
         raise ValueError(f"fingerprint must be one of {', '.join(modes)}, not {fingerprint!r}")
-    where = located_store(Path(store) if store is not None else Path.cwd())
+    where = store_location(store, base=Path.cwd())
     return verify_run(where, run, None if fingerprint is None else Fingerprint(fingerprint))

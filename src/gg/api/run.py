@@ -1,8 +1,10 @@
 """`gg.run`: one run of a capability set from Python, recorded exactly as `gg run` records it.
 
-- The run writes the same record as the command line: the run store (`<store>/.gg/runs.db`) and the
-  run's NDJSON file, `store` being the folder that holds `.gg/` (the working directory unless
-  given), so `gg runs`, `gg show` and the console read it like any other; nothing is printed.
+- The run writes the same record as the command line: the run store and the run's NDJSON file,
+  `store` naming the store as `--store` does (a folder holding `.gg/`, a `runs.db`, a
+  `sqlite:///` or `postgresql://` URL; `GG_STORE`, else the working directory's, unless given),
+  so `gg runs`, `gg show` and the console read it like any other; nothing is printed. A
+  PostgreSQL server that cannot be reached raises `gg.telemetry.postgres.StoreUnreachable`.
 - `on_event` receives every event as it is emitted, after the store and the NDJSON file hold it:
   the typed `gg.Event` whose `to_wire()` is the line the NDJSON file holds (an event the record
   could not keep never reaches it). A callback that raises is dropped for the rest of the run,
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from gg.sdk.host.family import HostFamily
     from gg.telemetry.emitter import Sink, Telemetry
     from gg.telemetry.events import Event, RunFinished
+    from gg.telemetry.location import StoreLocation
 
 LAUNCH = "gg.run"
 
@@ -76,17 +79,17 @@ def run(
     from gg.telemetry.clock import new_run_id
 
     capability_set = load_for_run(config, root_model_handed=model is not None or journal is not None)
-    base = Path(store) if store is not None else Path.cwd()
+    where = _where(store)
     chosen = Path(workspace) if workspace is not None else capability_set.workspace
-    handed = (_refuse_before_the_run(chosen, base, journal, model, families or ()), _hooks(hooks or ()))
+    handed = (_refuse_before_the_run(chosen, where.path, journal, model, families or ()), _hooks(hooks or ()))
     exporting = _otel(otel, otel_content)
     recorder = None if record is None else _recorder(Path(record), chosen)
-    kept = _store(base, recorder)
+    kept = _store(where, recorder)
     run_id = new_run_id()
     options, world = _launch(config, chosen, model, journal, recorder, run_id, handed)
     ending = _Ending()
-    telemetry = _telemetry(kept, base, run_id, ending, on_event, recorder, exporting)
-    _keep_start(base, run_id, config, chosen, recorder)
+    telemetry = _telemetry(kept, where, run_id, ending, on_event, recorder, exporting)
+    _keep_start(where.path, run_id, config, chosen, recorder)
     try:
         execute_run(capability_set, telemetry, options, world)
     finally:
@@ -95,7 +98,7 @@ def run(
 
 
 def _keep_start(
-    base: Path, run_id: str, config: object, workspace: Path, recorder: JournalRecorder | None
+    store: Path, run_id: str, config: object, workspace: Path, recorder: JournalRecorder | None
 ) -> None:
     """Keep what `gg replay --verify` plays a recorded run again from, and say so when it cannot
     be kept; a capability set handed as a document has no file to play it from."""
@@ -103,7 +106,7 @@ def _keep_start(
 
     if recorder is None or not isinstance(config, str | Path):
         return
-    unkept = keep_start(base, run_id, Path(config), workspace, recorder)
+    unkept = keep_start(store, run_id, Path(config), workspace, recorder)
     if unkept is not None:
         print(unkept, file=sys.stderr)
 
@@ -195,6 +198,16 @@ def _shown(value: object) -> str:
     return shown if len(shown) <= 80 else f"{shown[:79]}…"
 
 
+def _where(store: str | Path | None) -> StoreLocation:
+    """The store `store` names (see `gg.telemetry.location`); `ConfigError` for one gg cannot read."""
+    from gg.telemetry.location import BadStoreUrl, store_location
+
+    try:
+        return store_location(store, base=Path.cwd())
+    except BadStoreUrl as bad:
+        raise ConfigError(LAUNCH, [ConfigDefect("store", _shown(str(store)), str(bad))]) from None
+
+
 def _refuse_before_the_run(
     workspace: Path, base: Path, journal: str | Path | None, model: object, families: Sequence[object]
 ) -> tuple[HostFamily, ...]:
@@ -267,7 +280,7 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
 
 def _telemetry(
     store: Sink,
-    base: Path,
+    where: StoreLocation,
     run_id: str,
     ending: _Ending,
     on_event: Callable[[Event], None] | None,
@@ -280,9 +293,11 @@ def _telemetry(
 
     from gg.otel.sink import live_sink
     from gg.telemetry.emitter import Telemetry
+    from gg.telemetry.layout import run_events_beside
     from gg.telemetry.ndjson import NdjsonSink
 
-    record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder is not None else [])]
+    local = NdjsonSink(Path.cwd(), run_id, path=run_events_beside(where.path, run_id))
+    record: list[Sink] = [store, local, *([recorder] if recorder is not None else [])]
     watchers: list[Sink] = [ending, *([_Callback(on_event)] if on_event is not None else [])]
     if otel is not None:
         watchers.append(live_sink(run_id, otel, sys.stderr))
@@ -302,22 +317,26 @@ def _otel(otel: bool, content: bool) -> OtelSettings | None:
         raise ConfigError(LAUNCH, [ConfigDefect("otel", str(otel or content), str(missing))]) from None
 
 
-def _store(base: Path, recorder: JournalRecorder | None) -> Sink:
-    """The run store under `base`, opened after the recording was made, so a recording that cannot
-    be made leaves no store behind; a store that cannot be used removes the recording again."""
+def _store(where: StoreLocation, recorder: JournalRecorder | None) -> Sink:
+    """The run store at `where`, opened after the recording was made, so a recording that cannot
+    be made leaves no store behind; a store that cannot be used removes the recording again. A
+    PostgreSQL server that cannot be reached raises `StoreUnreachable` (naming the URL without
+    its password), as it is no defect of the launch."""
     import sqlite3
 
     from gg.record.store import RunStore
-    from gg.telemetry.layout import store_path
+    from gg.telemetry.postgres import StoreUnreachable
     from gg.telemetry.store import RunStoreError
 
     try:
-        return RunStore.at(base, create=True)
+        return RunStore(where, create=True)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
         if recorder is not None:
             recorder.discard_unused()
+        if isinstance(unusable, StoreUnreachable):
+            raise
         raise ConfigError(
-            LAUNCH, [ConfigDefect("store", str(store_path(base)), f"cannot be used: {unusable}")]
+            LAUNCH, [ConfigDefect("store", where.shown, f"cannot be used: {unusable}")]
         ) from None
 
 

@@ -7,8 +7,10 @@
         transcript = store.run("latest").transcript()
 
 - a location is a `runs.db` file, a folder holding `.gg/runs.db`, or the `.gg/` folder itself,
-  given as a path or as a `sqlite:///` or `file://` URL of one; a location with no store is a
-  `FileNotFoundError`, and opening never creates one;
+  given as a path or as a `sqlite:///` or `file://` URL of one, or a `postgresql://` URL
+  (`gg.telemetry.location`); a location with no store is a `FileNotFoundError`, and opening
+  never creates one; a location gg cannot read is a `ValueError`, a PostgreSQL server it cannot
+  reach `gg.telemetry.postgres.StoreUnreachable`;
 - `runs()` lists the runs newest first (all of them, or the newest `limit`); `run(ref)` finds one
   by its id, a unique prefix of it, or `latest`, and raises `LookupError` for none or several;
 - a run's `status` is as `gg runs` shows it (`unfinished` for a run whose process is gone
@@ -25,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
-from urllib.parse import unquote
 
 if TYPE_CHECKING:
     from gg.record.reader import RunReader
@@ -33,28 +34,21 @@ if TYPE_CHECKING:
     from gg.record.transcript import Transcript
     from gg.telemetry.events import Event
 
-URL_SCHEMES = ("sqlite:///", "sqlite://", "file://")  # sqlite:///abs/path, file:///abs/path
-
 
 def open_store(location: str | Path = ".") -> Store:
     """The run store at `location` (see the module docstring), opened to read."""
     from gg.record.reader import open_reader
-    from gg.telemetry.layout import located_store
+    from gg.telemetry.location import parse_store_url
+    from gg.telemetry.postgres import NoStoreThere, StoreUnreachable
     from gg.telemetry.store import RunStoreError
 
-    path = located_store(_path_of(location))
+    where = parse_store_url(location, base=Path.cwd())
     try:
-        return Store(open_reader(path))
-    except RunStoreError as missing:
+        return Store(open_reader(where))
+    except StoreUnreachable:
+        raise
+    except (NoStoreThere, RunStoreError) as missing:
         raise FileNotFoundError(str(missing)) from None
-
-
-def _path_of(location: str | Path) -> Path:
-    if isinstance(location, str):
-        for scheme in URL_SCHEMES:
-            if location.startswith(scheme):
-                return Path(unquote(location.removeprefix(scheme)))
-    return Path(location)
 
 
 class Store:

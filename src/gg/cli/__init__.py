@@ -28,6 +28,7 @@ from gg.cli.session import replay, run
 from gg.console.command import console
 from gg.mcp.command import mcp
 from gg.otel.command import export
+from gg.record.copying import copy as store_copy
 from gg.study.cli import study
 from gg.telemetry.store_command import store
 
@@ -40,5 +41,6 @@ def main() -> None:
 
 for _command in (run, replay, check, docs, schema, runs, show, query, console, study, store, export, mcp):
     main.add_command(_command)
+store.add_command(store_copy)
 
 __all__ = ["main"]

@@ -22,15 +22,17 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from gg.cli.reading import open_store, read_store
+from gg.cli.reading import STORE_OPTION, open_store, read_store
 from gg.exits import REFUSED_EXIT
 from gg.otel.command import otel_options
 
 if TYPE_CHECKING:
     from gg.agents.run import RunOptions
+    from gg.config.model import CapabilitySet
     from gg.otel.settings import OtelSettings
     from gg.providers.recording import JournalRecorder
     from gg.telemetry.emitter import Telemetry
+    from gg.telemetry.location import StoreLocation
 
 
 WORKSPACE_OPTION = click.option(
@@ -54,6 +56,7 @@ WORKSPACE_OPTION = click.option(
 )
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
 @otel_options
+@STORE_OPTION
 def run(
     config: Path,
     workspace: Path | None,
@@ -62,6 +65,7 @@ def run(
     record: Path | None,
     verbose: bool,
     otel: OtelSettings | None,
+    where: StoreLocation,
 ) -> None:
     """Run the capability set CONFIG (a gg.json / gg.toml file, or a folder holding one)."""
     from gg.agents.run import RunOptions
@@ -72,7 +76,7 @@ def run(
     options = RunOptions(
         config_path=config, workspace=workspace, provider=provider, model=model, journal=journal
     )
-    _run_session(options, verbose=verbose, record=record, otel=otel)
+    _run_session(options, where, verbose=verbose, record=record, otel=otel)
 
 
 @click.command()
@@ -83,26 +87,22 @@ def run(
     "--verify", "run_ref", metavar="RUN", help="Play the stored run RUN again and say if it is faithful."
 )
 @click.option(
-    "--store",
-    type=click.Path(path_type=Path),
-    help="With --verify: a runs.db file, or a folder holding .gg/.",
-)
-@click.option(
     "--fingerprint",
     type=click.Choice(["exact", "shape", "none"]),
     help="With --verify: how strictly requests are compared (exact for one agent, shape for many).",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Show the operator's info lines too.")
 @otel_options
+@STORE_OPTION
 def replay(
     journal: Path | None,
     config: Path | None,
     workspace: Path | None,
     run_ref: str | None,
-    store: Path | None,
     fingerprint: str | None,
     verbose: bool,
     otel: OtelSettings | None,
+    where: StoreLocation,
 ) -> None:
     """Replay the journal JOURNAL (e.g. one `gg run --record` wrote) against CONFIG, offline; or,
     with --verify RUN, play a recorded run again and say whether it is faithful (exit 0) or where
@@ -115,28 +115,27 @@ def replay(
                 "--verify RUN plays the run from what it kept, recorded nowhere; "
                 "it takes no JOURNAL, CONFIG, --workspace or --otel"
             )
-        _verify(run_ref, store, fingerprint)
+        _verify(run_ref, where, fingerprint)
     if journal is None or config is None:
         raise click.UsageError("replay needs JOURNAL and CONFIG (or --verify RUN)")
-    if store is not None or fingerprint is not None:
-        raise click.UsageError("--store and --fingerprint go with --verify RUN")
+    if fingerprint is not None:
+        raise click.UsageError("--fingerprint goes with --verify RUN")
     options = RunOptions(config_path=config, workspace=workspace, provider="replay", journal=journal)
-    _run_session(options, verbose=verbose, record=None, otel=otel)
+    _run_session(options, where, verbose=verbose, record=None, otel=otel)
 
 
-def _verify(run_ref: str, store: Path | None, fingerprint: str | None) -> NoReturn:
+def _verify(run_ref: str, where: StoreLocation, fingerprint: str | None) -> NoReturn:
     """`gg replay --verify RUN`: one verdict line; exit 0 faithful, 1 diverged, 2 not verifiable."""
     import sqlite3
 
     from gg.playback.fingerprint import Fingerprint
     from gg.playback.verify import Unverifiable, verify_run
-    from gg.telemetry.layout import located_store, store_path
+    from gg.telemetry.store import RunStoreError
 
-    path = store_path(Path.cwd()) if store is None else located_store(store)
     mode = None if fingerprint is None else Fingerprint(fingerprint)
     try:
-        verdict = verify_run(path, run_ref, mode)
-    except (Unverifiable, sqlite3.DatabaseError) as refused:
+        verdict = verify_run(where, run_ref, mode)
+    except (Unverifiable, RunStoreError, sqlite3.DatabaseError) as refused:
         click.echo(f"gg replay --verify: {refused}", err=True)
         _exit_after_run(REFUSED_EXIT)
     click.echo(verdict.said())
@@ -144,33 +143,31 @@ def _verify(run_ref: str, store: Path | None, fingerprint: str | None) -> NoRetu
 
 
 def _run_session(
-    options: RunOptions, *, verbose: bool, record: Path | None, otel: OtelSettings | None
+    options: RunOptions,
+    where: StoreLocation,
+    *,
+    verbose: bool,
+    record: Path | None,
+    otel: OtelSettings | None,
 ) -> None:
     """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
     from gg.agents.interruption import sigterm_interrupts
     from gg.agents.run import execute_run
-    from gg.config import load_capability_set
-    from gg.errors import ConfigError
     from gg.telemetry.clock import new_run_id
 
-    try:
-        capability_set = load_capability_set(options.config_path)
-    except ConfigError as refusal:
-        click.echo(str(refusal), err=True)
-        sys.exit(REFUSED_EXIT)
-    base = Path.cwd()
+    capability_set = _capability_set(options.config_path)
     workspace = options.workspace or capability_set.workspace
-    _refuse_a_workspace_holding_the_store(workspace, base)
+    _refuse_a_workspace_holding_the_store(workspace, where.path)
     recorder = None if record is None else _recorder(record, workspace)
     run_id = new_run_id()
     try:
-        telemetry = _telemetry(base, run_id, verbose=verbose, recorder=recorder, otel=otel)
+        telemetry = _telemetry(where, run_id, verbose=verbose, recorder=recorder, otel=otel)
     except SystemExit:  # a store that cannot be used: the recording goes with the launch
         if recorder is not None:
             recorder.discard_unused()
         raise
     if recorder is not None:
-        _keep_start(base, run_id, options.config_path, workspace, recorder)
+        _keep_start(where.path, run_id, options.config_path, workspace, recorder)
     options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
         try:
@@ -179,19 +176,31 @@ def _run_session(
         finally:
             telemetry.close()
     except KeyboardInterrupt as stop:
-        _say_what_was_kept(base, run_id, stop)
+        _say_what_was_kept(where, run_id, stop)
     if recorder is not None and result.exit_code == REFUSED_EXIT:
         recorder.discard_unused()
     _exit_after_run(result.exit_code)
 
 
-def _keep_start(base: Path, run_id: str, config: Path, workspace: Path, recorder: JournalRecorder) -> None:
+def _keep_start(store: Path, run_id: str, config: Path, workspace: Path, recorder: JournalRecorder) -> None:
     """Keep what `gg replay --verify` plays the run again from; say so when it cannot be kept."""
     from gg.telemetry.start import keep_start
 
-    unkept = keep_start(base, run_id, config, workspace, recorder)
+    unkept = keep_start(store, run_id, config, workspace, recorder)
     if unkept is not None:
         click.echo(unkept, err=True)
+
+
+def _capability_set(path: Path) -> CapabilitySet:
+    """The capability set at `path`; a defect ends the command, printed, exit 2."""
+    from gg.config import load_capability_set
+    from gg.errors import ConfigError
+
+    try:
+        return load_capability_set(path)
+    except ConfigError as refusal:
+        click.echo(str(refusal), err=True)
+        sys.exit(REFUSED_EXIT)
 
 
 def _exit_after_run(code: int) -> NoReturn:
@@ -202,27 +211,25 @@ def _exit_after_run(code: int) -> NoReturn:
     sys.exit(code)
 
 
-def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoReturn:
+def _say_what_was_kept(where: StoreLocation, run_id: str, stop: KeyboardInterrupt) -> NoReturn:
     """Ctrl-C or SIGTERM: the run is kept as it stood; say where, how far it got and how to read
     it, and exit 128 + the signal's number."""
     from gg.agents.interruption import said_of, signal_of
     from gg.loop.status import RunStatus, exit_code_of
     from gg.record.reader import RunLookupError
-    from gg.telemetry.layout import store_path
-    from gg.wire import escaped
 
     exit_code = exit_code_of(RunStatus.INTERRUPTED, signal_of(stop))
     interrupted = said_of(stop)
-    store = open_store(base, create=False)
+    store = open_store(where, create=False)
     try:
-        turns = read_store(lambda: store.find_run(run_id).turns)
+        turns = read_store(lambda: store.find_run(run_id).turns, where)
     except RunLookupError:
         click.echo(f"\ngg: {interrupted} before run {run_id} recorded anything.", err=True)
         _exit_after_run(exit_code)
     finally:
         store.close()
     counted = "1 turn" if turns == 1 else f"{turns} turns"
-    kept_in = escaped(str(store_path(base)))
+    kept_in = where.shown
     click.echo(
         f"\ngg: {interrupted}. Run {run_id} is kept in {kept_in} as it stood: {counted}, "
         f"every event up to the interruption. Read it with: gg show {run_id}",
@@ -232,21 +239,28 @@ def _say_what_was_kept(base: Path, run_id: str, stop: KeyboardInterrupt) -> NoRe
 
 
 def _telemetry(
-    base: Path, run_id: str, *, verbose: bool, recorder: JournalRecorder | None, otel: OtelSettings | None
+    where: StoreLocation,
+    run_id: str,
+    *,
+    verbose: bool,
+    recorder: JournalRecorder | None,
+    otel: OtelSettings | None,
 ) -> Telemetry:
     """A run's telemetry: its record (the run store, its NDJSON file, the recorder), watched by the
     live display and the OpenTelemetry export."""
     from gg.otel.sink import live_sink
     from gg.telemetry.emitter import Sink, Telemetry
+    from gg.telemetry.layout import run_events_beside
     from gg.telemetry.ndjson import NdjsonSink
     from gg.terminal.display import LiveDisplay
     from gg.terminal.glyphs import RunConsole
 
-    store = open_store(base, create=True)
+    store = open_store(where, create=True)
     display = LiveDisplay(
         RunConsole(highlight=False), operator=RunConsole(stderr=True, highlight=False), verbose=verbose
     )
-    record: list[Sink] = [store, NdjsonSink(base, run_id), *([recorder] if recorder else [])]
+    local = NdjsonSink(Path.cwd(), run_id, path=run_events_beside(where.path, run_id))
+    record: list[Sink] = [store, local, *([recorder] if recorder else [])]
     watchers: list[Sink] = [display, *([live_sink(run_id, otel, sys.stderr)] if otel else [])]
     return Telemetry(run_id, record, watchers=watchers)
 
@@ -263,12 +277,13 @@ def _recorder(record: Path, workspace: Path) -> JournalRecorder:
         sys.exit(REFUSED_EXIT)
 
 
-def _refuse_a_workspace_holding_the_store(workspace: Path, base: Path) -> None:
-    """A program may touch anything in its workspace, so the run store must lie outside it."""
+def _refuse_a_workspace_holding_the_store(workspace: Path, store: Path) -> None:
+    """A program may touch anything in its workspace, so the run store (and the runs' local
+    copies beside the store file `store`) must lie outside it."""
     from gg.telemetry.layout import holds_store, store_inside_workspace
 
-    if holds_store(workspace, base):
-        refusal = store_inside_workspace(workspace, base)
+    if holds_store(workspace, store):
+        refusal = store_inside_workspace(workspace, store)
         click.echo(f"gg: {refusal}. Run gg from a folder outside the workspace.", err=True)
         sys.exit(REFUSED_EXIT)
 

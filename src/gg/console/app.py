@@ -30,6 +30,7 @@ from gg.console import routes
 from gg.console.hosts import LOOPBACK_NAMES
 from gg.console.site import Console, console_of
 from gg.console.source import RunMissing, StoreUnreadable
+from gg.telemetry.location import StoreLocation
 
 STATIC = Path(__file__).parent / "static"
 CONTENT_SECURITY_POLICY = (
@@ -118,7 +119,9 @@ async def _defect(request: Request, exc: Exception) -> Response:
     return console_of(request).page(request, "error.html", 500, title="Console error", detail=detail)
 
 
-def create_app(store: Path, *, poll_secs: float = 0.5, hosts: Sequence[str] = LOOPBACK_NAMES) -> Starlette:
+def create_app(
+    store: Path | StoreLocation, *, poll_secs: float = 0.5, hosts: Sequence[str] = LOOPBACK_NAMES
+) -> Starlette:
     """The console over the run store file `store` (which need not exist yet), answering to the
     `Host:` names `hosts` (`gg.console.hosts.answered_names`; the loopback names unless told)."""
     app = Starlette(

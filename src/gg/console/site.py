@@ -18,6 +18,7 @@ from gg.console.index import RunIndex, build_index
 from gg.console.render import environment
 from gg.console.source import RunSource
 from gg.record.runs import shown_status
+from gg.telemetry.location import StoreLocation
 
 KEPT_RUNS = 4
 LIVE_HEADER = "x-console-live"
@@ -26,7 +27,7 @@ LIVE_HEADER = "x-console-live"
 class Console:
     """What every route shares: the store, the templates, the folded runs."""
 
-    def __init__(self, store: Path, poll_secs: float) -> None:
+    def __init__(self, store: Path | StoreLocation, poll_secs: float) -> None:
         self.source = RunSource(store)
         self.templates = environment()
         for name in self.templates.list_templates(extensions=["html"]):

@@ -6,6 +6,10 @@ Rules:
   even its WAL cannot be opened); the console never creates, migrates or writes the store. A run
   being written (WAL) is read at its last commit on every query.
 - A missing store is not an error: the console serves, and says no run has been recorded yet.
+- A PostgreSQL store (`gg.telemetry.location`) is read the same way, on a read-only connection
+  opened for each query; a server it cannot reach, or a database holding no run store, is
+  `StoreUnreadable` naming the URL without its password. Its studies are read as an SQLite
+  store's are.
 - A file that is not SQLite, is truncated, or holds another schema raises `StoreUnreadable`
   with the reason in plain words; a run id the store does not hold raises `RunMissing`.
 - Every run's figures the runs page needs are read once per event count: its agents counted by
@@ -27,13 +31,16 @@ from gg.record.reader import EVERY_RUN, RunReader, StoreState
 from gg.record.readonly import NotARunStore, open_read_only
 from gg.record.runs import RunRow
 from gg.study.rows import CellRow, StudyLookupError, StudyReads, StudyRow
+from gg.telemetry.dialect import Database, dialect_of
 from gg.telemetry.integrity import way_out
+from gg.telemetry.location import Backend, StoreLocation
+from gg.telemetry.store import RunStoreError
 
 
 class StoreUnreadable(Exception):
     """The file is not a run store this console can read; `reason` says why in plain words."""
 
-    def __init__(self, path: Path, reason: str) -> None:
+    def __init__(self, path: Path | str, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
@@ -57,14 +64,16 @@ class RunFigures:
 class RunSource:
     """Read-only queries of one run store file."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, where: Path | StoreLocation) -> None:
+        self.location = where if isinstance(where, StoreLocation) else StoreLocation(Backend.SQLITE, where)
+        self.path = self.location.path
         self._lock = threading.Lock()
         self._figures: dict[str, tuple[int, RunFigures]] = {}
-        self._reader = RunReader(path, self)
+        dialect = dialect_of(self.location.backend)
+        self._reader = RunReader(self.path, self, dialect=dialect, where=self.location.shown)
 
     def exists(self) -> bool:
-        return self.path.is_file()
+        return self.location.url is not None or self.path.is_file()
 
     def list_runs(self) -> list[RunRow]:
         """Every run, newest first."""
@@ -83,17 +92,20 @@ class RunSource:
     def studies(self) -> list[StudyRow]:
         """Every study the store holds, newest first (none in a store no study wrote to)."""
         with self.connection() as db:
-            reads = StudyReads(db, self.path)
+            reads = self._study_reads(db)
             return reads.studies(limit=None) if reads.holds_studies() else []
 
     def study(self, ref: str) -> tuple[StudyRow, list[CellRow]]:
         """A study by its id and its finished cells; `StudyLookupError` when it holds none such."""
         with self.connection() as db:
-            reads = StudyReads(db, self.path)
+            reads = self._study_reads(db)
             if not reads.holds_studies():
-                raise StudyLookupError(f"no studies in {self.path}")
+                raise StudyLookupError(f"no studies in {self.location.shown}")
             row = reads.find_study(ref)
             return row, reads.cells(row.id)
+
+    def _study_reads(self, db: Database) -> StudyReads:
+        return StudyReads(db, self.path, dialect=self._reader.dialect, where=self.location.shown)
 
     def state(self) -> StoreState:
         return self._reader.state()
@@ -121,9 +133,28 @@ class RunSource:
         return out
 
     @contextmanager
-    def connection(self) -> Generator[sqlite3.Connection]:
-        """A connection for one query, closed after it; a file that cannot be read as a run store
+    def connection(self) -> Generator[Database]:
+        """A connection for one query, closed after it; a store that cannot be read as a run store
         is `StoreUnreadable`."""
+        if self.location.url is None:
+            with self._sqlite() as db:
+                yield db
+            return
+        from gg.record.reader import held_postgres
+
+        with self._lock:
+            try:
+                held = held_postgres(self.location)
+            except RunStoreError as unreadable:
+                raise StoreUnreadable(self.location.shown, str(unreadable)) from None
+            try:
+                with held.connection() as db:
+                    yield db
+            finally:
+                held.close()
+
+    @contextmanager
+    def _sqlite(self) -> Generator[sqlite3.Connection]:
         with self._lock:
             db = _open(self.path)
             try:

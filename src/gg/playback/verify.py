@@ -33,6 +33,8 @@ from gg.record.start import KeptStart, NoStart, kept_start
 from gg.telemetry.clock import new_run_id
 from gg.telemetry.emitter import CollectingSink, Telemetry
 from gg.telemetry.events import EventType
+from gg.telemetry.location import Backend, StoreLocation
+from gg.telemetry.store import RunStoreError
 from gg.wire import escaped
 
 DEFAULT_FOR_ONE = Fingerprint.EXACT
@@ -43,12 +45,16 @@ class Unverifiable(Exception):
     """A run that cannot be played back, and why."""
 
 
-def verify_run(store: Path, run_ref: str, fingerprint: Fingerprint | None = None) -> Verdict:
-    """Play the run `run_ref` (an id, a unique prefix, `latest`) of the store file `store` again
-    and return its verdict; raises `Unverifiable`."""
-    if not store.is_file():
+def verify_run(where: Path | StoreLocation, run_ref: str, fingerprint: Fingerprint | None = None) -> Verdict:
+    """Play the run `run_ref` (an id, a unique prefix, `latest`) of the store at `where` (its file,
+    or a location of either database) again and return its verdict; raises `Unverifiable`."""
+    store = where if isinstance(where, Path) else where.path
+    if (isinstance(where, Path) or where.backend is Backend.SQLITE) and not store.is_file():
         raise Unverifiable(f"there is no run store at {escaped(str(store))}")
-    reader = open_reader(store)
+    try:
+        reader = open_reader(where)
+    except RunStoreError as unreadable:
+        raise Unverifiable(str(unreadable)) from None
     try:
         row = reader.find_run(run_ref)
         recorded: list[dict[str, Any]] = list(reader.events(row.id))

@@ -11,6 +11,7 @@ itself imports nothing, so a reader loads only the parts it uses.
 | `reader`     | `RunReader`, `open_reader`: the one reader of a run store                |
 | `runs`       | `RunRow`, `ListedRun`, the status shown for a run, its duration          |
 | `store`      | `RunStore`: the store one process writes and reads back                  |
+| `copying`    | `gg store copy SRC DST`: a store's (or NDJSON folder's) runs into another |
 | `records`    | an event's fields read back into values (messages, calls, programs, ...) |
 | `agents`     | the agent tree of a run (`fold_agents`)                                  |
 | `tally`      | a run's tokens, cost and error turns, from its events (pure)             |

@@ -6,9 +6,12 @@ Rules:
 - A reader only reads. Its queries take their connection from `Connections`: one held open for
   the reader's life (`open_reader`, and a store one process writes and reads back), or one opened
   per query (the console, which sees a store made or rebuilt while it serves).
-- `open_reader` opens the store read-only (`gg.record.readonly`): never made, migrated or
-  written. None at the path, a file SQLite cannot read as a database, or one that is no run store
-  this gg reads is `RunStoreError`, naming the file (a damaged one with the way out).
+- `open_reader` opens the store read-only (`gg.record.readonly` for SQLite, a read-only
+  connection for PostgreSQL): never made, migrated or written. None at the path (or in the
+  database), a file SQLite cannot read as a database, or one that is no run store this gg reads
+  is `RunStoreError`, naming the store (a damaged one with the way out).
+- The queries are the same on both databases; the dialect (`gg.telemetry.dialect`) says what
+  differs.
 - `find_run` takes a whole id, a unique prefix (with or without `run-`), or `latest` / `last`.
 - A run's events come back as `Record`s (`gg.record.envelope`): each wire record as written, its
   envelope read once; a stored event that is not a JSON object reads as `unreadable`.
@@ -32,14 +35,17 @@ from gg.record.readonly import NotARunStore, open_read_only
 from gg.record.runs import ListedRun, RunRow, process_alive, shown_status
 from gg.record.tally import TALLIED, Tally, tally
 from gg.telemetry.clock import RUN_ID_PREFIX
+from gg.telemetry.dialect import SQLITE, Database, Dialect, dialect_of
 from gg.telemetry.integrity import damaged
+from gg.telemetry.location import Backend, StoreLocation
+from gg.telemetry.schema import SCHEMA_VERSION
 from gg.telemetry.store import RunStoreError
 from gg.wire import escaped
 
 NEWEST_ALIASES = frozenset({"latest", "last"})
 MAX_AMBIGUOUS_SHOWN = 5
 LISTED_RUNS = 20  # how many runs `list_runs` gives unless told
-EVERY_RUN = -1  # SQLite's LIMIT for no limit
+EVERY_RUN = -1  # every run, for `list_runs`
 BATCH = 500  # runs read in one query
 AGENT_NAMING = ("run_started", "agent_spawned", "model_reply", "code_execution", "turn_outcome")
 """Events that name every agent of a run: read through the (run, type) index to count them."""
@@ -61,7 +67,7 @@ class RunLookupError(LookupError):
 class Connections(Protocol):
     """Where a reader's queries get their connection, and how it lets it go."""
 
-    def connection(self) -> AbstractContextManager[sqlite3.Connection]: ...
+    def connection(self) -> AbstractContextManager[Database]: ...
 
     def close(self) -> None: ...
 
@@ -69,12 +75,12 @@ class Connections(Protocol):
 class HeldConnection:
     """One connection held open, used by one query at a time."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
         self._lock = threading.Lock()
 
     @contextmanager
-    def connection(self) -> Generator[sqlite3.Connection]:
+    def connection(self) -> Generator[Database]:
         with self._lock:
             yield self._db
 
@@ -99,13 +105,18 @@ class StoreState:
 class RunReader:
     """Read-only queries of one run store (see the module rules)."""
 
-    def __init__(self, path: Path, connections: Connections) -> None:
+    def __init__(
+        self, path: Path, connections: Connections, *, dialect: Dialect = SQLITE, where: str | None = None
+    ) -> None:
         self.path = path
+        self.dialect = dialect
+        self.where = escaped(str(path)) if where is None else where  # the store as it may be printed
         self._connections = connections
 
     def list_runs(self, limit: int = LISTED_RUNS) -> list[RunRow]:
         """The newest runs first; every run for `EVERY_RUN`."""
-        return self._rows(f"SELECT {_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT ?", limit)
+        bound = self.dialect.no_limit if limit == EVERY_RUN else limit
+        return self._rows(f"SELECT {_COLUMNS} FROM runs ORDER BY started_at DESC, id DESC LIMIT ?", bound)
 
     def run(self, run_id: str) -> RunRow | None:
         """The run with this very id; None when the store holds none."""
@@ -118,7 +129,7 @@ class RunReader:
         if ref.lower() in NEWEST_ALIASES:
             newest = self.list_runs(1)
             if not newest:
-                raise RunLookupError(f"no runs in {escaped(str(self.path))}")
+                raise RunLookupError(f"no runs in {self.where}")
             return newest[0]
         exact = self.run(ref)
         return exact if exact is not None else _one_match(ref, self._prefixed(ref))
@@ -196,9 +207,34 @@ class RunReader:
             return [RunRow(*row) for row in db.execute(sql, params).fetchall()]
 
 
-def open_reader(path: Path) -> RunReader:
-    """The run store at `path`, opened read-only and held (see the module rules)."""
-    return RunReader(path, held_read_only(path))
+def open_reader(where: Path | StoreLocation) -> RunReader:
+    """The run store at `where` (a file, or a location of either database), opened read-only and
+    held (see the module rules)."""
+    if isinstance(where, Path) or where.backend is Backend.SQLITE:
+        path = where if isinstance(where, Path) else where.path
+        return RunReader(path, held_read_only(path))
+    return RunReader(where.path, held_postgres(where), dialect=dialect_of(where.backend), where=where.shown)
+
+
+def held_postgres(location: StoreLocation) -> HeldConnection:
+    """A held read-only connection to the PostgreSQL store at `location`; `RunStoreError` when it
+    cannot be reached, holds no run store, or one newer than this gg."""
+    from gg.telemetry.postgres import NoStoreThere, connect
+
+    db = connect(location, read_only=True)
+    try:
+        dialect = dialect_of(location.backend)
+        version = dialect.version(db)
+        if version > SCHEMA_VERSION:
+            raise RunStoreError(
+                f"{location.shown}: its schema ({version}) is newer than this gg reads ({SCHEMA_VERSION})"
+            )
+        if version < 1:
+            raise NoStoreThere(f"no run store at {location.shown}")
+    except BaseException:
+        db.close()
+        raise
+    return HeldConnection(db)
 
 
 def held_read_only(path: Path) -> HeldConnection:

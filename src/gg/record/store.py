@@ -7,18 +7,21 @@ Rules:
   whose every query reads the writer's connection, so what was written is read back at once.
 - Opened with `create=False`, it is the read-only reader `open_reader` opens (never made,
   migrated or written; one that does not exist is refused), and writing to it is refused.
+- It lives where a `StoreLocation` says (`gg.telemetry.location`): an SQLite file, or a
+  PostgreSQL database; a plain path is an SQLite file.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from gg.record.reader import RunReader, held_read_only
+from gg.record.reader import Connections, RunReader, held_postgres, held_read_only
+from gg.telemetry.dialect import dialect_of
 from gg.telemetry.events import Event
 from gg.telemetry.integrity import StoreCheck
 from gg.telemetry.layout import store_path
+from gg.telemetry.location import Backend, StoreLocation
 from gg.telemetry.store import BUSY_TIMEOUT_MS, RunStoreError, StoreWriter
-from gg.wire import escaped
 
 
 class RunStore(RunReader):
@@ -26,15 +29,22 @@ class RunStore(RunReader):
 
     def __init__(
         self,
-        path: Path,
+        where: Path | StoreLocation,
         *,
         create: bool = True,
         pid: int | None = None,
         host: str | None = None,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
-        writer = StoreWriter(path, pid=pid, host=host, busy_timeout_ms=busy_timeout_ms) if create else None
-        super().__init__(path, held_read_only(path) if writer is None else writer)
+        location = where if isinstance(where, StoreLocation) else StoreLocation(Backend.SQLITE, where)
+        writer = (
+            StoreWriter(location, pid=pid, host=host, busy_timeout_ms=busy_timeout_ms) if create else None
+        )
+        connections: Connections = _read_only(location) if writer is None else writer
+        super().__init__(
+            location.path, connections, dialect=dialect_of(location.backend), where=location.shown
+        )
+        self.location = location
         self._writer = writer
         self.check: StoreCheck | None = None if writer is None else writer.check  # how the check on open went
 
@@ -49,5 +59,11 @@ class RunStore(RunReader):
 
     def _written(self) -> StoreWriter:
         if self._writer is None:
-            raise RunStoreError(f"the run store {escaped(str(self.path))} was opened to be read, not written")
+            raise RunStoreError(f"the run store {self.where} was opened to be read, not written")
         return self._writer
+
+
+def _read_only(location: StoreLocation) -> Connections:
+    if location.backend is Backend.SQLITE:
+        return held_read_only(location.path)
+    return held_postgres(location)

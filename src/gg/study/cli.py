@@ -7,8 +7,14 @@ work, when it runs. Exit codes are listed there.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+from gg.telemetry.store_option import STORE_OPTION
+
+if TYPE_CHECKING:
+    from gg.telemetry.location import StoreLocation
 
 __all__ = ["study"]
 
@@ -30,13 +36,19 @@ def study() -> None:
 @click.option("--ray", "ray_address", metavar="auto|local|ADDRESS", help="Run the cells as Ray tasks.")
 @click.option("--model", "model_ref", metavar="PROVIDER:MODEL", help="Answer every config with this model.")
 @click.option("--resume", metavar="ID", help="Resume this study: run only its unfinished cells.")
+@STORE_OPTION
 def run_command(
-    study_path: Path, parallel: int | None, ray_address: str | None, model_ref: str | None, resume: str | None
+    study_path: Path,
+    parallel: int | None,
+    ray_address: str | None,
+    model_ref: str | None,
+    resume: str | None,
+    where: StoreLocation,
 ) -> None:
     """Run every cell of STUDY (a study.toml / study.json file, or a folder holding one)."""
     from gg.study import commands
 
-    commands.run(study_path, parallel, ray_address, model_ref, resume)
+    commands.run(study_path, parallel, ray_address, model_ref, resume, where)
 
 
 @study.command("list")
@@ -45,11 +57,12 @@ def run_command(
 )
 @JSON_FLAG
 @CSV_FLAG
-def list_command(limit: int, as_json: bool, as_csv: bool) -> None:
-    """List the studies kept under .gg/ in this folder."""
+@STORE_OPTION
+def list_command(limit: int, as_json: bool, as_csv: bool, where: StoreLocation) -> None:
+    """List the studies kept under .gg/ in this folder (or --store)."""
     from gg.study import commands
 
-    commands.list_studies(limit, as_json, as_csv)
+    commands.list_studies(limit, as_json, as_csv, where)
 
 
 @study.command("show")
@@ -57,11 +70,12 @@ def list_command(limit: int, as_json: bool, as_csv: bool) -> None:
 @click.option("--cells", "each_cell", is_flag=True, help="One row per cell, with its run.")
 @JSON_FLAG
 @CSV_FLAG
-def show_command(ref: str, each_cell: bool, as_json: bool, as_csv: bool) -> None:
+@STORE_OPTION
+def show_command(ref: str, each_cell: bool, as_json: bool, as_csv: bool, where: StoreLocation) -> None:
     """Per config: solved rate (Wilson 95%), turns, programs, error turns, tokens, cost, wall time."""
     from gg.study import commands
 
-    commands.show(ref, each_cell, as_json, as_csv)
+    commands.show(ref, each_cell, as_json, as_csv, where)
 
 
 @study.command("compare")
@@ -70,11 +84,12 @@ def show_command(ref: str, each_cell: bool, as_json: bool, as_csv: bool) -> None
 @click.argument("b", metavar="B")
 @JSON_FLAG
 @CSV_FLAG
-def compare_command(ref: str, a: str, b: str, as_json: bool, as_csv: bool) -> None:
+@STORE_OPTION
+def compare_command(ref: str, a: str, b: str, as_json: bool, as_csv: bool, where: StoreLocation) -> None:
     """Configs A and B paired task by task: solved by both / only A / only B, McNemar, Δ cost and turns."""
     from gg.study import commands
 
-    commands.compare_configs(ref, a, b, as_json, as_csv)
+    commands.compare_configs(ref, a, b, as_json, as_csv, where)
 
 
 @study.command("check")

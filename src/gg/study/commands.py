@@ -36,10 +36,10 @@ from gg.study.results import config_results
 from gg.study.rows import StudyLookupError, StudyRow
 from gg.study.runner import FINISHED, Model, ResumeRefused, StudyEnd, StudyInterrupted, run_study
 from gg.study.tables import Table, cells_table, comparison_table, in_study_order, results_table, studies_table
-from gg.telemetry.layout import GG_DIR, store_path
+from gg.telemetry.location import StoreLocation
+from gg.telemetry.postgres import StoreUnreachable
 from gg.telemetry.store import RunStoreError
 from gg.terminal.glyphs import plural
-from gg.wire import escaped
 
 __all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]
 
@@ -48,13 +48,18 @@ PIPE_WIDTH = 160
 
 
 def run(
-    study_path: Path, parallel: int | None, ray_address: str | None, model_ref: str | None, resume: str | None
+    study_path: Path,
+    parallel: int | None,
+    ray_address: str | None,
+    model_ref: str | None,
+    resume: str | None,
+    where: StoreLocation,
 ) -> None:
     """`gg study run`: every unfinished cell, then the study's table."""
     model = _model(model_ref)
     loaded = _load(study_path)
     base = Path.cwd()
-    _refuse_a_template_holding_the_store(loaded, base)
+    _refuse_a_template_holding_the_store(loaded, where.path.parent)
     _refuse_unjailable_checks(loaded)
     workers = parallel or os.cpu_count() or 1
     executor: Executor = (
@@ -62,25 +67,24 @@ def run(
     )
     console = _console(stderr=True)
     try:
-        end = run_study(loaded, executor, base, TerminalProgress(console), model, resume)
+        end = run_study(loaded, executor, base, TerminalProgress(console), model, resume, where=where)
     except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
+    except StoreUnreachable as unreachable:
+        _fail(f"gg study run: {unreachable}", INCOMPLETE_EXIT)
     except (RunStoreError, sqlite3.DatabaseError) as unusable:
-        _fail(
-            f"gg study run: the run store {escaped(str(store_path(base)))} cannot be used: {unusable}",
-            REFUSED_EXIT,
-        )
+        _fail(f"gg study run: the run store {where.shown} cannot be used: {unusable}", REFUSED_EXIT)
     except StudyInterrupted as interrupted:
         resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
         _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
     except KeyboardInterrupt:  # before the study had begun: nothing to resume
         _fail("\ninterrupted before the study began", INTERRUPTED_EXIT)
-    _report_end(end, study_path)
+    _report_end(end, study_path, where)
 
 
-def _report_end(end: StudyEnd, study_path: Path) -> None:
+def _report_end(end: StudyEnd, study_path: Path, where: StoreLocation) -> None:
     console = _console()
-    with Ledger(store_path(Path.cwd())) as ledger:
+    with Ledger(where) as ledger:
         row = ledger.find_study(end.study_id)
         cells = ledger.cells(end.study_id)
     render_study(row, len(cells), console)
@@ -93,18 +97,18 @@ def _report_end(end: StudyEnd, study_path: Path) -> None:
     console.print(f"study {end.study_id}: gg study show {end.study_id}, gg study compare {end.study_id} A B")
 
 
-def list_studies(limit: int, as_json: bool, as_csv: bool) -> None:
+def list_studies(limit: int, as_json: bool, as_csv: bool, where: StoreLocation) -> None:
     """`gg study list`: the studies, newest first."""
-    with _ledger() as ledger:
+    with _ledger(where) as ledger:
         studies = [(row, len(ledger.cells(row.id))) for row in ledger.studies(limit)]
     if _emit(studies_table(studies), as_json, as_csv):
         return
     render_studies(studies, _console())
 
 
-def show(ref: str, each_cell: bool, as_json: bool, as_csv: bool) -> None:
+def show(ref: str, each_cell: bool, as_json: bool, as_csv: bool, where: StoreLocation) -> None:
     """`gg study show`: the results table, or one row per cell."""
-    with _ledger() as ledger:
+    with _ledger(where) as ledger:
         row = _find(ledger, ref)
         cells = ledger.cells(row.id)
     results = config_results(cells, row.config_names)
@@ -120,9 +124,9 @@ def show(ref: str, each_cell: bool, as_json: bool, as_csv: bool) -> None:
         render_results(results, console)
 
 
-def compare_configs(ref: str, a: str, b: str, as_json: bool, as_csv: bool) -> None:
+def compare_configs(ref: str, a: str, b: str, as_json: bool, as_csv: bool, where: StoreLocation) -> None:
     """`gg study compare`: configs A and B paired task by task."""
-    with _ledger() as ledger:
+    with _ledger(where) as ledger:
         row = _find(ledger, ref)
         cells = ledger.cells(row.id)
     for name in (a, b):
@@ -162,9 +166,10 @@ def _load(path: Path) -> Study:
         _fail(str(refusal), REFUSED_EXIT)
 
 
-def _refuse_a_template_holding_the_store(loaded: Study, base: Path) -> None:
-    """Every run's workspace is a copy of its template, so no template may hold the run store."""
-    store = (base / GG_DIR).resolve()
+def _refuse_a_template_holding_the_store(loaded: Study, folder: Path) -> None:
+    """Every run's workspace is a copy of its template, so no template may hold the run store's
+    folder (`folder`, with the runs' local copies)."""
+    store = folder.resolve()
     for task in loaded.tasks:
         if store.is_relative_to(task.template.resolve()):
             _fail(
@@ -209,11 +214,13 @@ def _model(reference: str | None) -> Model:
     return Model(provider, name)
 
 
-def _ledger() -> Ledger:
-    path = store_path(Path.cwd())
-    if not path.exists():
-        _fail("gg study: no studies yet: .gg/runs.db does not exist in this folder", 1)
-    return Ledger(path)
+def _ledger(where: StoreLocation) -> Ledger:
+    if where.url is None and not where.path.exists():
+        _fail(f"gg study: no studies yet: {where.shown} does not exist", 1)
+    try:
+        return Ledger(where)
+    except StoreUnreachable as unreachable:
+        _fail(f"gg study: {unreachable}", INCOMPLETE_EXIT)
 
 
 def _find(ledger: Ledger, ref: str) -> StudyRow:

@@ -1,4 +1,5 @@
-"""The study ledger: studies and their cells, in the run store's own SQLite file.
+"""The study ledger: studies and their cells, in the run store's own database (its SQLite file, or
+its PostgreSQL database: one schema and one set of queries, through the dialect).
 
 Rules:
 - three tables beside the run store's (created here, never touching its schema): `studies`, one
@@ -10,7 +11,8 @@ Rules:
   writing it), which `discard_unfinished` deletes, run and events, so the cell runs again cleanly;
 - a study's `status` is `running` until the driver ends it; a running study whose driver is gone
   from this host reads as `interrupted`;
-- the driver is the only writer (one connection; WAL and the busy timeout as the run store's).
+- the driver is the only writer (one connection; WAL and the busy timeout as the run store's,
+  or the PostgreSQL store's own connection settings).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import json
 import os
 import socket
 import sqlite3
-from collections.abc import Generator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,9 @@ from gg.study.cell import CellReport
 from gg.study.figures import RunFigures
 from gg.study.plan import CellKey
 from gg.study.rows import CELL_COLUMNS, STUDY_COLUMNS, CellRow, StudyReads, StudyRow
-from gg.telemetry.store import BUSY_TIMEOUT_MS
+from gg.telemetry.dialect import Database, dialect_of
+from gg.telemetry.location import Backend, StoreLocation
+from gg.telemetry.store import BUSY_TIMEOUT_MS, transaction
 
 __all__ = ["Ledger"]
 
@@ -47,24 +51,26 @@ _SCHEMA = (
         study_id TEXT NOT NULL REFERENCES studies (id) ON DELETE CASCADE, config TEXT NOT NULL,
         task TEXT NOT NULL, repeat INTEGER NOT NULL, run_id TEXT NOT NULL, status TEXT NOT NULL,
         exit_code INTEGER, verdict TEXT NOT NULL, solved INTEGER NOT NULL, check_exit INTEGER,
-        check_detail TEXT NOT NULL, check_ms REAL NOT NULL, turns INTEGER NOT NULL,
+        check_detail TEXT NOT NULL, check_ms {real} NOT NULL, turns INTEGER NOT NULL,
         programs INTEGER NOT NULL, error_turns INTEGER NOT NULL, errors_by_type TEXT NOT NULL,
-        input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, cost_usd REAL,
-        wall_ms REAL NOT NULL, attempts INTEGER, worker TEXT NOT NULL, message TEXT,
+        input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, cost_usd {real},
+        wall_ms {real} NOT NULL, attempts INTEGER, worker TEXT NOT NULL, message TEXT,
         finished_at TEXT NOT NULL, PRIMARY KEY (study_id, config, task, repeat))""",
     "CREATE INDEX IF NOT EXISTS studies_by_start ON studies (created_at DESC, id DESC)",
 )
 
 
 class Ledger(StudyReads):
-    """The study tables of the store at `path` (the run store's `runs.db`)."""
+    """The study tables of the store at `where` (the run store's `runs.db`, or its database)."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None), path)
-        self._db.execute("PRAGMA foreign_keys = ON")
+    def __init__(self, where: Path | StoreLocation) -> None:
+        location = where if isinstance(where, StoreLocation) else StoreLocation(Backend.SQLITE, where)
+        dialect = dialect_of(location.backend)
+        super().__init__(_connected(location), location.path, dialect=dialect, where=location.shown)
         with self._transaction():
+            self.dialect.lock_schema(self._db)
             for statement in _SCHEMA:
-                self._db.execute(statement)
+                self._db.execute(self.dialect.render(statement))
 
     def close(self) -> None:
         self._db.close()
@@ -135,12 +141,13 @@ class Ledger(StudyReads):
         )
         placeholders = ", ".join("?" for _ in fields(CellRow))
         with self._transaction():
-            cursor = self._db.execute(
-                f"INSERT INTO study_cells ({CELL_COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING",
+            inserted = self._db.execute(
+                f"INSERT INTO study_cells ({CELL_COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING"
+                " RETURNING study_id",
                 _values(row),
-            )
+            ).fetchall()
             self._db.execute("UPDATE studies SET updated_at = ? WHERE id = ?", (at, study_id))
-            return cursor.rowcount == 1
+            return len(inserted) == 1
 
     def discard_unfinished(self, study_id: str) -> list[str]:
         """Delete the runs whose record was cut short before their cell finished; their ids."""
@@ -151,7 +158,7 @@ class Ledger(StudyReads):
                     "SELECT run_id FROM study_attempts WHERE study_id = ? AND run_id NOT IN"
                     " (SELECT run_id FROM study_cells WHERE study_id = ?)",
                     (study_id, study_id),
-                )
+                ).fetchall()
             ]
             for run_id in orphans:
                 self._db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
@@ -162,16 +169,23 @@ class Ledger(StudyReads):
         found = self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone()
         return found is not None
 
-    @contextmanager
-    def _transaction(self) -> Generator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    def _transaction(self) -> AbstractContextManager[None]:
+        return transaction(self._db, self.dialect)
+
+
+def _connected(location: StoreLocation) -> Database:
+    """The driver's one connection to the store's database."""
+    if location.url is not None:
+        from gg.telemetry.postgres import connect
+
+        return connect(location)
+    db = sqlite3.connect(location.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
 
 
 def _values(row: Any) -> Sequence[Any]:
-    return tuple(getattr(row, f.name) for f in fields(row))
+    """A row's values in column order; a truth value as the 0 or 1 an INTEGER column holds on both
+    databases."""
+    values = (getattr(row, f.name) for f in fields(row))
+    return tuple(int(value) if isinstance(value, bool) else value for value in values)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import socket
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 from gg.record.reader import NEWEST_ALIASES
 from gg.record.runs import INTERRUPTED, RUNNING, process_alive
 from gg.study.plan import CellKey
+from gg.telemetry.dialect import SQLITE, Database, Dialect
 from gg.wire import escaped
 
 __all__ = ["CellRow", "StudyLookupError", "StudyReads", "StudyRow"]
@@ -110,15 +110,19 @@ CELL_COLUMNS = ", ".join(f.name for f in fields(CellRow))
 
 
 class StudyReads:
-    """The study queries over one connection to the store at `path`."""
+    """The study queries over one connection to the store at `path` (either database: the
+    dialect says what differs), named `where` as it may be printed."""
 
-    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+    def __init__(
+        self, db: Database, path: Path, *, dialect: Dialect = SQLITE, where: str | None = None
+    ) -> None:
         self._db = db
         self.path = path
+        self.dialect = dialect
+        self.where = escaped(str(path)) if where is None else where
 
     def holds_studies(self) -> bool:
-        found = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'study_cells'")
-        return found.fetchone() is not None
+        return self.dialect.holds_table(self._db, "study_cells")
 
     def cells(self, study_id: str) -> list[CellRow]:
         cursor = self._db.execute(
@@ -130,7 +134,8 @@ class StudyReads:
     def studies(self, limit: int | None = 20) -> list[StudyRow]:
         """The newest `limit` studies, newest first; every one when `limit` is None."""
         sql = f"SELECT {STUDY_COLUMNS} FROM studies ORDER BY created_at DESC, id DESC LIMIT ?"
-        return [StudyRow(*row) for row in self._db.execute(sql, (-1 if limit is None else limit,)).fetchall()]
+        bound = self.dialect.no_limit if limit is None else limit
+        return [StudyRow(*row) for row in self._db.execute(sql, (bound,)).fetchall()]
 
     def find_study(self, ref: str) -> StudyRow:
         """The study a reference names: its id, a unique prefix of it, or `latest` / `last`."""
@@ -138,14 +143,17 @@ class StudyReads:
         if ref.lower() in NEWEST_ALIASES:
             newest = self.studies(1)
             if not newest:
-                raise StudyLookupError(f"no studies in {escaped(str(self.path))}")
+                raise StudyLookupError(f"no studies in {self.where}")
             return newest[0]
         sql = (
             f"SELECT {STUDY_COLUMNS} FROM studies"
             " WHERE id = ? OR substr(id, 1, ?) = ? OR substr(id, 1, ?) = ?"
         )
         spelled = ref if ref.startswith("study-") else "study-" + ref
-        rows = [StudyRow(*row) for row in self._db.execute(sql, (ref, len(ref), ref, len(spelled), spelled))]
+        rows = [
+            StudyRow(*row)
+            for row in self._db.execute(sql, (ref, len(ref), ref, len(spelled), spelled)).fetchall()
+        ]
         exact = [row for row in rows if row.id == ref]
         if exact or len(rows) == 1:
             return (exact or rows)[0]

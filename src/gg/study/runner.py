@@ -37,7 +37,8 @@ from gg.study.plan import CellKey, plan_cells
 from gg.study.progress import Progress
 from gg.study.rows import StudyRow
 from gg.telemetry.clock import Clock, format_timestamp, new_run_id, utc_now
-from gg.telemetry.layout import run_dir
+from gg.telemetry.layout import run_events_beside, runs_beside, store_path
+from gg.telemetry.location import Backend, StoreLocation
 from gg.telemetry.ndjson import NdjsonSink
 
 __all__ = [
@@ -107,16 +108,18 @@ def run_study(
     model: Model = Model(),
     resume: str | None = None,
     clock: Clock = utc_now,
+    where: StoreLocation | None = None,
 ) -> StudyEnd:
-    """Run every unfinished cell of `study`, recording under `base` (`<base>/.gg/runs.db`); an
-    executor that cannot be joined raises before the store is opened."""
+    """Run every unfinished cell of `study`, recording in the store at `where` (under `base`,
+    `<base>/.gg/runs.db`, when None); an executor that cannot be joined raises before the store
+    is opened."""
     with executor.joined():
-        store = RunStore.at(base)
-        ledger = Ledger(store.path)
+        store = RunStore(StoreLocation(Backend.SQLITE, store_path(base)) if where is None else where)
+        ledger = Ledger(store.location)
         try:
             study_id, model, discarded = _open(study, ledger, model, resume, executor.name, clock)
             for run_id in discarded:
-                shutil.rmtree(run_dir(base, run_id), ignore_errors=True)
+                shutil.rmtree(runs_beside(store.path) / run_id, ignore_errors=True)
             writer = _Writer(study_id, store, ledger, base, clock)
             return writer.run(study, executor, progress, model, discarded)
         finally:
@@ -238,7 +241,7 @@ class _Writer:
         """The run's whole record, then the cell's result; None when the cell was already finished."""
         report = delivery.report
         self.ledger.begin_attempt(self.study_id, report.key, report.run_id, self._now())
-        ndjson = NdjsonSink(self.base, report.run_id)
+        ndjson = NdjsonSink(self.base, report.run_id, path=run_events_beside(self.store.path, report.run_id))
         try:
             for event in report.events:
                 self.store.write(event)

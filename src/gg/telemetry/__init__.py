@@ -16,9 +16,14 @@ the parts it uses (`gg show` never loads the emitter, an event never the termina
 | `emitter`     | `Telemetry` (stamp + fan out), `Sink`, `CollectingSink`, record losses  |
 | `layout`      | where files live under `<base>/.gg/`                                    |
 | `ndjson`      | `NdjsonSink`, `read_events`                                             |
-| `schema`      | the run store's migrations                                              |
+| `location`    | where a run store is: a path, `sqlite:///`, `postgresql://`, `GG_STORE`  |
+| `store_option`| `--store URL`, the one option naming a store                            |
+| `dialect`     | what differs between SQLite and PostgreSQL (placeholders, types, version) |
+| `postgres`    | a run store's PostgreSQL connections (psycopg 3), `StoreUnreachable`   |
+| `schema`      | the run store's migrations, one definition for both databases           |
 | `store`       | `StoreWriter`, the run store's writer (a sink), `RunStoreError`         |
 | `integrity`   | the store's check on open for writing (`quick_check`, bounded)         |
 | `rebuild`     | the store rebuilt from the runs' events files                           |
+| `copy`        | runs copied into a store, from another or from NDJSON files (idempotent) |
 | `store_command` | `gg store` (`rebuild`)                                                |
 """

@@ -2,8 +2,10 @@
 
 - A `Clock` returns an aware `datetime`; `utc_now` is the production clock.
 - Timestamps on the wire are ISO 8601 in UTC with milliseconds and a `Z` (`2026-11-29T20:32:33.120Z`).
-- A run id is `run-YYYYMMDD-HHMMSS-xxxx` (UTC start second plus 4 random hex digits): short, unique
-  across runs started in the same second, and sorting by id sorts by start time to the second.
+- A run id is `run-YYYYMMDD-HHMMSS-xxxxxxxx` (UTC start second plus 8 random hex digits, from the
+  operating system's CSPRNG): unique across the runs of every machine writing one store (a
+  thousand runs started in the same second share an id with odds near 1 in 10,000; no shared
+  counter is needed), and sorting by id sorts by start time to the second.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ Clock = Callable[[], datetime]
 Entropy = Callable[[int], str]
 
 RUN_ID_PREFIX = "run-"
-RUN_ID_RANDOM_BYTES = 2
+RUN_ID_RANDOM_BYTES = 4
 
 
 def utc_now() -> datetime:
@@ -42,6 +44,6 @@ def parse_timestamp(text: str) -> datetime | None:
 
 
 def new_run_id(clock: Clock = utc_now, entropy: Entropy = secrets.token_hex) -> str:
-    """`run-20261129-203233-ab12`: sortable by start time, unique with 4 random hex digits."""
+    """`run-20261129-203233-ab12cd34`: sortable by start time, unique with 8 random hex digits."""
     start = clock().astimezone(UTC)
     return f"{RUN_ID_PREFIX}{start:%Y%m%d-%H%M%S}-{entropy(RUN_ID_RANDOM_BYTES)}"

@@ -65,6 +65,14 @@ class Located(Protocol):
     path: Path
 
 
+@runtime_checkable
+class Addressed(Protocol):
+    """A sink that writes to a store it names as it may be printed (a server's URL without its
+    password), which a loss names rather than any path."""
+
+    where: str
+
+
 class CollectingSink:
     """Keeps every event in memory (tests, and anything that folds a live run)."""
 
@@ -97,7 +105,10 @@ class SinkFailure:
 
 def loss_of(sink: Sink, exc: BaseException) -> str:
     """The sentence a record sink's failure is told in: where it writes, and why it failed."""
-    where = escaped(str(sink.path)) if isinstance(sink, Located) else type(sink).__name__
+    if isinstance(sink, Addressed):
+        where = sink.where
+    else:
+        where = escaped(str(sink.path)) if isinstance(sink, Located) else type(sink).__name__
     return f"{RECORD_LOST}: {where} could not be written ({_cause(exc)})"
 
 

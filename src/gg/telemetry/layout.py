@@ -79,15 +79,22 @@ def located_store(location: Path) -> Path:
     return location
 
 
-def holds_store(workspace: Path, base: Path) -> bool:
-    """Whether the run store under `base` lies inside `workspace`, where programs could reach it."""
-    return (base / GG_DIR).resolve().is_relative_to(workspace.resolve())
+def run_events_beside(store: Path, run_id: str) -> Path:
+    """One run's NDJSON event stream beside the store file `store` (or the place a PostgreSQL
+    store's local copies take)."""
+    return runs_beside(store) / run_id / EVENTS_FILE
 
 
-def store_inside_workspace(workspace: Path, base: Path) -> str:
-    """Why a launch whose workspace holds the run store under `base` is refused (both paths
-    escaped, as every path a refusal prints is)."""
-    store = escaped(str((base / GG_DIR).resolve()))
+def holds_store(workspace: Path, store: Path) -> bool:
+    """Whether the folder of the store file `store` (and of its runs' files) lies inside
+    `workspace`, where programs could reach it."""
+    return store.parent.resolve().is_relative_to(workspace.resolve())
+
+
+def store_inside_workspace(workspace: Path, store_file: Path) -> str:
+    """Why a launch whose workspace holds the folder of the store file `store_file` is refused
+    (both paths escaped, as every path a refusal prints is)."""
+    store = escaped(str(store_file.parent.resolve()))
     return (
         f"the workspace {escaped(str(workspace))} holds gg's run store ({store}); "
         "a program could read or overwrite every run"

@@ -1,4 +1,6 @@
-"""The NDJSON sink: one run's events at `<base>/.gg/runs/<run-id>/events.ndjson`.
+"""The NDJSON sink: one run's events at `<base>/.gg/runs/<run-id>/events.ndjson` (or at `path`,
+beside the run store: `gg.telemetry.layout.run_events_beside`). It is the run's local copy for
+either database, the one `gg store rebuild` and `gg store copy` read.
 
 Rules:
 - One JSON object per line, exactly `Event.to_wire()`, UTF-8, keys in wire order.
@@ -34,8 +36,8 @@ def encode_record(record: dict[str, Any]) -> str:
 class NdjsonSink:
     """Appends one run's events to its NDJSON file, flushing each line."""
 
-    def __init__(self, base: Path, run_id: str) -> None:
-        self.path = events_path(base, run_id)
+    def __init__(self, base: Path, run_id: str, *, path: Path | None = None) -> None:
+        self.path = events_path(base, run_id) if path is None else path
         self._unmade: OSError | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

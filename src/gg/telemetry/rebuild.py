@@ -49,6 +49,14 @@ class Unread:
 
 
 @dataclass(frozen=True)
+class RunEvents:
+    """One run's events, each with its wire line as written, in the order they were emitted."""
+
+    run_id: str
+    events: list[tuple[Event, str]]
+
+
+@dataclass(frozen=True)
 class Rebuilt:
     """What a rebuild restored, what it could not read, and where the store it replaced went."""
 
@@ -81,9 +89,9 @@ def _restore(target: StoreWriter, files: Sequence[Path]) -> tuple[int, int, list
     try:
         for path in files:
             try:
-                read = _events_of(path)
+                read = events_of(path).events
             except (OSError, ValueError, KeyError, TypeError) as why:
-                unread.append(Unread(path, _reason(why)))
+                unread.append(Unread(path, reason_of(why)))
                 continue
             target.restore(read)
             runs, events = runs + 1, events + len(read)
@@ -92,12 +100,13 @@ def _restore(target: StoreWriter, files: Sequence[Path]) -> tuple[int, int, list
     return runs, events, unread
 
 
-def _events_of(path: Path) -> list[tuple[Event, str]]:
-    """A file's events, each with its line; raises for a file that is not read whole."""
+def events_of(path: Path) -> RunEvents:
+    """A file's run: its events, each with its line; raises for a file that is not read whole."""
     records = read_events(path)
     if not records:
         raise ValueError("it holds no event")
-    return [(event_of(record), encode_record(record)) for record in records]
+    events = [(event_of(record), encode_record(record)) for record in records]
+    return RunEvents(events[0][0].run_id, events)
 
 
 def _set_aside(store: Path, stamp: str) -> Path:
@@ -118,7 +127,8 @@ def _remove(store: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def _reason(why: BaseException) -> str:
+def reason_of(why: BaseException) -> str:
+    """Why an events file could not be read, in plain words."""
     if isinstance(why, OSError):
         return why.strerror or str(why)
     if isinstance(why, UnicodeDecodeError):

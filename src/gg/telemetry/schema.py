@@ -1,4 +1,5 @@
-"""The run store's schema, as numbered migrations tracked by `PRAGMA user_version`.
+"""The run store's schema, as numbered migrations, one definition for SQLite and PostgreSQL
+(templates a `gg.telemetry.dialect.Dialect` renders; the version is tracked as it says).
 
 Migration k (1-based) takes a database at version k-1 to version k. Append new migrations; never
 edit a shipped one. `SCHEMA_VERSION` is the number of migrations.
@@ -27,7 +28,7 @@ _V1 = (
         status       TEXT NOT NULL DEFAULT 'running',
         exit_code    INTEGER,
         turns        INTEGER NOT NULL DEFAULT 0,
-        duration_ms  REAL,
+        duration_ms  {real},
         final_text   TEXT,
         message      TEXT,
         events       INTEGER NOT NULL DEFAULT 0,
@@ -45,7 +46,7 @@ _V1 = (
         timestamp  TEXT NOT NULL,
         json       TEXT NOT NULL,
         PRIMARY KEY (run_id, seq)
-    ) WITHOUT ROWID
+    ){without_rowid}
     """,
     "CREATE INDEX runs_by_start ON runs (started_at DESC, id DESC)",
     "CREATE INDEX events_by_type ON events (run_id, type)",

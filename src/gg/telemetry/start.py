@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from gg.telemetry.layout import START_DIR, run_dir
+from gg.telemetry.layout import start_beside
 from gg.wire import escaped
 
 KEPT_BYTES = 64 * 1024 * 1024
@@ -50,7 +50,7 @@ class Size:
         return self.bytes > KEPT_BYTES or self.entries > KEPT_ENTRIES
 
 
-def keep_start(base: Path, run_id: str, config_path: Path, workspace: Path, recorder: Copied) -> str | None:
+def keep_start(store: Path, run_id: str, config_path: Path, workspace: Path, recorder: Copied) -> str | None:
     """Keep the start of run `run_id`; None when kept (or when there is no workspace folder to keep,
     which refuses the launch itself), else the sentence saying why it was not."""
     if not workspace.is_dir():
@@ -62,7 +62,7 @@ def keep_start(base: Path, run_id: str, config_path: Path, workspace: Path, reco
             f"of files, {KEPT_ENTRIES} entries); run {run_id} is recorded, but `gg replay --verify` "
             "cannot verify it"
         )
-    folder = run_dir(base, run_id) / START_DIR
+    folder = start_beside(store, run_id)
     try:
         folder.mkdir(parents=True)
         shutil.copytree(workspace, folder / WORKSPACE_DIR, symlinks=True, ignore=_specials)

@@ -14,7 +14,9 @@ Rules:
   then the row's status is `running`, with the writer's process id and host.
 - Opened, the store is made when missing, checked (`gg.telemetry.integrity`: a damaged one is
   refused, naming the way out), and its schema migrated (`schema.py`); a store newer than this gg
-  is refused.
+  is refused, naming both versions.
+- On PostgreSQL (`gg.telemetry.postgres`) the same statements run, in the same transactions (one
+  per event), through the dialect (`gg.telemetry.dialect`); the server keeps what it committed.
 """
 
 from __future__ import annotations
@@ -25,12 +27,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Generator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 
+from gg.telemetry.dialect import SQLITE, Database, Dialect, Pipelined, dialect_of
 from gg.telemetry.events import Event, RunFinished, RunStarted
 from gg.telemetry.integrity import StoreCheck, StoreDamaged, check_store
 from gg.telemetry.layout import store_path
+from gg.telemetry.location import Backend, StoreLocation
 from gg.telemetry.ndjson import encode_event
 from gg.telemetry.schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -50,9 +54,12 @@ _START_RUN = (
     " language = excluded.language, started_at = excluded.started_at,"
     " pid = excluded.pid, host = excluded.host"
 )
-_ADOPT_RUN = "INSERT OR IGNORE INTO runs (id, started_at, updated_at, pid, host) VALUES (?, ?, ?, ?, ?)"
+_ADOPT_RUN = (
+    "INSERT INTO runs (id, started_at, updated_at, pid, host) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (id) DO NOTHING"
+)
 _TOUCH_RUN = "UPDATE runs SET updated_at = ?, events = ? WHERE id = ?"
-_COUNT_TURNS = "UPDATE runs SET turns = MAX(turns, ?) WHERE id = ?"
+_COUNT_TURNS = "UPDATE runs SET turns = ? WHERE id = ? AND turns < ?"
 _FINISH_RUN = (
     "UPDATE runs SET status = ?, exit_code = ?, turns = ?, duration_ms = ?, final_text = ?, message = ?,"
     " finished_at = ? WHERE id = ?"
@@ -67,19 +74,26 @@ class StoreWriter:
 
     def __init__(
         self,
-        path: Path,
+        where: Path | StoreLocation,
         *,
         pid: int | None = None,
         host: str | None = None,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
-        self.path = path
+        self.location = where if isinstance(where, StoreLocation) else StoreLocation(Backend.SQLITE, where)
+        self.path = self.location.path
+        self.dialect: Dialect = dialect_of(self.location.backend)
         self._pid = os.getpid() if pid is None else pid
         self._host = socket.gethostname() if host is None else host
         self._lock = threading.Lock()
         self._next_seq: dict[str, int] = {}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db, self.check = _open_to_write(path, busy_timeout_ms)  # how the check on open went
+        self.check: StoreCheck | None = None  # how the check on open went (SQLite's)
+        if self.location.backend is Backend.SQLITE:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            sqlite_db, self.check = _open_to_write(self.path, busy_timeout_ms)
+            self._db: Database = sqlite_db
+        else:
+            self._db = _open_postgres(self.location)
 
     @classmethod
     def at(cls, base: Path) -> StoreWriter:
@@ -95,7 +109,7 @@ class StoreWriter:
         runs' rows up to date, all in one transaction (a rebuild restores a run's file so)."""
         with self._lock:
             seqs: dict[str, int] = {}
-            with _transaction(self._db):
+            with transaction(self._db, self.dialect):
                 for event, line in events:
                     self._upsert_run(event)
                     seq = seqs[event.run_id] if event.run_id in seqs else self._seq(event.run_id)
@@ -106,7 +120,7 @@ class StoreWriter:
             self._next_seq.update(seqs)
 
     @contextmanager
-    def connection(self) -> Generator[sqlite3.Connection]:
+    def connection(self) -> Generator[Database]:
         """The writer's connection, for a reader in this process, one query at a time."""
         with self._lock:
             yield self._db
@@ -132,7 +146,7 @@ class StoreWriter:
             )
             self._db.execute(_FINISH_RUN, (*ending, payload.message, at, event.run_id))
         elif event.turn > 0:
-            self._db.execute(_COUNT_TURNS, (event.turn, event.run_id))
+            self._db.execute(_COUNT_TURNS, (event.turn, event.run_id, event.turn))
 
     def _seq(self, run_id: str) -> int:
         known = self._next_seq.get(run_id)
@@ -151,7 +165,7 @@ def _open_to_write(path: Path, busy_timeout_ms: int) -> tuple[sqlite3.Connection
         _use_wal(db, busy_timeout_ms)
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
-        _migrate(db)
+        migrate(db)
     except StoreDamaged as damaged:
         db.close()
         raise RunStoreError(str(damaged)) from None
@@ -176,30 +190,53 @@ def _use_wal(db: sqlite3.Connection, busy_timeout_ms: int) -> None:
             time.sleep(WAL_RETRY_SECS)
 
 
-def _migrate(db: sqlite3.Connection) -> None:
-    if _version(db) == SCHEMA_VERSION:
+def _open_postgres(location: StoreLocation) -> Database:
+    """The PostgreSQL store opened to be written: reached, migrated."""
+    from gg.telemetry.postgres import connect
+
+    db = connect(location)
+    try:
+        migrate(db, dialect_of(Backend.POSTGRESQL))
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def migrate(db: Database, dialect: Dialect = SQLITE) -> None:
+    """Bring the store's schema to this gg's, under its write lock; refuse a newer one, naming
+    both versions."""
+    if dialect.version(db) == SCHEMA_VERSION:
         return
-    with _transaction(db):
-        version = _version(db)  # read again under the write lock: another process may have migrated
+    with transaction(db, dialect):
+        dialect.lock_schema(db)
+        version = dialect.version(db)  # read again under the lock: another process may have migrated
         if version > SCHEMA_VERSION:
             raise RunStoreError(f"run store schema {version} is newer than this gg ({SCHEMA_VERSION})")
         for statements in MIGRATIONS[version:]:
             for statement in statements:
-                db.execute(statement)
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-
-def _version(db: sqlite3.Connection) -> int:
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
+                db.execute(dialect.render(statement))
+        dialect.set_version(db, SCHEMA_VERSION)
 
 
 @contextmanager
-def _transaction(db: sqlite3.Connection) -> Generator[None]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        if db.in_transaction:  # SQLite rolls back by itself after some failures (a full disk)
-            db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
+def transaction(db: Database, dialect: Dialect = SQLITE) -> Generator[None]:
+    """One transaction holding the store's write lock, committed when the block ends, rolled back
+    when it raises."""
+    with db.pipelined() if isinstance(db, Pipelined) else nullcontext():
+        db.execute(dialect.begin)
+        try:
+            yield
+        except BaseException:
+            _roll_back(db)
+            raise
+        db.execute("COMMIT")
+
+
+def _roll_back(db: Database) -> None:
+    """Roll back what is still open: SQLite rolls back by itself after some failures (a full
+    disk), and a connection the server dropped has nothing left to roll back."""
+    if not db.in_transaction:
+        return
+    with suppress(RunStoreError):
+        db.execute("ROLLBACK")

@@ -1,0 +1,93 @@
+"""`gg store copy SRC DST`: SQLite into PostgreSQL, PostgreSQL into SQLite, an NDJSON folder into
+either; copying twice adds nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gg.cli import main
+from gg.record.store import RunStore
+from gg.telemetry.emitter import Telemetry
+from gg.telemetry.events import RunStarted
+from gg.telemetry.layout import store_path
+from gg.telemetry.location import StoreLocation, parse_store_url
+from gg.telemetry.ndjson import NdjsonSink
+from postgres_server import PostgresServer
+
+from .sample import RUN_ID, emit_sample_run
+
+
+def copy(source: str, target: str) -> str:
+    result = CliRunner().invoke(main, ["store", "copy", source, target])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def named(where: StoreLocation) -> str:
+    return str(where.path) if where.url is None else where.url
+
+
+def two_runs(where: StoreLocation) -> list[list[dict[str, object]]]:
+    store = RunStore(where)
+    emit_sample_run([store, NdjsonSink(where.path.parent.parent, RUN_ID)])
+    Telemetry("run-20261201-000000-00000002", [store]).emit(
+        "root", 0, RunStarted(name="b", config_path="", workspace="", model="m", language="python", limits={})
+    )
+    kept = [store.events(RUN_ID), store.events("run-20261201-000000-00000002")]
+    store.close()
+    return kept
+
+
+@pytest.fixture
+def other(backend: str, postgres: PostgresServer, tmp_path: Path) -> StoreLocation:
+    """A store of the other backend than the test's."""
+    if backend == "sqlite":
+        return parse_store_url(postgres.fresh_database(), base=tmp_path / "other")
+    return parse_store_url(tmp_path / "other", base=tmp_path / "other")
+
+
+def test_copying_a_store_into_the_other_backend_keeps_every_run_and_twice_adds_nothing(
+    store_at: StoreLocation, other: StoreLocation
+) -> None:
+    kept = two_runs(store_at)
+    said = copy(named(store_at), named(other))
+    assert said.startswith("gg store copy: copied 2 runs (26 events) into ")
+    assert said.rstrip().endswith("skipped 0 runs already there (0 events)")
+    assert "s3cret" not in said
+    again = copy(named(store_at), named(other))
+    assert "copied 0 runs (0 events)" in again and "skipped 2 runs already there (26 events)" in again
+    copied = RunStore(other, create=False)
+    assert [copied.events(row.id) for row in reversed(copied.list_runs())] == kept
+    assert copied.find_run(RUN_ID).status == "completed"
+
+
+def test_an_ndjson_folder_is_copied_into_a_store_and_completes_a_run_cut_short(
+    store_at: StoreLocation, tmp_path: Path
+) -> None:
+    source = tmp_path / "laptop"
+    emit_sample_run([NdjsonSink(source, RUN_ID)])
+    store = RunStore(store_at)
+    emit_sample_run([store], finish=False)  # the store kept the run up to a point, the file all of it
+    cut = len(store.events(RUN_ID))
+    store.close()
+    said = copy(str(source / ".gg" / "runs"), named(store_at))
+    assert (
+        cut == 17 and "copied 1 run (8 events)" in said and "skipped 0 runs already there (17 events)" in said
+    )
+    whole = RunStore(store_at, create=False)
+    assert whole.find_run(RUN_ID).status == "completed" and whole.find_run(RUN_ID).events == 25
+    assert "skipped 1 run already there" in copy(str(source), named(store_at))
+
+
+def test_an_unreadable_events_file_is_named_and_the_others_copied(tmp_path: Path) -> None:
+    emit_sample_run([NdjsonSink(tmp_path, RUN_ID)])
+    broken = tmp_path / ".gg" / "runs" / "run-broken" / "events.ndjson"
+    broken.parent.mkdir()
+    broken.write_text("not json\n{}\n")
+    result = CliRunner().invoke(main, ["store", "copy", str(tmp_path / ".gg"), str(tmp_path / "into.db")])
+    assert result.exit_code == 1
+    assert "copied 1 run (25 events)" in result.output and "line 1 is not JSON" in result.output
+    assert not store_path(tmp_path).exists()

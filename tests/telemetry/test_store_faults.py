@@ -1,0 +1,115 @@
+"""A PostgreSQL store that cannot be reached: a refused connection, a wrong password, a server that
+goes away mid-run. Each is one clear line naming the URL without its password, exit 1; the run
+ends `internal_error`, never `completed`; its local NDJSON copy keeps every event, and
+`gg store copy` restores them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gg.cli import main
+from gg.record.store import RunStore
+from gg.telemetry.events import Event, EventType
+from gg.telemetry.location import parse_store_url
+from gg.telemetry.ndjson import NdjsonSink, read_events
+from postgres_server import PASSWORD, PostgresServer, free_port
+from runs.session import program, run_session
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "spec-audit"
+LIST = 'import { files } from "gg";\nfiles.listDir();\n'
+FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
+
+
+@pytest.fixture
+def own_server() -> Iterator[PostgresServer]:
+    """A server this test alone may stop."""
+    server = PostgresServer()
+    yield server
+    server.stop()
+    server.remove()
+
+
+class StopsServer:
+    """A record sink ahead of the store that stops the server before the store writes the
+    `nth` event of type `on`."""
+
+    def __init__(self, server: PostgresServer, on: EventType, nth: int) -> None:
+        self.server, self.on, self.left = server, on, nth
+
+    def write(self, event: Event) -> None:
+        if event.type is self.on:
+            self.left -= 1
+            if self.left == 0:
+                self.server.stop()
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("command", [["runs"], ["show", "latest"]])
+def test_a_refused_connection_or_a_wrong_password_is_one_line_without_the_password_exit_1(
+    postgres: PostgresServer, command: list[str]
+) -> None:
+    refused = f"postgresql://gg:{PASSWORD}@127.0.0.1:{free_port()}/runs"
+    wrong = postgres.url(password="not-the-pw")
+    for url, why in (
+        (refused, "Connection refused"),
+        (wrong, 'password authentication failed for user "gg"'),
+    ):
+        result = CliRunner().invoke(main, [*command, "--store", url])
+        assert result.exit_code == 1, result.output
+        shown = url.replace(PASSWORD, "***").replace("not-the-pw", "***")
+        assert result.output.startswith(f"gg: the run store {shown} cannot be reached: ")
+        assert why in result.output and PASSWORD not in result.output and "not-the-pw" not in result.output
+
+
+def test_gg_run_on_a_server_it_cannot_reach_records_nothing_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    example = tmp_path / "spec-audit"
+    shutil.copytree(EXAMPLE, example, ignore=shutil.ignore_patterns("report.md"))
+    monkeypatch.chdir(tmp_path)
+    url = f"postgresql://gg:{PASSWORD}@127.0.0.1:{free_port()}/runs"
+    result = CliRunner().invoke(main, ["run", str(example)], env={"GG_STORE": url})
+    assert result.exit_code == 1, result.output
+    assert (
+        "gg: the run store postgresql://gg:***@127.0.0.1:" in result.output and PASSWORD not in result.output
+    )
+
+
+def test_a_server_gone_mid_run_ends_it_internal_error_and_its_ndjson_copy_restores_it(
+    own_server: PostgresServer, tmp_path: Path
+) -> None:
+    url = own_server.fresh_database()
+    where = parse_store_url(url, base=tmp_path)
+    local = NdjsonSink(tmp_path, "run-test")
+    store = RunStore(where)
+    stops = StopsServer(own_server, EventType.MODEL_REPLY, nth=2)
+    session = run_session(
+        tmp_path, [program(LIST), program(LIST), program(FINISH)], record=[stops, store, local]
+    )
+    assert (session.result.status.value, session.result.exit_code) == ("internal_error", 1)
+    shown = url.replace(PASSWORD, "***")
+    lost = f"the run's record is lost: {shown} could not be written (the run store {shown} cannot be reached"
+    assert session.result.message.startswith(lost)
+    assert PASSWORD not in session.result.message
+    kept = read_events(local.path)
+    assert [e["type"] for e in kept].count("model_reply") == 2
+    assert kept[-1]["type"] == "run_finished" and kept[-1]["status"] == "internal_error"
+
+    own_server.start()
+    cut = RunStore(where, create=False)
+    assert cut.find_run("run-test").status == "running"  # never `completed`
+    assert [e["type"] for e in cut.events("run-test")].count("model_reply") == 1
+    cut.close()
+    restored = CliRunner().invoke(main, ["store", "copy", str(tmp_path / ".gg"), url])
+    assert restored.exit_code == 0, restored.output
+    whole = RunStore(where, create=False)
+    assert [json.dumps(e) for e in whole.events("run-test")] == [json.dumps(e) for e in kept]
+    assert (whole.find_run("run-test").status, whole.find_run("run-test").exit_code) == ("internal_error", 1)
