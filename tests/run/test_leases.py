@@ -11,10 +11,11 @@ from gg.agents.leases import GuestLeases
 from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import CodeModule, Execution, HostCalls
+from gg.sandbox.execution import Execution, HostCalls
 from gg.sandbox.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.registry import Registry
 from gg.sdk.scope import ProgramScope
 from guest_world import CEILINGS, QuietLog

@@ -19,7 +19,8 @@ import pytest
 from gg.config.ceilings import Ceilings
 from gg.errors import ApiError, ErrorCode
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import CodeModule, Execution
+from gg.sandbox.execution import Execution
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.registry import Alias, Always, Capability, Operation, Param, ParamType, Registry
 
 CEILINGS = Ceilings(timeout_secs=5.0, max_memory_bytes=256 * 1024 * 1024)

@@ -20,7 +20,8 @@ import pytest
 from gg.config.ceilings import Ceilings
 from gg.errors import ApiError, ErrorCode
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import CodeModule, Execution
+from gg.sandbox.execution import Execution
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.records import SDK_TYPES
 from gg.sdk.registry import Alias, Always, Capability, Operation, Param, ParamType, Registry
 

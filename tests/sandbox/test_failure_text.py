@@ -1,6 +1,6 @@
 """A failure is named by one line: the first of an engine's rendering, the last of a traceback."""
 
-from gg.sandbox.execution import failure_headline
+from gg.outcome import failure_headline
 
 
 def test_a_javascript_rendering_is_named_by_its_first_line() -> None:

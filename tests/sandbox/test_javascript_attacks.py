@@ -36,7 +36,8 @@ from attack_fixture import (
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import CodeModule, Execution
+from gg.sandbox.execution import Execution
+from gg.sdk.codemodule import CodeModule
 from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT

@@ -18,7 +18,7 @@ from jsworld import CEILINGS, JAVASCRIPT, TRIVIAL, Host, host, registry, run
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 from manual_clock import HeldClock, ManualClock
 from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 

@@ -12,7 +12,8 @@ from jsworld import CEILINGS, JAVASCRIPT, Host, host, registry, run
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.deno.memory import allowance
-from gg.sandbox.execution import Arm, CodeModule
+from gg.sandbox.execution import Arm
+from gg.sdk.codemodule import CodeModule
 from shared_arms import ArmShelf
 
 pytestmark = JAVASCRIPT

@@ -9,7 +9,7 @@ from jsworld import JAVASCRIPT, Host, failure_text, host, run
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 
 pytestmark = JAVASCRIPT
 

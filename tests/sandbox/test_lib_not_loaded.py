@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from gg.config.ceilings import Ceilings
-from gg.sandbox.execution import Arm, CodeModule
+from gg.sandbox.execution import Arm
+from gg.sdk.codemodule import CodeModule
 
 pytestmark = pytest.mark.arms("javascript", "typescript", "python")
 

@@ -11,7 +11,7 @@ from pyworld import PYTHON, TRIVIAL, Host, failure_text, host, registry, run
 from gg.errors import ErrorCode, FatalFault, GgDefect
 from gg.outcome import ErrorType
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 
 pytestmark = PYTHON
 

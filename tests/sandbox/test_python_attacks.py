@@ -36,10 +36,11 @@ from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import CodeModule, Execution
+from gg.sandbox.execution import Execution
 from gg.sandbox.languages import PYTHON
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet

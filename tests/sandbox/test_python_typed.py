@@ -12,7 +12,7 @@ from pyworld import CEILINGS, TRIVIAL, Host, host, registry, run
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.arms.python import PythonArm
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 from wall_bounds import STOPPED_WITHIN_SECS
 
 __all__ = ["host"]  # fixtures

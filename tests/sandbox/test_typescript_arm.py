@@ -19,7 +19,8 @@ from gg.outcome import ErrorType
 from gg.sandbox.arms.typescript import TypeScriptArm
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.tscheck import TypeChecker, blank_directives
-from gg.sandbox.execution import CodeModule, Execution
+from gg.sandbox.execution import Execution
+from gg.sdk.codemodule import CodeModule
 from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 __all__ = ["host"]  # fixtures

@@ -9,9 +9,10 @@ from typing import Any
 
 from gg.config.catalogue import Role
 from gg.errors import ApiError
-from gg.sandbox.languages import JAVASCRIPT, LanguageSpec
+from gg.sandbox.languages import JAVASCRIPT
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.scope import ProgramScope
 from gg.sdk.skills import SkillShelf

@@ -20,12 +20,12 @@ from gg.config.model import Agent as AgentProfile
 from gg.config.model import ShellParams
 from gg.errors import ConfigDefect, ConfigError
 from gg.loop.stream import AgentStream
-from gg.sandbox.jail import JailPolicy, JailUnavailable, open_jail
+from gg.sandbox.jail import Jail, JailPolicy, JailUnavailable, open_jail
 from gg.sdk.shell import ShellAccess
 from gg.telemetry.layout import GG_DIR
 
 
-def open_shell(profile: AgentProfile, workspace: Path, stream: AgentStream) -> ShellAccess | None:
+def open_shell(profile: AgentProfile, workspace: Path, stream: AgentStream) -> ShellAccess[Jail] | None:
     """The agent's shell, or None when its profile does not enable one. Raises `ConfigError`
     when this host cannot jail its commands."""
     params = profile.shell

@@ -25,7 +25,7 @@ from typing import Any
 from gg.config.ceilings import Ceilings
 from gg.deadline import RunLeft, unbounded
 from gg.errors import ApiError
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 
 
 class GuestStatus(StrEnum):

@@ -26,7 +26,7 @@ from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:
     from gg.sdk.delegation import Delegation
-    from gg.sdk.shell import ShellAccess
+    from gg.sdk.shell import CommandJail, ShellAccess
     from gg.sdk.surface import Surface
     from gg.state.archive import ArchiveModule
     from gg.state.board import BoardHandle
@@ -141,7 +141,7 @@ class ProgramScope:
     archive: ArchiveModule | None = None  # its thread archive, under `agent-managed-context`
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
     skills_read: SkillReads = field(default_factory=SkillReads)  # the skills this window has read
-    shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
+    shell: ShellAccess[CommandJail] | None = None  # the agent's jail, when its profile enables the shell
     delegation: Delegation | None = None  # the run's answer to the delegation family
     memories: MemoryHolder | None = None  # its memories holder, when its profile enables memories
     spell: ArmSpelling | None = None  # how its arm spells calls and arguments (`Registry.spelling`)

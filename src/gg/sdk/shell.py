@@ -1,10 +1,10 @@
-"""The `shell` family: a command run in the agent's jail (`gg.sandbox.jail`), capability `shell`.
+"""The `shell` family: a command run in the agent's jail, capability `shell`.
 
 Rules:
 - `shell(command, {timeoutSecs?})` runs `/bin/sh -c <command>` in the workspace, in a fresh
   jail, and returns `{exitCode, output, truncated, droppedBytes, droppedLines}`: `output` is
   stdout and stderr merged in order, its last 16 KiB made readable and starting at the start of a
-  line (`gg.sandbox.jail.output`); a non-zero exit is a result, never a failure;
+  line (`gg.sdk.command.output`); a non-zero exit is a result, never a failure;
 - the timeout is the call's `timeoutSecs`, else the capability's (120 s unless the profile says
   otherwise); it is at most a day and never runs past what is left of the run's wall-clock budget;
 - a command its timeout stopped is `limit-exceeded`, with the last 4 KiB of its output in the
@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from gg.deadline import time_left, within
 from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
 from gg.prompts import render
-from gg.sandbox.jail import Exited, Jail, JailFailure, Output, TimedOut
+from gg.sdk.command import CommandEnd, Exited, JailFailure, Output, TimedOut
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 
 if TYPE_CHECKING:
@@ -36,11 +36,21 @@ MAX_COMMAND_BYTES = 128 * 1024 - 1  # the longest single argument the kernel pas
 MESSAGE_OUTPUT_BYTES = 4 * 1024
 
 
+class CommandJail(Protocol):
+    """Where an agent's commands run (`gg.sandbox.jail.Jail`): `run` hands back how the command
+    ended, or raises `JailFailure` when it could not be started."""
+
+    def run(self, command: str, timeout_secs: float) -> CommandEnd: ...
+
+
+Confined = TypeVar("Confined", bound=CommandJail, covariant=True)
+
+
 @dataclass(frozen=True)
-class ShellAccess:
+class ShellAccess(Generic[Confined]):
     """An agent's shell: the jail its commands run in, and the timeout of a call that names none."""
 
-    jail: Jail
+    jail: Confined
     timeout_secs: float
 
 

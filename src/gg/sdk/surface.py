@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.index import DocEntry, DocIndex
 from gg.sdk.docs.modulekeys import camel_key, unique_key
 from gg.sdk.skills import SkillShelf

@@ -19,8 +19,8 @@ from typing import Any
 
 from gg.errors import ApiError, ErrorCode
 from gg.prompts import render
-from gg.sandbox.execution import CodeModule
 from gg.sandbox.process import Guest
+from gg.sdk.codemodule import CodeModule
 
 RECEIVE_BYTES = 1 << 20
 SEND_SECS = 30.0  # the guest reads all the time; a line it has not taken by then is a lost channel

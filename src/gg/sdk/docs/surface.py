@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from gg.config.catalogue import Role
-from gg.sandbox.languages import LanguageSpec
 from gg.sdk.docs.index import DocIndex
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.pages import documentation
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.registry import Registry, is_bound
