@@ -15,8 +15,8 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.scope import ProgramScope
-from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
+from gg.state.skills import SkillShelf
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from guest_world import QuietLog

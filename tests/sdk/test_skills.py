@@ -15,8 +15,7 @@ from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.skills import SkillCatalogues, SkillShelf, split_front_matter
-from gg.state.skills import SkillReads
+from gg.state.skills import SkillCatalogues, SkillReads, SkillShelf, split_front_matter
 from gg.state.window import Band, Window
 from guest_world import QuietLog
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gg.errors import ApiError, ErrorCode
-from gg.sdk.skills import SkillCatalogues, SkillShelf
+from gg.state.skills import SkillCatalogues, SkillShelf
 
 from .docworld import world
 

@@ -25,6 +25,7 @@ from gg.loop.setup import AgentSetup
 from gg.loop.stream import AgentStream
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
 from gg.providers.base import Message
+from gg.sdk.surface import Surface
 from gg.state.holdings import Holdings
 from gg.state.library import ProgramLibrary
 from gg.state.memories.module import MemoriesModule
@@ -49,7 +50,7 @@ class Arrival:
 
 def fresh_holdings(
     setup: AgentSetup, run: RunContext, arrival: Arrival, agent_id: str, spawner: ModuleSet | None = None
-) -> Holdings:
+) -> Holdings[Surface]:
     """What a new agent `agent_id` of `setup` holds before its first turn: its window briefed with
     `arrival.brief` (none: an unbriefed window); `spawner` is the set of the agent that spawned it."""
     settings = setup.library
@@ -64,7 +65,7 @@ def fresh_holdings(
     return holdings
 
 
-def render_system_prompt(holdings: Holdings, setup: AgentSetup, arrival: Arrival) -> None:
+def render_system_prompt(holdings: Holdings[Surface], setup: AgentSetup, arrival: Arrival) -> None:
     """Fill the window's system-prompt slot with the prompt rendered for `setup`."""
     shelf = holdings.surface.skills
     facts = Delegating(setup.roster, setup.max_depth, arrival.depth, setup.seat)
@@ -82,7 +83,7 @@ def render_system_prompt(holdings: Holdings, setup: AgentSetup, arrival: Arrival
     )
 
 
-def _memories_segment(holdings: Holdings, setup: AgentSetup) -> str:
+def _memories_segment(holdings: Holdings[Surface], setup: AgentSetup) -> str:
     module = holdings.modules.get(ModuleKind.MEMORIES)
     return module.guide_text(spelling(setup)) if isinstance(module, MemoriesModule) else ""
 

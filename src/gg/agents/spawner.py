@@ -44,6 +44,7 @@ from gg.loop.setup import AgentSetup
 from gg.loop.status import AgentStatus, RunStatus, agent_status
 from gg.providers.base import ModelClient
 from gg.sdk.scope import ForkDeclaration, Succession
+from gg.sdk.surface import Surface
 from gg.state.holdings import Holdings
 from gg.telemetry.agent_events import AgentFinished
 from gg.telemetry.events import LogLevel
@@ -83,7 +84,7 @@ class Spawner:
         setup: AgentSetup,
         node: AgentNode,
         arrival: Arrival,
-        holdings: Holdings | None = None,
+        holdings: Holdings[Surface] | None = None,
         *,
         ledger: ErrorLedger | None = None,
         turn: int = 0,

@@ -36,6 +36,7 @@ from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcom
 from gg.providers.base import Message, ModelClient, ModelError
 from gg.sdk.delegation import Delegation
 from gg.sdk.scope import DeferredDeclarations, ForkDeclaration, Succession
+from gg.sdk.surface import Surface
 from gg.state.holdings import Holdings
 from gg.telemetry.events import LimitExceeded, LogLevel, TurnOutcomeEvent
 
@@ -47,7 +48,7 @@ _ENDS_THE_AGENT = frozenset({ErrorType.MODEL_AUTH, ErrorType.MODEL_REJECTED, Err
 @dataclass
 class Agent:
     setup: AgentSetup
-    holdings: Holdings
+    holdings: Holdings[Surface]
     client: ModelClient
     stream: AgentStream
     node: AgentNode

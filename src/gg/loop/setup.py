@@ -34,11 +34,11 @@ from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry
 from gg.sdk.shell import ShellAccess
-from gg.sdk.skills import SkillCatalogues
 from gg.sdk.surface import Grant, Surface
 from gg.state.board import BoardSeat, IssuePolicy
 from gg.state.memories import ProfileStores
 from gg.state.module import Holder
+from gg.state.skills import SkillCatalogues
 from gg.state.workspace import Workspace
 
 

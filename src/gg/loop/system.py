@@ -20,8 +20,8 @@ from gg.config.kinds import KIND_ORDER, ModuleKind
 from gg.sandbox.jail import JailPolicy
 from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.registry import Ending, Operation, Registry, is_bound
-from gg.sdk.skills import Skill
 from gg.state.library import ProgramLibrary
+from gg.state.skills import Skill
 
 if TYPE_CHECKING:
     from gg.config.delegation import RosterEntry

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.index import DocEntry, DocIndex
 from gg.sdk.docs.modulekeys import camel_key, unique_key
-from gg.sdk.skills import SkillShelf
+from gg.state.skills import SkillShelf
 
 ModuleDocumenter = Callable[[CodeModule, str], list[DocEntry]]  # (module, description) -> pages
 

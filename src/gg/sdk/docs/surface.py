@@ -16,8 +16,9 @@ from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.pages import documentation
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.registry import Registry, is_bound
-from gg.sdk.skills import SkillShelf, built_in_skills
+from gg.sdk.skills import built_in_skills
 from gg.sdk.surface import LoadedModules, Surface
+from gg.state.skills import SkillShelf
 
 
 def build_surface(

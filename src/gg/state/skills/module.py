@@ -22,7 +22,7 @@ from gg.telemetry.events import Payload
 from gg.telemetry.module_events import SkillsState
 
 if TYPE_CHECKING:
-    from gg.sdk.skills import SkillShelf
+    from gg.state.skills.shelf import SkillShelf
 
 
 class SkillReads:
