@@ -24,7 +24,7 @@ from gg.cli.reading import runs, show
 from gg.cli.reference import check, docs, schema
 from gg.cli.session import replay, run
 from gg.console.command import console
-from gg.mcp.command import mcp
+from gg.mcp_server.command import mcp
 from gg.otel.command import export
 from gg.study.cli import study
 from gg.telemetry.store_command import store

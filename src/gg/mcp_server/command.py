@@ -1,5 +1,5 @@
 """`gg mcp serve CONFIG`: gg as an MCP server over stdio, or over streamable HTTP on loopback
-(`--http`, port 8766 unless `--port` says otherwise); see `gg.mcp.serve`. Sessions are recorded in
+(`--http`, port 8766 unless `--port` says otherwise); see `gg.mcp_server.serve`. Sessions are recorded in
 the run store of the working directory, as `gg run` records. The MCP SDK is imported only when the
 server starts; without the `mcp` extra the command says how to install it (exit 2)."""
 
@@ -36,7 +36,7 @@ def serve(config: Path, over_http: bool, port: int) -> None:
         click.echo(str(refusal), err=True)
         sys.exit(2)
     try:
-        from gg.mcp.serve import serve as serving
+        from gg.mcp_server.serve import serve as serving
     except ImportError:
         click.echo(NEEDS_EXTRA, err=True)
         sys.exit(2)

@@ -5,7 +5,7 @@ Rules kept here:
 - an arm is served by the first profile (in document order) whose programs are written in it,
   with everything that profile enables (its modules, its ceilings, its workspace), as the root of
   a session recorded in the run store like any `gg run` (`gg show`, the console); the MCP client
-  is its model (`gg.mcp.bridge`);
+  is its model (`gg.mcp_server.bridge`);
 - each call is one turn of that session, and is answered with the texts the session's next
   request shows: the receipt (the program's library id, or `ok`), each view the program opened,
   then gg's feedback, each as one text block; the program library lasts across calls, so an id
@@ -32,7 +32,7 @@ from pydantic import Field
 from gg.agents.interruption import message_of, sigterm_interrupts
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
-from gg.mcp.bridge import CLOSED, Bridge, Reading
+from gg.mcp_server.bridge import CLOSED, Bridge, Reading
 from gg.prompts import render
 from gg.sandbox.languages import LANGUAGES
 
@@ -97,10 +97,10 @@ class ArmSessions:
             thread.join()
 
     def _session(self, bridge: Bridge) -> None:
-        import gg
+        from gg.api.run import run
 
         try:
-            result = gg.run(self._capability_set, model=bridge, store=self._store)
+            result = run(self._capability_set, model=bridge, store=self._store)
         except KeyboardInterrupt:  # the bridge was closed: the run recorded why
             return
         except ConfigError as refused:
