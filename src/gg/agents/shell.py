@@ -15,7 +15,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import gg
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import ShellParams
 from gg.errors import ConfigDefect, ConfigError
@@ -50,7 +49,7 @@ def open_shell(profile: AgentProfile, workspace: Path, stream: AgentStream) -> S
 
 def hidden_from_jails() -> tuple[Path, ...]:
     """gg's package, its Python environment (a virtual one; never the system's), the run store."""
-    hidden = [Path(gg.__file__).parent, Path.cwd() / GG_DIR]
+    hidden = [Path(__file__).parents[1], Path.cwd() / GG_DIR]
     if sys.prefix != sys.base_prefix:
         hidden.append(Path(sys.prefix))
     return tuple(hidden)
