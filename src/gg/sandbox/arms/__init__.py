@@ -5,6 +5,8 @@ from __future__ import annotations
 from gg.sandbox.execution import Arm
 from gg.sdk.registry import Registry
 
+__all__ = ["build_arm"]
+
 
 def build_arm(language: str, registry: Registry) -> Arm:
     """A fresh arm for `language` (a `LanguageSpec.id`), serving the SDK of `registry`.
