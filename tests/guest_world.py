@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
-from gg.errors import ApiError
+from gg.errors import OperationError
 from gg.sandbox.execution import Arm, Execution
 from gg.sandbox.languages import LANGUAGES
 from gg.sandbox.membrane import Membrane
@@ -31,7 +31,7 @@ class QuietLog:
     def call_started(self, operation: str, ordinal: int) -> None:
         return None
 
-    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
+    def call_ended(self, operation: str, ordinal: int, failure: OperationError | None) -> None:
         return None
 
     def program_logged(self, lines: Sequence[str], dropped: int) -> None:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from gg.agents.lineages import ChildResult, Lineages
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.loop.status import AgentStatus
 from manual_clock import ManualClock
 
@@ -61,16 +61,16 @@ def test_a_successors_id_names_its_lineage() -> None:
 
 def test_waiting_on_an_agent_that_is_no_child_is_not_found_naming_the_children() -> None:
     lineages = _family()
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         lineages.wait("root.1", ["root.2"], [], None, ManualClock())
     assert refused.value.code is ErrorCode.NOT_FOUND and "no children" in refused.value.message
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         lineages.wait("root", ["root.9"], [], None, ManualClock())
     assert "`root.1`, `root.2`" in refused.value.message
 
 
 def test_a_fork_declared_this_turn_is_waited_for_on_a_later_one() -> None:
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         _family().wait("root", ["root.f1"], ["root.f1"], None, ManualClock())
     assert refused.value.code is ErrorCode.INVALID_ARGUMENT and "later turn" in refused.value.message
 
@@ -80,7 +80,7 @@ def test_the_runs_deadline_ends_a_wait_naming_who_had_not_ended() -> None:
     clock = ManualClock(100.0)
     lineages.finish("root.1", _done("root.1"))
     threading.Timer(0.05, lambda: clock.advance(10)).start()
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         lineages.wait("root", None, [], 105.0, clock)
     assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and "`root.2`" in refused.value.message
     assert "`root.1`" not in refused.value.message
@@ -90,7 +90,7 @@ def test_a_stopping_run_ends_every_wait_at_once() -> None:
     lineages = _family()
     threading.Timer(0.05, lineages.halt).start()
     started = time.monotonic()
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         lineages.wait("root", None, [], None, ManualClock())
     assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and time.monotonic() - started < 5
 
@@ -101,11 +101,11 @@ def test_a_message_waits_for_its_childs_next_turn_and_only_a_running_child_takes
     lineages.post("root", "root", "root.1", "second")
     assert lineages.take_inbox("root.1") == [("root", "first"), ("root", "second")]
     assert lineages.take_inbox("root.1") == []
-    with pytest.raises(ApiError) as stranger:
+    with pytest.raises(OperationError) as stranger:
         lineages.post("root.1", "root.1", "root.2", "hi")
     assert stranger.value.code is ErrorCode.NOT_FOUND
     lineages.finish("root.2", _done("root.2"))
-    with pytest.raises(ApiError) as ended:
+    with pytest.raises(OperationError) as ended:
         lineages.post("root", "root", "root.2", "too late")
     assert ended.value.code is ErrorCode.CONFLICT
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gg.agents.waits import Waits, agent_node, cycle_of, issue_node
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 
 ROOT, IMPL, CHILD = agent_node("root"), agent_node("root.1"), agent_node("root.1.1")
 FIRST, SECOND, THIRD = issue_node("ISSUE-1"), issue_node("ISSUE-2"), issue_node("ISSUE-3")
@@ -31,7 +31,7 @@ def test_a_cycle_through_a_child_names_the_child_edge() -> None:
 def test_a_refused_wait_names_each_step_and_records_nothing() -> None:
     waits = Waits()
     waits.issue_edges = lambda: {SECOND: [FIRST], FIRST: [IMPL]}
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         waits.declare("wait_for_issue", "root.1", [SECOND])
     assert (refused.value.operation, refused.value.code) == ("wait_for_issue", ErrorCode.CONFLICT)
     assert refused.value.message == (
@@ -47,7 +47,7 @@ def test_the_second_half_of_a_cycle_is_refused_and_a_cleared_wait_closes_none() 
     waits = Waits()
     waits.issue_edges = lambda: {FIRST: [IMPL]}
     waits.declare("wait_for_subagents", "root.1", [CHILD])
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         waits.declare("wait_for_issue", "root.1.1", [FIRST])
     assert refused.value.message.endswith(
         "`root.1.1` waits on `ISSUE-1`; `ISSUE-1` is being worked on by `root.1`; "
@@ -61,7 +61,7 @@ def test_blocking_an_issue_is_refused_when_it_closes_a_cycle_through_a_wait() ->
     waits = Waits()
     waits.issue_edges = lambda: {FIRST: [IMPL], THIRD: []}
     waits.declare("wait_for_issue", "root.1", [THIRD])
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         waits.check_blockers("set_issue_blocked_by", "ISSUE-3", ["ISSUE-1"])
     assert refused.value.message == (
         "blocking `ISSUE-3` on `ISSUE-1` would close a cycle that no wait in it could ever leave: "

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from gg.config.ceilings import Ceilings
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Execution
 from gg.sdk.codemodule import CodeModule
@@ -96,24 +96,24 @@ class Host:
             self.hook(operation, args)
         serve = getattr(self, "_" + operation.replace(".", "_"), None)
         if serve is None:
-            raise ApiError(
+            raise OperationError(
                 operation.split(".")[1], ErrorCode.UNAVAILABLE, f"`gg.{operation}` is not available."
             )
         return serve(args)
 
     def _path(self, key: str, raw: Any) -> Path:
         if not isinstance(raw, str) or not raw or "\0" in raw:
-            raise ApiError(key, ErrorCode.INVALID_ARGUMENT, "expected a non-empty path")
+            raise OperationError(key, ErrorCode.INVALID_ARGUMENT, "expected a non-empty path")
         root = self.workspace.resolve()
         target = (root / raw).resolve()
         if target != root and root not in target.parents:
-            raise ApiError(key, ErrorCode.REFUSED, "the path is outside the workspace")
+            raise OperationError(key, ErrorCode.REFUSED, "the path is outside the workspace")
         return target
 
     def _files_read_file(self, args: Mapping[str, Any]) -> Any:
         path = self._path("read_file", args.get("path"))
         if not path.is_file():
-            raise ApiError("read_file", ErrorCode.NOT_FOUND, "no such file")
+            raise OperationError("read_file", ErrorCode.NOT_FOUND, "no such file")
         lines = path.read_text().splitlines(keepends=True)
         first = int(args.get("offset", 0))
         page = lines[first : first + int(args.get("limit", len(lines)))]
@@ -136,7 +136,7 @@ class Host:
     def _files_list_dir(self, args: Mapping[str, Any]) -> Any:
         path = self._path("list_dir", args.get("path", "."))
         if not path.is_dir():
-            raise ApiError("list_dir", ErrorCode.NOT_FOUND, "no such directory")
+            raise OperationError("list_dir", ErrorCode.NOT_FOUND, "no such directory")
         return [
             {"name": entry.name, "kind": "directory" if entry.is_dir() else "file"}
             for entry in sorted(path.iterdir())

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gg.config.catalogue import Role
-from gg.errors import ApiError
+from gg.errors import OperationError
 from gg.sandbox.languages import JAVASCRIPT
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
@@ -46,10 +46,10 @@ class World:
     def call(self, wire: str, **args: Any) -> Any:
         return Membrane(default_registry(), self.scope(), QuietLog(), self.language.id)(wire, args)
 
-    def refusal(self, wire: str, **args: Any) -> ApiError:
+    def refusal(self, wire: str, **args: Any) -> OperationError:
         try:
             self.call(wire, **args)
-        except ApiError as error:
+        except OperationError as error:
             return error
         raise AssertionError(f"{wire} was expected to fail")
 

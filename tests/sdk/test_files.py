@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.files import FILES_OPERATIONS, MAX_READ_BYTES, MAX_SCANNED_FILE_BYTES, MAX_WRITE_BYTES
@@ -20,7 +20,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 EMOJI = "\U0001f600"
 
 
-def _error(case: Canary, wire: str, **args: object) -> ApiError:
+def _error(case: Canary, wire: str, **args: object) -> OperationError:
     outcome = case.attempt(wire, **args)
     assert outcome.error is not None, f"expected a refusal, got {outcome.value!r}"
     return outcome.error
@@ -120,7 +120,7 @@ def test_an_offset_at_or_past_the_last_line_is_an_invalid_argument(case: Canary)
 
 def test_a_zero_limit_is_refused_at_the_membrane_stating_the_range_it_checks(case: Canary) -> None:
     membrane = Membrane(default_registry(), case.scope, QuietLog(), "javascript")
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         membrane("files.read_file", {"path": "notes.txt", "limit": 0})
     assert (refused.value.code, refused.value.message) == (
         ErrorCode.INVALID_ARGUMENT,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from gg import prompts
 from gg.agents.context import RunContext
 from gg.config.kinds import ModuleKind
-from gg.loop.agent import Agent
+from gg.loop.agent import Incarnation
 from gg.loop.modules import spelling
 from gg.loop.setup import AgentSetup
 from gg.loop.stream import AgentStream
@@ -88,7 +88,7 @@ def _memories_segment(holdings: Holdings[Surface], setup: AgentSetup) -> str:
     return module.guide_text(spelling(setup)) if isinstance(module, MemoriesModule) else ""
 
 
-def announce(agent: Agent, arrival: Arrival) -> None:
+def announce(agent: Incarnation, arrival: Arrival) -> None:
     """The instance's opening events, on its own stream (see the module rules)."""
     stream, setup = agent.stream, agent.setup
     stream.emit(

@@ -46,7 +46,7 @@ _ENDS_THE_AGENT = frozenset({ErrorType.MODEL_AUTH, ErrorType.MODEL_REJECTED, Err
 
 
 @dataclass
-class Agent:
+class Incarnation:
     setup: AgentSetup
     holdings: Holdings[Surface]
     client: ModelClient
@@ -92,10 +92,10 @@ class AgentEnd:
 class ForkDispatch(Protocol):
     """Who starts a turn's fork copies once the turn closes."""
 
-    def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None: ...
+    def dispatch(self, agent: Incarnation, forks: list[ForkDeclaration]) -> None: ...
 
 
-def run_agent(agent: Agent, run: Run, forks: ForkDispatch) -> AgentEnd | Succession:
+def run_agent(agent: Incarnation, run: Run, forks: ForkDispatch) -> AgentEnd | Succession:
     """Take turns until something ends the incarnation."""
     while True:
         place, agent.place = agent.place, None
@@ -132,7 +132,7 @@ def _stopped(run: Run) -> AgentEnd:
     return AgentEnd(RunStatus.COMPLETED, stopped=True)
 
 
-def _deliver_messages(agent: Agent) -> None:
+def _deliver_messages(agent: Incarnation) -> None:
     """What was sent to the agent since its last turn reaches its window before its next request."""
     if agent.delegation is None:
         return
@@ -142,7 +142,7 @@ def _deliver_messages(agent: Agent) -> None:
         )
 
 
-def _wait_for_issues(agent: Agent, run: Run, issues: list[str]) -> None:
+def _wait_for_issues(agent: Incarnation, run: Run, issues: list[str]) -> None:
     """The board issues the turn waits for (`waitForIssue`), between its turns: once each is done
     or failed (or the run's time or the run ran out), what became of each reaches its window."""
     try:
@@ -172,7 +172,7 @@ def _runtime_breach(limits: Limits, run: Run, turns: int) -> Breach:
     return breach
 
 
-def _turn(agent: Agent, run: Run, deferred: DeferredDeclarations) -> TurnOutcome | AgentEnd:
+def _turn(agent: Incarnation, run: Run, deferred: DeferredDeclarations) -> TurnOutcome | AgentEnd:
     """One turn's outcome, still to close; a model failure that ends the agent closes its turn
     and ends the agent here, and a turn the run's time ran out in stops the agent at the runtime
     ceiling, unjudged."""
@@ -193,7 +193,7 @@ def _turn(agent: Agent, run: Run, deferred: DeferredDeclarations) -> TurnOutcome
         return Fatal(defect.fault, defect.message)
 
 
-def _close_turn(agent: Agent, outcome: TurnOutcome) -> AgentEnd | None:
+def _close_turn(agent: Incarnation, outcome: TurnOutcome) -> AgentEnd | None:
     limits = agent.setup.limits
     agent.ledger.record(outcome, limits.error_rate_window)
     agent.tally.record(outcome, limits.error_rate_window)

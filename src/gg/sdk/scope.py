@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from gg.config.catalogue import Role
 from gg.deadline import time_left
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.registry import ArmSpelling
 from gg.state.skills import SkillReads
 
@@ -64,7 +64,7 @@ class Declarations:
     def hand_over(self, source: str) -> None:
         """Register the program to run next in this one's place; the first hand-over stands."""
         if self.handover is not None:
-            raise ApiError("rerun", ErrorCode.REFUSED, "this program already handed a program over")
+            raise OperationError("rerun", ErrorCode.REFUSED, "this program already handed a program over")
         self.handover = source
 
 
@@ -108,7 +108,7 @@ class DeferredDeclarations:
     def succeed(self, succession: Succession, operation: str) -> None:
         """The first succession stands; a second is refused."""
         if self.succession is not None:
-            raise ApiError(operation, ErrorCode.REFUSED, "a succession was already declared this turn")
+            raise OperationError(operation, ErrorCode.REFUSED, "a succession was already declared this turn")
         self.succession = succession
 
     def fork(self, fork: ForkDeclaration) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from gg.deadline import time_left, within
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.prompts import render
 from gg.sdk.command import CommandEnd, Exited, JailFailure, Output, TimedOut
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
@@ -70,25 +70,27 @@ def _shell(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     try:
         end = access.jail.run(command, timeout)
     except JailFailure as failure:
-        raise ApiError("shell", ErrorCode.IO_ERROR, _not_started(failure.reason)) from None
+        raise OperationError("shell", ErrorCode.IO_ERROR, _not_started(failure.reason)) from None
     match end:
         case Exited(exit_code=code, output=output):
             return _result(code, output)
         case TimedOut(timeout_secs=seconds, output=output):
-            raise ApiError("shell", ErrorCode.LIMIT_EXCEEDED, _stopped(seconds, output))
+            raise OperationError("shell", ErrorCode.LIMIT_EXCEEDED, _stopped(seconds, output))
 
 
 def _checked(command: str) -> str:
     if not command.strip():
-        raise ApiError("shell", ErrorCode.INVALID_ARGUMENT, "`command` is blank")
+        raise OperationError("shell", ErrorCode.INVALID_ARGUMENT, "`command` is blank")
     if "\0" in command:
-        raise ApiError("shell", ErrorCode.INVALID_ARGUMENT, "`command` holds a NUL character")
+        raise OperationError("shell", ErrorCode.INVALID_ARGUMENT, "`command` holds a NUL character")
     try:
         size = len(command.encode())
     except UnicodeEncodeError:
-        raise ApiError("shell", ErrorCode.INVALID_ARGUMENT, "`command` is not well-formed Unicode") from None
+        raise OperationError(
+            "shell", ErrorCode.INVALID_ARGUMENT, "`command` is not well-formed Unicode"
+        ) from None
     if size > MAX_COMMAND_BYTES:
-        raise ApiError(
+        raise OperationError(
             "shell",
             ErrorCode.INVALID_ARGUMENT,
             f"`command` is {size} bytes, over the {MAX_COMMAND_BYTES}-byte cap",

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from gg import prompts
 from gg.config.skills import BUILT_IN_FAMILIES
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.docs.index import DocEntry, DocKind
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 from gg.state.skills.shelf import Skill, SkillShelf
@@ -57,7 +57,7 @@ def _read_skill(scope: ProgramScope, args: Mapping[str, Any]) -> str:
     name: str = args["name"]
     skill = shelf.get(name)
     if skill is None:
-        raise ApiError("read_skill", ErrorCode.NOT_FOUND, _no_such_skill(name, shelf))
+        raise OperationError("read_skill", ErrorCode.NOT_FOUND, _no_such_skill(name, shelf))
     text = shelf.read(skill)
     scope.skills_read.record(skill.name)
     if scope.window is not None:

@@ -63,13 +63,13 @@ class Renewable(Protocol):
     def fresh(self) -> Self: ...
 
 
-Surface = TypeVar("Surface", bound=Renewable)
+HeldSurface = TypeVar("HeldSurface", bound=Renewable)
 
 
 @dataclass
-class Holdings(Generic[Surface]):
+class Holdings(Generic[HeldSurface]):
     modules: ModuleSet
-    surface: Surface
+    surface: HeldSurface
     library: ProgramLibrary | None = None
     _spare_reads: SkillReads = field(default_factory=SkillReads)  # the read set of a holder without skills
 
@@ -77,11 +77,11 @@ class Holdings(Generic[Surface]):
     def open(
         cls,
         holder: Holder,
-        surface: Surface,
+        surface: HeldSurface,
         library: ProgramLibrary | None,
         ids: StoreIds,
         instance: Instance | None = None,
-    ) -> Holdings[Surface]:
+    ) -> Holdings[HeldSurface]:
         """What a new agent (`instance`) holds before its first turn: the store every kind it holds
         binds."""
         return cls(ModuleSet.open(holder, ids, MODULE_CLASSES, instance), surface, library)
@@ -131,20 +131,20 @@ class Holdings(Generic[Surface]):
         module = self.modules.typed(ModuleKind.BOARD, BoardModule)
         return None if module is None else module.handle
 
-    def fork(self, ids: StoreIds, copy_id: str = "") -> tuple[Holdings[Surface], list[Row]]:
+    def fork(self, ids: StoreIds, copy_id: str = "") -> tuple[Holdings[HeldSurface], list[Row]]:
         """An independent copy for the copy of the agent `copy_id`, and the fork's rows; the two
         diverge here."""
         modules, rows = self.modules.fork(ids, Instance(copy_id))
         library = None if self.library is None else self.library.fork()
         return Holdings(modules, self.surface.fresh(), library), rows
 
-    def library_row(self, new: Holdings[Surface], *, fork: bool = False) -> LibraryRow:
+    def library_row(self, new: Holdings[HeldSurface], *, fork: bool = False) -> LibraryRow:
         """What a fork (`fork`) or a succession that made `new` of these holdings did to the library."""
         return library_row(_programs(self.library), _programs(new.library), fork=fork)
 
     def transfer(
-        self, holder: Holder, surface: Surface, settings: LibrarySettings | None, carried: Plan
-    ) -> tuple[Holdings[Surface], Transfer]:
+        self, holder: Holder, surface: HeldSurface, settings: LibrarySettings | None, carried: Plan
+    ) -> tuple[Holdings[HeldSurface], Transfer]:
         """What a successor holds once it takes these over under its own profile (`holder`, its
         surface opened from its grant, its library settings), carrying `carried.kinds`."""
         moved = self.modules.transfer(holder, carried.kinds, carried.ids, Instance(carried.successor))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gg.config.skills import catalogue_entries
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.state.workspace import PathRefusal, Workspace
 from gg.wire import first_heading_unsafe
 
@@ -167,14 +167,16 @@ class SkillShelf:
                 size = os.fstat(stream.fileno()).st_size
                 if size > MAX_SKILL_FILE_BYTES:
                     over = f"is {size} bytes, over the {MAX_SKILL_FILE_BYTES}-byte cap"
-                    raise ApiError("read_skill", ErrorCode.LIMIT_EXCEEDED, f"`{written}` {over}")
+                    raise OperationError("read_skill", ErrorCode.LIMIT_EXCEEDED, f"`{written}` {over}")
                 return stream.read().decode("utf-8", "replace")
         except PathRefusal as refusal:
             if absent_ok and refusal.code is ErrorCode.NOT_FOUND:
                 return None
-            raise ApiError("read_skill", ErrorCode.IO_ERROR, f"cannot be read: {refusal.message}") from None
+            raise OperationError(
+                "read_skill", ErrorCode.IO_ERROR, f"cannot be read: {refusal.message}"
+            ) from None
         except OSError as error:
-            raise ApiError(
+            raise OperationError(
                 "read_skill", ErrorCode.IO_ERROR, f"`{written}` cannot be read: {error.strerror}"
             ) from None
 
