@@ -23,8 +23,8 @@ import pytest
 
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
-from guest_world import GuestAgent, csv_agent
-from shared_arms import ArmShelf, ArmSpec
+from support.guest_world import GuestAgent, csv_agent
+from support.shared_arms import ArmShelf, ArmSpec
 
 
 def pytest_configure(config: pytest.Config) -> None:

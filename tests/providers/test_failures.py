@@ -8,7 +8,7 @@ from gg.deadline import time_left
 from gg.outcome import ErrorKind, ErrorType
 from gg.providers.failures import Failure, Symptom, retry_after_secs, status_failure, symptom_of_status
 from gg.providers.retry import Retrier, RetryPolicy
-from manual_clock import ManualClock
+from support.manual_clock import ManualClock
 
 from .operator import Operator
 

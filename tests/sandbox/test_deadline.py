@@ -4,7 +4,7 @@ clock and what is given back to it."""
 from __future__ import annotations
 
 from gg.sandbox.process import Deadline
-from manual_clock import ManualClock
+from support.manual_clock import ManualClock
 
 
 def test_a_ceiling_runs_out_its_seconds_after_it_is_set() -> None:

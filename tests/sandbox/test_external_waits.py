@@ -24,8 +24,8 @@ from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.arms.python import PythonArm
 from gg.sandbox.execution import Arm
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
-from manual_clock import HeldClock
-from wall_bounds import STOPPED_WITHIN_SECS
+from support.manual_clock import HeldClock
+from support.wall_bounds import STOPPED_WITHIN_SECS
 
 WAIT_SECS = 100.0  # each wait moves the guests' clock this far
 # Far below one wait, far above what a program does between its calls on a loaded machine.

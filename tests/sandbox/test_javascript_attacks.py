@@ -24,7 +24,12 @@ import pytest
 import yaml
 from jsworld import JAVASCRIPT, TRIVIAL, Host
 
-from attack_fixture import (
+from gg.config.ceilings import Ceilings
+from gg.outcome import ErrorKind, ErrorType
+from gg.sandbox.arms.javascript import JavaScriptArm
+from gg.sandbox.execution import Execution
+from gg.sdk.codemodule import CodeModule
+from support.attack_fixture import (
     build_canary,
     case_number,
     ceilings_of,
@@ -33,12 +38,7 @@ from attack_fixture import (
     padded,
     substitute,
 )
-from gg.config.ceilings import Ceilings
-from gg.outcome import ErrorKind, ErrorType
-from gg.sandbox.arms.javascript import JavaScriptArm
-from gg.sandbox.execution import Execution
-from gg.sdk.codemodule import CodeModule
-from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
+from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT
 

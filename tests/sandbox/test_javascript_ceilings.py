@@ -19,8 +19,8 @@ from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sdk.codemodule import CodeModule
-from manual_clock import HeldClock, ManualClock
-from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
+from support.manual_clock import HeldClock, ManualClock
+from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT
 

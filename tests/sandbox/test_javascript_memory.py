@@ -14,7 +14,7 @@ from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.deno.memory import allowance
 from gg.sandbox.execution import Arm
 from gg.sdk.codemodule import CodeModule
-from shared_arms import ArmShelf
+from support.shared_arms import ArmShelf
 
 pytestmark = JAVASCRIPT
 

@@ -18,7 +18,7 @@ from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.host.operations import host_entries
 from gg.sdk.registry import Registry
-from guest_world import CEILINGS
+from support.guest_world import CEILINGS
 
 ledger = gg.family("ledger", doc="the shop's counts.")
 

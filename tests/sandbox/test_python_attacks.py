@@ -23,15 +23,6 @@ from typing import Any
 import pytest
 import yaml
 
-from attack_fixture import (
-    build_canary,
-    case_number,
-    ceilings_of,
-    markers_in_tmp,
-    outside_snapshot,
-    padded,
-    substitute,
-)
 from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
@@ -45,8 +36,17 @@ from gg.sdk.docs.surface import build_surface
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
-from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
+from support.attack_fixture import (
+    build_canary,
+    case_number,
+    ceilings_of,
+    markers_in_tmp,
+    outside_snapshot,
+    padded,
+    substitute,
+)
+from support.guest_world import QuietLog
+from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = pytest.mark.arms("python")
 

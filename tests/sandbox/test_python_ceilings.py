@@ -16,7 +16,7 @@ from pyworld import PYTHON, TRIVIAL, Host, host, run
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.arms.python import PythonArm
-from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
+from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = PYTHON
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gg.outcome import ErrorType
-from guest_world import GuestAgent
+from support.guest_world import GuestAgent
 
 # The seed's programs-page program, in Python.
 SEED_PROGRAM = """import gg

@@ -13,7 +13,7 @@ from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.arms.python import PythonArm
 from gg.sdk.codemodule import CodeModule
-from wall_bounds import STOPPED_WITHIN_SECS
+from support.wall_bounds import STOPPED_WITHIN_SECS
 
 __all__ = ["host"]  # fixtures
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gg.outcome import ErrorType
-from guest_world import GuestAgent
+from support.guest_world import GuestAgent
 
 # The program of the seed's programs page, byte for byte; it is valid JavaScript as it stands.
 SEED_PROGRAM = """import { files, session, views } from "gg";

@@ -29,7 +29,6 @@ import pytest
 import yaml
 
 import gg
-from attack_fixture import build_canary, ceilings_of, markers_in_tmp, outside_snapshot, substitute
 from gg.agents.shell import hidden_from_jails
 from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
@@ -42,9 +41,10 @@ from gg.sdk.scope import ProgramScope
 from gg.sdk.shell import ShellAccess
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
-from shared_arms import ArmShelf
-from wall_bounds import ANSWERED_WITHIN_SECS
+from support.attack_fixture import build_canary, ceilings_of, markers_in_tmp, outside_snapshot, substitute
+from support.guest_world import QuietLog
+from support.shared_arms import ArmShelf
+from support.wall_bounds import ANSWERED_WITHIN_SECS
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "attacks"
 SHELL_CASES = sorted(CASES.glob("*-shell-*.yaml"))

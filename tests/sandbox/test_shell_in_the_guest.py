@@ -20,8 +20,8 @@ from gg.sdk.scope import ProgramScope
 from gg.sdk.shell import ShellAccess
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
-from wall_bounds import STOPPED_WITHIN_SECS
+from support.guest_world import QuietLog
+from support.wall_bounds import STOPPED_WITHIN_SECS
 
 CEILINGS = Ceilings(timeout_secs=1.0, max_memory_bytes=256 * 1024 * 1024)
 JS = {

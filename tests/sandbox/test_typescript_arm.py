@@ -21,7 +21,7 @@ from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.tscheck import TypeChecker, blank_directives
 from gg.sandbox.execution import Execution
 from gg.sdk.codemodule import CodeModule
-from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
+from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 __all__ = ["host"]  # fixtures
 

@@ -19,7 +19,7 @@ from jsworld import TRIVIAL, Host, registry
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind
 from gg.sandbox.arms.typescript import TypeScriptArm
-from wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
+from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = pytest.mark.arms("typescript", registry=registry)
 

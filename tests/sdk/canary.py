@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from attack_fixture import build_canary, substitute
 from gg.config.catalogue import Role
 from gg.errors import OperationError
 from gg.sdk.catalogue import default_registry
@@ -21,6 +20,7 @@ from gg.sdk.scope import ProgramScope
 from gg.sdk.views import VIEWS_OPERATIONS
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
+from support.attack_fixture import build_canary, substitute
 
 OPERATIONS = {op.wire: op for op in (*FILES_OPERATIONS, *LISTING_OPERATIONS, *VIEWS_OPERATIONS)}
 CANARY_MARKS = ("CANARY-", "root:x:0:0", "canary-outside-listing-7c1e")

@@ -19,7 +19,7 @@ from gg.sdk.surface import Surface
 from gg.state.skills import SkillShelf
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 
 
 @dataclass

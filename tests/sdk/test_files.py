@@ -12,7 +12,7 @@ from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.registry import Always, ParamType
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 
 from .canary import Canary
 

@@ -14,7 +14,7 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.registry import Always, ParamType
 from gg.sdk.types import Record
-from guest_world import GuestAgent, spec_agent
+from support.guest_world import GuestAgent, spec_agent
 
 from .canary import Canary
 

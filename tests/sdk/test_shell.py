@@ -17,7 +17,7 @@ from gg.sdk.scope import ProgramScope
 from gg.sdk.shell import ShellAccess, command_timeout
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 
 
 class Agent:

@@ -17,7 +17,7 @@ from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.surface import build_surface
 from gg.state.skills import SkillCatalogues, SkillReads, SkillShelf, split_front_matter
 from gg.state.window import Band, Window
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 
 from .docworld import World, world
 

@@ -29,7 +29,7 @@ from gg.sdk.registry import Handler, Registry
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 from warehouse import warehouse
 
 GRANTED = frozenset({"responses-as-code", "host-functions", "host-functions:warehouse"})

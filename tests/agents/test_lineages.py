@@ -11,7 +11,7 @@ import pytest
 from gg.agents.lineages import ChildResult, Lineages
 from gg.errors import ErrorCode, OperationError
 from gg.loop.status import AgentStatus
-from manual_clock import ManualClock
+from support.manual_clock import ManualClock
 
 
 def _family() -> Lineages:

@@ -9,7 +9,7 @@ from gg.sandbox.languages import JAVASCRIPT
 from gg.sdk.catalogue import default_registry
 from gg.telemetry.emitter import CollectingSink, Telemetry
 from gg.telemetry.events import Log
-from manual_clock import ManualClock
+from support.manual_clock import ManualClock
 
 from .test_leases import Builder
 

@@ -18,7 +18,7 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.codemodule import CodeModule
 from gg.sdk.registry import Registry
 from gg.sdk.scope import ProgramScope
-from guest_world import CEILINGS, QuietLog
+from support.guest_world import CEILINGS, QuietLog
 
 REGISTRY = default_registry()
 
