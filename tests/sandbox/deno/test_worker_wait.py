@@ -1,7 +1,7 @@
 """A run begins on a booted Worker, and the guest says when: `started` (with the time it waited,
 when it found none booted and said `waiting` at once), after which the program goes to its
 Worker only on Python's `go`; the pool gives the wait back to the program's clock
-(`Deadline.hold` and `Deadline.begin`, tests/sandbox/test_deadline.py) and sets the run's data
+(`Deadline.hold` and `Deadline.begin`, tests/sandbox/arms/test_deadline.py) and sets the run's data
 limit in between. Spares are booted again only on `rest`."""
 
 from __future__ import annotations

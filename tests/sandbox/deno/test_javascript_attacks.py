@@ -42,7 +42,7 @@ from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = JAVASCRIPT
 
-CASES = Path(__file__).resolve().parents[1] / "cases" / "attacks"
+CASES = Path(__file__).resolve().parents[2] / "cases" / "attacks"
 PASSWD_LINE = re.compile(r"^root:[^:]*:0:0:", re.M)
 
 

@@ -50,7 +50,7 @@ from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = pytest.mark.arms("python")
 
-CASES = Path(__file__).resolve().parents[1] / "cases" / "attacks"
+CASES = Path(__file__).resolve().parents[2] / "cases" / "attacks"
 PASSWD_LINE = re.compile(r"^root:[^:]*:0:0:", re.M)
 TRIVIAL = 'from gg import views\nviews.open_text("alive", "yes")\n'
 HOST_REPR = re.compile(r"<module .* from '/|site-packages|/usr/lib/python")

@@ -46,7 +46,7 @@ from support.guest_world import QuietLog
 from support.shared_arms import ArmShelf
 from support.wall_bounds import ANSWERED_WITHIN_SECS
 
-CASES = Path(__file__).resolve().parents[1] / "cases" / "attacks"
+CASES = Path(__file__).resolve().parents[2] / "cases" / "attacks"
 SHELL_CASES = sorted(CASES.glob("*-shell-*.yaml"))
 PASSWD_LINE = re.compile(r"^root:[^:]*:0:0:", re.M)
 LINE = re.compile(

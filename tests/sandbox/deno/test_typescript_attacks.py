@@ -23,7 +23,7 @@ from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
 
 pytestmark = pytest.mark.arms("typescript", registry=registry)
 
-CASE = Path(__file__).resolve().parents[1] / "cases" / "attacks" / "005-ts-checker-reads-outside-files.yaml"
+CASE = Path(__file__).resolve().parents[2] / "cases" / "attacks" / "005-ts-checker-reads-outside-files.yaml"
 PASSWD_LINE = re.compile(r"^root:[^:]*:0:0:", re.M)
 ABSOLUTE_PATH = re.compile(r"(?:file://)?(/[\w.\-]+)+")
 
