@@ -22,8 +22,8 @@ from gg.config.delegation import FsmState, RosterEntry
 from gg.config.kinds import ModuleKind
 from gg.config.memories import MemoryProfile
 from gg.config.model import Agent as AgentProfile
+from gg.config.model import LibrarySettings
 from gg.config.model import Limits as LimitsConfig
-from gg.config.model import ProgramLibrary as LibrarySettings
 from gg.config.modules import reviewers_required, task_list
 from gg.config.skills import BUILT_IN_FAMILIES
 from gg.loop.limits import Limits

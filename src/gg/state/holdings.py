@@ -36,7 +36,7 @@ from gg.state.tasks import TaskListModule
 from gg.state.window import HistoryModule, ViewSet, Window
 
 if TYPE_CHECKING:
-    from gg.config.model import ProgramLibrary as LibrarySettings
+    from gg.config.model import LibrarySettings
     from gg.state.board import BoardHandle
     from gg.state.tasks import TasksModule
 
