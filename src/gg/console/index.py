@@ -20,7 +20,7 @@ from gg.console.library import AgentPrograms, fold_programs
 from gg.console.modules import ModuleIndex, fold_modules
 from gg.console.overview import KindOverview, StoreFigures, kind_overviews, store_figures
 from gg.console.window import AgentWindow, fold_windows
-from gg.record.agents import RUNNING, AgentTree, Instance, fold_agents
+from gg.record.agents import RUNNING, RecordedInstance, RecordedTree, fold_agents
 from gg.record.envelope import UNREADABLE, Record, records_of
 from gg.record.tally import summed
 from gg.record.transcript import TokenCounts, Transcript, Turn, fold_transcript
@@ -46,7 +46,7 @@ class RunIndex:
     run_id: str
     status: str
     transcript: Transcript
-    tree: AgentTree
+    tree: RecordedTree
     windows: dict[str, AgentWindow]
     modules: ModuleIndex
     reported: dict[str, dict[int, ContextTurn]]
@@ -78,7 +78,7 @@ class RunIndex:
     def context(self, agent_id: str) -> dict[int, ContextTurn]:
         return self.reported.get(agent_id) or self.estimated.get(agent_id, {})
 
-    def instance(self, agent_id: str) -> Instance | None:
+    def instance(self, agent_id: str) -> RecordedInstance | None:
         return self.tree.instances.get(agent_id)
 
     def turns(self, agent_id: str) -> list[Turn]:
