@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 
 from gg.config.ceilings import Ceilings
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.outcome import ErrorType
 from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
@@ -58,7 +58,7 @@ class Runaway:
 def host(operation: str, args: Mapping[str, Any]) -> Any:
     """Every file call fails as a missing path; every other call succeeds with nothing."""
     if operation.startswith("files."):
-        raise ApiError(operation.split(".", 1)[1], ErrorCode.NOT_FOUND, "no such file")
+        raise OperationError(operation.split(".", 1)[1], ErrorCode.NOT_FOUND, "no such file")
     return None
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.config.ceilings import Ceilings
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.prompts import render
 from gg.sandbox.arms.python import PythonArm
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
@@ -91,7 +91,7 @@ def _unused(scope: Any, args: Mapping[str, Any]) -> None:
 
 def echo_host(operation: str, args: Mapping[str, Any]) -> Any:
     if operation != "probe.echo":
-        raise ApiError(operation, ErrorCode.UNAVAILABLE, "only probe.echo is served")
+        raise OperationError(operation, ErrorCode.UNAVAILABLE, "only probe.echo is served")
     return args.get("value")
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from gg.config.ceilings import Ceilings
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sandbox.arms import build_arm
 from gg.sandbox.execution import Arm
 from gg.sandbox.process import resident_bytes
@@ -50,7 +50,7 @@ TRIVIAL = {
 
 def host(operation: str, args: Mapping[str, Any]) -> Any:
     if operation.startswith("files."):
-        raise ApiError(operation.split(".", 1)[1], ErrorCode.NOT_FOUND, "no such file")
+        raise OperationError(operation.split(".", 1)[1], ErrorCode.NOT_FOUND, "no such file")
     return None
 
 

@@ -24,9 +24,9 @@ import pytest
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.telemetry.location import StoreLocation, parse_store_url
-from guest_world import GuestAgent, csv_agent
-from postgres_server import PostgresServer
-from shared_arms import ArmShelf, ArmSpec
+from support.guest_world import GuestAgent, csv_agent
+from support.postgres_server import PostgresServer
+from support.shared_arms import ArmShelf, ArmSpec
 
 
 def pytest_configure(config: pytest.Config) -> None:

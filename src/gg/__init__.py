@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from gg.api.run import run
 from gg.errors import ConfigError
+from gg.version import __version__
 
 if TYPE_CHECKING:
     from gg.api.hook import hook
@@ -71,8 +72,6 @@ if TYPE_CHECKING:
     from gg.sdk.host.error import ApiError
     from gg.sdk.host.family import HostFamily, family
     from gg.telemetry.events import Event
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AgentSummary",

@@ -1,7 +1,8 @@
 """The errors gg raises, and who owns each.
 
-- `ApiError(operation, code, message)`: the one error a program can see. Codes are data
-  (`ErrorCode`, kebab-case on the wire), never subclasses.
+- `OperationError(operation, code, message)`: a failed operation, the one error a program can
+  see (as the SDK's `ApiError`). Codes are data (`ErrorCode`, kebab-case on the wire), never
+  subclasses; a host function raises it as `gg.ApiError(code, message)` (`gg.sdk.host.error`).
 - `GgDefect(fault, message)`: gg itself broke. The turn is Fatal, the model reads nothing, no
   ceiling is charged, and the run ends `internal_error` (seed 001, "gg's own defects").
 - `ConfigError(defects)`: a capability set refused before the first turn, carrying every
@@ -35,7 +36,7 @@ class ErrorCode(StrEnum):
     OTHER = "other"
 
 
-class ApiError(Exception):
+class OperationError(Exception):
     """A failed SDK call. `operation` is gg's key without its family (`read_file`)."""
 
     def __init__(self, operation: str, code: ErrorCode, message: str) -> None:

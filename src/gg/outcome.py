@@ -2,7 +2,8 @@
 
 A turn produces exactly one outcome: `Finished`, `Continue` or `Fatal`. An error turn is a
 `Continue` that carries an `ErrorType`; its base `ErrorKind` is never stored but read from one
-total table, and `is_error` is the single definition of an error turn.
+total table, and `is_error` is the single definition of an error turn. A failure is named by one
+line of its text (`failure_headline`).
 """
 
 from __future__ import annotations
@@ -110,3 +111,12 @@ def outcome_name(outcome: TurnOutcome) -> OutcomeName:
             return OutcomeName.PROGRESSED
         case Continue():
             return OutcomeName.ERROR
+
+
+def failure_headline(text: str) -> str:
+    """The one line that names a failure: the first line of its text, or for a Python traceback
+    (which names its exception last) the last one."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    return lines[-1] if lines[0].startswith("Traceback") else lines[0]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import gg
-from scripted_host import Scripted, config
+from support.scripted_host import Scripted, config
 
 CODE_MODE = {"id": "responses-as-code", "params": {"language": "javascript"}}
 FINISH = 'import { session } from "gg";\nsession.finish("handed");\n'

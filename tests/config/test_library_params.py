@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gg.config import ProgramLibrary
+from gg.config import LibrarySettings
 
 from .documents import example, library, load, refusal
 
@@ -91,14 +91,14 @@ def test_a_disabled_library_still_has_its_written_params_judged(folder: Path) ->
 @pytest.mark.parametrize(
     ("params", "expected"),
     [
-        ({"keep": 3.0, "idLength": 4}, ProgramLibrary(keep=3, id_length=4)),
-        ({"keep": 0, "idLength": 8}, ProgramLibrary(keep=0, id_length=8)),
-        ({"keep": 5, "idLength": 2}, ProgramLibrary(keep=5, id_length=2)),
-        ({"keep": 5, "idLength": 32}, ProgramLibrary(keep=5, id_length=32)),
+        ({"keep": 3.0, "idLength": 4}, LibrarySettings(keep=3, id_length=4)),
+        ({"keep": 0, "idLength": 8}, LibrarySettings(keep=0, id_length=8)),
+        ({"keep": 5, "idLength": 2}, LibrarySettings(keep=5, id_length=2)),
+        ({"keep": 5, "idLength": 32}, LibrarySettings(keep=5, id_length=32)),
     ],
 )
 def test_written_library_params_are_honoured(
-    folder: Path, params: dict[str, Any], expected: ProgramLibrary
+    folder: Path, params: dict[str, Any], expected: LibrarySettings
 ) -> None:
     assert load(with_library(True, params), folder).root.program_library == expected
 

@@ -12,8 +12,8 @@ from gg.config import (
     CapabilityId,
     ErrorRateCeiling,
     Language,
+    LibrarySettings,
     ModelCallLimits,
-    ProgramLibrary,
     Provider,
     Role,
     load_capability_set,
@@ -31,7 +31,7 @@ def test_the_example_loads_with_typed_accessors(folder: Path) -> None:
     assert agent.model.provider is Provider.REPLAY
     assert agent.responses_as_code.language is Language.JAVASCRIPT
     assert agent.language is Language.JAVASCRIPT
-    assert agent.program_library == ProgramLibrary(keep=20, id_length=4)
+    assert agent.program_library == LibrarySettings(keep=20, id_length=4)
     assert agent.enabled(CapabilityId.PROGRAM_LIBRARY)
     assert loaded.limits.max_turns == 12
 

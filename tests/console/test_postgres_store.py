@@ -15,8 +15,8 @@ from console.test_routes import FILES, example_run
 from gg.cli import main
 from gg.console.app import create_app
 from gg.telemetry.location import parse_store_url
-from postgres_server import PASSWORD, PostgresServer, free_port
 from study.studies import arms_study
+from support.postgres_server import PASSWORD, PostgresServer, free_port
 
 
 def rows(page: str) -> list[str]:

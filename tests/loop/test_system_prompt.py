@@ -14,7 +14,7 @@ from gg.prompts import render
 from gg.sandbox.languages import LANGUAGES
 from gg.sdk.catalogue import default_registry
 from gg.sdk.registry import Ending
-from gg.sdk.skills import Skill
+from gg.state.skills import Skill
 
 REGISTRY = default_registry()
 DISCOVERY = {"docs.search", "views.open_docs_view"}

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gg.config.catalogue import Role
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sandbox.membrane import Membrane
 from gg.sdk.registry import Always, Capability, Operation, Param, ParamType, Registry
 from gg.sdk.scope import ProgramScope
@@ -22,7 +22,7 @@ class Log:
     def call_started(self, operation: str, ordinal: int) -> None:
         self.events.append(("call", operation, ordinal, None))
 
-    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
+    def call_ended(self, operation: str, ordinal: int, failure: OperationError | None) -> None:
         self.events.append(("result", operation, ordinal, None if failure is None else failure.code.value))
 
     def program_logged(self, lines: Sequence[str], dropped: int) -> None:
@@ -79,7 +79,7 @@ def test_a_granted_call_is_dispatched_bracketed_and_counted() -> None:
 
 def test_an_ungranted_capability_is_unavailable_and_names_the_call_and_capability() -> None:
     membrane, _, log = _membrane()
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("shell.shell", {"command": "ls"})
     assert caught.value.code is ErrorCode.UNAVAILABLE and caught.value.operation == "shell"
     assert "`gg.shell.shell`" in caught.value.message and "`shell`" in caught.value.message
@@ -89,7 +89,7 @@ def test_an_ungranted_capability_is_unavailable_and_names_the_call_and_capabilit
 
 def test_the_role_gate_runs_before_any_argument_check() -> None:
     membrane, _, _ = _membrane(Role.STANDARD)
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("session.request_changes", {"items": 42})
     assert caught.value.code is ErrorCode.UNAVAILABLE and caught.value.operation == "request_changes"
     assert (
@@ -100,7 +100,7 @@ def test_the_role_gate_runs_before_any_argument_check() -> None:
 
 def test_a_review_agent_may_not_finish_and_is_told_its_own_endings() -> None:
     membrane, _, _ = _membrane(Role.REVIEW)
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("session.finish", {"summary": "done"})
     assert (
         "`gg.session.approve`" in caught.value.message
@@ -123,7 +123,7 @@ def test_forged_arguments_are_refused_on_the_host_naming_the_argument(
     args: dict[str, Any], named: str
 ) -> None:
     membrane, _, _ = _membrane()
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("files.read_file", args)
     assert caught.value.code is ErrorCode.INVALID_ARGUMENT and named in caught.value.message
     assert membrane.counts.tool_calls == 0
@@ -131,7 +131,7 @@ def test_forged_arguments_are_refused_on_the_host_naming_the_argument(
 
 def test_an_operation_gg_does_not_offer_is_unavailable() -> None:
     membrane, _, _ = _membrane()
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("os.system", {"command": "id"})
     assert caught.value.code is ErrorCode.UNAVAILABLE
 
@@ -147,7 +147,7 @@ def test_finish_declares_an_ending_and_the_last_call_wins() -> None:
 
 def test_a_blank_summary_is_refused_and_declares_nothing() -> None:
     membrane, scope, _ = _membrane()
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("session.finish", {"summary": "  \n"})
     assert caught.value.code is ErrorCode.INVALID_ARGUMENT and "not over" in caught.value.message
     assert scope.declarations.ending is None
@@ -158,7 +158,7 @@ def test_request_changes_numbers_the_items_left_after_trimming_blanks() -> None:
     membrane("session.request_changes", {"items": [" fix a ", "", "  ", "add b"]})
     assert scope.declarations.ending is not None
     assert scope.declarations.ending.final_text == "Changes requested:\n1. fix a\n2. add b"
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("session.request_changes", {"items": ["", " "]})
     assert caught.value.code is ErrorCode.INVALID_ARGUMENT and "`gg.session.approve`" in caught.value.message
 
@@ -174,7 +174,7 @@ def test_past_the_run_deadline_tool_calls_are_refused_but_endings_are_served() -
         "root", Role.STANDARD, frozenset(), workspace=None, views=None, turn=1, deadline=10.0
     )  # type: ignore[arg-type]
     membrane = Membrane(Registry(OPS), scope, Log(), "javascript", clock=lambda: 10.5)
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         membrane("files.read_file", {"path": "a.md"})
     assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and membrane.counts.tool_calls == 0
     membrane("session.finish", {"summary": "done in time"})
@@ -186,7 +186,7 @@ def test_past_100000_calls_the_membrane_refuses_each_call_and_counts_it_without_
     for _ in range(100_000):
         membrane("files.read_file", {"path": "a.md"})
     for _ in range(3):
-        with pytest.raises(ApiError) as caught:
+        with pytest.raises(OperationError) as caught:
             membrane("files.read_file", {"path": "a.md"})
         assert caught.value.code is ErrorCode.LIMIT_EXCEEDED and caught.value.operation == "read_file"
     assert "100,000 SDK calls" in caught.value.message
@@ -217,6 +217,6 @@ def test_an_argument_the_operation_does_not_declare_is_named_as_the_programs_arm
     """A guest refuses an unknown option itself, so only a guest that did not keep its rules
     brings one here; the Python guest spells its keywords for the wire (`bogus_arg` -> `bogusArg`)."""
     membrane, _, _ = _membrane(language=language)
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("files.read_file", {"path": "a", "bogusArg": 1})
     assert (caught.value.code, caught.value.message) == (ErrorCode.INVALID_ARGUMENT, said)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gg.providers.cache_points import GRID, MAX_POINTS, SYSTEM, CachePoint, cache_points
+from gg.providers.cache_points import GRID, SYSTEM, CachePoint, cache_points
 
 
 def thread(size: int, *, opening: tuple[str, ...] = ("user",)) -> list[str]:
@@ -55,4 +55,4 @@ def test_a_volatile_last_message_moves_the_tail_back_one() -> None:
 
 
 def test_a_request_never_carries_more_than_four_points() -> None:
-    assert max(len(cache_points(thread(n))) for n in range(0, 200)) == MAX_POINTS
+    assert max(len(cache_points(thread(n))) for n in range(0, 200)) == 4

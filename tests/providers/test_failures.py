@@ -6,9 +6,9 @@ import pytest
 
 from gg.deadline import time_left
 from gg.outcome import ErrorKind, ErrorType
-from gg.providers.failures import Failure, Symptom, retry_after_secs, status_failure, symptom_of_status
+from gg.providers.failures import FailedAttempt, Symptom, retry_after_secs, status_failure, symptom_of_status
 from gg.providers.retry import Retrier, RetryPolicy
-from manual_clock import ManualClock
+from support.manual_clock import ManualClock
 
 from .operator import Operator
 
@@ -36,7 +36,7 @@ def test_each_status_has_one_error_type_and_one_retry_rule(
 
 def test_every_symptom_is_a_model_api_error() -> None:
     for symptom in Symptom:
-        assert Failure(symptom, "x").type.kind is ErrorKind.MODEL_API
+        assert FailedAttempt(symptom, "x").type.kind is ErrorKind.MODEL_API
 
 
 def test_only_a_400_whose_body_names_tool_choice_is_a_refused_pin() -> None:
@@ -70,7 +70,7 @@ def test_retry_after_is_read_in_seconds_or_milliseconds(headers: dict[str, str],
 
 def test_backoff_waits_1_s_then_twice_the_last_up_to_its_ceiling() -> None:
     policy = RetryPolicy(retries=10, max_delay_secs=60.0)
-    failure = Failure(Symptom.SERVER_FAILED, "x")
+    failure = FailedAttempt(Symptom.SERVER_FAILED, "x")
     assert [policy.delay_secs(n, failure) for n in range(1, 9)] == [
         1.0,
         2.0,
@@ -93,29 +93,29 @@ def test_the_defaults_retry_ten_times_against_a_60_s_ceiling() -> None:
 
 def test_a_requested_wait_is_honoured_when_longer_within_the_ceiling() -> None:
     policy = RetryPolicy(max_delay_secs=60.0)
-    assert policy.delay_secs(1, Failure(Symptom.RATE_LIMITED, "x", retry_after_secs=7.0)) == 7.0
-    assert policy.delay_secs(4, Failure(Symptom.RATE_LIMITED, "x", retry_after_secs=0.5)) == 8.0
-    assert policy.delay_secs(1, Failure(Symptom.RATE_LIMITED, "x", retry_after_secs=3600.0)) == 60.0
+    assert policy.delay_secs(1, FailedAttempt(Symptom.RATE_LIMITED, "x", retry_after_secs=7.0)) == 7.0
+    assert policy.delay_secs(4, FailedAttempt(Symptom.RATE_LIMITED, "x", retry_after_secs=0.5)) == 8.0
+    assert policy.delay_secs(1, FailedAttempt(Symptom.RATE_LIMITED, "x", retry_after_secs=3600.0)) == 60.0
 
 
 def test_a_failure_that_no_retry_cures_is_returned_after_one_attempt() -> None:
     operator = Operator()
     attempts: list[float] = []
 
-    def attempt(secs: float) -> str | Failure:
+    def attempt(secs: float) -> str | FailedAttempt:
         attempts.append(secs)
-        return Failure(Symptom.AUTH_REFUSED, "HTTP 401: no")
+        return FailedAttempt(Symptom.AUTH_REFUSED, "HTTP 401: no")
 
     result = Retrier(log=operator.log, sleep=operator.sleep).run("m", attempt)
-    assert result == Failure(Symptom.AUTH_REFUSED, "HTTP 401: no")
+    assert result == FailedAttempt(Symptom.AUTH_REFUSED, "HTTP 401: no")
     assert (attempts, operator.lines, operator.sleeps) == ([900.0], [], [])
 
 
 def test_a_retry_names_its_attempts_symptom_never_an_exhausted_schedule() -> None:
     operator = Operator()
-    results: list[str | Failure] = [
-        Failure(Symptom.CONNECTION_FAILED, "down"),
-        Failure(Symptom.RATE_LIMITED, "HTTP 429: slow down"),
+    results: list[str | FailedAttempt] = [
+        FailedAttempt(Symptom.CONNECTION_FAILED, "down"),
+        FailedAttempt(Symptom.RATE_LIMITED, "HTTP 429: slow down"),
         "ok",
     ]
     retrier = Retrier(log=operator.log, sleep=operator.sleep)
@@ -130,11 +130,14 @@ def test_a_retry_names_its_attempts_symptom_never_an_exhausted_schedule() -> Non
 
 def test_once_the_attempts_are_spent_the_last_failure_stands() -> None:
     operator = Operator()
-    results = [Failure(Symptom.SERVER_FAILED, "HTTP 500: a"), Failure(Symptom.SERVER_FAILED, "HTTP 503: b")]
+    results = [
+        FailedAttempt(Symptom.SERVER_FAILED, "HTTP 500: a"),
+        FailedAttempt(Symptom.SERVER_FAILED, "HTTP 503: b"),
+    ]
     result = Retrier(log=operator.log, policy=RetryPolicy(retries=1), sleep=operator.sleep).run(
         "m", lambda secs: results.pop(0)
     )
-    assert isinstance(result, Failure)
+    assert isinstance(result, FailedAttempt)
     assert result.type is ErrorType.MODEL_RETRY_EXHAUSTED
     assert result.message == "HTTP 503: b (gave up after 2 attempts)"
 
@@ -142,9 +145,9 @@ def test_once_the_attempts_are_spent_the_last_failure_stands() -> None:
 def test_no_retry_at_all_gives_up_on_the_first_failure() -> None:
     operator = Operator()
     result = Retrier(log=operator.log, policy=RetryPolicy(retries=0), sleep=operator.sleep).run(
-        "m", lambda secs: Failure(Symptom.SERVER_FAILED, "HTTP 500: a")
+        "m", lambda secs: FailedAttempt(Symptom.SERVER_FAILED, "HTTP 500: a")
     )
-    assert isinstance(result, Failure) and result.message == "HTTP 500: a (gave up after 1 attempt)"
+    assert isinstance(result, FailedAttempt) and result.message == "HTTP 500: a (gave up after 1 attempt)"
     assert operator.sleeps == []
 
 
@@ -153,9 +156,9 @@ def test_every_attempt_and_every_wait_is_held_within_the_runs_time() -> None:
     clock, operator = ManualClock(0.0), Operator()
     given: list[float] = []
 
-    def attempt(secs: float) -> str | Failure:
+    def attempt(secs: float) -> str | FailedAttempt:
         given.append(secs)
-        return Failure(Symptom.SERVER_FAILED, "HTTP 500: down")
+        return FailedAttempt(Symptom.SERVER_FAILED, "HTTP 500: down")
 
     def sleep(secs: float) -> None:
         operator.sleep(secs)
@@ -163,13 +166,13 @@ def test_every_attempt_and_every_wait_is_held_within_the_runs_time() -> None:
 
     retrier = Retrier(log=operator.log, run_left=lambda: time_left(5.0, clock()), sleep=sleep)
     result = retrier.run("openai:m", attempt)
-    assert isinstance(result, Failure) and result.message == "HTTP 500: down"
+    assert isinstance(result, FailedAttempt) and result.message == "HTTP 500: down"
     assert (given, operator.sleeps, clock()) == ([5.0, 4.0, 2.0], [1.0, 2.0, 2.0], 5.0)
     assert operator.lines[-1][1] == (
         "model call to openai:m failed (HTTP 500: down); "
         "the run's time runs out in 2.00s, before another attempt"
     )
-    assert retrier.run("openai:m", attempt) == Failure(
+    assert retrier.run("openai:m", attempt) == FailedAttempt(
         Symptom.TIMED_OUT, "the run's time is spent; no request was made"
     )
     assert len(given) == 3  # once the run's time is spent no request is made

@@ -342,11 +342,11 @@ def test_a_priced_name_asked_away_from_the_providers_endpoint_costs_only_what_pr
 def test_a_reply_nested_too_deep_to_read_is_model_parse_and_deep_arguments_stay_raw() -> None:
     from gg.providers.base import parse_arguments
     from gg.providers.chat_wire import parse_reply
-    from gg.providers.failures import Failure, Symptom
+    from gg.providers.failures import FailedAttempt, Symptom
 
     deep = "[" * 100_000 + "]" * 100_000
     failure = parse_reply('{"choices": ' + deep + "}", "gpt-4o")
-    assert isinstance(failure, Failure) and failure.symptom is Symptom.UNREADABLE
+    assert isinstance(failure, FailedAttempt) and failure.symptom is Symptom.UNREADABLE
     arguments = '{"program": ' + deep + "}"
     assert parse_arguments(arguments) == arguments
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gg.providers.base import ModelError, Reply, Usage
-from gg.providers.failures import Failure, Symptom
+from gg.providers.failures import FailedAttempt, Symptom
 from gg.providers.pricing import Price, cost_at, cost_of, default_table, parse_table, priced
 
 MILLION = 1_000_000
@@ -73,7 +73,7 @@ def test_a_reported_cost_is_kept_and_a_missing_one_comes_from_the_table() -> Non
 
 
 def test_a_charged_failure_is_raised_with_its_cost() -> None:
-    failure = Failure(Symptom.LENGTH_CAPPED, "cut", usage=Usage(0, MILLION))
+    failure = FailedAttempt(Symptom.LENGTH_CAPPED, "cut", usage=Usage(0, MILLION))
     with pytest.raises(ModelError) as caught:
         priced("openai:gpt-4o", failure)
     assert caught.value.cost_usd == pytest.approx(10.0)

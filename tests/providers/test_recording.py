@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gg.agents.run import RunOptions, RunResult, execute_run
+from gg.agents.run import RunEnding, RunOptions, execute_run
 from gg.config import parse_capability_set
 from gg.outcome import ErrorType
 from gg.providers.base import ModelError, Reply, ToolCall, Usage
@@ -163,7 +163,7 @@ def test_a_recorder_whose_file_cannot_be_written_fails_before_the_run(tmp_path: 
 
 
 class _Run:
-    def __init__(self, result: RunResult, events: list[dict[str, Any]]) -> None:
+    def __init__(self, result: RunEnding, events: list[dict[str, Any]]) -> None:
         self.result = result
         self.events = events
 

@@ -13,7 +13,7 @@ import pytest
 from gg.record.query import BadQuery, NotARead, PastTimeBound, QueryError, open_for_queries, run_query
 from gg.record.store import RunStore
 from gg.record.views import VIEWS
-from mounts import remount, tmpfs
+from support.mounts import remount, tmpfs
 from telemetry.sample import RUN_ID, emit_sample_run
 
 ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT MAX(x) FROM c"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gg.agents.run import RunOptions, RunResult, World, execute_run
+from gg.agents.run import RunEnding, RunOptions, World, execute_run
 from gg.config import parse_capability_set
 from gg.deadline import MonotonicClock
 from gg.providers.base import ModelClient, Reply, Request
@@ -75,7 +75,7 @@ def line(*sources: str, agent: str | None = None, profile: str | None = None) ->
 class Crew:
     events: list[dict[str, Any]]
     requests: dict[str, list[Request]]
-    result: RunResult
+    result: RunEnding
     workspace: Path
     document: dict[str, Any] = field(default_factory=dict[str, Any])
 

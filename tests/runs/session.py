@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gg.agents.run import RunOptions, RunResult, World, execute_run
+from gg.agents.run import RunEnding, RunOptions, World, execute_run
 from gg.config import parse_capability_set
 from gg.deadline import MonotonicClock
 from gg.providers.base import Request
@@ -30,7 +30,7 @@ from gg.telemetry.emitter import CollectingSink, Sink, Telemetry
 class Session:
     events: list[dict[str, Any]]
     requests: list[Request]
-    result: RunResult
+    result: RunEnding
     workspace: Path
 
     def of_type(self, kind: str, turn: int | None = None) -> list[dict[str, Any]]:

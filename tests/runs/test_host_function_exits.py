@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import gg
-import scripted_host
-from scripted_host import Scripted
+from support import scripted_host
+from support.scripted_host import Scripted
 
 exits = gg.family("exits", doc="functions that leave early.")
 

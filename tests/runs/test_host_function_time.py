@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import gg
-import scripted_host
-from scripted_host import Scripted
+from support import scripted_host
+from support.scripted_host import Scripted
 
 RELEASE = threading.Event()  # lets every hanging plain function return; set after each test
 CANCELLED: list[str] = []  # the async functions whose task was cancelled

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 import gg
-import scripted_host
 import warehouse as shop
-from scripted_host import Scripted
-from shared_arms import ArmShelf
+from support import scripted_host
+from support.scripted_host import Scripted
+from support.shared_arms import ArmShelf
 from warehouse import warehouse
 
 JS_CALLS = """import { warehouse, session } from "gg";

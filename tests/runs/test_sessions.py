@@ -15,7 +15,7 @@ from gg.providers.scripted import ScriptedClient, program_reply
 from gg.record.transcript import fold_transcript
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.terminal.show import render_transcript
-from manual_clock import ManualClock
+from support.manual_clock import ManualClock
 
 LIBRARY = {"keep": 20, "idLength": 4}
 FINISH = 'import { session } from "gg";\nsession.finish("done");\n'

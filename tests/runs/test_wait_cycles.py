@@ -13,7 +13,7 @@ from crew import line, profile, run_crew, subagents
 
 from gg.sandbox.execution import Arm
 from gg.telemetry.events import Event, EventType
-from manual_clock import ManualClock
+from support.manual_clock import ManualClock
 
 pytestmark = pytest.mark.arms("javascript")
 

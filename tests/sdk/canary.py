@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from attack_fixture import build_canary, substitute
 from gg.config.catalogue import Role
-from gg.errors import ApiError
+from gg.errors import OperationError
 from gg.sdk.catalogue import default_registry
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.listing import LISTING_OPERATIONS
@@ -21,6 +20,7 @@ from gg.sdk.scope import ProgramScope
 from gg.sdk.views import VIEWS_OPERATIONS
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
+from support.attack_fixture import build_canary, substitute
 
 OPERATIONS = {op.wire: op for op in (*FILES_OPERATIONS, *LISTING_OPERATIONS, *VIEWS_OPERATIONS)}
 CANARY_MARKS = ("CANARY-", "root:x:0:0", "canary-outside-listing-7c1e")
@@ -57,7 +57,7 @@ class Canary:
     def attempt(self, wire: str, **args: Any) -> Outcome:
         try:
             return Outcome(value=self.call(wire, **args))
-        except ApiError as error:
+        except OperationError as error:
             return Outcome(error=error)
 
     def outside_state(self) -> dict[str, str]:
@@ -81,7 +81,7 @@ class Canary:
 @dataclass
 class Outcome:
     value: Any = None
-    error: ApiError | None = None
+    error: OperationError | None = None
 
     @property
     def code(self) -> str | None:
@@ -96,7 +96,7 @@ class Outcome:
 def leaks(value: object, root: Path, written: str = "") -> list[str]:
     """The canary marks, or the host path of the case root, found in `value`'s text once the path
     the program wrote (`written`, tokens replaced) is taken out of it."""
-    text = repr(value.to_wire() if isinstance(value, ApiError) else value)
+    text = repr(value.to_wire() if isinstance(value, OperationError) else value)
     if written:
         text = text.replace(written, "")
     found = [mark for mark in CANARY_MARKS if mark in text]

@@ -8,17 +8,18 @@ from pathlib import Path
 from typing import Any
 
 from gg.config.catalogue import Role
-from gg.errors import ApiError
-from gg.sandbox.languages import JAVASCRIPT, LanguageSpec
+from gg.errors import OperationError
+from gg.sandbox.languages import JAVASCRIPT
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.scope import ProgramScope
-from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
+from gg.state.skills import SkillShelf
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 
 
 @dataclass
@@ -45,10 +46,10 @@ class World:
     def call(self, wire: str, **args: Any) -> Any:
         return Membrane(default_registry(), self.scope(), QuietLog(), self.language.id)(wire, args)
 
-    def refusal(self, wire: str, **args: Any) -> ApiError:
+    def refusal(self, wire: str, **args: Any) -> OperationError:
         try:
             self.call(wire, **args)
-        except ApiError as error:
+        except OperationError as error:
             return error
         raise AssertionError(f"{wire} was expected to fail")
 

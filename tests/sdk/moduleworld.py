@@ -19,7 +19,7 @@ from gg.state.board import Board, BoardHandle, IssuePolicy
 from gg.state.tasks import TasksModule
 from gg.state.window import ViewSet, Window
 from gg.state.workspace import Workspace
-from guest_world import CEILINGS, QuietLog
+from support.guest_world import CEILINGS, QuietLog
 
 EVERY_MODULE = frozenset({"tasks", "project-management", "agent-managed-context"})
 

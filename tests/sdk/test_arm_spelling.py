@@ -22,8 +22,8 @@ from gg.state.board import Board, BoardHandle, IssuePolicy, NewIssue
 from gg.state.tasks import ScopeEdit, TasksModule
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
-from guest_world import CEILINGS, QuietLog
+from support.guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
+from support.guest_world import CEILINGS, QuietLog
 
 pytestmark = pytest.mark.arms("javascript", "python")
 

@@ -11,7 +11,7 @@ import pytest
 from gg.config.modules import BoardCaps
 from gg.sandbox.execution import Arm
 from gg.state.board import Board, BoardHandle, IssuePolicy, NewIssue
-from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
+from support.guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 
 from .moduleworld import module_agent
 

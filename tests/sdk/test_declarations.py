@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gg.config.modules import BoardCaps
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sdk.scope import (
     Compaction,
     Declarations,
@@ -27,7 +27,7 @@ def test_the_last_compaction_stands() -> None:
 def test_the_first_succession_stands_and_a_second_is_refused() -> None:
     deferred = DeferredDeclarations()
     deferred.succeed(Succession("exec", "worker", "carry on"), "exec")
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         deferred.succeed(Succession("transition", "review"), "transition_state")
     assert refused.value.code is ErrorCode.REFUSED and refused.value.operation == "transition_state"
     assert deferred.succession == Succession("exec", "worker", "carry on")
@@ -46,7 +46,7 @@ def test_forks_accumulate_and_waits_accumulate_once_each() -> None:
 def test_the_first_hand_over_of_a_program_stands() -> None:
     declarations = Declarations()
     declarations.hand_over("first")
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         declarations.hand_over("second")
     assert refused.value.code is ErrorCode.REFUSED and refused.value.operation == "rerun"
     assert declarations.handover == "first"
@@ -67,7 +67,7 @@ def test_waits_and_delegation_calls_answer_unavailable_without_their_capability(
 
     class Quiet:
         def call_started(self, operation: str, ordinal: int) -> None: ...
-        def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None: ...
+        def call_ended(self, operation: str, ordinal: int, failure: OperationError | None) -> None: ...
 
     def scope(capabilities: frozenset[str]) -> ProgramScope:
         return ProgramScope("root", Role.STANDARD, capabilities, workspace=None, views=None, turn=1)  # type: ignore[arg-type]
@@ -82,7 +82,7 @@ def test_waits_and_delegation_calls_answer_unavailable_without_their_capability(
         ("delegation.send_message", {"agentId": "root.1", "message": "hi"}),
         ("delegation.transition_state", {"state": "build"}),
     ]:
-        with pytest.raises(ApiError) as refused:
+        with pytest.raises(OperationError) as refused:
             Membrane(default_registry(), closed, Quiet(), "javascript")(operation, args)
         assert refused.value.code is ErrorCode.UNAVAILABLE
     from gg.state.board import Board, BoardHandle, NewIssue

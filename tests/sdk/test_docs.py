@@ -13,7 +13,7 @@ from gg.sandbox.languages import LANGUAGES
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.state.window import DocsView, SearchView
-from guest_world import CEILINGS, QuietLog
+from support.guest_world import CEILINGS, QuietLog
 
 from .docworld import World, world
 

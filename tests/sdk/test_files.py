@@ -7,12 +7,12 @@ import time
 
 import pytest
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
-from gg.sdk.files import FILES_OPERATIONS, MAX_READ_BYTES, MAX_SCANNED_FILE_BYTES, MAX_WRITE_BYTES
+from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.registry import Always, ParamType
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 
 from .canary import Canary
 
@@ -20,7 +20,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 EMOJI = "\U0001f600"
 
 
-def _error(case: Canary, wire: str, **args: object) -> ApiError:
+def _error(case: Canary, wire: str, **args: object) -> OperationError:
     outcome = case.attempt(wire, **args)
     assert outcome.error is not None, f"expected a refusal, got {outcome.value!r}"
     return outcome.error
@@ -120,7 +120,7 @@ def test_an_offset_at_or_past_the_last_line_is_an_invalid_argument(case: Canary)
 
 def test_a_zero_limit_is_refused_at_the_membrane_stating_the_range_it_checks(case: Canary) -> None:
     membrane = Membrane(default_registry(), case.scope, QuietLog(), "javascript")
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         membrane("files.read_file", {"path": "notes.txt", "limit": 0})
     assert (refused.value.code, refused.value.message) == (
         ErrorCode.INVALID_ARGUMENT,
@@ -143,7 +143,7 @@ def test_a_read_keeps_whole_lines_up_to_256_kib_and_says_it_was_cut(case: Canary
     line = b"x" * 1023 + b"\n"
     (case.ws / "big.txt").write_bytes(line * 300)
     record = case.call("files.read_file", path="big.txt")
-    assert len(record["contents"]) == MAX_READ_BYTES
+    assert len(record["contents"]) == 262_144
     assert (record["firstLine"], record["lastLine"], record["totalLines"], record["byteTruncated"]) == (
         1,
         256,
@@ -157,9 +157,9 @@ def test_a_read_keeps_whole_lines_up_to_256_kib_and_says_it_was_cut(case: Canary
 
 
 def test_a_single_line_over_the_cap_is_cut_at_a_character_boundary(case: Canary) -> None:
-    (case.ws / "wide.txt").write_text("x" * (MAX_READ_BYTES - 2) + EMOJI * 3 + "\nnext\n")
+    (case.ws / "wide.txt").write_text("x" * (262_144 - 2) + EMOJI * 3 + "\nnext\n")
     record = case.call("files.read_file", path="wide.txt")
-    assert record["contents"] == "x" * (MAX_READ_BYTES - 2)
+    assert record["contents"] == "x" * (262_144 - 2)
     assert (record["firstLine"], record["lastLine"], record["byteTruncated"]) == (1, 1, True)
 
 
@@ -181,10 +181,10 @@ def test_pages_are_exact_across_scan_chunk_boundaries(case: Canary) -> None:
         record = case.call("files.read_file", path="long.txt", offset=offset, limit=limit)
         expected = b"".join(_reference_page(data, offset, limit))
         shown = record["contents"].encode()
-        assert record["byteTruncated"] is (len(expected) > MAX_READ_BYTES)
+        assert record["byteTruncated"] is (len(expected) > 262_144)
         if record["byteTruncated"]:
             assert expected.startswith(shown) and shown.endswith(b"\n")
-            assert len(shown) > MAX_READ_BYTES - 200
+            assert len(shown) > 262_144 - 200
         else:
             assert shown == expected
         assert (record["totalLines"], record["firstLine"]) == (40001, offset + 1)
@@ -193,14 +193,13 @@ def test_pages_are_exact_across_scan_chunk_boundaries(case: Canary) -> None:
 
 def test_a_file_over_256_mib_is_refused_without_being_read(case: Canary) -> None:
     with open(case.ws / "sparse.bin", "wb") as sparse:
-        sparse.truncate(MAX_SCANNED_FILE_BYTES + 1)
+        sparse.truncate(268_435_456 + 1)
     started = time.perf_counter()
     error = _error(case, "files.read_file", path="sparse.bin")
     assert time.perf_counter() - started < 0.5
     assert (error.code, error.message) == (
         ErrorCode.LIMIT_EXCEEDED,
-        f"`sparse.bin` is {MAX_SCANNED_FILE_BYTES + 1} bytes; "
-        f"a read scans at most {MAX_SCANNED_FILE_BYTES} bytes",
+        "`sparse.bin` is 268435457 bytes; a read scans at most 268435456 bytes",
     )
 
 
@@ -298,11 +297,11 @@ def test_lone_surrogates_in_written_contents_become_replacement_characters(case:
 
 
 def test_a_write_over_8_mib_is_refused_and_writes_nothing(case: Canary) -> None:
-    error = _error(case, "files.write_file", path="big.txt", contents="é" * (MAX_WRITE_BYTES // 2 + 1))
+    error = _error(case, "files.write_file", path="big.txt", contents="é" * (8_388_608 // 2 + 1))
     assert (error.operation, error.code) == ("write_file", ErrorCode.LIMIT_EXCEEDED)
-    assert error.message == f"`contents` is {MAX_WRITE_BYTES + 2} bytes, over the {MAX_WRITE_BYTES}-byte cap"
+    assert error.message == "`contents` is 8388610 bytes, over the 8388608-byte cap"
     assert not (case.ws / "big.txt").exists()
-    assert case.call("files.write_file", path="edge.txt", contents="x" * MAX_WRITE_BYTES) == MAX_WRITE_BYTES
+    assert case.call("files.write_file", path="edge.txt", contents="x" * 8_388_608) == 8_388_608
 
 
 def test_writing_to_a_directory_is_an_invalid_argument(case: Canary) -> None:

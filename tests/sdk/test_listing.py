@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sandbox.execution import Arm
 from gg.sdk.catalogue import default_registry
 from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.registry import Always, ParamType
 from gg.sdk.types import Record
-from guest_world import GuestAgent, spec_agent
+from support.guest_world import GuestAgent, spec_agent
 
 from .canary import Canary
 
 
-def _error(case: Canary, wire: str, **args: object) -> ApiError:
+def _error(case: Canary, wire: str, **args: object) -> OperationError:
     outcome = case.attempt(wire, **args)
     assert outcome.error is not None, f"expected a refusal, got {outcome.value!r}"
     return outcome.error

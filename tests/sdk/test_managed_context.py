@@ -11,7 +11,7 @@ import pytest
 from gg.providers.base import Message, ToolCall
 from gg.sandbox.execution import Arm
 from gg.state.window import DocsView, FileView, Region, TextView, Window
-from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
+from support.guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
 
 from .moduleworld import module_agent
 

@@ -20,8 +20,8 @@ from gg.sdk.scope import ProgramScope
 from gg.state.memories import MemoryHolder, drain
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import CEILINGS, QuietLog
 from state.memories.world import Run, note, profile
+from support.guest_world import CEILINGS, QuietLog
 
 pytestmark = pytest.mark.arms("javascript", "python")
 

@@ -17,8 +17,8 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import CEILINGS, QuietLog
 from state.memories.world import Run, note, profile
+from support.guest_world import CEILINGS, QuietLog
 
 pytestmark = pytest.mark.arms("javascript", "typescript", "python", "python-typed")
 

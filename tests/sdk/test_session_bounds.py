@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from guest_world import GuestAgent
+from support.guest_world import GuestAgent
 
 pytestmark = pytest.mark.arms("javascript", "python")
 

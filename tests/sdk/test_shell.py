@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gg.config.catalogue import Role
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sandbox.jail import JailPolicy, open_jail
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
@@ -17,7 +17,7 @@ from gg.sdk.scope import ProgramScope
 from gg.sdk.shell import ShellAccess, command_timeout
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 
 
 class Agent:
@@ -41,8 +41,8 @@ class Agent:
     def shell(self, command: Any, **options: Any) -> Any:
         return self.membrane("shell.shell", {"command": command, **options})
 
-    def failure(self, command: Any, **options: Any) -> ApiError:
-        with pytest.raises(ApiError) as caught:
+    def failure(self, command: Any, **options: Any) -> OperationError:
+        with pytest.raises(OperationError) as caught:
             self.shell(command, **options)
         return caught.value
 
@@ -162,7 +162,7 @@ def test_once_the_runs_budget_is_spent_no_command_runs(tmp_path: Path) -> None:
 def test_an_agent_without_the_shell_capability_is_refused_unavailable(tmp_path: Path) -> None:
     scope = ProgramScope("root", Role.STANDARD, frozenset(), Workspace(tmp_path), ViewSet(), 1)
     membrane = Membrane(default_registry(), scope, QuietLog(), "javascript")
-    with pytest.raises(ApiError) as caught:
+    with pytest.raises(OperationError) as caught:
         membrane("shell.shell", {"command": "true"})
     assert caught.value.code is ErrorCode.UNAVAILABLE
     assert "does not enable `shell`" in caught.value.message

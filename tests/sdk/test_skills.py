@@ -10,15 +10,14 @@ import pytest
 from gg.config.catalogue import Role
 from gg.config.skills import BUILT_IN_FAMILIES, BuiltInSkills
 from gg.errors import ErrorCode
-from gg.sandbox.execution import CodeModule
 from gg.sandbox.languages import JAVASCRIPT, TYPESCRIPT
 from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.skills import SkillCatalogues, SkillShelf, split_front_matter
-from gg.state.skills import SkillReads
+from gg.state.skills import SkillCatalogues, SkillReads, SkillShelf, split_front_matter
 from gg.state.window import Band, Window
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 
 from .docworld import World, world
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gg.errors import ApiError, ErrorCode
-from gg.sdk.skills import SkillCatalogues, SkillShelf
+from gg.errors import ErrorCode, OperationError
+from gg.state.skills import SkillCatalogues, SkillShelf
 
 from .docworld import world
 
@@ -31,10 +31,10 @@ def _shelf(workspace: Path) -> SkillShelf:
     return SkillCatalogues().shelf(workspace / "skills", ("js",), workspace)
 
 
-def _refusal(shelf: SkillShelf, name: str) -> ApiError:
+def _refusal(shelf: SkillShelf, name: str) -> OperationError:
     skill = shelf.get(name)
     assert skill is not None
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         shelf.read(skill)
     assert refused.value.code is ErrorCode.IO_ERROR
     assert SECRET not in refused.value.message and str(workspace) not in refused.value.message
@@ -79,6 +79,6 @@ def test_a_program_reading_a_skill_swapped_for_a_link_out_gets_io_error(tmp_path
     os.unlink(skills / "leak.md")
     (skills / "leak.md").symlink_to(tmp_path / "outside.txt")
     (tmp_path / "outside.txt").write_text(SECRET)
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(OperationError) as refused:
         agent.call("skills.read_skill", name="leak")
     assert refused.value.code is ErrorCode.IO_ERROR and SECRET not in refused.value.message

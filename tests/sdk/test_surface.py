@@ -9,8 +9,8 @@ from gg.config.catalogue import Role
 from gg.sandbox.languages import JAVASCRIPT
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.surface import build_surface
-from gg.sdk.skills import SkillShelf
 from gg.sdk.surface import Surface
+from gg.state.skills import SkillShelf
 
 CSV = "/** Split CSV text into rows. */\nexport function parse(text) { return []; }\n"
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sdk.registry import Always, Capability
 from gg.sdk.views import VIEWS_OPERATIONS
 
@@ -12,7 +12,7 @@ from .canary import Canary
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 
 
-def _error(case: Canary, wire: str, **args: object) -> ApiError:
+def _error(case: Canary, wire: str, **args: object) -> OperationError:
     outcome = case.attempt(wire, **args)
     assert outcome.error is not None, f"expected a refusal, got {outcome.value!r}"
     return outcome.error

@@ -17,8 +17,8 @@ from gg.sdk.catalogue import default_registry
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
-from guest_world import CEILINGS, QuietLog
+from support.guest_attempts import JS_SEEN, PY_SEEN, js_attempt, py_attempt
+from support.guest_world import CEILINGS, QuietLog
 
 pytestmark = pytest.mark.arms("javascript", "python")
 

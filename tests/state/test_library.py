@@ -8,7 +8,7 @@ from itertools import cycle
 import pytest
 
 from gg.errors import FatalFault, GgDefect
-from gg.state.library import MAX_MINT_ATTEMPTS, LibraryEntry, ProgramLibrary
+from gg.state.library import LibraryEntry, ProgramLibrary
 
 
 def _entry(program_id: str, turn: int = 1, source: str = "x", ok: bool = True) -> LibraryEntry:
@@ -44,7 +44,7 @@ def test_minting_gives_up_after_sixteen_collisions_as_gg_own_defect() -> None:
     with pytest.raises(GgDefect) as defect:
         library.mint()
     assert defect.value.fault is FatalFault.HOST_FAULT
-    assert len(attempts) == MAX_MINT_ATTEMPTS
+    assert len(attempts) == 16
 
 
 def test_a_recorded_receipt_is_reused_when_fresh_and_well_formed() -> None:

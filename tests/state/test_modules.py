@@ -13,13 +13,12 @@ import pytest
 from gg.config.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
 from gg.errors import GgDefect
 from gg.providers.base import Message
-from gg.sdk.skills import SkillShelf
 from gg.state.archive import ArchiveModule
 from gg.state.dispositions import Row, Step, exec_carries, fork_dispositions, transfer_steps
 from gg.state.holdings import MODULE_CLASSES
 from gg.state.module import Holder, Incompatible, Module
 from gg.state.modules import ModuleSet
-from gg.state.skills import SkillsModule
+from gg.state.skills import SkillShelf, SkillsModule
 from gg.state.storeids import StoreIds
 from gg.state.window import Window
 

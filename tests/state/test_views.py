@@ -6,9 +6,6 @@ import pytest
 
 from gg.errors import ErrorCode
 from gg.state.window.views import (
-    MAX_LABEL_BYTES,
-    MAX_TURN_BODY_BYTES,
-    MAX_VIEW_BODY_BYTES,
     FileView,
     Region,
     TextView,
@@ -83,11 +80,11 @@ def test_reopening_a_file_region_replaces_it_and_other_regions_coexist() -> None
 
 def test_a_body_at_the_cap_is_accepted_whole_and_one_byte_over_is_refused() -> None:
     views = ViewSet()
-    views.open_text("edge", "x" * MAX_VIEW_BODY_BYTES)
-    refusal = _refusal(lambda: views.open_text("over", "x" * (MAX_VIEW_BODY_BYTES + 1)))
+    views.open_text("edge", "x" * 65_536)
+    refusal = _refusal(lambda: views.open_text("over", "x" * (65_536 + 1)))
     assert refusal.code is ErrorCode.LIMIT_EXCEEDED
     assert refusal.message == "the view body is 65537 bytes, over the 65536-byte cap"
-    assert [len(v.body) for v in views.close_turn()] == [MAX_VIEW_BODY_BYTES]
+    assert [len(v.body) for v in views.close_turn()] == [65_536]
 
 
 def test_body_caps_count_utf8_bytes_so_an_emoji_can_straddle_them() -> None:
@@ -108,7 +105,7 @@ def test_a_ten_megabyte_body_is_refused_not_truncated() -> None:
 
 def test_a_file_view_body_obeys_the_same_cap() -> None:
     views = ViewSet()
-    refusal = _refusal(lambda: views.open_file(_file_view(body="y" * (MAX_VIEW_BODY_BYTES + 1))))
+    refusal = _refusal(lambda: views.open_file(_file_view(body="y" * (65_536 + 1))))
     assert refusal.code is ErrorCode.LIMIT_EXCEEDED
 
 
@@ -117,7 +114,7 @@ def test_a_label_at_200_bytes_is_accepted_and_201_is_refused() -> None:
     views.open_text("l" * 196 + EMOJI, "fits")
     refusal = _refusal(lambda: views.open_text("l" * 197 + EMOJI, "over"))
     assert refusal.code is ErrorCode.LIMIT_EXCEEDED
-    assert refusal.message == f"`label` is 201 bytes, over the {MAX_LABEL_BYTES}-byte cap"
+    assert refusal.message == "`label` is 201 bytes, over the 200-byte cap"
 
 
 def test_a_ten_megabyte_label_is_refused_with_limit_exceeded() -> None:
@@ -205,12 +202,12 @@ def test_the_turn_budget_refuses_a_body_that_would_pass_it_naming_body_spent_bud
             assert refusal.code is ErrorCode.LIMIT_EXCEEDED
             spent = accepted * 65000
             assert refusal.message == (
-                f"the view body is 65000 bytes; this turn's view budget is {MAX_TURN_BODY_BYTES} bytes, "
-                f"{spent} spent, {MAX_TURN_BODY_BYTES - spent} left"
+                f"the view body is 65000 bytes; this turn's view budget is 8388608 bytes, "
+                f"{spent} spent, {8_388_608 - spent} left"
             )
-    assert accepted == MAX_TURN_BODY_BYTES // 65000
+    assert accepted == 129  # 8 MiB holds 129 bodies of 65,000 bytes
     views.open_text("tail", "small")
-    assert sum(len(v.body.encode()) for v in views.close_turn()) <= MAX_TURN_BODY_BYTES
+    assert sum(len(v.body.encode()) for v in views.close_turn()) <= 8_388_608
 
 
 def test_superseded_bodies_are_still_charged_to_the_turn() -> None:

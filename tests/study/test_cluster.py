@@ -27,7 +27,7 @@ from gg.study.runner import FINISHED, run_study
 from gg.study.tables import results_table
 from gg.telemetry.location import parse_store_url
 from gg.telemetry.ndjson import read_events
-from postgres_server import PostgresServer
+from support.postgres_server import PostgresServer
 
 from .processes import WorkerKiller, released_then
 from .studies import arms_study

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import gg
 from gg.telemetry.ndjson import read_events
-from mounts import fill, tmpfs
+from support.mounts import fill, tmpfs
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "spec-audit"
 GG = Path(sys.executable).parent / "gg"

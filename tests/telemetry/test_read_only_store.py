@@ -19,7 +19,7 @@ from click.testing import CliRunner
 import gg
 from console.conftest import console_client
 from gg.cli import main
-from mounts import remount, tmpfs
+from support.mounts import remount, tmpfs
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "spec-audit"
 GG = Path(sys.executable).parent / "gg"

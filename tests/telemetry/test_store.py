@@ -16,7 +16,7 @@ from gg.telemetry.events import RunStarted
 from gg.telemetry.location import StoreLocation, parse_store_url
 from gg.telemetry.schema import SCHEMA_VERSION
 from gg.telemetry.store import RunStoreError, StoreWriter
-from postgres_server import PostgresServer
+from support.postgres_server import PostgresServer
 
 from .sample import RUN_ID, StepClock, emit_sample_run
 

@@ -15,7 +15,7 @@ from gg.telemetry.events import RunStarted
 from gg.telemetry.layout import store_path
 from gg.telemetry.location import StoreLocation, parse_store_url
 from gg.telemetry.ndjson import NdjsonSink
-from postgres_server import PostgresServer
+from support.postgres_server import PostgresServer
 
 from .sample import RUN_ID, emit_sample_run
 

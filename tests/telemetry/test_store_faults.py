@@ -18,8 +18,8 @@ from gg.record.store import RunStore
 from gg.telemetry.events import Event, EventType
 from gg.telemetry.location import parse_store_url
 from gg.telemetry.ndjson import NdjsonSink, read_events
-from postgres_server import PASSWORD, PostgresServer, free_port
 from runs.session import program, run_session
+from support.postgres_server import PASSWORD, PostgresServer, free_port
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "spec-audit"
 LIST = 'import { files } from "gg";\nfiles.listDir();\n'

@@ -14,7 +14,7 @@ import gg
 from gg.cli import main
 from gg.record.store import RunStore
 from gg.telemetry.location import Backend, BadStoreUrl, parse_store_url, store_location, without_password
-from postgres_server import PASSWORD, PostgresServer
+from support.postgres_server import PASSWORD, PostgresServer
 
 from .sample import RUN_ID, emit_sample_run
 

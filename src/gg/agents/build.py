@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from gg import prompts
 from gg.agents.context import RunContext
 from gg.config.kinds import ModuleKind
-from gg.loop.agent import Agent
+from gg.loop.agent import Incarnation
 from gg.loop.modules import spelling
 from gg.loop.setup import AgentSetup
 from gg.loop.stream import AgentStream
 from gg.loop.system import Delegating, arrival_segment, delegation_segment, system_prompt
 from gg.providers.base import Message
+from gg.sdk.surface import Surface
 from gg.state.holdings import Holdings
 from gg.state.library import ProgramLibrary
 from gg.state.memories.module import MemoriesModule
@@ -50,7 +51,7 @@ class Arrival:
 
 def fresh_holdings(
     setup: AgentSetup, run: RunContext, arrival: Arrival, agent_id: str, spawner: ModuleSet | None = None
-) -> Holdings:
+) -> Holdings[Surface]:
     """What a new agent `agent_id` of `setup` holds before its first turn: its window briefed with
     `arrival.brief` (none: an unbriefed window); `spawner` is the set of the agent that spawned it."""
     settings = setup.library
@@ -65,7 +66,7 @@ def fresh_holdings(
     return holdings
 
 
-def render_system_prompt(holdings: Holdings, setup: AgentSetup, arrival: Arrival) -> None:
+def render_system_prompt(holdings: Holdings[Surface], setup: AgentSetup, arrival: Arrival) -> None:
     """Fill the window's system-prompt slot with the prompt rendered for `setup`."""
     shelf = holdings.surface.skills
     facts = Delegating(setup.roster, setup.max_depth, arrival.depth, setup.seat)
@@ -83,14 +84,14 @@ def render_system_prompt(holdings: Holdings, setup: AgentSetup, arrival: Arrival
     )
 
 
-def _memories_segment(holdings: Holdings, setup: AgentSetup) -> str:
+def _memories_segment(holdings: Holdings[Surface], setup: AgentSetup) -> str:
     module = holdings.modules.get(ModuleKind.MEMORIES)
     if not isinstance(module, MemoriesModule) or not setup.registry.in_family("memories"):
         return ""  # no memories, or the profile withholds the whole module
     return module.guide_text(spelling(setup), setup.registry.withheld)
 
 
-def announce(agent: Agent, arrival: Arrival) -> None:
+def announce(agent: Incarnation, arrival: Arrival) -> None:
     """The instance's opening events, on its own stream (see the module rules)."""
     stream, setup = agent.stream, agent.setup
     stream.emit(

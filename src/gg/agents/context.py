@@ -46,7 +46,7 @@ from gg.loop.spend import Spend
 from gg.loop.stream import AgentStream
 from gg.providers.tool_choice import ToolChoiceMemory
 from gg.sandbox.execution import Arm
-from gg.sandbox.languages import LanguageSpec
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.registry import Registry
 from gg.state.board import BoardSeat
 from gg.state.library import Minter, cuid2_minter

@@ -16,25 +16,25 @@ from typing import TYPE_CHECKING, Any
 from gg import prompts
 from gg.agents.context import RunContext
 from gg.agents.waits import agent_node, issue_node
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 
 if TYPE_CHECKING:
     from gg.agents.spawner import Spawner
-    from gg.loop.agent import Agent
+    from gg.loop.agent import Incarnation
 
 
 class AgentDelegation:
     def __init__(self, spawner: Spawner, run: RunContext) -> None:
         self._spawner = spawner
         self._run = run
-        self._agent: Agent | None = None
+        self._agent: Incarnation | None = None
 
-    def bind(self, agent: Agent) -> None:
+    def bind(self, agent: Incarnation) -> None:
         """The agent this port serves (it is built after its port)."""
         self._agent = agent
 
     @property
-    def agent(self) -> Agent:
+    def agent(self) -> Incarnation:
         if self._agent is None:
             raise RuntimeError("a delegation port was used before its agent was bound")
         return self._agent
@@ -59,7 +59,7 @@ class AgentDelegation:
             prompt if prompt is not None and prompt.strip() else self._spawner.profiles.profile(profile).task
         )
         if not brief:
-            raise ApiError(
+            raise OperationError(
                 "spawn_subagent",
                 ErrorCode.INVALID_ARGUMENT,
                 f"`prompt` is required: the `{profile}` profile has no task to brief its agent with",
@@ -70,7 +70,7 @@ class AgentDelegation:
         desk = self._run.issues
         if desk is None:  # a run without a board holds no issue
             missing = prompts.render("item-missing", noun="issue", id=issue[:80])
-            raise ApiError("spawn_subagent", ErrorCode.NOT_FOUND, missing)
+            raise OperationError("spawn_subagent", ErrorCode.NOT_FOUND, missing)
         return desk.spawn_child(self.agent, profile, issue)
 
     def wait(self, ids: Sequence[str] | None, pending: Sequence[str]) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from gg import prompts
 from gg.agents.build import Arrival, render_system_prompt
-from gg.loop.agent import Agent
+from gg.loop.agent import Incarnation
 from gg.providers.base import Message
 from gg.sdk.scope import ForkDeclaration
 from gg.telemetry.agent_events import AgentTransition, TransitionKind
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from gg.agents.spawner import Spawner
 
 
-def copy_of(forker: Agent, fork: ForkDeclaration, spawner: Spawner) -> Agent:
+def copy_of(forker: Incarnation, fork: ForkDeclaration, spawner: Spawner) -> Incarnation:
     run = spawner.run
     node = run.tree.open_fork(fork.id, forker.node)
     run.lineages.open(node.id, forker.node.lineage, fork.slot)

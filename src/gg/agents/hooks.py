@@ -19,7 +19,7 @@ from gg.config.hooks import HookEvent
 from gg.config.model import CapabilitySet
 from gg.deadline import MonotonicClock
 from gg.errors import ConfigDefect, ConfigError, HookFailed
-from gg.loop.agent import Agent, AgentEnd, hook_failed
+from gg.loop.agent import AgentEnd, Incarnation, hook_failed
 from gg.loop.hooks import HookRunner, PythonHook
 from gg.loop.run import Run
 from gg.loop.status import RunStatus
@@ -49,7 +49,7 @@ def open_hooks(
     return HookRunner(capability_set.hooks, profiles, python, jail, clock)
 
 
-def session_start(root: Agent, run: Run) -> AgentEnd | None:
+def session_start(root: Incarnation, run: Run) -> AgentEnd | None:
     """Fire `session-start` for `root`; the run's end when a hook could not judge."""
     if root.hooks is None:
         return None

@@ -39,7 +39,7 @@ from gg.agents.lineages import ChildResult
 from gg.agents.spawner import IssueWork, Spawner
 from gg.agents.waits import Edges, Node, agent_node, issue_node
 from gg.deadline import is_spent, time_left, within
-from gg.errors import ApiError, ConfigError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ConfigError, ErrorCode, FatalFault, GgDefect, OperationError
 from gg.ids import ROOT_ID, AgentNode
 from gg.loop.run import IssueAnswer
 from gg.loop.status import AgentStatus
@@ -47,7 +47,7 @@ from gg.state.board import Action, Board, Issue, IssueEvent, IssueStatus, Step
 from gg.state.refusal import Refusal
 
 if TYPE_CHECKING:
-    from gg.loop.agent import Agent
+    from gg.loop.agent import Incarnation
 
 POLL_SECS = 0.25  # how often a wait re-reads the run's clock for its deadline
 
@@ -104,7 +104,7 @@ class IssueDesk:
                 self._settled.wait(left)
         return [self._answer(issue) for issue in issues]
 
-    def spawn_child(self, parent: Agent, profile: str, issue_id: str) -> dict[str, object]:
+    def spawn_child(self, parent: Incarnation, profile: str, issue_id: str) -> dict[str, object]:
         """A subagent of `parent` of `profile`, briefed with issue `issue_id`, at work on it (see
         the module rules); its handle."""
         with self._lock:
@@ -123,12 +123,12 @@ class IssueDesk:
         issue = self._board.issue(issue_id)
         if issue is None:
             missing = prompts.render("item-missing", noun="issue", id=issue_id[:80])
-            raise ApiError("spawn_subagent", ErrorCode.NOT_FOUND, missing)
+            raise OperationError("spawn_subagent", ErrorCode.NOT_FOUND, missing)
         if issue.status is not IssueStatus.OPEN or issue.assigned_agent_id is not None:
             taken = prompts.render(
                 "spawn-issue-taken", id=issue_id, status=issue.status.value, holder=issue.assigned_agent_id
             )
-            raise ApiError("spawn_subagent", ErrorCode.CONFLICT, taken)
+            raise OperationError("spawn_subagent", ErrorCode.CONFLICT, taken)
         return issue
 
     def _dispatched(self, issue_id: str, agent_id: str) -> None:

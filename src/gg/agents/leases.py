@@ -17,7 +17,7 @@ from typing import Self
 
 from gg.sandbox.arms import CHECKED_LANGUAGES, build_arm
 from gg.sandbox.execution import Arm
-from gg.sandbox.languages import LanguageSpec
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.registry import Registry
 
 ArmBuilder = Callable[[str, Registry, Registry | None], Arm]

@@ -28,7 +28,7 @@ from typing import Any
 
 from gg import prompts
 from gg.deadline import is_spent, time_left, within
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.loop.status import AgentStatus
 from gg.state.window import MAX_VIEW_BODY_BYTES, wire_size
 
@@ -124,7 +124,7 @@ class Lineages:
         with self._changed:
             target = self._child(parent, child, "send_message")
             if target.result is not None:
-                raise ApiError(
+                raise OperationError(
                     "send_message", ErrorCode.CONFLICT, f"`{child}` has ended; it reads no more messages"
                 )
             size = wire_size(message, MAX_INBOX_BYTES)
@@ -132,7 +132,7 @@ class Lineages:
                 full = prompts.render(
                     "inbox-full", child=child, held=target.inbox_bytes, size=size, bound=MAX_INBOX_BYTES
                 )
-                raise ApiError("send_message", ErrorCode.LIMIT_EXCEEDED, full)
+                raise OperationError("send_message", ErrorCode.LIMIT_EXCEEDED, full)
             target.inbox.append((sender, message))
             target.inbox_bytes += size
 
@@ -173,7 +173,7 @@ class Lineages:
         targets: list[Lineage] = []
         for named in ids:
             if named in pending:
-                raise ApiError(
+                raise OperationError(
                     "wait_for_subagents",
                     ErrorCode.INVALID_ARGUMENT,
                     f"`{named}` is a fork declared this turn; it starts when the turn ends, so wait for it "
@@ -187,7 +187,7 @@ class Lineages:
         if found is None or found.parent != parent:
             children = [f"`{c.id}`" for c in self._by_id.values() if c.parent == parent]
             listed = f"its children are {', '.join(children)}" if children else "it has no children"
-            raise ApiError(
+            raise OperationError(
                 operation, ErrorCode.NOT_FOUND, f"`{named[:80]}` is not a child of this agent; {listed}"
             )
         return found
@@ -197,11 +197,11 @@ class Lineages:
     ) -> None:
         waiting = ", ".join(f"`{t.id}`" for t in targets if t.result is None)
         if self._halted:
-            raise ApiError(
+            raise OperationError(
                 "wait_for_subagents", ErrorCode.LIMIT_EXCEEDED, f"the run is ending; {waiting} did not end"
             )
         if is_spent(deadline, clock()):
-            raise ApiError(
+            raise OperationError(
                 "wait_for_subagents",
                 ErrorCode.LIMIT_EXCEEDED,
                 f"the run's time ran out while waiting; {waiting} had not ended",

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from gg.loop.agent import Agent, AgentEnd
+from gg.loop.agent import AgentEnd, Incarnation
 
 
-def recorded_end(agent: Agent, end: AgentEnd) -> AgentEnd:
+def recorded_end(agent: Incarnation, end: AgentEnd) -> AgentEnd:
     """`end` as the run records it: an ending outside the machine's terminal states says so."""
     seat = agent.setup.seat
     if end.ending is None or seat is None or seat.terminal:

@@ -106,7 +106,7 @@ class World:
 
 
 @dataclass(frozen=True)
-class RunResult:
+class RunEnding:
     run_id: str
     status: RunStatus
     final_text: str | None
@@ -122,7 +122,7 @@ def execute_run(
     telemetry: Telemetry,
     options: RunOptions = RunOptions(),
     world: World = World(),
-) -> RunResult:
+) -> RunEnding:
     """Run the capability set's agents to the root's end. Never raises for anything gg meets; the
     operator's Ctrl-C is recorded as the run's end (`interrupted`) and raised on."""
     given = (world.client, world.clients)
@@ -151,7 +151,7 @@ def execute_run(
     end = _record_end(stream, run, end, spawner, clients, None if stop is None else signal_of(stop))
     if stop is not None and end.status is RunStatus.INTERRUPTED:
         raise stop
-    return RunResult(telemetry.run_id, end.status, end.final_text, end.message)
+    return RunEnding(telemetry.run_id, end.status, end.final_text, end.message)
 
 
 def _record_end(

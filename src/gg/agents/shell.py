@@ -15,17 +15,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import gg
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import ShellParams
 from gg.errors import ConfigDefect, ConfigError
 from gg.loop.stream import AgentStream
-from gg.sandbox.jail import JailPolicy, JailUnavailable, open_jail
+from gg.sandbox.jail import Jail, JailPolicy, JailUnavailable, open_jail
 from gg.sdk.shell import ShellAccess
 from gg.telemetry.layout import GG_DIR
 
 
-def open_shell(profile: AgentProfile, workspace: Path, stream: AgentStream) -> ShellAccess | None:
+def open_shell(profile: AgentProfile, workspace: Path, stream: AgentStream) -> ShellAccess[Jail] | None:
     """The agent's shell, or None when its profile does not enable one. Raises `ConfigError`
     when this host cannot jail its commands."""
     params = profile.shell
@@ -50,7 +49,7 @@ def open_shell(profile: AgentProfile, workspace: Path, stream: AgentStream) -> S
 
 def hidden_from_jails() -> tuple[Path, ...]:
     """gg's package, its Python environment (a virtual one; never the system's), the run store."""
-    hidden = [Path(gg.__file__).parent, Path.cwd() / GG_DIR]
+    hidden = [Path(__file__).parents[1], Path.cwd() / GG_DIR]
     if sys.prefix != sys.base_prefix:
         hidden.append(Path(sys.prefix))
     return tuple(hidden)

@@ -36,14 +36,15 @@ from gg.agents.machine_end import recorded_end
 from gg.agents.models import ModelClients
 from gg.agents.profiles import Profiles
 from gg.agents.succession import successor_of
-from gg.errors import ApiError, ConfigError, ErrorCode, GgDefect
+from gg.errors import ConfigError, ErrorCode, GgDefect, OperationError
 from gg.ids import AgentNode
-from gg.loop.agent import Agent, AgentEnd, run_agent
+from gg.loop.agent import AgentEnd, Incarnation, run_agent
 from gg.loop.limits import ErrorLedger
 from gg.loop.setup import AgentSetup
 from gg.loop.status import AgentStatus, RunStatus, agent_status
 from gg.providers.base import ModelClient
 from gg.sdk.scope import ForkDeclaration, Succession
+from gg.sdk.surface import Surface
 from gg.state.holdings import Holdings
 from gg.telemetry.agent_events import AgentFinished
 from gg.telemetry.events import LogLevel
@@ -66,12 +67,12 @@ class Spawner:
         self.run = run
         self.profiles = profiles
         self.clients = clients
-        self._agents: list[Agent] = []
-        self._current: dict[str, Agent] = {}  # each lineage's current incarnation
+        self._agents: list[Incarnation] = []
+        self._current: dict[str, Incarnation] = {}  # each lineage's current incarnation
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
 
-    def open_root(self) -> Agent:
+    def open_root(self) -> Incarnation:
         """The run's root agent, briefed with the run's task."""
         setup = self.profiles.entering(self.profiles.root.slug)
         node = self.run.tree.open_root(setup.slug)
@@ -83,18 +84,18 @@ class Spawner:
         setup: AgentSetup,
         node: AgentNode,
         arrival: Arrival,
-        holdings: Holdings | None = None,
+        holdings: Holdings[Surface] | None = None,
         *,
         ledger: ErrorLedger | None = None,
         turn: int = 0,
-    ) -> Agent:
+    ) -> Incarnation:
         """An instance of `setup` at `node`, holding `holdings` (fresh ones when None), announced on
         its stream before its first turn (at turn 0); its turns count on from `turn`."""
         stream = self.run.stream(node.id, node.parent)
         client: ModelClient = self.clients.client(node, self.profiles.profile(setup.slug), stream)
         held = holdings or fresh_holdings(setup, self.run, arrival, node.id)
         port = AgentDelegation(self, self.run)
-        agent = Agent(setup, held, client, stream, node, port, ledger=ledger or ErrorLedger())
+        agent = Incarnation(setup, held, client, stream, node, port, ledger=ledger or ErrorLedger())
         if self.run.hooks is not None:
             agent.hooks = self.run.hooks.for_agent(stream, setup.slug)
         port.bind(agent)
@@ -106,13 +107,13 @@ class Spawner:
         return agent
 
     def spawn(
-        self, parent: Agent, profile: str, brief: str, work: IssueWork | None = None
+        self, parent: Incarnation, profile: str, brief: str, work: IssueWork | None = None
     ) -> dict[str, object]:
         """Start a subagent of `profile` for `parent`, briefed with `brief` (and put to `work` on a
         board issue); its handle. A model that cannot be built for it is `unavailable`; a run that
         is ending starts no one."""
         if self.run.ending:
-            raise ApiError(
+            raise OperationError(
                 "spawn_subagent", ErrorCode.LIMIT_EXCEEDED, "the run is ending; no agent starts now"
             )
         setup = self.profiles.entering(profile)
@@ -131,25 +132,25 @@ class Spawner:
             self.run.lineages.finish(node.id, ended)
             if work is not None:
                 work.then(ended)
-            raise ApiError(
+            raise OperationError(
                 "spawn_subagent", ErrorCode.UNAVAILABLE, f"`{profile}`'s model cannot be used: {refusal}"
             ) from None
         self._start(child, None if work is None else work.then)
         return {"id": node.id, "slot": slot, "modelId": child.client.model_id}
 
-    def start(self, agent: Agent, then: Callable[[ChildResult], None]) -> None:
+    def start(self, agent: Incarnation, then: Callable[[ChildResult], None]) -> None:
         """Run `agent`'s lineage on a thread of its own; once it ended, `then` is handed its result
         on that thread (never when the run stopped it)."""
         self._start(agent, then)
 
-    def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None:
+    def dispatch(self, agent: Incarnation, forks: list[ForkDeclaration]) -> None:
         """Start a copy of `agent` for every fork its turn declared (none once the run is ending)."""
         for fork in forks:
             if self.run.ending:
                 return
             self._start(copy_of(agent, fork, self))
 
-    def run_lineage(self, agent: Agent) -> AgentEnd:
+    def run_lineage(self, agent: Incarnation) -> AgentEnd:
         """Run `agent` and its successors to the lineage's end, and record it."""
         while True:
             outcome = run_agent(agent, self.run, self)
@@ -167,7 +168,7 @@ class Spawner:
         self._finish(agent, outcome)
         return outcome
 
-    def incarnations(self) -> list[Agent]:
+    def incarnations(self) -> list[Incarnation]:
         """Every agent instance opened so far, in the order they opened."""
         with self._lock:
             return list(self._agents)
@@ -189,7 +190,7 @@ class Spawner:
         for thread in threads:
             thread.join(max(until - time.monotonic(), 0))
 
-    def _start(self, agent: Agent, then: Callable[[ChildResult], None] | None = None) -> None:
+    def _start(self, agent: Incarnation, then: Callable[[ChildResult], None] | None = None) -> None:
         """Run `agent`'s lineage on a thread of its own, its place in line taken now."""
         place = agent.place = self.run.scheduler.reserve()
         thread = threading.Thread(
@@ -203,7 +204,7 @@ class Spawner:
             self.run.scheduler.leave(place)  # a thread that never ran must hold no place
             raise
 
-    def _run_child(self, agent: Agent, then: Callable[[ChildResult], None] | None) -> None:
+    def _run_child(self, agent: Incarnation, then: Callable[[ChildResult], None] | None) -> None:
         try:
             end = self.run_lineage(agent)
             result = self.run.lineages.result_of(agent.node.lineage)
@@ -218,7 +219,7 @@ class Spawner:
         if end.status is RunStatus.INTERNAL_ERROR:
             self.run.stop(fault=end.message)
 
-    def _finish(self, agent: Agent, end: AgentEnd) -> None:
+    def _finish(self, agent: Incarnation, end: AgentEnd) -> None:
         agent.holdings.modules.release()
         if end.stopped:
             return  # the run records it (`stop_all`)
@@ -227,7 +228,7 @@ class Spawner:
             self.run.lineages.finish(agent.node.lineage, result)
 
 
-def child_result(agent: Agent, end: AgentEnd) -> ChildResult:
+def child_result(agent: Incarnation, end: AgentEnd) -> ChildResult:
     """What the agent's parent reads once it ended: its ending's final word, a reviewer's verdict,
     or what stopped it and what its last turn produced."""
     lineage = agent.node.lineage

@@ -25,7 +25,7 @@ from gg import prompts
 from gg.agents.build import Arrival, render_system_prompt
 from gg.config.kinds import Disposition, ModuleKind
 from gg.errors import FatalFault, GgDefect
-from gg.loop.agent import Agent
+from gg.loop.agent import Incarnation
 from gg.loop.modules import release_blocks
 from gg.loop.setup import AgentSetup
 from gg.loop.system import kinds_phrase
@@ -51,7 +51,7 @@ class Target:
     from_state: str | None = None
 
 
-def successor_of(agent: Agent, succession: Succession, spawner: Spawner) -> Agent:
+def successor_of(agent: Incarnation, succession: Succession, spawner: Spawner) -> Incarnation:
     run = spawner.run
     target = target_of(agent.setup, succession, spawner.profiles)
     setup, held = target.setup, agent.holdings
@@ -103,7 +103,9 @@ def target_of(setup: AgentSetup, succession: Succession, profiles: Profiles) -> 
     return Target(receiving, TransitionKind.FSM, edge.carried, seat.state.name)
 
 
-def _note(agent: Agent, target: Target, rows: list[Row], reasons: list[str], succession: Succession) -> str:
+def _note(
+    agent: Incarnation, target: Target, rows: list[Row], reasons: list[str], succession: Succession
+) -> str:
     of = {
         disposition: [row.kind for row in rows if row.disposition is disposition]
         for disposition in Disposition

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gg import prompts
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 
 AGENT, ISSUE = "agent", "issue"
 
@@ -80,7 +80,7 @@ def _path(came_from: Mapping[Node, Node], waiter: Node) -> tuple[Node, ...]:
     return tuple(reversed(path))
 
 
-def refusal(operation: str, target: Node, cycle: Sequence[Node]) -> ApiError:
+def refusal(operation: str, target: Node, cycle: Sequence[Node]) -> OperationError:
     """The `conflict` a wait on `target` closing `cycle` is refused with."""
     steps = [
         {"kind": f"{source.kind}-{following.kind}", "source": source.id, "target": following.id}
@@ -88,7 +88,7 @@ def refusal(operation: str, target: Node, cycle: Sequence[Node]) -> ApiError:
     ]
     blocked = cycle[0].kind == ISSUE
     text = prompts.render("wait-cycle", blocked=blocked, target=target.id, waiter=cycle[0].id, steps=steps)
-    return ApiError(operation, ErrorCode.CONFLICT, text)
+    return OperationError(operation, ErrorCode.CONFLICT, text)
 
 
 class Waits:

@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import click
 
-from gg import __version__
 from gg.cli.query import query
 from gg.cli.reading import runs, show
 from gg.cli.reference import check, docs, schema
 from gg.cli.session import replay, run
 from gg.console.command import console
-from gg.mcp.command import mcp
+from gg.mcp_server.command import mcp
 from gg.otel.command import export
 from gg.record.copying import copy as store_copy
 from gg.study.cli import study
 from gg.telemetry.store_command import store
+from gg.version import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

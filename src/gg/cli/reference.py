@@ -72,10 +72,11 @@ def docs(arm: str, module: str | None) -> None:
     """Print the SDK reference: every module, function, parameter, result and error, spelled for
     one arm. MODULE prints that module alone: one of gg's (`files`) or a host family given as
     `package.module:attribute`."""
+    from gg.sandbox.languages import LANGUAGES
     from gg.sdk.docs.reference import sdk_reference
 
     try:
-        text = sdk_reference(arm, module)
+        text = sdk_reference(LANGUAGES[arm], module)
     except LookupError as missing:
         click.echo(f"gg docs: {module}: {missing}", err=True)
         sys.exit(REFUSED_EXIT)

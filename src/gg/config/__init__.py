@@ -11,10 +11,10 @@ from gg.config.model import (
     Agent,
     CapabilitySet,
     ErrorRateCeiling,
+    LibrarySettings,
     Limits,
     ModelBinding,
     ModelCallLimits,
-    ProgramLibrary,
     ResponsesAsCodeParams,
 )
 from gg.config.report import check_report
@@ -26,10 +26,10 @@ __all__ = [
     "CapabilitySet",
     "ErrorRateCeiling",
     "Language",
+    "LibrarySettings",
     "Limits",
     "ModelBinding",
     "ModelCallLimits",
-    "ProgramLibrary",
     "Provider",
     "ResponsesAsCodeParams",
     "Role",

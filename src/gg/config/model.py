@@ -74,12 +74,12 @@ __all__ = [
     "ErrorRateCeiling",
     "HostFunctionsCapability",
     "HostFunctionsParams",
+    "LibrarySettings",
     "Limits",
     "McpCapability",
     "McpParams",
     "ModelBinding",
     "ModelCallLimits",
-    "ProgramLibrary",
     "ProgramLibraryCapability",
     "ProgramLibraryParams",
     "ResponsesAsCodeCapability",
@@ -141,7 +141,7 @@ class ProgramLibraryParams(Part):
 
 
 @dataclass(frozen=True)
-class ProgramLibrary:
+class LibrarySettings:
     """An enabled library: how many recent programs it keeps (0: all) and its ids' length."""
 
     keep: int
@@ -316,14 +316,14 @@ class Agent(Part):
         return None
 
     @property
-    def program_library(self) -> ProgramLibrary | None:
+    def program_library(self) -> LibrarySettings | None:
         """The library's settings, or None when the agent keeps no programs."""
         for entry in self.capabilities:
             if isinstance(entry, ProgramLibraryCapability) and entry.enabled:
                 keep, id_length = entry.params.keep, entry.params.id_length
                 if keep is None or id_length is None:
                     raise LookupError(f"agent `{self.slug}`'s program library lacks keep or idLength")
-                return ProgramLibrary(keep=keep, id_length=id_length)
+                return LibrarySettings(keep=keep, id_length=id_length)
         return None
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gg.console.context import ContextTurn
-from gg.record.agents import AgentTree
+from gg.record.agents import RecordedTree
 from gg.record.records import list_of
 from gg.record.transcript import Turn
 
@@ -206,7 +206,7 @@ class TreePicture:
     node_h: int = NODE_H
 
 
-def agent_tree(tree: AgentTree) -> TreePicture:
+def agent_tree(tree: RecordedTree) -> TreePicture:
     """Each instance a box; children in the next row, under their parent's span."""
     placed: dict[str, tuple[float, int]] = {}
     column = [0.0]
@@ -236,7 +236,7 @@ def agent_tree(tree: AgentTree) -> TreePicture:
     return TreePicture(max(column[0] - GAP_X, NODE_W), (depth + 1) * (NODE_H + GAP_Y) - GAP_Y, nodes, edges)
 
 
-def _edges(tree: AgentTree, placed: Mapping[str, tuple[float, int]]) -> list[Edge]:
+def _edges(tree: RecordedTree, placed: Mapping[str, tuple[float, int]]) -> list[Edge]:
     edges: list[Edge] = []
     for agent_id, (x, depth) in placed.items():
         instance = tree.instances[agent_id]
@@ -256,7 +256,7 @@ def _edges(tree: AgentTree, placed: Mapping[str, tuple[float, int]]) -> list[Edg
     return edges
 
 
-def _node_label(tree: AgentTree, agent_id: str) -> str:
+def _node_label(tree: RecordedTree, agent_id: str) -> str:
     profile = tree.instances[agent_id].profile
     return agent_id if not profile or profile == agent_id else f"{agent_id} · {profile}"
 

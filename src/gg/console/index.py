@@ -20,7 +20,7 @@ from gg.console.library import AgentPrograms, fold_programs
 from gg.console.modules import ModuleIndex, fold_modules
 from gg.console.overview import KindOverview, StoreFigures, kind_overviews, store_figures
 from gg.console.window import AgentWindow, fold_windows
-from gg.record.agents import RUNNING, AgentTree, Instance, fold_agents
+from gg.record.agents import RUNNING, RecordedInstance, RecordedTree, fold_agents
 from gg.record.envelope import UNREADABLE, Record, records_of
 from gg.record.tally import summed
 from gg.record.toolset import Toolset, profile_toolset
@@ -47,7 +47,7 @@ class RunIndex:
     run_id: str
     status: str
     transcript: Transcript
-    tree: AgentTree
+    tree: RecordedTree
     windows: dict[str, AgentWindow]
     modules: ModuleIndex
     reported: dict[str, dict[int, ContextTurn]]
@@ -79,7 +79,7 @@ class RunIndex:
     def context(self, agent_id: str) -> dict[int, ContextTurn]:
         return self.reported.get(agent_id) or self.estimated.get(agent_id, {})
 
-    def instance(self, agent_id: str) -> Instance | None:
+    def instance(self, agent_id: str) -> RecordedInstance | None:
         return self.tree.instances.get(agent_id)
 
     def turns(self, agent_id: str) -> list[Turn]:
@@ -99,7 +99,7 @@ class RunIndex:
                     failed[api.operation] += api.ok is False
         return [(op, count, failed[op]) for op, count in made.most_common()]
 
-    def toolset(self, instances: Sequence[Instance]) -> Toolset | None:
+    def toolset(self, instances: Sequence[RecordedInstance]) -> Toolset | None:
         """What `instances` were offered, withheld and called, their calls summed."""
         calls: Counter[str] = Counter()
         for instance in instances:

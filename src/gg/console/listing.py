@@ -12,7 +12,7 @@ ANY_STATUS = ""
 
 
 @dataclass(frozen=True)
-class ListedRun:
+class IndexedRun:
     row: RunRow
     status: str
     figures: RunFigures
@@ -33,15 +33,15 @@ def listed_runs(
     *,
     status: str = ANY_STATUS,
     name: str = "",
-) -> list[ListedRun]:
+) -> list[IndexedRun]:
     """The runs matching `status` (any when empty) whose name or id holds `name` (any case)."""
     wanted = name.strip().lower()
-    out: list[ListedRun] = []
+    out: list[IndexedRun] = []
     for row in rows:
         shown = statuses.get(row.id, row.status)
         if status and shown != status:
             continue
         if wanted and wanted not in row.name.lower() and wanted not in row.id.lower():
             continue
-        out.append(ListedRun(row, shown, figures.get(row.id, RunFigures())))
+        out.append(IndexedRun(row, shown, figures.get(row.id, RunFigures())))
     return out

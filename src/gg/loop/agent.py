@@ -41,6 +41,7 @@ from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcom
 from gg.providers.base import Message, ModelClient, ModelError
 from gg.sdk.delegation import Delegation
 from gg.sdk.scope import DeferredDeclarations, ForkDeclaration, Succession
+from gg.sdk.surface import Surface
 from gg.state.holdings import Holdings
 from gg.telemetry.events import LimitExceeded, LogLevel, TurnOutcomeEvent
 
@@ -50,9 +51,9 @@ _ENDS_THE_AGENT = frozenset({ErrorType.MODEL_AUTH, ErrorType.MODEL_REJECTED, Err
 
 
 @dataclass
-class Agent:
+class Incarnation:
     setup: AgentSetup
-    holdings: Holdings
+    holdings: Holdings[Surface]
     client: ModelClient
     stream: AgentStream
     node: AgentNode
@@ -97,10 +98,10 @@ class AgentEnd:
 class ForkDispatch(Protocol):
     """Who starts a turn's fork copies once the turn closes."""
 
-    def dispatch(self, agent: Agent, forks: list[ForkDeclaration]) -> None: ...
+    def dispatch(self, agent: Incarnation, forks: list[ForkDeclaration]) -> None: ...
 
 
-def run_agent(agent: Agent, run: Run, forks: ForkDispatch) -> AgentEnd | Succession:
+def run_agent(agent: Incarnation, run: Run, forks: ForkDispatch) -> AgentEnd | Succession:
     """Take turns until something ends the incarnation; `agent-start` fires first."""
     started = _fire_start(agent, run)
     if started is not None:
@@ -135,7 +136,7 @@ def run_agent(agent: Agent, run: Run, forks: ForkDispatch) -> AgentEnd | Success
             return deferred.succession
 
 
-def _fire_start(agent: Agent, run: Run) -> AgentEnd | None:
+def _fire_start(agent: Incarnation, run: Run) -> AgentEnd | None:
     """The agent's `agent-start` hooks; a hook that could not judge ends the run `hook_error`."""
     if agent.hooks is None:
         return None
@@ -153,7 +154,7 @@ def hook_failed(stream: AgentStream, run: Run, failed: HookFailed) -> AgentEnd:
     return AgentEnd(RunStatus.HOOK_ERROR, message=str(failed))
 
 
-def _deliver_hook_messages(agent: Agent) -> None:
+def _deliver_hook_messages(agent: Incarnation) -> None:
     """What the hooks said since the agent's last request reaches its next one, once."""
     if agent.hooks is None:
         return
@@ -167,7 +168,7 @@ def _stopped(run: Run) -> AgentEnd:
     return AgentEnd(RunStatus.COMPLETED, stopped=True)
 
 
-def _deliver_messages(agent: Agent) -> None:
+def _deliver_messages(agent: Incarnation) -> None:
     """What was sent to the agent since its last turn reaches its window before its next request."""
     if agent.delegation is None:
         return
@@ -177,7 +178,7 @@ def _deliver_messages(agent: Agent) -> None:
         )
 
 
-def _wait_for_issues(agent: Agent, run: Run, issues: list[str]) -> None:
+def _wait_for_issues(agent: Incarnation, run: Run, issues: list[str]) -> None:
     """The board issues the turn waits for (`waitForIssue`), between its turns: once each is done
     or failed (or the run's time or the run ran out), what became of each reaches its window."""
     try:
@@ -207,7 +208,7 @@ def _runtime_breach(limits: Limits, run: Run, turns: int) -> Breach:
     return breach
 
 
-def _turn(agent: Agent, run: Run, deferred: DeferredDeclarations) -> TurnOutcome | AgentEnd:
+def _turn(agent: Incarnation, run: Run, deferred: DeferredDeclarations) -> TurnOutcome | AgentEnd:
     """One turn's outcome, still to close; a model failure that ends the agent closes its turn
     and ends the agent here, and a turn the run's time ran out in stops the agent at the runtime
     ceiling, unjudged."""
@@ -230,7 +231,7 @@ def _turn(agent: Agent, run: Run, deferred: DeferredDeclarations) -> TurnOutcome
         return Fatal(defect.fault, defect.message)
 
 
-def _close_turn(agent: Agent, outcome: TurnOutcome) -> AgentEnd | None:
+def _close_turn(agent: Incarnation, outcome: TurnOutcome) -> AgentEnd | None:
     limits = agent.setup.limits
     agent.ledger.record(outcome, limits.error_rate_window)
     agent.tally.record(outcome, limits.error_rate_window)

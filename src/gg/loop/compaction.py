@@ -9,7 +9,7 @@ compacting turn itself produced (its views, its feedback) is pushed after the co
 from __future__ import annotations
 
 from gg import prompts
-from gg.errors import ApiError
+from gg.errors import OperationError
 from gg.providers.base import Message
 from gg.sdk.files import read_region
 from gg.sdk.scope import Compaction
@@ -28,7 +28,7 @@ def compacted_thread(task: Message | None, compaction: Compaction, workspace: Wo
         try:
             record = read_region("compact", workspace, path)
             views.open_file(file_view(workspace.relative(path), Region(), record))
-        except (ApiError, ViewRefusal) as refusal:
+        except (OperationError, ViewRefusal) as refusal:
             unread.append(f"`{path[:200]}`: {refusal.message}")
     thread.extend(Message(role="user", content=view.render()) for view in views.close_turn())
     if unread:

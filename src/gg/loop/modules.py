@@ -20,6 +20,7 @@ from gg.config.kinds import Disposition
 from gg.loop.setup import AgentSetup
 from gg.loop.stream import AgentStream
 from gg.providers.base import Message
+from gg.sdk.surface import Surface
 from gg.state.dispositions import Row
 from gg.state.holdings import Holdings
 from gg.state.module import Moment, Spelling
@@ -32,7 +33,7 @@ def spelling(setup: AgentSetup) -> Spelling:
     return setup.registry.spelling(setup.language.id)
 
 
-def open_turn(holdings: Holdings, setup: AgentSetup, stream: AgentStream, *, first: bool) -> None:
+def open_turn(holdings: Holdings[Surface], setup: AgentSetup, stream: AgentStream, *, first: bool) -> None:
     """Before a request: the first turn's blocks, the notices, then what the modules report."""
     spell = spelling(setup)
     if first:
@@ -45,13 +46,13 @@ def open_turn(holdings: Holdings, setup: AgentSetup, stream: AgentStream, *, fir
     report(stream, holdings.modules)
 
 
-def rebuild_blocks(holdings: Holdings, moment: Moment, spell: Spelling) -> None:
+def rebuild_blocks(holdings: Holdings[Surface], moment: Moment, spell: Spelling) -> None:
     for band, text in blocks(holdings.modules, moment, spell).items():
         if text is not None or moment is Moment.COMPACTION:
             holdings.window.repin(band, text)
 
 
-def release_blocks(holdings: Holdings, rows: Sequence[Row]) -> None:
+def release_blocks(holdings: Holdings[Surface], rows: Sequence[Row]) -> None:
     """Take out of a successor's window the block of every kind the succession dropped or
     started fresh."""
     gone = {row.kind for row in rows if row.disposition in (Disposition.DROPPED, Disposition.INITIALIZED)}

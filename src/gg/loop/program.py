@@ -20,11 +20,11 @@ from gg.state.library import LibraryEntry, ProgramLibrary
 from gg.telemetry.events import ChainLink, CodeExecution, ProgramDropped, ProgramKept
 
 if TYPE_CHECKING:
-    from gg.loop.agent import Agent
+    from gg.loop.agent import Incarnation
 
 
 def run_submission(
-    agent: Agent, run: Run, submission: Submission, index: int, deferred: DeferredDeclarations
+    agent: Incarnation, run: Run, submission: Submission, index: int, deferred: DeferredDeclarations
 ) -> ProgramRun:
     """Run the program exactly as sent, then whatever it hands over (at most the chain bound).
 
@@ -53,7 +53,7 @@ def run_submission(
     return ran
 
 
-def _run_link(agent: Agent, run: Run, source: str, deferred: DeferredDeclarations) -> Link:
+def _run_link(agent: Incarnation, run: Run, source: str, deferred: DeferredDeclarations) -> Link:
     """One program of the chain, in the run's arm for the agent's language, behind the membrane."""
     setup, held = agent.setup, agent.holdings
     scope = _program_scope(agent, run, deferred)
@@ -64,7 +64,7 @@ def _run_link(agent: Agent, run: Run, source: str, deferred: DeferredDeclaration
     return Link(source, execution, membrane.counts, scope.declarations)
 
 
-def _program_scope(agent: Agent, run: Run, deferred: DeferredDeclarations) -> ProgramScope:
+def _program_scope(agent: Incarnation, run: Run, deferred: DeferredDeclarations) -> ProgramScope:
     """What one program of `agent` acts on in its current turn: its setup's role, capabilities,
     workspace, arm spelling and shell, what it holds, its port onto the run's other agents, and
     the run's deadline on the run's clock."""

@@ -24,7 +24,7 @@ from typing import Protocol
 from gg.deadline import MonotonicClock
 from gg.loop.spend import Spend
 from gg.sandbox.execution import Arm
-from gg.sandbox.languages import LanguageSpec
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.registry import Registry
 from gg.state.board import IssueStatus
 

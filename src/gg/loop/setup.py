@@ -23,23 +23,24 @@ from gg.config.delegation import FsmState, RosterEntry
 from gg.config.kinds import ModuleKind
 from gg.config.memories import MemoryProfile
 from gg.config.model import Agent as AgentProfile
+from gg.config.model import LibrarySettings
 from gg.config.model import Limits as LimitsConfig
-from gg.config.model import ProgramLibrary as LibrarySettings
 from gg.config.modules import reviewers_required, task_list
 from gg.config.skills import BUILT_IN_FAMILIES
 from gg.loop.limits import Limits
 from gg.providers.base import ToolSpec, submit_program_tool
-from gg.sandbox.jail import JailPolicy
-from gg.sandbox.languages import LANGUAGES, LanguageSpec
+from gg.sandbox.jail import Jail, JailPolicy
+from gg.sandbox.languages import LANGUAGES
 from gg.sdk.ablation import offered, withholding
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.surface import build_surface
 from gg.sdk.registry import STANDS_IN_A_STATE, Registry
 from gg.sdk.shell import ShellAccess
-from gg.sdk.skills import SkillCatalogues
 from gg.sdk.surface import Grant, Surface
 from gg.state.board import BoardSeat, IssuePolicy
 from gg.state.memories import ProfileStores
 from gg.state.module import Holder
+from gg.state.skills import SkillCatalogues
 from gg.state.workspace import Workspace
 
 
@@ -86,7 +87,7 @@ class AgentSetup:
     workspace: Workspace
     library: LibrarySettings | None = None
     task: str | None = None
-    shell: ShellAccess | None = None  # the profile's jail, opened at launch, when it enables a shell
+    shell: ShellAccess[Jail] | None = None  # the profile's jail, opened at launch, when it enables a shell
     name: str | None = None
     roster: tuple[RosterEntry, ...] = ()  # the entries it may start or exec into (`subagent`-scoped)
     max_depth: int | None = None
@@ -136,7 +137,7 @@ class RunGround:
 
 
 def resolve_setup(
-    profile: AgentProfile, ground: RunGround, shell: ShellAccess | None = None, seat: Seat | None = None
+    profile: AgentProfile, ground: RunGround, shell: ShellAccess[Jail] | None = None, seat: Seat | None = None
 ) -> AgentSetup:
     """The setup of `profile` in the run `ground` describes, with the shell opened for it at launch
     (`gg.agents.shell.open_shell`), if any, standing in `seat` when a machine runs it.

@@ -7,7 +7,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from gg.errors import ApiError
+from gg.errors import OperationError
 from gg.telemetry.events import ApiCall, ApiResult, Log, LogLevel, Payload, ProgramLog
 
 
@@ -56,7 +56,7 @@ class AgentStream:
     def call_started(self, operation: str, ordinal: int) -> None:
         self.emit(ApiCall(operation=operation, ordinal=ordinal))
 
-    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None:
+    def call_ended(self, operation: str, ordinal: int, failure: OperationError | None) -> None:
         text = None if failure is None else f"{failure.code.value}: {failure.message}"[:512]
         self.emit(ApiResult(operation=operation, ordinal=ordinal, ok=failure is None, failure=text))
 

@@ -18,10 +18,10 @@ from gg import prompts
 from gg.config.catalogue import Role
 from gg.config.kinds import KIND_ORDER, ModuleKind
 from gg.sandbox.jail import JailPolicy
-from gg.sandbox.languages import LanguageSpec
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.registry import Ending, Operation, Registry, is_bound
-from gg.sdk.skills import Skill
 from gg.state.library import ProgramLibrary
+from gg.state.skills import Skill
 
 if TYPE_CHECKING:
     from gg.config.delegation import RosterEntry

@@ -62,7 +62,7 @@ from gg.state.workspace import Workspace
 from gg.telemetry.events import CompactionApplied, ModelReply, ModelRequest, Receipt, ReplyCall
 
 if TYPE_CHECKING:
-    from gg.loop.agent import Agent
+    from gg.loop.agent import Incarnation
 
 RECEIPT_OK = "ok"
 
@@ -71,7 +71,7 @@ class RunTimeSpent(Exception):
     """The run's time ran out while the turn ran: the turn stops where it stands, unjudged."""
 
 
-def take_turn(agent: Agent, run: Run, deferred: DeferredDeclarations | None = None) -> TurnOutcome:
+def take_turn(agent: Incarnation, run: Run, deferred: DeferredDeclarations | None = None) -> TurnOutcome:
     """One turn; the declarations its programs defer to the turn's close collect in `deferred`."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
     deferred = DeferredDeclarations() if deferred is None else deferred
@@ -189,7 +189,7 @@ def _receipt(call: CallClass) -> str:
 
 
 def _run_submissions(
-    agent: Agent, run: Run, calls: list[CallClass], deferred: DeferredDeclarations
+    agent: Incarnation, run: Run, calls: list[CallClass], deferred: DeferredDeclarations
 ) -> list[ProgramRun]:
     runs: list[ProgramRun] = []
     for call in calls:

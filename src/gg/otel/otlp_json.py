@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gg import __version__
 from gg.otel.spans import AttributeValue, Span, StatusCode
+from gg.version import __version__
 
 SCOPE = "gg"
 

@@ -19,11 +19,11 @@ from gg.record.records import dict_of, float_of, int_of, list_of, read_call, rea
 from gg.record.tally import reply_cost, tally, token_counts
 from gg.telemetry.clock import parse_timestamp
 
-Record: TypeAlias = Mapping[str, Any]  # one event's wire record
+WireRecord: TypeAlias = Mapping[str, Any]  # one event's wire record
 
 __all__ = [
-    "Record",
-    "StoredRun",
+    "RunRecords",
+    "WireRecord",
     "dict_of",
     "float_of",
     "int_of",
@@ -43,14 +43,14 @@ class RecordError(Exception):
 
 
 @dataclass(frozen=True)
-class StoredRun:
+class RunRecords:
     """One run as the store keeps it: its id and its events' wire records, in emit order."""
 
     run_id: str
-    records: Sequence[Record]
+    records: Sequence[WireRecord]
 
 
-def read_runs(base: Path, refs: list[str]) -> list[StoredRun]:
+def read_runs(base: Path, refs: list[str]) -> list[RunRecords]:
     """The runs `refs` name in the run store under `base`. Raises `RecordError`, naming why."""
     import sqlite3
 
@@ -66,7 +66,7 @@ def read_runs(base: Path, refs: list[str]) -> list[StoredRun]:
         raise RecordError(f"the run store {store_path(base)} cannot be used: {unusable}") from None
     try:
         rows = [store.find_run(ref) for ref in refs]
-        return [StoredRun(row.id, store.events(row.id)) for row in rows]
+        return [RunRecords(row.id, store.events(row.id)) for row in rows]
     except RunLookupError as missing:
         raise RecordError(str(missing)) from None
     except sqlite3.DatabaseError as damaged:

@@ -15,9 +15,9 @@ from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import Link, SpanContext, SpanKind, Status, TraceFlags
 from opentelemetry.trace import StatusCode as Code
 
-from gg import __version__
 from gg.otel.settings import OtelSettings
 from gg.otel.spans import Kind, Span, StatusCode
+from gg.version import __version__
 
 SCOPE = "gg"
 _CODES = {StatusCode.UNSET: Code.UNSET, StatusCode.OK: Code.OK, StatusCode.ERROR: Code.ERROR}

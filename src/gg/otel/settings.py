@@ -61,7 +61,7 @@ def traces_endpoint(environ: Mapping[str, str]) -> str:
 
 
 def resource_of(environ: Mapping[str, str]) -> dict[str, str]:
-    from gg import __version__
+    from gg.version import __version__
 
     attributes: dict[str, str] = {}
     for item in environ.get(RESOURCE_ATTRIBUTES, "").split(","):

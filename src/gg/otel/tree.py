@@ -26,7 +26,7 @@ from gg.otel import marks
 from gg.otel.content import request_content
 from gg.otel.names import Conventions, GenAi, Gg, Operation
 from gg.otel.opened import Instance, OpenSpan
-from gg.otel.record import Record
+from gg.otel.record import WireRecord
 from gg.otel.spans import Kind, Span, SpanLink, StatusCode, nanos_of, span_id_of, trace_id_of
 from gg.otel.steps import Steps
 
@@ -46,11 +46,15 @@ class Made:
     origin: str
     parent_id: str | None
     target: str
-    transition: Record
+    transition: WireRecord
 
 
 def fold_spans(
-    run_id: str, records: Iterable[Record], *, content: bool = False, conventions: Conventions | None = None
+    run_id: str,
+    records: Iterable[WireRecord],
+    *,
+    content: bool = False,
+    conventions: Conventions | None = None,
 ) -> list[Span]:
     """Every span of a run whose records are all there (a stored run)."""
     tree = SpanTree(run_id, content=content, conventions=conventions)
@@ -69,13 +73,13 @@ class SpanTree:
         self.agents: dict[str, Instance] = {}
         self.closed: list[Span] = []
         self._run: OpenSpan | None = None
-        self._started: Record = {}
+        self._started: WireRecord = {}
         self._made: dict[str, Made] = {}  # the new instance's id -> its hand-over
-        self._replies: list[Record] = []
+        self._replies: list[WireRecord] = []
         self._last_ns = 0
         self._steps = Steps(self)
 
-    def feed(self, record: Record) -> list[Span]:
+    def feed(self, record: WireRecord) -> list[Span]:
         """The spans `record` closed."""
         at = nanos_of(record.get("timestamp")) or self._last_ns
         self._last_ns = max(self._last_ns, at)
@@ -107,7 +111,7 @@ class SpanTree:
 
     # -- the run -------------------------------------------------------------------------------
 
-    def _open_run(self, started: Record, at: int) -> None:
+    def _open_run(self, started: WireRecord, at: int) -> None:
         self._started = started
         name = f"{Operation.WORKFLOW.value} {started.get('name') or 'gg'}"
         self._run = OpenSpan(
@@ -119,13 +123,13 @@ class SpanTree:
             attrs.workflow_attributes(self.run_id, started),
         )
 
-    def _on_run_started(self, record: Record, at: int) -> None:
+    def _on_run_started(self, record: WireRecord, at: int) -> None:
         pass  # the run's span was opened from it before any other record
 
-    def _on_run_finished(self, record: Record, at: int) -> None:
+    def _on_run_finished(self, record: WireRecord, at: int) -> None:
         self._close_everything(at, record)
 
-    def _close_everything(self, at: int, finished: Record | None) -> None:
+    def _close_everything(self, at: int, finished: WireRecord | None) -> None:
         for instance in list(self.agents.values()):
             self._close_instance(instance, at, {"status": STOPPED})
         self.agents.clear()
@@ -148,7 +152,7 @@ class SpanTree:
 
     # -- agents --------------------------------------------------------------------------------
 
-    def _on_agent_record(self, kind: str, record: Record, at: int) -> None:
+    def _on_agent_record(self, kind: str, record: WireRecord, at: int) -> None:
         agent_id = str(record.get("agentId") or ROOT_RELATION)
         if kind == "agent_spawned" and agent_id not in self.agents:
             self._open_instance(record, at)
@@ -160,7 +164,7 @@ class SpanTree:
         else:
             self._steps.on(kind, instance, record, at)
 
-    def _open_instance(self, spawned: Record, at: int) -> Instance:
+    def _open_instance(self, spawned: WireRecord, at: int) -> Instance:
         agent_id = str(spawned.get("agentId") or ROOT_RELATION)
         relation, parent_id = self._placement(agent_id, spawned)
         if "modelId" not in spawned:
@@ -179,7 +183,7 @@ class SpanTree:
         self.agents[agent_id] = instance
         return instance
 
-    def _placement(self, agent_id: str, spawned: Record) -> tuple[str, str | None]:
+    def _placement(self, agent_id: str, spawned: WireRecord) -> tuple[str, str | None]:
         """(how the instance came to be, the span it hangs off)."""
         run_span = self.span_id(RUN_KEY)
         made = self._made.get(agent_id)
@@ -203,7 +207,7 @@ class SpanTree:
         language = self._started.get("language")
         return language if isinstance(language, str) and agent_id.split("@")[0] == ROOT_RELATION else None
 
-    def _on_transition(self, instance: Instance, record: Record, at: int) -> None:
+    def _on_transition(self, instance: Instance, record: WireRecord, at: int) -> None:
         to_agent = str(record.get("toAgentId") or "")
         self._made[to_agent] = Made(instance.agent_id, instance.span.parent_id, instance.anchor(), record)
         if record.get("kind") != "fork":
@@ -211,11 +215,11 @@ class SpanTree:
             self._close_instance(instance, at, None)
             self.agents.pop(instance.agent_id, None)
 
-    def _on_finished(self, instance: Instance, record: Record, at: int) -> None:
+    def _on_finished(self, instance: Instance, record: WireRecord, at: int) -> None:
         self._close_instance(instance, at, record)
         self.agents.pop(instance.agent_id, None)
 
-    def _close_instance(self, instance: Instance, at: int, finished: Record | None) -> None:
+    def _close_instance(self, instance: Instance, at: int, finished: WireRecord | None) -> None:
         self._steps.close_open(instance, at)
         span = instance.span
         span.attributes.update(attrs.spent_attributes(instance.replies))
@@ -228,25 +232,25 @@ class SpanTree:
             span.attributes[Gg.AGENT_SUMMARY] = finished["summary"]
         self._close_judged(span, at, status)
 
-    def _on_fsm_state(self, instance: Instance, record: Record, at: int) -> None:
+    def _on_fsm_state(self, instance: Instance, record: WireRecord, at: int) -> None:
         if isinstance(record.get("state"), str):
             instance.span.attributes[Gg.AGENT_STATE] = record["state"]
 
-    def _on_request(self, instance: Instance, record: Record, at: int) -> None:
+    def _on_request(self, instance: Instance, record: WireRecord, at: int) -> None:
         self._steps.open_chat(instance, record, at)
         if self.content and instance.chat is not None:
             instance.chat.attributes.update(request_content(record))
 
-    def _on_reply(self, instance: Instance, record: Record, at: int) -> None:
+    def _on_reply(self, instance: Instance, record: WireRecord, at: int) -> None:
         self._replies.append(record)
         self._steps.close_chat(instance, record, at)
 
 
-_RUN_LEVEL: dict[str, Callable[[SpanTree, Record, int], None]] = {
+_RUN_LEVEL: dict[str, Callable[[SpanTree, WireRecord, int], None]] = {
     "run_started": SpanTree._on_run_started,  # pyright: ignore[reportPrivateUsage]
     "run_finished": SpanTree._on_run_finished,  # pyright: ignore[reportPrivateUsage]
 }
-_AGENT_LEVEL: dict[str, Callable[[SpanTree, Instance, Record, int], None]] = {
+_AGENT_LEVEL: dict[str, Callable[[SpanTree, Instance, WireRecord, int], None]] = {
     "agent_transition": SpanTree._on_transition,  # pyright: ignore[reportPrivateUsage]
     "agent_finished": SpanTree._on_finished,  # pyright: ignore[reportPrivateUsage]
     "fsm_state": SpanTree._on_fsm_state,  # pyright: ignore[reportPrivateUsage]

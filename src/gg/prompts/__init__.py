@@ -11,6 +11,8 @@ from typing import Any
 
 import jinja2
 
+__all__ = ["render"]
+
 
 @cache
 def _environment() -> jinja2.Environment:

@@ -25,7 +25,7 @@ from gg.providers.anthropic_wire import (
     wire_tool_choice,
 )
 from gg.providers.base import LogFn, Reply, Request
-from gg.providers.failures import Failure, Symptom, one_line, status_failure, timed_out
+from gg.providers.failures import FailedAttempt, Symptom, one_line, status_failure, timed_out
 from gg.providers.pricing import priced
 from gg.providers.retry import Retrier
 from gg.providers.tool_choice import ToolChoice, ToolChoiceMemory, send_with_fallback
@@ -78,7 +78,7 @@ class AnthropicClient:
             thoughts=self._thoughts,
         )
 
-        def send(choice: ToolChoice) -> Reply | Failure:
+        def send(choice: ToolChoice) -> Reply | FailedAttempt:
             tool_choice = wire_tool_choice(choice, request.tool)
             return self._retrier.run(self.model_id, lambda secs: self._attempt(body, tool_choice, secs))
 
@@ -91,7 +91,9 @@ class AnthropicClient:
         """Release the SDK's connections (not needed when the run injected its own HTTP client)."""
         self._sdk.close()
 
-    def _attempt(self, body: dict[str, Any], tool_choice: dict[str, Any], secs: float) -> Reply | Failure:
+    def _attempt(
+        self, body: dict[str, Any], tool_choice: dict[str, Any], secs: float
+    ) -> Reply | FailedAttempt:
         """One request, given `secs` to answer."""
         named = {k: v for k, v in body.items() if k in _SDK_FIELDS}
         extra = {k: v for k, v in body.items() if k not in _SDK_FIELDS}
@@ -104,7 +106,7 @@ class AnthropicClient:
         except anthropic.APITimeoutError:
             return timed_out(secs)
         except anthropic.APIConnectionError as exc:
-            return Failure(Symptom.CONNECTION_FAILED, f"could not reach the endpoint: {_cause(exc)}")
+            return FailedAttempt(Symptom.CONNECTION_FAILED, f"could not reach the endpoint: {_cause(exc)}")
         text = raw.http_response.text
         reply = parse_reply(text, self._model)
         if isinstance(reply, Reply) and (blocks := thinking_turn(text)) is not None:
@@ -112,7 +114,7 @@ class AnthropicClient:
         return reply
 
 
-def _status_failure(exc: anthropic.APIStatusError) -> Failure:
+def _status_failure(exc: anthropic.APIStatusError) -> FailedAttempt:
     text = exc.response.text
     message = exc.api_message or text or "(empty body)"
     return status_failure(exc.status_code, text, message, exc.response.headers)

@@ -28,7 +28,7 @@ from typing import Any
 
 from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage
 from gg.providers.cache_points import SYSTEM, cache_points
-from gg.providers.failures import Failure, Symptom
+from gg.providers.failures import FailedAttempt, Symptom
 from gg.providers.tool_choice import ToolChoice
 from gg.wire import read_json
 
@@ -124,7 +124,7 @@ class _Unreadable(Exception):
     pass
 
 
-def parse_reply(raw: str, model: str) -> Reply | Failure:
+def parse_reply(raw: str, model: str) -> Reply | FailedAttempt:
     """Read a 200 body. Unreadable bodies and capped replies come back as failures."""
     try:
         body = _object(read_json(raw), "the body")
@@ -137,9 +137,9 @@ def parse_reply(raw: str, model: str) -> Reply | Failure:
             response_model=body["model"] if isinstance(body.get("model"), str) and body["model"] else None,
         )
     except (ValueError, _Unreadable) as exc:
-        return Failure(Symptom.UNREADABLE, f"the reply could not be read: {exc}", status=200, body=raw)
+        return FailedAttempt(Symptom.UNREADABLE, f"the reply could not be read: {exc}", status=200, body=raw)
     if body.get("stop_reason") in _CAPPED:
-        return Failure(
+        return FailedAttempt(
             Symptom.LENGTH_CAPPED, "the reply was cut off by its output token cap", usage=reply.usage
         )
     return reply

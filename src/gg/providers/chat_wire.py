@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage, parse_arguments
-from gg.providers.failures import Failure, Symptom
+from gg.providers.failures import FailedAttempt, Symptom
 from gg.providers.tool_choice import ToolChoice
 from gg.wire import read_json
 
@@ -72,7 +72,7 @@ class _Unreadable(Exception):
     pass
 
 
-def parse_reply(raw: str, model: str) -> Reply | Failure:
+def parse_reply(raw: str, model: str) -> Reply | FailedAttempt:
     """Read a 200 body. Unreadable bodies and length-capped replies come back as failures."""
     try:
         body = _object(read_json(raw), "the body")
@@ -87,9 +87,9 @@ def parse_reply(raw: str, model: str) -> Reply | Failure:
             response_model=_named(body.get("model")),
         )
     except (ValueError, _Unreadable) as exc:
-        return Failure(Symptom.UNREADABLE, f"the reply could not be read: {exc}", status=200, body=raw)
+        return FailedAttempt(Symptom.UNREADABLE, f"the reply could not be read: {exc}", status=200, body=raw)
     if choice.get("finish_reason") == "length":
-        return Failure(
+        return FailedAttempt(
             Symptom.LENGTH_CAPPED,
             "the reply was cut off by its output token cap",
             usage=reply.usage,

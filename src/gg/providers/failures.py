@@ -52,7 +52,7 @@ _TABLE: dict[Symptom, tuple[ErrorType, bool]] = {
 
 
 @dataclass(frozen=True)
-class Failure:
+class FailedAttempt:
     """One failed attempt, as a value. `body` is the provider's raw answer (empty when there
     was none); `message` is one line naming what went wrong; `usage` is what a charged answer
     spent and `cost_usd` its cost when the provider reported one."""
@@ -93,9 +93,11 @@ def symptom_of_status(status: int) -> Symptom:
     return Symptom.REJECTED
 
 
-def status_failure(status: int, body: str, provider_message: str, headers: Mapping[str, str]) -> Failure:
+def status_failure(
+    status: int, body: str, provider_message: str, headers: Mapping[str, str]
+) -> FailedAttempt:
     """A failure answered with an HTTP status; `headers` may carry the wait the provider asks for."""
-    return Failure(
+    return FailedAttempt(
         symptom=symptom_of_status(status),
         message=f"HTTP {status}: {one_line(provider_message)}",
         status=status,
@@ -120,9 +122,9 @@ def retry_after_secs(headers: Mapping[str, str]) -> float | None:
     return None
 
 
-def timed_out(secs: float) -> Failure:
+def timed_out(secs: float) -> FailedAttempt:
     """An attempt that had no reply within the `secs` it was given."""
-    return Failure(Symptom.TIMED_OUT, f"the request timed out after {secs:.3g} s")
+    return FailedAttempt(Symptom.TIMED_OUT, f"the request timed out after {secs:.3g} s")
 
 
 def one_line(text: str, limit: int = 500) -> str:

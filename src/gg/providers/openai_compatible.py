@@ -22,7 +22,7 @@ import openai
 
 from gg.providers.base import LogFn, Reply, Request
 from gg.providers.chat_wire import parse_reply, request_body, wire_tool_choice
-from gg.providers.failures import Failure, Symptom, one_line, status_failure, timed_out
+from gg.providers.failures import FailedAttempt, Symptom, one_line, status_failure, timed_out
 from gg.providers.pricing import priced
 from gg.providers.retry import Retrier
 from gg.providers.tool_choice import ToolChoice, ToolChoiceMemory, send_with_fallback
@@ -67,7 +67,7 @@ class OpenAIClient:
     def complete(self, request: Request) -> Reply:
         body = request_body(self._with_defaults(request), self._model, self._token_cap_field)
 
-        def send(choice: ToolChoice) -> Reply | Failure:
+        def send(choice: ToolChoice) -> Reply | FailedAttempt:
             tool_choice = wire_tool_choice(choice, request.tool)
             return self._retrier.run(self.model_id, lambda secs: self._attempt(body, tool_choice, secs))
 
@@ -94,7 +94,7 @@ class OpenAIClient:
 
     def _attempt(
         self, body: dict[str, Any], tool_choice: str | dict[str, Any], secs: float
-    ) -> Reply | Failure:
+    ) -> Reply | FailedAttempt:
         """One request, given `secs` to answer."""
         wire: dict[str, Any] = {**body, "tool_choice": tool_choice}
         try:
@@ -106,7 +106,7 @@ class OpenAIClient:
         except openai.APITimeoutError:
             return timed_out(secs)
         except openai.APIConnectionError as exc:
-            return Failure(Symptom.CONNECTION_FAILED, f"could not reach the endpoint: {_cause(exc)}")
+            return FailedAttempt(Symptom.CONNECTION_FAILED, f"could not reach the endpoint: {_cause(exc)}")
         return parse_reply(raw.http_response.text, self._model)
 
 
@@ -119,7 +119,7 @@ def session_fields(provider: str, session_id: str | None) -> dict[str, Any]:
     return {"prompt_cache_key": session_id}
 
 
-def _status_failure(exc: openai.APIStatusError) -> Failure:
+def _status_failure(exc: openai.APIStatusError) -> FailedAttempt:
     text = exc.response.text
     return status_failure(exc.status_code, text, _provider_message(exc.body, text), exc.response.headers)
 

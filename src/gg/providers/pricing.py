@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Any
 
 from gg.providers.base import Reply, Usage
-from gg.providers.failures import Failure
+from gg.providers.failures import FailedAttempt
 
 PER_TOKENS = 1_000_000
 _RATES = ("input", "output", "cache_read", "cache_write")
@@ -118,12 +118,12 @@ def _aliases(model_id: str, entry: dict[str, Any]) -> list[str]:
     return list(aliases)
 
 
-def priced(price_id: str | None, result: Reply | Failure) -> Reply:
+def priced(price_id: str | None, result: Reply | FailedAttempt) -> Reply:
     """How a client ends a call: the reply with its cost (a cost the provider reported itself
     is kept), or the failure raised as its `ModelError`, costed when it charged tokens. Tokens
     are priced under `price_id`, never when it is `None` (a model asked where its price does
     not hold: the factory's `price_id_of`)."""
-    if isinstance(result, Failure):
+    if isinstance(result, FailedAttempt):
         cost = result.cost_usd
         if cost is None and result.usage is not None and price_id is not None:
             cost = cost_of(price_id, result.usage)

@@ -28,7 +28,7 @@ from gg.config.catalogue import (
 )
 from gg.deadline import RunLeft, unbounded, within
 from gg.providers.base import LogFn
-from gg.providers.failures import Failure, Symptom
+from gg.providers.failures import FailedAttempt, Symptom
 from gg.telemetry.events import LogLevel
 
 T = TypeVar("T")
@@ -48,7 +48,7 @@ class RetryPolicy:
     def attempts(self) -> int:
         return 1 + max(0, self.retries)
 
-    def delay_secs(self, retry: int, failure: Failure) -> float:
+    def delay_secs(self, retry: int, failure: FailedAttempt) -> float:
         """The wait before retry number `retry` (from 1)."""
         scheduled = FIRST_DELAY_SECS * 2 ** (retry - 1)
         asked = failure.retry_after_secs or 0.0
@@ -65,17 +65,17 @@ class Retrier:
     run_left: RunLeft = unbounded
     sleep: Callable[[float], None] = time.sleep
 
-    def run(self, model_id: str, attempt: Callable[[float], T | Failure]) -> T | Failure:
+    def run(self, model_id: str, attempt: Callable[[float], T | FailedAttempt]) -> T | FailedAttempt:
         """Call `attempt(secs it is given)` until it succeeds, fails for good, or the attempts or
         the run's time are spent."""
         attempts = self.policy.attempts
-        result: T | Failure = Failure(Symptom.TIMED_OUT, RUN_TIME_SPENT)
+        result: T | FailedAttempt = FailedAttempt(Symptom.TIMED_OUT, RUN_TIME_SPENT)
         for number in range(1, attempts + 1):
             secs = within(self.timeout_secs, self.run_left())
             if secs <= 0:
                 return result
             result = attempt(secs)
-            if not isinstance(result, Failure) or not result.is_retryable:
+            if not isinstance(result, FailedAttempt) or not result.is_retryable:
                 return result
             if number == attempts:
                 tried = f"{attempts} attempt" + ("s" if attempts > 1 else "")
@@ -84,7 +84,7 @@ class Retrier:
                 return result
         raise AssertionError("unreachable: the loop returns on its last attempt")
 
-    def _waited(self, model_id: str, number: int, failure: Failure) -> bool:
+    def _waited(self, model_id: str, number: int, failure: FailedAttempt) -> bool:
         """The wait before retry `number`; False when the run's time ran out in it."""
         delay = self.policy.delay_secs(number, failure)
         left = self.run_left()
@@ -98,7 +98,7 @@ class Retrier:
         self.sleep(delay)
         return True
 
-    def _tell(self, model_id: str, number: int, failure: Failure, then: str, delay: float) -> None:
+    def _tell(self, model_id: str, number: int, failure: FailedAttempt, then: str, delay: float) -> None:
         self.log(
             LogLevel.WARN.value,
             f"model call to {model_id} failed ({failure.message}); {then}",

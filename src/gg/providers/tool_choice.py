@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Protocol, TypeVar, runtime_checkable
 
 from gg.providers.base import LogFn
-from gg.providers.failures import Failure
+from gg.providers.failures import FailedAttempt
 from gg.telemetry.events import LogLevel
 
 T = TypeVar("T")
@@ -63,14 +63,14 @@ def tool_choice_of(client: object) -> ToolChoice | None:
 
 def send_with_fallback(
     model_id: str,
-    send: Callable[[ToolChoice], T | Failure],
+    send: Callable[[ToolChoice], T | FailedAttempt],
     memory: ToolChoiceMemory,
     log: LogFn,
-) -> T | Failure:
+) -> T | FailedAttempt:
     """Send on the model's current choice; a refused pin is re-sent once, at once, on `auto`."""
     choice = memory.choice_for(model_id)
     result = send(choice)
-    if choice is ToolChoice.AUTO or not isinstance(result, Failure) or not result.names_tool_choice():
+    if choice is ToolChoice.AUTO or not isinstance(result, FailedAttempt) or not result.names_tool_choice():
         return result
     if memory.record_refusal(model_id):
         log(

@@ -30,7 +30,7 @@ HANDED_OVER = "handed over"
 
 
 @dataclass(frozen=True)
-class Instance:
+class RecordedInstance:
     """One agent instance (one incarnation)."""
 
     id: str
@@ -52,13 +52,13 @@ class Instance:
 
 
 @dataclass(frozen=True)
-class AgentTree:
+class RecordedTree:
     root: str
-    instances: dict[str, Instance] = field(default_factory=dict[str, Instance])
+    instances: dict[str, RecordedInstance] = field(default_factory=dict[str, RecordedInstance])
 
-    def ordered(self) -> list[Instance]:
+    def ordered(self) -> list[RecordedInstance]:
         """Depth first from each top: an instance, then its successors, then its subagents."""
-        out: list[Instance] = []
+        out: list[RecordedInstance] = []
         seen: set[str] = set()
         for top in self.tops():
             stack = [top]
@@ -91,29 +91,29 @@ class AgentTree:
             current = self.instances[current].parent
         return out
 
-    def profiles(self) -> dict[str, list[Instance]]:
-        grouped: dict[str, list[Instance]] = {}
+    def profiles(self) -> dict[str, list[RecordedInstance]]:
+        grouped: dict[str, list[RecordedInstance]] = {}
         for instance in self.ordered():
             grouped.setdefault(instance.profile, []).append(instance)
         return grouped
 
 
-def fold_agents(records: Iterable[Mapping[str, Any]], run_status: str | None) -> AgentTree:
+def fold_agents(records: Iterable[Mapping[str, Any]], run_status: str | None) -> RecordedTree:
     """The tree of every instance the records name; `run_status` None while the run runs."""
-    instances: dict[str, Instance] = {}
+    instances: dict[str, RecordedInstance] = {}
     made_by: dict[str, tuple[str, Record]] = {}
     for position, record in enumerate(records_of(records)):
         agent = record.agent_id or ROOT_ID
         if agent not in instances:
-            instances[agent] = Instance(agent, first_seen=position)
+            instances[agent] = RecordedInstance(agent, first_seen=position)
         _fold_record(instances, made_by, agent, record)
     root = ROOT_ID if ROOT_ID in instances else next(iter(instances), ROOT_ID)
     linked = _link(instances, made_by, root)
-    return AgentTree(root, _statuses(linked, root, run_status))
+    return RecordedTree(root, _statuses(linked, root, run_status))
 
 
 def _fold_record(
-    instances: dict[str, Instance],
+    instances: dict[str, RecordedInstance],
     made_by: dict[str, tuple[str, Record]],
     agent: str,
     record: Record,
@@ -158,8 +158,8 @@ def _names(value: object) -> tuple[str, ...] | None:
 
 
 def _link(
-    instances: dict[str, Instance], made_by: Mapping[str, tuple[str, Record]], root: str
-) -> dict[str, Instance]:
+    instances: dict[str, RecordedInstance], made_by: Mapping[str, tuple[str, Record]], root: str
+) -> dict[str, RecordedInstance]:
     successors: dict[str, list[str]] = {}
     subagents: dict[str, list[str]] = {}
     linked = dict(instances)
@@ -188,9 +188,11 @@ def _link(
     return linked
 
 
-def _statuses(instances: dict[str, Instance], root: str, run_status: str | None) -> dict[str, Instance]:
+def _statuses(
+    instances: dict[str, RecordedInstance], root: str, run_status: str | None
+) -> dict[str, RecordedInstance]:
     last = _last_incarnation(instances, root)
-    out: dict[str, Instance] = {}
+    out: dict[str, RecordedInstance] = {}
     for agent_id, instance in instances.items():
         status = instance.status
         if status == RUNNING and run_status is not None:
@@ -199,14 +201,14 @@ def _statuses(instances: dict[str, Instance], root: str, run_status: str | None)
     return out
 
 
-def _ended_status(instance: Instance, last: bool, run_status: str) -> str:
+def _ended_status(instance: RecordedInstance, last: bool, run_status: str) -> str:
     """An instance that reported no ending, once the run ended."""
     if instance.successors:
         return HANDED_OVER
     return run_status if last else STOPPED
 
 
-def _last_incarnation(instances: Mapping[str, Instance], root: str) -> str:
+def _last_incarnation(instances: Mapping[str, RecordedInstance], root: str) -> str:
     current = root
     seen = {root}
     while current in instances and instances[current].successors:

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gg.record.agents import Instance
+from gg.record.agents import RecordedInstance
 from gg.record.records import Call, LimitRecord, LinkRun, Message, OperatorLog, Outcome, ProgramRun
 from gg.record.runs import ListedRun, elapsed_ms
 from gg.record.tally import TokenCounts
@@ -88,7 +88,7 @@ def show_document(run: ListedRun, transcript: Transcript) -> dict[str, Any]:
     }
 
 
-def _agent(agent: Instance) -> dict[str, Any]:
+def _agent(agent: RecordedInstance) -> dict[str, Any]:
     return {
         "id": agent.id,
         "parentAgentId": agent.parent,

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gg.sandbox.execution import failure_headline
+from gg.outcome import failure_headline
 from gg.wire import lenient_value
 
 PROGRAM_ARGUMENT = "program"

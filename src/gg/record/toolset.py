@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gg.record.agents import Instance
+from gg.record.agents import RecordedInstance
 
 
 class Offer(StrEnum):
@@ -50,7 +50,7 @@ class Toolset:
         return [row for row in self.rows if row.calls]
 
 
-def profile_toolset(instances: Sequence[Instance], calls: Mapping[str, int]) -> Toolset | None:
+def profile_toolset(instances: Sequence[RecordedInstance], calls: Mapping[str, int]) -> Toolset | None:
     """The toolset of a profile's `instances`, whose calls by operation are `calls`; None when no
     instance recorded what it was offered."""
     reported = [i for i in instances if i.offered is not None]

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gg.record.agents import Instance, fold_agents
+from gg.record.agents import RecordedInstance, fold_agents
 from gg.record.envelope import Record, records_of
 from gg.record.records import (
     ApiRecord,
@@ -133,7 +133,7 @@ class Transcript:
     exit_code: int | None = None
     final_text: str | None = None
     message: str | None = None
-    agents: tuple[Instance, ...] = ()
+    agents: tuple[RecordedInstance, ...] = ()
 
     @property
     def cut_word(self) -> str:

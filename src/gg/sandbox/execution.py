@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
 from gg.config.ceilings import Ceilings
-from gg.outcome import ErrorKind, ErrorType
+from gg.outcome import ErrorKind, ErrorType, failure_headline
+from gg.sdk.codemodule import CodeModule
 from gg.wire import well_formed
 
 MAX_LOG_LINES = 200
@@ -30,16 +31,6 @@ class HostCalls(Protocol):
     the call's camelCase fields. Returns a JSON value or raises `ApiError`."""
 
     def __call__(self, operation: str, args: Mapping[str, Any]) -> Any: ...
-
-
-@dataclass(frozen=True)
-class CodeModule:
-    """A code module loaded for the agent, reached by a program as `lib:<key>`; `extension` is
-    the language its author wrote it in (`js`, `ts`), which decides how the guest reads it."""
-
-    key: str
-    source: str
-    extension: str = "js"
 
 
 @dataclass(frozen=True)
@@ -116,15 +107,6 @@ class Arm(Protocol):
     ) -> Execution: ...
 
     def close(self) -> None: ...
-
-
-def failure_headline(text: str) -> str:
-    """The one line that names a failure: the first line of its text, or for a Python traceback
-    (which names its exception last) the last one."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if not lines:
-        return ""
-    return lines[-1] if lines[0].startswith("Traceback") else lines[0]
 
 
 class ClosesOnExit:

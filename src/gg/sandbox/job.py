@@ -24,8 +24,8 @@ from typing import Any
 
 from gg.config.ceilings import Ceilings
 from gg.deadline import RunLeft, unbounded
-from gg.errors import ApiError
-from gg.sandbox.execution import CodeModule
+from gg.errors import OperationError
+from gg.sdk.codemodule import CodeModule
 
 
 class GuestStatus(StrEnum):
@@ -79,7 +79,7 @@ def reply(run_id: int, answer: Callable[[], Any]) -> dict[str, Any]:
     """The guest's reply to one host call of run `run_id`, whose value `answer()` gives."""
     try:
         value = answer()
-    except ApiError as error:
+    except OperationError as error:
         return {"t": "reply", "id": run_id, "ok": False, "error": error.to_wire()}
     return {"t": "reply", "id": run_id, "ok": True, "value": value}
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gg.deadline import is_spent
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.prompts import render
 from gg.sandbox.execution import MAX_SDK_CALLS
 from gg.sdk.registry import (
@@ -58,7 +58,7 @@ class CallLog(Protocol):
 
     def call_started(self, operation: str, ordinal: int) -> None: ...
 
-    def call_ended(self, operation: str, ordinal: int, failure: ApiError | None) -> None: ...
+    def call_ended(self, operation: str, ordinal: int, failure: OperationError | None) -> None: ...
 
     def program_logged(self, lines: Sequence[str], dropped: int) -> None: ...
 
@@ -108,7 +108,9 @@ class Membrane:
         if self.counts.api_calls >= MAX_SDK_CALLS:
             self.counts.refused += 1
             key = op.key if op is not None else operation.rsplit(".", 1)[-1][:MAX_ARGUMENT_PREVIEW]
-            raise ApiError(key, ErrorCode.LIMIT_EXCEEDED, render("sdk-call-cap", cap=f"{MAX_SDK_CALLS:,}"))
+            raise OperationError(
+                key, ErrorCode.LIMIT_EXCEEDED, render("sdk-call-cap", cap=f"{MAX_SDK_CALLS:,}")
+            )
         ordinal = self.counts.api_calls
         self.counts.api_calls += 1
         self._log.call_started(operation, ordinal)
@@ -121,7 +123,7 @@ class Membrane:
             if op.dispatches_tool:
                 self.counts.tool_calls += 1
             result = op.handler(self._scope, values)
-        except ApiError as failure:
+        except OperationError as failure:
             self._log.call_ended(operation, ordinal, failure)
             raise
         self._log.call_ended(operation, ordinal, None)
@@ -132,27 +134,27 @@ class Membrane:
         if is_bound(op.gate, scope.role, scope.capabilities):
             return
         if isinstance(op.gate, Ending):
-            raise ApiError(op.key, ErrorCode.UNAVAILABLE, self._not_an_ending_of_this_role(op))
+            raise OperationError(op.key, ErrorCode.UNAVAILABLE, self._not_an_ending_of_this_role(op))
         name = op.qualified(self._language)
         if isinstance(op.gate, Machine):
-            raise ApiError(op.key, ErrorCode.UNAVAILABLE, render("gate-machine", operation=name))
+            raise OperationError(op.key, ErrorCode.UNAVAILABLE, render("gate-machine", operation=name))
         capability = op.gate.id if isinstance(op.gate, Capability) else "?"
         unavailable = render("gate-capability", operation=name, capability=capability)
-        raise ApiError(op.key, ErrorCode.UNAVAILABLE, unavailable)
+        raise OperationError(op.key, ErrorCode.UNAVAILABLE, unavailable)
 
-    def _not_offered(self, operation: str) -> ApiError:
+    def _not_offered(self, operation: str) -> OperationError:
         held = self._registry.held_back(operation)
         if held is None:
             return _unknown_operation(operation)
         withheld = render("gate-withheld", operation=held.qualified(self._language))
-        return ApiError(held.key, ErrorCode.UNAVAILABLE, withheld)
+        return OperationError(held.key, ErrorCode.UNAVAILABLE, withheld)
 
     def _refuse_past_the_deadline(self, op: Operation) -> None:
         """Once the run's wall-clock budget is spent, no call is dispatched to a tool; views,
         docs, the library and the endings are still served, so a program can always end."""
         deadline = self._scope.deadline
         if op.dispatches_tool and is_spent(deadline, self._clock()):
-            raise ApiError(op.key, ErrorCode.LIMIT_EXCEEDED, render("run-time-spent"))
+            raise OperationError(op.key, ErrorCode.LIMIT_EXCEEDED, render("run-time-spent"))
 
     def _not_an_ending_of_this_role(self, op: Operation) -> str:
         own = [
@@ -172,19 +174,21 @@ def validate_arguments(
     them, what it must be and what it was.
     """
     if not isinstance(args, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, render("call-not-an-object"))
+        raise OperationError(op.key, ErrorCode.INVALID_ARGUMENT, render("call-not-an-object"))
     declared = {param.wire: param for param in op.params}
     unknown = sorted(set(args) - set(declared))
     if unknown:
         argument = written(str(unknown[0])[:MAX_ARGUMENT_PREVIEW], language)
         takes_none = render("call-unknown-argument", operation=op.qualified(language), argument=argument)
-        raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, takes_none)
+        raise OperationError(op.key, ErrorCode.INVALID_ARGUMENT, takes_none)
     for param in op.params:
         name = param.spelled(language)
         if param.wire in args:
             _check_value(op, param, name, args[param.wire])
         elif param.required:
-            raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, render("argument-required", argument=name))
+            raise OperationError(
+                op.key, ErrorCode.INVALID_ARGUMENT, render("argument-required", argument=name)
+            )
     return dict(args)
 
 
@@ -192,11 +196,11 @@ def _check_value(op: Operation, param: Param, name: str, value: Any) -> None:
     if param.shape is not None:
         wrong = violation(param.shape, value)
         if wrong is not None:
-            raise ApiError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{name}{wrong.where}` {wrong.reason}")
+            raise OperationError(op.key, ErrorCode.INVALID_ARGUMENT, f"`{name}{wrong.where}` {wrong.reason}")
         return
     wanted = _violation(param.type, value)
     if wanted is not None:
-        raise ApiError(
+        raise OperationError(
             op.key, ErrorCode.INVALID_ARGUMENT, f"`{name}` must be {wanted}, got {_preview(value)}"
         )
 
@@ -246,6 +250,8 @@ def _preview(value: Any) -> str:
     return f"{type(value).__name__} {text}"
 
 
-def _unknown_operation(operation: str) -> ApiError:
+def _unknown_operation(operation: str) -> OperationError:
     key = operation.rsplit(".", 1)[-1][:MAX_ARGUMENT_PREVIEW]
-    return ApiError(key, ErrorCode.UNAVAILABLE, render("call-unknown-operation", operation=operation[:80]))
+    return OperationError(
+        key, ErrorCode.UNAVAILABLE, render("call-unknown-operation", operation=operation[:80])
+    )

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gg import prompts
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sdk.scope import ProgramScope
 from gg.wire import camel
 
@@ -19,5 +19,5 @@ def required(scope: ProgramScope, args: Mapping[str, Any], name: str, operation:
     wire = camel(name)
     if args.get(wire) is None:
         missing = prompts.render("argument-required", argument=scope.spelling(operation).argument(name))
-        raise ApiError(operation, ErrorCode.INVALID_ARGUMENT, missing)
+        raise OperationError(operation, ErrorCode.INVALID_ARGUMENT, missing)
     return args[wire]

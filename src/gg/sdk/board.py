@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.arguments import required
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
@@ -73,7 +73,7 @@ def _update_issue(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     status = args.get("status")
     if status is not None and status not in {member.value for member in SETTABLE}:
         choices = ", ".join(member.value for member in SETTABLE)
-        raise ApiError("update_issue", ErrorCode.INVALID_ARGUMENT, f"`status` must be one of {choices}")
+        raise OperationError("update_issue", ErrorCode.INVALID_ARGUMENT, f"`status` must be one of {choices}")
     patch = IssuePatch(
         title=args.get("title"),
         description=args.get("description", KEEP),
@@ -104,7 +104,7 @@ def _remove_issue(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, int
 def _wait_for_issue(scope: ProgramScope, args: Mapping[str, Any]) -> str:
     issue: str = args["id"]
     if not issue.strip():
-        raise ApiError("wait_for_issue", ErrorCode.INVALID_ARGUMENT, "`id` must name an issue")
+        raise OperationError("wait_for_issue", ErrorCode.INVALID_ARGUMENT, "`id` must name an issue")
     _on_board(scope, "wait_for_issue", lambda board: board.check_wait(issue))
     if scope.delegation is not None:
         scope.delegation.declare_issue_wait(issue)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.registry import Always, Capability, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import Compaction, ProgramScope
 from gg.sdk.summary import check_summary
@@ -31,7 +31,7 @@ def _compact(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     """A blank summary, or one over the cap, is refused whole: a summary is never cut."""
     summary: str = args["summary"]
     if not summary.strip():
-        raise ApiError("compact", ErrorCode.INVALID_ARGUMENT, "`summary` must not be blank")
+        raise OperationError("compact", ErrorCode.INVALID_ARGUMENT, "`summary` must not be blank")
     check_summary("compact", "summary", summary)
     files: list[str] = args.get("files", [])
     scope.deferred.compact(Compaction(summary, tuple(files)))
@@ -65,7 +65,7 @@ def _evict_file_view(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, 
     path: str | None = args.get("path")
     if path is not None:
         if not path.strip():
-            raise ApiError(
+            raise OperationError(
                 "evict_file_view",
                 ErrorCode.INVALID_ARGUMENT,
                 "`path` must not be blank; omit it for every file",

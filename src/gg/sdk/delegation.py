@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from gg import prompts
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Machine, Operation, Param, ParamType
 from gg.sdk.scope import ForkDeclaration, ProgramScope, Succession
 from gg.sdk.summary import check_summary
@@ -99,12 +99,14 @@ def _checked_target(operation: str, name: str, legal: Sequence[str], what: str) 
     if name.strip() and name in legal:
         return name
     shown = f"`{name[:60]}` is not one" if name.strip() else "none was named"
-    raise ApiError(operation, ErrorCode.INVALID_ARGUMENT, f"{what} must be one of {_listed(legal)}; {shown}")
+    raise OperationError(
+        operation, ErrorCode.INVALID_ARGUMENT, f"{what} must be one of {_listed(legal)}; {shown}"
+    )
 
 
 def _check_depth(operation: str, port: Delegation) -> None:
     if port.max_depth is not None and port.depth + 1 > port.max_depth:
-        raise ApiError(
+        raise OperationError(
             operation,
             ErrorCode.LIMIT_EXCEEDED,
             f"this agent stands at depth {port.depth}, and the run lets no agent stand deeper than "
@@ -114,7 +116,7 @@ def _check_depth(operation: str, port: Delegation) -> None:
 
 def _refuse_after_an_ending(scope: ProgramScope, operation: str) -> None:
     if scope.declarations.ending is not None:
-        raise ApiError(
+        raise OperationError(
             operation,
             ErrorCode.REFUSED,
             "this program already ended the session; an ending outranks a succession",
@@ -133,7 +135,7 @@ def _spawn(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
         both = prompts.render(
             "spawn-brief-both", prompt=spell.argument("prompt"), issue_id=spell.argument("issue_id")
         )
-        raise ApiError("spawn_subagent", ErrorCode.INVALID_ARGUMENT, both)
+        raise OperationError("spawn_subagent", ErrorCode.INVALID_ARGUMENT, both)
     return port.spawn_on_issue(agent, issue)
 
 
@@ -145,7 +147,7 @@ def _wait(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _send(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     message: str = args["message"]
     if not message.strip():
-        raise ApiError("send_message", ErrorCode.INVALID_ARGUMENT, "`message` must not be blank")
+        raise OperationError("send_message", ErrorCode.INVALID_ARGUMENT, "`message` must not be blank")
     check_summary("send_message", "message", message)
     _port(scope, "send_message").send(args["agentId"], message)
 
@@ -166,7 +168,7 @@ def _transition_state(scope: ProgramScope, args: Mapping[str, Any]) -> None:
 def _fork(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     prompt: str = args["prompt"]
     if not prompt.strip():
-        raise ApiError("fork", ErrorCode.INVALID_ARGUMENT, "`prompt` must not be blank")
+        raise OperationError("fork", ErrorCode.INVALID_ARGUMENT, "`prompt` must not be blank")
     port = _port(scope, "fork")
     _check_depth("fork", port)
     handle = port.reserve_fork()

@@ -30,7 +30,7 @@ from typing import Any
 
 from gg import prompts
 from gg.config.hooks import HookEvent
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sdk.hooks import fire
 from gg.sdk.registry import Always, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
@@ -58,9 +58,9 @@ def refusals_for(operation: str, path: str) -> Generator[None]:
     try:
         yield
     except PathRefusal as refusal:
-        raise ApiError(operation, refusal.code, refusal.message) from None
+        raise OperationError(operation, refusal.code, refusal.message) from None
     except OSError as error:
-        raise ApiError(operation, ErrorCode.IO_ERROR, _io_failed(path, error)) from None
+        raise OperationError(operation, ErrorCode.IO_ERROR, _io_failed(path, error)) from None
 
 
 def _io_failed(path: str, error: OSError) -> str:
@@ -161,12 +161,12 @@ def read_region(
         if media_type is not None:
             return _image_record(workspace.relative(path), media_type, size)
         if size > MAX_SCANNED_FILE_BYTES:
-            raise ApiError(operation, ErrorCode.LIMIT_EXCEEDED, _file_too_large(path, size))
+            raise OperationError(operation, ErrorCode.LIMIT_EXCEEDED, _file_too_large(path, size))
         scan = _LineScan(offset, None if limit is None else offset + limit)
         scan.feed(head)
         _scan_rest(stream, scan, size - len(head))
     if offset and offset >= scan.total_lines:
-        raise ApiError(operation, ErrorCode.INVALID_ARGUMENT, _offset_past_end(path, offset, scan))
+        raise OperationError(operation, ErrorCode.INVALID_ARGUMENT, _offset_past_end(path, offset, scan))
     return _text_record(offset, scan)
 
 
@@ -226,7 +226,9 @@ def _read_text_file(scope: ProgramScope, args: Mapping[str, Any]) -> str:
     path: str = args["path"]
     record = read_region("read_text_file", scope.workspace, path, args.get("offset", 0), args.get("limit"))
     if record["kind"] != "text":
-        raise ApiError("read_text_file", ErrorCode.INVALID_ARGUMENT, _is_image(path, record["mediaType"]))
+        raise OperationError(
+            "read_text_file", ErrorCode.INVALID_ARGUMENT, _is_image(path, record["mediaType"])
+        )
     return record["contents"]
 
 
@@ -241,10 +243,10 @@ def _encoded_contents(operation: str, name: str, text: str) -> bytes:
     """`text` as UTF-8 (lone surrogates replaced), refused over 8 MiB; `name` is what the
     refusal calls it (the argument, as the program's arm spells it)."""
     if len(text) > MAX_WRITE_BYTES:  # more characters than bytes allowed: no need to encode
-        raise ApiError(operation, ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(f"`{name}`", len(text)))
+        raise OperationError(operation, ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(f"`{name}`", len(text)))
     data = well_formed(text).encode("utf-8")
     if len(data) > MAX_WRITE_BYTES:
-        raise ApiError(operation, ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(f"`{name}`", len(data)))
+        raise OperationError(operation, ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(f"`{name}`", len(data)))
     return data
 
 
@@ -277,18 +279,20 @@ def _edit_file(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     old = _encoded_contents("edit_file", old_name, args["oldString"])
     new = _encoded_contents("edit_file", spell.argument("new_string"), args["newString"])
     if not old:
-        raise ApiError(
+        raise OperationError(
             "edit_file", ErrorCode.INVALID_ARGUMENT, prompts.render("files-edit-empty", old=old_name)
         )
     with refusals_for("edit_file", path), scope.workspace.open_for_update(path) as stream:
         size = os.fstat(stream.fileno()).st_size
         if size > MAX_WRITE_BYTES:
-            raise ApiError("edit_file", ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(quote_path(path), size))
+            raise OperationError(
+                "edit_file", ErrorCode.LIMIT_EXCEEDED, _too_large_to_write(quote_path(path), size)
+            )
         data = _read_all(stream, size)
         at = _only_match(path, data, old, old_name)
         edited = data[:at] + new + data[at + len(old) :]
         if len(edited) > MAX_WRITE_BYTES:
-            raise ApiError("edit_file", ErrorCode.LIMIT_EXCEEDED, _edit_too_large(path, len(edited)))
+            raise OperationError("edit_file", ErrorCode.LIMIT_EXCEEDED, _edit_too_large(path, len(edited)))
         written = _written(scope, path, edited)
         fire(scope, "edit_file", HookEvent.PRE_WRITE, written)
         stream.seek(0)
@@ -324,11 +328,11 @@ def _only_match(path: str, data: bytes, old: bytes, old_name: str) -> int:
     at = data.find(old)
     if at < 0:
         no_match = prompts.render("files-edit-no-match", old=old_name, path=quote_path(path))
-        raise ApiError("edit_file", ErrorCode.NOT_FOUND, no_match)
+        raise OperationError("edit_file", ErrorCode.NOT_FOUND, no_match)
     if data.find(old, at + 1) >= 0:
         count = max(2, data.count(old))
         several = prompts.render("files-edit-several", old=old_name, count=count, path=quote_path(path))
-        raise ApiError("edit_file", ErrorCode.CONFLICT, several)
+        raise OperationError("edit_file", ErrorCode.CONFLICT, several)
     return at
 
 

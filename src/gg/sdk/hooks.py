@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from gg.config.hooks import HookEvent
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.prompts import render
 
 if TYPE_CHECKING:
@@ -48,4 +48,4 @@ def fire(scope: ProgramScope, operation: str, event: HookEvent, fields: Mapping[
     blocked = scope.hooks.fire(event, fields)
     if blocked is not None:
         said = render("hook-refused", hook=blocked.hook, event=event.value, message=blocked.message or "")
-        raise ApiError(operation, ErrorCode.REFUSED, said)
+        raise OperationError(operation, ErrorCode.REFUSED, said)

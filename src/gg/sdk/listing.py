@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sdk.files import refusals_for
 from gg.sdk.registry import Always, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
@@ -30,7 +30,7 @@ T = TypeVar("T")
 def page_of(operation: str, items: Sequence[T], offset: int, limit: int | None) -> list[T]:
     """Items [offset, offset + limit) of `items`; a `limit` of 0 or over 10,000 is refused."""
     if limit is not None and not 1 <= limit <= MAX_PAGE:
-        raise ApiError(operation, ErrorCode.INVALID_ARGUMENT, _limit_out_of_range(limit))
+        raise OperationError(operation, ErrorCode.INVALID_ARGUMENT, _limit_out_of_range(limit))
     return list(items[offset : None if limit is None else offset + limit])
 
 
@@ -45,7 +45,7 @@ def _list_dir(scope: ProgramScope, args: Mapping[str, Any]) -> list[dict[str, st
     with refusals_for("list_dir", written):
         entries = scope.workspace.list_dir(path)
     if limit is None and len(entries) - offset > MAX_PAGE:
-        raise ApiError("list_dir", ErrorCode.LIMIT_EXCEEDED, _page_it(written, len(entries)))
+        raise OperationError("list_dir", ErrorCode.LIMIT_EXCEEDED, _page_it(written, len(entries)))
     return [{"name": e.name, "kind": e.kind.value} for e in page_of("list_dir", entries, offset, limit)]
 
 
@@ -59,7 +59,7 @@ def _page_it(written: str, total: int) -> str:
 def _glob(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     pattern: str = args["pattern"]
     if pattern == "":
-        raise ApiError("glob", ErrorCode.INVALID_ARGUMENT, "`pattern` is empty")
+        raise OperationError("glob", ErrorCode.INVALID_ARGUMENT, "`pattern` is empty")
     offset, limit = args.get("offset", 0), args.get("limit")
     with refusals_for("glob", pattern):
         matches = glob(scope.workspace, pattern)

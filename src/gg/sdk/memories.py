@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from gg import prompts
 from gg.config.memories import Call
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Handler, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
 from gg.state.memories import CallNames, Draft, MemoryHolder, MemoryRefusal, call_names
@@ -48,11 +48,11 @@ def _holder(scope: ProgramScope, call: Call) -> MemoryHolder:
             strategy=holder.strategy.value,
             calls=[names[c] for c in holder.strategy.calls],
         )
-        raise ApiError(call.value, ErrorCode.UNAVAILABLE, not_offered)
+        raise OperationError(call.value, ErrorCode.UNAVAILABLE, not_offered)
     if not holder.offers(call):
         names = _names(scope, call)
         reads = prompts.render("memories-read-only", calls=[names[c] for c in holder.offered])
-        raise ApiError(call.value, ErrorCode.REFUSED, reads)
+        raise OperationError(call.value, ErrorCode.REFUSED, reads)
     return holder
 
 
@@ -89,7 +89,7 @@ def _edit(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     search: str = args.get("search", "")
     replace: str | None = args.get("replace")
     if replace is None:
-        raise ApiError(Call.EDIT.value, ErrorCode.INVALID_ARGUMENT, "`replace` is required")
+        raise OperationError(Call.EDIT.value, ErrorCode.INVALID_ARGUMENT, "`replace` is required")
     return _answer(
         scope, Call.EDIT, lambda: holder.store.edit(holder.agent_id, args.get("name"), search, replace)
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.registry import Alias, Capability, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
 from gg.state.library import ProgramLibrary
@@ -44,10 +44,10 @@ def _get(scope: ProgramScope, args: Mapping[str, Any]) -> str:
     library = _library(scope)
     if not args["id"].strip():
         blank = "`id` is blank; it must be an id a receipt handed you"
-        raise ApiError("get", ErrorCode.INVALID_ARGUMENT, blank)
+        raise OperationError("get", ErrorCode.INVALID_ARGUMENT, blank)
     entry = library.get(args["id"])
     if entry is None:
-        raise ApiError("get", ErrorCode.NOT_FOUND, _not_held(args["id"], library))
+        raise OperationError("get", ErrorCode.NOT_FOUND, _not_held(args["id"], library))
     return entry.source
 
 
@@ -63,7 +63,7 @@ def _rerun(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     _library(scope)
     source: str = args["source"]
     if not source.strip():
-        raise ApiError("rerun", ErrorCode.INVALID_ARGUMENT, "`source` must not be blank")
+        raise OperationError("rerun", ErrorCode.INVALID_ARGUMENT, "`source` must not be blank")
     scope.declarations.hand_over(source)
 
 

@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 
 from gg.config.catalogue import Role
 from gg.deadline import time_left
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.registry import ArmSpelling
 from gg.state.skills import SkillReads
 
 if TYPE_CHECKING:
     from gg.sdk.delegation import Delegation
     from gg.sdk.hooks import HookPort
-    from gg.sdk.shell import ShellAccess
+    from gg.sdk.shell import CommandJail, ShellAccess
     from gg.sdk.surface import Surface
     from gg.state.archive import ArchiveModule
     from gg.state.board import BoardHandle
@@ -65,7 +65,7 @@ class Declarations:
     def hand_over(self, source: str) -> None:
         """Register the program to run next in this one's place; the first hand-over stands."""
         if self.handover is not None:
-            raise ApiError("rerun", ErrorCode.REFUSED, "this program already handed a program over")
+            raise OperationError("rerun", ErrorCode.REFUSED, "this program already handed a program over")
         self.handover = source
 
 
@@ -109,7 +109,7 @@ class DeferredDeclarations:
     def succeed(self, succession: Succession, operation: str) -> None:
         """The first succession stands; a second is refused."""
         if self.succession is not None:
-            raise ApiError(operation, ErrorCode.REFUSED, "a succession was already declared this turn")
+            raise OperationError(operation, ErrorCode.REFUSED, "a succession was already declared this turn")
         self.succession = succession
 
     def fork(self, fork: ForkDeclaration) -> None:
@@ -142,7 +142,7 @@ class ProgramScope:
     archive: ArchiveModule | None = None  # its thread archive, under `agent-managed-context`
     surface: Surface | None = None  # the agent's docs, skills and loaded code modules
     skills_read: SkillReads = field(default_factory=SkillReads)  # the skills this window has read
-    shell: ShellAccess | None = None  # the agent's jail, when its profile enables the shell
+    shell: ShellAccess[CommandJail] | None = None  # the agent's jail, when its profile enables the shell
     delegation: Delegation | None = None  # the run's answer to the delegation family
     memories: MemoryHolder | None = None  # its memories holder, when its profile enables memories
     hooks: HookPort | None = None  # the run's hooks, as they fire for this agent

@@ -16,7 +16,7 @@ from typing import Any
 from gg import prompts
 from gg.config.catalogue import Role
 from gg.config.hooks import HookEvent
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sdk.hooks import fire
 from gg.sdk.registry import Ending, Operation, Param, ParamType
 from gg.sdk.scope import DeclaredEnding, ProgramScope
@@ -29,7 +29,7 @@ APPROVED_TEXT = "Approved."
 def _finish(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     summary: str = args["summary"]
     if not summary.strip():
-        raise ApiError(
+        raise OperationError(
             "finish",
             ErrorCode.INVALID_ARGUMENT,
             "`summary` is blank, so nothing was declared: the session is not over",
@@ -48,7 +48,7 @@ def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
         spell = scope.spelling("request_changes")
         approve = spell(f"{FAMILY}.approve")
         no_change = prompts.render("session-no-changes", items=spell.argument("items"), approve=approve)
-        raise ApiError("request_changes", ErrorCode.INVALID_ARGUMENT, no_change)
+        raise OperationError("request_changes", ErrorCode.INVALID_ARGUMENT, no_change)
     numbered = "\n".join(f"{n}. {item}" for n, item in enumerate(items, start=1))
     check_summary("request_changes", "items", numbered)
     _declare(scope, DeclaredEnding("request_changes", f"Changes requested:\n{numbered}", tuple(items)))

@@ -1,10 +1,10 @@
-"""The `shell` family: a command run in the agent's jail (`gg.sandbox.jail`), capability `shell`.
+"""The `shell` family: a command run in the agent's jail, capability `shell`.
 
 Rules:
 - `shell(command, {timeoutSecs?})` runs `/bin/sh -c <command>` in the workspace, in a fresh
   jail, and returns `{exitCode, output, truncated, droppedBytes, droppedLines}`: `output` is
   stdout and stderr merged in order, its last 16 KiB made readable and starting at the start of a
-  line (`gg.sandbox.jail.output`); a non-zero exit is a result, never a failure;
+  line (`gg.sdk.command.output`); a non-zero exit is a result, never a failure;
 - the timeout is the call's `timeoutSecs`, else the capability's (120 s unless the profile says
   otherwise); it is at most a day and never runs past what is left of the run's wall-clock budget;
 - a command its timeout stopped is `limit-exceeded`, with the last 4 KiB of its output in the
@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from gg.config.hooks import HookEvent
 from gg.deadline import time_left, within
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.prompts import render
-from gg.sandbox.jail import Exited, Jail, JailFailure, Output, TimedOut
+from gg.sdk.command import CommandEnd, Exited, JailFailure, Output, TimedOut
 from gg.sdk.hooks import fire
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 
@@ -40,11 +40,21 @@ MAX_COMMAND_BYTES = 128 * 1024 - 1  # the longest single argument the kernel pas
 MESSAGE_OUTPUT_BYTES = 4 * 1024
 
 
+class CommandJail(Protocol):
+    """Where an agent's commands run (`gg.sandbox.jail.Jail`): `run` hands back how the command
+    ended, or raises `JailFailure` when it could not be started."""
+
+    def run(self, command: str, timeout_secs: float) -> CommandEnd: ...
+
+
+Confined = TypeVar("Confined", bound=CommandJail, covariant=True)
+
+
 @dataclass(frozen=True)
-class ShellAccess:
+class ShellAccess(Generic[Confined]):
     """An agent's shell: the jail its commands run in, and the timeout of a call that names none."""
 
-    jail: Jail
+    jail: Confined
     timeout_secs: float
 
 
@@ -66,27 +76,29 @@ def _shell(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
         end = access.jail.run(command, timeout)
     except JailFailure as failure:
         fire(scope, "shell", HookEvent.POST_SHELL, {"command": command, "ok": False})
-        raise ApiError("shell", ErrorCode.IO_ERROR, _not_started(failure.reason)) from None
+        raise OperationError("shell", ErrorCode.IO_ERROR, _not_started(failure.reason)) from None
     ran = isinstance(end, Exited) and end.exit_code == 0
     fire(scope, "shell", HookEvent.POST_SHELL, {"command": command, "ok": ran})
     match end:
         case Exited(exit_code=code, output=output):
             return _result(code, output)
         case TimedOut(timeout_secs=seconds, output=output):
-            raise ApiError("shell", ErrorCode.LIMIT_EXCEEDED, _stopped(seconds, output))
+            raise OperationError("shell", ErrorCode.LIMIT_EXCEEDED, _stopped(seconds, output))
 
 
 def _checked(command: str) -> str:
     if not command.strip():
-        raise ApiError("shell", ErrorCode.INVALID_ARGUMENT, "`command` is blank")
+        raise OperationError("shell", ErrorCode.INVALID_ARGUMENT, "`command` is blank")
     if "\0" in command:
-        raise ApiError("shell", ErrorCode.INVALID_ARGUMENT, "`command` holds a NUL character")
+        raise OperationError("shell", ErrorCode.INVALID_ARGUMENT, "`command` holds a NUL character")
     try:
         size = len(command.encode())
     except UnicodeEncodeError:
-        raise ApiError("shell", ErrorCode.INVALID_ARGUMENT, "`command` is not well-formed Unicode") from None
+        raise OperationError(
+            "shell", ErrorCode.INVALID_ARGUMENT, "`command` is not well-formed Unicode"
+        ) from None
     if size > MAX_COMMAND_BYTES:
-        raise ApiError(
+        raise OperationError(
             "shell",
             ErrorCode.INVALID_ARGUMENT,
             f"`command` is {size} bytes, over the {MAX_COMMAND_BYTES}-byte cap",

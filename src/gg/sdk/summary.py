@@ -5,7 +5,7 @@ review's list of changes and a message to a child (`sendMessage`) are each at mo
 
 from __future__ import annotations
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.state.window import MAX_SUMMARY_BYTES, wire_size
 
 
@@ -13,7 +13,7 @@ def check_summary(operation: str, name: str, text: str) -> None:
     """Refuse `text` (the argument `name` of `operation`) when it is over the bound."""
     size = wire_size(text, MAX_SUMMARY_BYTES)
     if size > MAX_SUMMARY_BYTES:
-        raise ApiError(
+        raise OperationError(
             operation,
             ErrorCode.INVALID_ARGUMENT,
             f"`{name}` is {size} bytes, over the {MAX_SUMMARY_BYTES}-byte cap; write a shorter one",

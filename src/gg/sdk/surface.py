@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.index import DocEntry, DocIndex
 from gg.sdk.docs.modulekeys import camel_key, unique_key
-from gg.sdk.skills import SkillShelf
+from gg.state.skills import SkillShelf
 
 ModuleDocumenter = Callable[[CodeModule, str], list[DocEntry]]  # (module, description) -> pages
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.arguments import required
 from gg.sdk.registry import Capability, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
@@ -63,7 +63,7 @@ def _update_task(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     status = args.get("status")
     if status is not None and status not in {member.value for member in TaskStatus}:
         choices = ", ".join(member.value for member in TaskStatus)
-        raise ApiError("update_task", ErrorCode.INVALID_ARGUMENT, f"`status` must be one of {choices}")
+        raise OperationError("update_task", ErrorCode.INVALID_ARGUMENT, f"`status` must be one of {choices}")
     patch = TaskPatch(
         title=args.get("title"),
         description=args.get("description", KEEP),

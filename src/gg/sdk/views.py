@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.files import LIMIT, OFFSET, PATH, read_region
 from gg.sdk.registry import Alias, Always, Capability, ErrorDoc, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
@@ -29,7 +29,7 @@ def _open_text(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     try:
         scope.views.open_text(args["label"], args["body"])
     except ViewRefusal as refusal:
-        raise ApiError("open_text", refusal.code, refusal.message) from None
+        raise OperationError("open_text", refusal.code, refusal.message) from None
 
 
 def _open_file(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def _open_file(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     try:
         scope.views.open_file(file_view(scope.workspace.relative(args["path"]), region, record))
     except ViewRefusal as refusal:
-        raise ApiError("open_file", refusal.code, refusal.message) from None
+        raise OperationError("open_file", refusal.code, refusal.message) from None
     return record
 
 
@@ -65,7 +65,7 @@ def _window(scope: ProgramScope, operation: str) -> Window:
 def _close(scope: ProgramScope, args: Mapping[str, Any]) -> int:
     selector: str = args["selector"]
     if not selector.strip():
-        raise ApiError("close", ErrorCode.INVALID_ARGUMENT, "`selector` must not be blank")
+        raise OperationError("close", ErrorCode.INVALID_ARGUMENT, "`selector` must not be blank")
     window = _window(scope, "close")
     pending = scope.views.close(lambda view: view.selector == selector)
     return len(pending) + len(window.remove_views(lambda view: view.selector == selector))

@@ -18,7 +18,7 @@ Loaded code is never carried: a new instance starts with nothing loaded.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, Protocol, Self, TypeVar
 
 from gg.config.kinds import ModuleKind
 from gg.errors import FatalFault, GgDefect
@@ -36,8 +36,7 @@ from gg.state.tasks import TaskListModule
 from gg.state.window import HistoryModule, ViewSet, Window
 
 if TYPE_CHECKING:
-    from gg.config.model import ProgramLibrary as LibrarySettings
-    from gg.sdk.surface import Surface
+    from gg.config.model import LibrarySettings
     from gg.state.board import BoardHandle
     from gg.state.tasks import TasksModule
 
@@ -57,10 +56,20 @@ def kinds_held_by(holder: Holder) -> frozenset[ModuleKind]:
     return receiving_kinds(holder, MODULE_CLASSES)
 
 
+class Renewable(Protocol):
+    """An agent's surface as its holdings see it (`gg.sdk.surface.Surface`): `fresh()` is what a
+    copy of the agent starts with."""
+
+    def fresh(self) -> Self: ...
+
+
+HeldSurface = TypeVar("HeldSurface", bound=Renewable)
+
+
 @dataclass
-class Holdings:
+class Holdings(Generic[HeldSurface]):
     modules: ModuleSet
-    surface: Surface
+    surface: HeldSurface
     library: ProgramLibrary | None = None
     _spare_reads: SkillReads = field(default_factory=SkillReads)  # the read set of a holder without skills
 
@@ -68,11 +77,11 @@ class Holdings:
     def open(
         cls,
         holder: Holder,
-        surface: Surface,
+        surface: HeldSurface,
         library: ProgramLibrary | None,
         ids: StoreIds,
         instance: Instance | None = None,
-    ) -> Holdings:
+    ) -> Holdings[HeldSurface]:
         """What a new agent (`instance`) holds before its first turn: the store every kind it holds
         binds."""
         return cls(ModuleSet.open(holder, ids, MODULE_CLASSES, instance), surface, library)
@@ -122,20 +131,20 @@ class Holdings:
         module = self.modules.typed(ModuleKind.BOARD, BoardModule)
         return None if module is None else module.handle
 
-    def fork(self, ids: StoreIds, copy_id: str = "") -> tuple[Holdings, list[Row]]:
+    def fork(self, ids: StoreIds, copy_id: str = "") -> tuple[Holdings[HeldSurface], list[Row]]:
         """An independent copy for the copy of the agent `copy_id`, and the fork's rows; the two
         diverge here."""
         modules, rows = self.modules.fork(ids, Instance(copy_id))
         library = None if self.library is None else self.library.fork()
         return Holdings(modules, self.surface.fresh(), library), rows
 
-    def library_row(self, new: Holdings, *, fork: bool = False) -> LibraryRow:
+    def library_row(self, new: Holdings[HeldSurface], *, fork: bool = False) -> LibraryRow:
         """What a fork (`fork`) or a succession that made `new` of these holdings did to the library."""
         return library_row(_programs(self.library), _programs(new.library), fork=fork)
 
     def transfer(
-        self, holder: Holder, surface: Surface, settings: LibrarySettings | None, carried: Plan
-    ) -> tuple[Holdings, Transfer]:
+        self, holder: Holder, surface: HeldSurface, settings: LibrarySettings | None, carried: Plan
+    ) -> tuple[Holdings[HeldSurface], Transfer]:
         """What a successor holds once it takes these over under its own profile (`holder`, its
         surface opened from its grant, its library settings), carrying `carried.kinds`."""
         moved = self.modules.transfer(holder, carried.kinds, carried.ids, Instance(carried.successor))

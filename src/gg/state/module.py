@@ -32,9 +32,9 @@ from gg.state.storeids import StoreIds
 
 if TYPE_CHECKING:
     from gg.config.memories import MemoryProfile
-    from gg.sdk.skills import SkillShelf
     from gg.state.memories import ProfileStores
     from gg.state.modules import ModuleSet
+    from gg.state.skills.shelf import SkillShelf
     from gg.state.window import Band, Window
     from gg.telemetry.events import Payload
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gg import prompts
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 
 if TYPE_CHECKING:
     from gg.state.module import ArmNames
@@ -70,10 +70,10 @@ class Refusal(Exception):
         wording = self.wording
         return wording if isinstance(wording, str) else wording.spelt(spell)
 
-    def at(self, operation: str, spell: ArmNames) -> ApiError:
+    def at(self, operation: str, spell: ArmNames) -> OperationError:
         """The refusal as the program sees it, from the operation `operation` (`add_task`), worded
         for the program's arm (`spell`)."""
-        return ApiError(operation, self.code, self.said(spell))
+        return OperationError(operation, self.code, self.said(spell))
 
 
 class PlainRefusal(Refusal):

@@ -11,24 +11,24 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from gg.record.agents import Instance
+from gg.record.agents import RecordedInstance
 from gg.terminal.glyphs import Glyphs, first_line, status_text
 
 
-def render_agent_tree(agents: Sequence[Instance], console: Console, marks: Glyphs) -> None:
+def render_agent_tree(agents: Sequence[RecordedInstance], console: Console, marks: Glyphs) -> None:
     console.print(Text("agents:", style="bold"))
     known = {agent.id: agent for agent in agents}
     for agent in agents:
         console.print(_agent_line(agent, _level(agent, known), marks), highlight=False)
 
 
-def agent_heading(agent: Instance, marks: Glyphs) -> Text:
+def agent_heading(agent: RecordedInstance, marks: Glyphs) -> Text:
     """The rule's title over one agent's turns."""
     facts = [agent.profile or "?", *([f"state {agent.state}"] if agent.state else [])]
     return Text(f"agent {agent.id} {marks.dot} {f' {marks.dot} '.join(facts)}", style="bold cyan")
 
 
-def _level(agent: Instance, known: dict[str, Instance]) -> int:
+def _level(agent: RecordedInstance, known: dict[str, RecordedInstance]) -> int:
     level, seen, parent = 0, {agent.id}, agent.parent
     while parent is not None and parent in known and parent not in seen:
         seen.add(parent)
@@ -36,7 +36,7 @@ def _level(agent: Instance, known: dict[str, Instance]) -> int:
     return level
 
 
-def _agent_line(agent: Instance, level: int, marks: Glyphs) -> Text:
+def _agent_line(agent: RecordedInstance, level: int, marks: Glyphs) -> Text:
     dot = f" {marks.dot} "
     facts = [agent.profile or "?", agent.relation, f"depth {agent.depth}"]
     if agent.state:

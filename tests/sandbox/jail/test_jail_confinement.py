@@ -11,19 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from jailworld import exited, jail_over, marker, sleeping, workspace_in
+from jailworld import exited, jail_over, marker, sleeping
 
 from gg.sandbox.jail import Jail
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    return workspace_in(tmp_path)
-
-
-@pytest.fixture
-def jail(workspace: Path) -> Jail:
-    return jail_over(workspace)
 
 
 def run(jail: Jail, command: str) -> tuple[int, str]:

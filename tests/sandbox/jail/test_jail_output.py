@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gg.sandbox.jail.output import Output, OutputTail, readable
+from gg.sdk.command.output import Output, OutputTail, readable
 
 KiB = 1024
 

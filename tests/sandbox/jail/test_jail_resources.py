@@ -9,22 +9,11 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-from jailworld import exited, jail_over, timed_out, workspace_in
+from jailworld import exited, jail_over, timed_out
 
 from gg.sandbox.jail import Jail
 
 MiB = 1 << 20
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    return workspace_in(tmp_path)
-
-
-@pytest.fixture
-def jail(workspace: Path) -> Jail:
-    return jail_over(workspace)
 
 
 def test_every_command_starts_under_the_policys_limits(jail: Jail) -> None:

@@ -11,8 +11,8 @@ from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.execution import Arm
 from gg.sandbox.monty.worker.sleeps import NOT_PENDING, Sleeps
-from manual_clock import ManualClock
-from wall_bounds import STOPPED_WITHIN_SECS
+from support.manual_clock import ManualClock
+from support.wall_bounds import STOPPED_WITHIN_SECS
 
 pytestmark = PYTHON
 

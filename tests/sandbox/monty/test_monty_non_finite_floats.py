@@ -9,9 +9,9 @@ import ast
 from pathlib import Path
 
 import gg
-import scripted_host
 import warehouse as shop
-from scripted_host import Scripted
+from support import scripted_host
+from support.scripted_host import Scripted
 from warehouse import warehouse
 
 PROGRAM = """import gg

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.index import DocIndex, DocKind
 from gg.sdk.docs.pymodules import python_exports, python_module_documentation
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import gg
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.providers.journal import JournalError, load_journal
 from gg.providers.recording import JournalRecorder
 from gg.providers.scripted import ScriptedClient, program_reply
@@ -104,19 +104,19 @@ def test_a_replay_gives_each_agent_its_answers_in_order_and_refuses_a_call_it_ho
         ]
     )
     assert answers.next("child", "balance", "ledger.balance", {"account": "c"}).give("balance") == 3.0
-    with pytest.raises(ApiError) as parted:
+    with pytest.raises(OperationError) as parted:
         answers.next("root", "balance", "ledger.balance", {"account": "b"})
     assert parted.value.code is ErrorCode.UNAVAILABLE and parted.value.operation == "balance"
     assert 'next answer is for `ledger.balance` called with {"account": "a"}' in parted.value.message
     assert answers.next("root", "balance", "ledger.balance", {"account": "a"}).value == 1.0  # nothing used up
     assert answers.next("root", "balance", "ledger.balance", {"account": "b"}).value == 2.0
-    with pytest.raises(ApiError, match=r"holds no answer for this call of `ledger\.balance`"):
+    with pytest.raises(OperationError, match=r"holds no answer for this call of `ledger\.balance`"):
         answers.next("root", "balance", "ledger.balance", {"account": "b"})
 
 
 def test_a_recorded_error_is_given_back_as_the_same_error() -> None:
     failed = Answer("ledger.balance", {"account": "z"}, error=(ErrorCode.OTHER, "KeyError: 'z'"))
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(OperationError) as raised:
         failed.give("balance")
     assert (raised.value.operation, raised.value.code, raised.value.message) == (
         "balance",

@@ -13,7 +13,7 @@ import pytest
 from deno import find_deno_bin
 
 from gg.config.catalogue import Role
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.loop.system import system_prompt
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.languages import JAVASCRIPT, LANGUAGES, PYTHON, TYPESCRIPT
@@ -29,7 +29,7 @@ from gg.sdk.registry import Handler, Registry
 from gg.sdk.scope import ProgramScope
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
-from guest_world import QuietLog
+from support.guest_world import QuietLog
 from warehouse import warehouse
 
 GRANTED = frozenset({"responses-as-code", "host-functions", "host-functions:warehouse"})
@@ -162,13 +162,13 @@ def test_a_call_from_an_agent_whose_profile_does_not_list_the_family_is_refused(
     allowed = Membrane(registry(), scope(GRANTED), QuietLog(), "python")
     assert allowed("warehouse.note", {"text": "hi"}) == "note answered"
     refused = Membrane(registry(), scope(frozenset({"host-functions"})), QuietLog(), "python")
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(OperationError) as raised:
         refused("warehouse.note", {"text": "hi"})
     assert raised.value.code is ErrorCode.UNAVAILABLE and raised.value.message == (
         "`gg.warehouse.note` is not available:"
         " this agent's profile does not enable `host-functions:warehouse`"
     )
-    with pytest.raises(ApiError) as spelled:
+    with pytest.raises(OperationError) as spelled:
         allowed("warehouse.count_later", {"sku": 3})
     assert (spelled.value.operation, spelled.value.message) == (
         "count_later",

@@ -6,6 +6,8 @@ from starlette.routing import BaseRoute
 
 from gg.console.routes import agents, instances, live, modules, programs, project, query, runs, studies
 
+__all__ = ["ROUTES"]
+
 ROUTES: list[BaseRoute] = [
     *runs.ROUTES,
     *studies.ROUTES,

@@ -10,7 +10,7 @@ from gg.console import charts
 from gg.console.index import RunIndex
 from gg.console.library import TakenOver, library_figures, taken_over
 from gg.console.routes.frame import run_index, run_page
-from gg.record.agents import Instance
+from gg.record.agents import RecordedInstance
 
 HANDED = ("fork", "exec", "fsm")  # the relations that pass a library on
 
@@ -30,7 +30,7 @@ def programs_page(request: Request) -> Response:
     return run_page(request, index, "programs", "programs.html", books=books, growth=growth, taken=taken)
 
 
-def _taken(index: RunIndex, instance: Instance) -> TakenOver | None:
+def _taken(index: RunIndex, instance: RecordedInstance) -> TakenOver | None:
     """The library a fork or a successor that keeps one started with, read off its giver."""
     if instance.relation not in HANDED or instance.parent is None or instance.transition is None:
         return None

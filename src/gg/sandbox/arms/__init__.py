@@ -10,6 +10,8 @@ from __future__ import annotations
 from gg.sandbox.execution import Arm
 from gg.sdk.registry import Registry
 
+__all__ = ["build_arm"]
+
 CHECKED_LANGUAGES = frozenset({"typescript", "python-typed"})  # checked against the declarations
 
 

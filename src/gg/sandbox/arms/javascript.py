@@ -26,8 +26,9 @@ from gg.sandbox.ceilings import memory_failure, timeout_failure
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.failure import program_failure
 from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
-from gg.sandbox.execution import MAX_SDK_CALLS, ClosesOnExit, CodeModule, Execution, Failure, HostCalls
+from gg.sandbox.execution import MAX_SDK_CALLS, ClosesOnExit, Execution, Failure, HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.registry import Registry
 
 

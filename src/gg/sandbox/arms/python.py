@@ -23,11 +23,12 @@ import time
 from collections.abc import Callable, Sequence
 
 from gg.config.ceilings import Ceilings
-from gg.sandbox.execution import MAX_SDK_CALLS, ClosesOnExit, CodeModule, Execution, HostCalls
+from gg.sandbox.execution import MAX_SDK_CALLS, ClosesOnExit, Execution, HostCalls
 from gg.sandbox.job import Job
 from gg.sandbox.monty.bundle import build_bundle, module_names
 from gg.sandbox.monty.failure import failure_of
 from gg.sandbox.monty.pool import MontyPool
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.registry import Registry
 
 PYTHON = "python"

@@ -30,8 +30,9 @@ from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
 from gg.sandbox.deno.tscheck import CHECK_SECS, CheckOverran, TypeChecker
 from gg.sandbox.deno.tsdiag import compile_failure
-from gg.sandbox.execution import ClosesOnExit, CodeModule, Execution, Failure, HostCalls
+from gg.sandbox.execution import ClosesOnExit, Execution, Failure, HostCalls
 from gg.sandbox.job import Job
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.registry import Registry
 
 CHECK_GRACE_SECS = 5.0  # a check may take the program's time ceiling plus this before it is refused

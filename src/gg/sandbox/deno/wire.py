@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.prompts import render
-from gg.sandbox.execution import CodeModule
 from gg.sandbox.process import Guest
+from gg.sdk.codemodule import CodeModule
 
 RECEIVE_BYTES = 1 << 20
 SEND_SECS = 30.0  # the guest reads all the time; a line it has not taken by then is a lost channel
@@ -82,7 +82,7 @@ def arguments(operation: str, args: object) -> Mapping[str, Any]:
     """A call's arguments, or `invalid-argument` when they did not arrive as an object."""
     if not isinstance(args, dict):
         key = operation.split(".", 1)[-1]
-        raise ApiError(key, ErrorCode.INVALID_ARGUMENT, render("js-args-too-deep"))
+        raise OperationError(key, ErrorCode.INVALID_ARGUMENT, render("js-args-too-deep"))
     return args  # pyright: ignore[reportUnknownVariableType]
 
 

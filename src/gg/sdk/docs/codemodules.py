@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from gg.prompts import render
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.index import DocEntry, DocKind
 
 MAX_DECLARATION_CHARS = 300

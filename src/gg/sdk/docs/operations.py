@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gg.errors import ApiError, ErrorCode, FatalFault, GgDefect
+from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.prompts import render
 from gg.sdk.docs.index import DocIndex, DocKind
 from gg.sdk.registry import Always, ErrorDoc, Operation, Param, ParamType
@@ -43,7 +43,7 @@ def _search(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     kind = _kind(args.get("kind"))
     offset, limit = args.get("offset", 0), _limit(args.get("limit"))
     if not query.strip() and not modules and kind is None:
-        raise ApiError(
+        raise OperationError(
             "search", ErrorCode.INVALID_ARGUMENT, "give a `query`, `modules` or a `kind` to search by"
         )
     found = index.search(query, modules, kind)
@@ -60,7 +60,7 @@ def _search(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     try:
         scope.views.open_search(body)
     except ViewRefusal as refusal:
-        raise ApiError("search", refusal.code, refusal.message) from None
+        raise OperationError("search", refusal.code, refusal.message) from None
     return {"total": len(found), "offset": offset, "hits": hits}
 
 
@@ -68,7 +68,7 @@ def _module(index: DocIndex, name: Any) -> str:
     module = index.module_named(name)
     if module is None:
         known = ", ".join(f"`{m}`" for m in index.modules())
-        raise ApiError(
+        raise OperationError(
             "search", ErrorCode.INVALID_ARGUMENT, f"no module `{_shown(name)}`; the modules are {known}"
         )
     return module
@@ -81,7 +81,7 @@ def _kind(value: str | None) -> DocKind | None:
         return DocKind(value)
     except ValueError:
         kinds = ", ".join(f"`{kind.value}`" for kind in DocKind)
-        raise ApiError(
+        raise OperationError(
             "search", ErrorCode.INVALID_ARGUMENT, f"`kind` must be {kinds}; got `{_shown(value)}`"
         ) from None
 
@@ -90,7 +90,9 @@ def _limit(value: int | None) -> int:
     if value is None:
         return DEFAULT_LIMIT
     if not 1 <= value <= MAX_LIMIT:
-        raise ApiError("search", ErrorCode.INVALID_ARGUMENT, f"`limit` must be 1 to {MAX_LIMIT}, got {value}")
+        raise OperationError(
+            "search", ErrorCode.INVALID_ARGUMENT, f"`limit` must be 1 to {MAX_LIMIT}, got {value}"
+        )
     return int(value)
 
 
@@ -114,11 +116,11 @@ def _open_docs_view(scope: ProgramScope, args: Mapping[str, Any]) -> None:
     if entry is None:
         suggestions = index.suggestions(target[:MAX_SUGGESTED_CHARS])
         message = render("docs-not-found", target=_shown(target), suggestions=suggestions)
-        raise ApiError("open_docs_view", ErrorCode.NOT_FOUND, message)
+        raise OperationError("open_docs_view", ErrorCode.NOT_FOUND, message)
     try:
         scope.views.open_docs(entry.key, entry.text())
     except ViewRefusal as refusal:
-        raise ApiError("open_docs_view", refusal.code, refusal.message) from None
+        raise OperationError("open_docs_view", refusal.code, refusal.message) from None
 
 
 DOCS_OPERATIONS: tuple[Operation, ...] = (

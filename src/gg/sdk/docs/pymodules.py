@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from gg.sandbox.execution import CodeModule
+from gg.sdk.codemodule import CodeModule
 from gg.sdk.docs.codemodules import MAX_DECLARATION_CHARS, Export, Reach, documented
 from gg.sdk.docs.index import DocEntry, DocKind
 

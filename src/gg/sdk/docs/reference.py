@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from gg.errors import ErrorCode, FatalFault, GgDefect
-from gg.sandbox.languages import LANGUAGES, LanguageSpec
 from gg.sdk.catalogue import default_registry
 from gg.sdk.docs.index import DocEntry, DocKind
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.pages import documentation
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.host.declaration import FunctionDeclaration
@@ -43,15 +43,15 @@ _ERRORS_PY = (
 )
 
 
-def sdk_reference(arm: str, module: str | None = None) -> str:
-    """The reference for the arm `arm`: gg's own SDK, or one module of it, or the host family an
+def sdk_reference(language: LanguageSpec, module: str | None = None) -> str:
+    """The reference spelled for `language`: gg's own SDK, or one module of it, or the host family an
     importable `package.module:attribute` names. Raises `LookupError` naming what is missing."""
     if module is None or ":" not in module:
-        return reference(default_registry(), LANGUAGES[arm], module)
+        return reference(default_registry(), language, module)
     family = import_family(module)
     entries = host_entries([(family.declaration, _documented_only)])
     registry = default_registry(entries.operations, entries.types, dict(entries.briefs))
-    return reference(registry, LANGUAGES[arm], family.name)
+    return reference(registry, language, family.name)
 
 
 def _documented_only(declaration: FunctionDeclaration) -> Handler:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gg.sandbox.languages import LanguageSpec
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.registry import Operation, Registry
 from gg.sdk.sighting import Sightings, sketch
 from gg.sdk.types import referenced

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from gg.config.catalogue import Role
-from gg.sandbox.languages import LanguageSpec
 from gg.sdk.docs.index import DocIndex
+from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.docs.pages import documentation
 from gg.sdk.docs.signatures import signature_catalogue
 from gg.sdk.registry import Registry
-from gg.sdk.skills import SkillShelf, built_in_skills
+from gg.sdk.skills import built_in_skills
 from gg.sdk.surface import LoadedModules, Surface
+from gg.state.skills import SkillShelf
 
 
 def build_surface(

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.sdk.shape_check import object_of, shown, violation
 from gg.sdk.shapes import Shape, py
 
@@ -34,7 +34,7 @@ class Answer:
     def give(self, key: str) -> Any:
         """The value, or the recorded error raised as the operation `key`'s."""
         if self.error is not None:
-            raise ApiError(key, self.error[0], self.error[1])
+            raise OperationError(key, self.error[0], self.error[1])
         return self.value
 
     def to_json(self, agent_id: str) -> dict[str, Any]:
@@ -95,10 +95,10 @@ class ReplayedAnswers:
         with self._lock:
             queue = self._queues.get(agent_id)
             if not queue:
-                raise ApiError(key, ErrorCode.UNAVAILABLE, _exhausted(operation))
+                raise OperationError(key, ErrorCode.UNAVAILABLE, _exhausted(operation))
             recorded = queue[0]
             if recorded.operation != operation or dict(recorded.arguments) != dict(arguments):
-                raise ApiError(key, ErrorCode.UNAVAILABLE, _diverged(recorded, operation, arguments))
+                raise OperationError(key, ErrorCode.UNAVAILABLE, _diverged(recorded, operation, arguments))
             return queue.popleft()
 
 

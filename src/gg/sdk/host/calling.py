@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gg.errors import ApiError, ErrorCode
+from gg.errors import ErrorCode, OperationError
 from gg.prompts import render
 from gg.sdk.host.answers import Answer, outside_result
 from gg.sdk.host.codec import decode, encode
@@ -69,7 +69,7 @@ def call_function(
         returned = _answered(function, given, loop, secs)
     except Overdue:
         return _overdue(operation, arguments, secs)
-    except ApiError as refusal:
+    except OperationError as refusal:
         return Called(Answer(operation, arguments, error=(refusal.code, refusal.message)))
     except (Exception, SystemExit) as failure:
         described = describe(failure)

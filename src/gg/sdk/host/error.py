@@ -8,8 +8,7 @@ message; any other exception a host function raises reaches the program as `othe
 
 from __future__ import annotations
 
-from gg.errors import ApiError as OperationError
-from gg.errors import ErrorCode
+from gg.errors import ErrorCode, OperationError
 
 CODES = ", ".join(f"`{code.value}`" for code in ErrorCode)
 

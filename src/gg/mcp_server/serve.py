@@ -1,0 +1,159 @@
+"""gg as an MCP server (`gg mcp serve CONFIG`): one tool per arm the capability set enables,
+`run_program_<arm>` (`run_program_javascript`, `run_program_python_typed`), taking `{program}`.
+
+Rules kept here:
+- an arm is served by the first profile (in document order) whose programs are written in it,
+  with everything that profile enables (its modules, its ceilings, its workspace), as the root of
+  a session recorded in the run store like any `gg run` (`gg show`, the console); the MCP client
+  is its model (`gg.mcp_server.bridge`);
+- each call is one turn of that session, and is answered with the texts the session's next
+  request shows: the receipt (the program's library id, or `ok`), each view the program opened,
+  then gg's feedback, each as one text block; the program library lasts across calls, so an id
+  one answer names is fetched by the next call's program;
+- calls to one arm take their turns one at a time, in the order they came; arms run apart;
+- a session that ends (a program finished it, a ceiling stopped it) answers its last call with
+  how it ended; the next call starts a new session;
+- the server speaks over stdio, or over streamable HTTP on loopback (`--http`); when it stops
+  (its client closes stdio, Ctrl-C, SIGTERM), every session still open ends, recorded as
+  interrupted, saying why.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, TextContent
+from pydantic import Field
+
+from gg.agents.interruption import message_of, sigterm_interrupts
+from gg.config.model import CapabilitySet
+from gg.errors import ConfigError
+from gg.mcp_server.bridge import CLOSED, Bridge, Reading
+from gg.prompts import render
+from gg.sandbox.languages import LANGUAGES
+
+SERVER_NAME = "gg"
+
+
+def served_arms(capability_set: CapabilitySet) -> dict[str, CapabilitySet]:
+    """Each arm a profile writes programs in, with the capability set rooted at the first such
+    profile (every other profile kept behind it), in document order."""
+    arms: dict[str, CapabilitySet] = {}
+    for agent in capability_set.agents:
+        if agent.machine is not None:
+            continue
+        arm = agent.language.value
+        if arm not in arms:
+            others = tuple(other for other in capability_set.agents if other is not agent)
+            arms[arm] = capability_set.model_copy(update={"agents": (agent, *others)})
+    return arms
+
+
+def tool_name(arm: str) -> str:
+    return f"run_program_{arm.replace('-', '_')}"
+
+
+class ArmSessions:
+    """One arm's sessions, one at a time: the bridge of the one open and the thread it runs on."""
+
+    def __init__(self, capability_set: CapabilitySet, store: Path) -> None:
+        self._capability_set = capability_set
+        self._store = store
+        self._lock = threading.Lock()
+        self._bridge: Bridge | None = None
+        self._thread: threading.Thread | None = None
+
+    def call(self, program: str) -> Reading:
+        """Run `program` as the open session's next turn (opening one when none is)."""
+        with self._lock:
+            bridge = self._bridge or self._open()
+            reading = bridge.submit(program).result()
+            if reading.ended:
+                self._join()
+            return reading
+
+    def close(self, why: str = CLOSED) -> None:
+        with self._lock:
+            if self._bridge is not None:
+                self._bridge.close(why)
+            self._join()
+
+    def _open(self) -> Bridge:
+        bridge = Bridge()
+        self._bridge = bridge
+        self._thread = threading.Thread(
+            target=self._session, args=(bridge,), name="gg-mcp-serve", daemon=True
+        )
+        self._thread.start()
+        return bridge
+
+    def _join(self) -> None:
+        thread, self._thread, self._bridge = self._thread, None, None
+        if thread is not None:
+            thread.join()
+
+    def _session(self, bridge: Bridge) -> None:
+        from gg.api.run import run
+
+        try:
+            result = run(self._capability_set, model=bridge, store=self._store)
+        except KeyboardInterrupt:  # the bridge was closed: the run recorded why
+            return
+        except ConfigError as refused:
+            bridge.ended((str(refused),))
+            return
+        ended = render(
+            "mcp-serve-ended",
+            status=result.status,
+            final=result.final_text or result.message or "",
+            run=result.run_id,
+        )
+        bridge.ended((ended,))
+
+
+def build_server(capability_set: CapabilitySet, store: Path) -> tuple[MCPServer, list[ArmSessions]]:
+    """The MCP server with one tool per arm, and the sessions its tools run in."""
+    app = MCPServer(SERVER_NAME, instructions=render("mcp-serve-instructions"), log_level="WARNING")
+    sessions: list[ArmSessions] = []
+    for arm, rooted in served_arms(capability_set).items():
+        held = ArmSessions(rooted, store)
+        sessions.append(held)
+        language = LANGUAGES[arm]
+        description = "\n\n".join(
+            [render("mcp-serve-tool", language=language.display_name), render(f"arm-{arm}")]
+        )
+        app.add_tool(_tool(held), name=tool_name(arm), description=description, structured_output=False)
+    return app, sessions
+
+
+def _tool(held: ArmSessions) -> Callable[..., Any]:
+    def run_program(
+        program: Annotated[str, Field(description=render("mcp-serve-program"))],
+    ) -> CallToolResult:
+        reading = held.call(program)
+        return CallToolResult(content=[TextContent(type="text", text=text) for text in reading.texts])
+
+    return run_program
+
+
+def serve(capability_set: CapabilitySet, store: Path, *, http_port: int | None = None) -> None:
+    """Serve until the client closes stdio, or until Ctrl-C or SIGTERM stops the server; every
+    open session then ends, saying which (a stop is raised on)."""
+    app, sessions = build_server(capability_set, store)
+    why = CLOSED
+    try:
+        with sigterm_interrupts():
+            if http_port is None:
+                app.run()
+            else:
+                app.run("streamable-http", host="127.0.0.1", port=http_port)
+    except KeyboardInterrupt as stop:
+        why = message_of(stop)
+        raise
+    finally:
+        for held in sessions:
+            held.close(why)
