@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gg.record.dialect import SQLITE
 from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 from gg.record.readonly import open_read_only
 from gg.record.sql_view import statements
+from gg.record.view_spelling import SQLITE_SPELLING
 from gg.record.views import VIEWS
 
 PROGRESS_STEPS = 1_000  # SQLite instructions between two looks at the clock
@@ -102,7 +102,7 @@ def open_for_queries(path: Path) -> tuple[sqlite3.Connection, Guard]:
     db = open_read_only(path)
     try:
         tables = [name for (name,) in db.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")]
-        for statement in statements(VIEWS, SQLITE, tables):
+        for statement in statements(VIEWS, SQLITE_SPELLING, tables):
             db.execute(statement)
         db.execute("PRAGMA query_only = ON")
     except BaseException:
