@@ -3,7 +3,8 @@
 The spec-audit and planner examples and the study-arms study are replayed offline from their
 recorded journals by the real `gg run` / `gg study run` into one temporary store; each view's
 answer is checked against what `gg show --json` says of the same runs, and against the figures the
-examples are known to produce (pinned literally)."""
+examples are known to produce (pinned literally), on an SQLite store and on a PostgreSQL one the
+same runs are recorded into (`--store postgresql://...`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 import shutil
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,43 +22,63 @@ from click.testing import CliRunner
 
 from gg.cli import main
 from gg.record.query import run_query
+from gg.telemetry.location import StoreLocation, parse_store_url
+from support.postgres_server import PostgresServer
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 pytestmark = pytest.mark.timeout(900)  # three example runs and a nine-cell study, on a loaded machine
 
 
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+@dataclass(frozen=True)
+class Examples:
+    """The examples' folder and the store their runs were recorded into: its SQLite file, or a
+    PostgreSQL database (`--store postgresql://...`)."""
+
+    folder: Path
+    where: Path | StoreLocation
+
+    @property
+    def store(self) -> str:
+        return str(self.where) if isinstance(self.where, Path) else str(self.where.url)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def base(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Examples]:
     folder = tmp_path_factory.mktemp("examples")
     for name in ("spec-audit", "planner", "study-arms"):
         shutil.copytree(EXAMPLES / name, folder / name)
+    if request.param == "sqlite":
+        examples = Examples(folder, folder / ".gg" / "runs.db")
+    else:
+        server: PostgresServer = request.getfixturevalue("postgres")
+        examples = Examples(folder, parse_store_url(server.fresh_database(), base=folder))
     runner = CliRunner()
     with contextlib.chdir(folder):
         for args in (["run", "spec-audit"], ["run", "planner"], ["study", "run", "study-arms"]):
-            result = runner.invoke(main, args)
+            result = runner.invoke(main, [*args, "--store", examples.store])
             assert result.exit_code == 0, result.output
-        yield folder
+        yield examples
 
 
-def rows(base: Path, sql: str) -> list[tuple[Any, ...]]:
-    answer = run_query(base / ".gg" / "runs.db", sql)
+def rows(base: Examples, sql: str) -> list[tuple[Any, ...]]:
+    answer = run_query(base.where, sql)
     assert not answer.truncated
     return answer.rows
 
 
-def shown(base: Path, run_id: str) -> dict[str, Any]:
-    with contextlib.chdir(base):
-        result = CliRunner().invoke(main, ["show", run_id, "--json"])
+def shown(base: Examples, run_id: str) -> dict[str, Any]:
+    with contextlib.chdir(base.folder):
+        result = CliRunner().invoke(main, ["show", run_id, "--json", "--store", base.store])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
 
 
-def run_named(base: Path, name: str) -> str:
+def run_named(base: Examples, name: str) -> str:
     ((run_id,),) = rows(base, f"SELECT run_id FROM runs WHERE name = '{name}'")
     return run_id
 
 
-def test_runs_holds_each_run_as_gg_show_tells_it(base: Path) -> None:
+def test_runs_holds_each_run_as_gg_show_tells_it(base: Examples) -> None:
     run_id = run_named(base, "spec-audit")
     run = shown(base, run_id)["run"]
     ((name, arm, model, status, exit_code, turns, max_turns),) = rows(
@@ -70,7 +92,7 @@ def test_runs_holds_each_run_as_gg_show_tells_it(base: Path) -> None:
     assert rows(base, "SELECT COUNT(*) FROM runs") == [(11,)]  # two runs and nine cells
 
 
-def test_turns_tell_the_error_turns_and_tokens_gg_show_tells(base: Path) -> None:
+def test_turns_tell_the_error_turns_and_tokens_gg_show_tells(base: Examples) -> None:
     run_id = run_named(base, "spec-audit")
     document = shown(base, run_id)
     got = rows(
@@ -96,7 +118,7 @@ def test_turns_tell_the_error_turns_and_tokens_gg_show_tells(base: Path) -> None
     ) == [("root", 2, "program_throw")]
 
 
-def test_programs_and_their_chain_links_are_those_gg_show_lists(base: Path) -> None:
+def test_programs_and_their_chain_links_are_those_gg_show_lists(base: Examples) -> None:
     run_id = run_named(base, "spec-audit")
     programs = [
         (
@@ -123,7 +145,7 @@ def test_programs_and_their_chain_links_are_those_gg_show_lists(base: Path) -> N
     assert links == [(3, 0, 1, 2), (3, 1, 1, 10)]  # programs.rerun handed over to the fixed program
 
 
-def test_api_calls_per_operation(base: Path) -> None:
+def test_api_calls_per_operation(base: Examples) -> None:
     run_id = run_named(base, "spec-audit")
     got = rows(
         base,
@@ -149,7 +171,7 @@ def test_api_calls_per_operation(base: Path) -> None:
     assert Counter({(agent, turn): n for agent, turn, n in counted}) == +per_turn
 
 
-def test_agents_are_the_tree_gg_show_draws(base: Path) -> None:
+def test_agents_are_the_tree_gg_show_draws(base: Examples) -> None:
     run_id = run_named(base, "planner")
     tree = sorted(
         (a["id"], a["parentAgentId"], a["profileId"], a["modelId"], a["depth"], a["status"])
@@ -164,7 +186,7 @@ def test_agents_are_the_tree_gg_show_draws(base: Path) -> None:
     assert [agent for agent, *_ in got] == ["root", "root.1", "root.2", "root.3", "root.f1", "root@2"]
 
 
-def test_modules_name_each_store_and_its_holders(base: Path) -> None:
+def test_modules_name_each_store_and_its_holders(base: Examples) -> None:
     run_id = run_named(base, "planner")
     shared = rows(
         base,
@@ -179,7 +201,7 @@ def test_modules_name_each_store_and_its_holders(base: Path) -> None:
     assert sorted(handed) == [("root", "created"), ("root@2", "transferred")]
 
 
-def test_studies_and_cells_compare_the_configs(base: Path) -> None:
+def test_studies_and_cells_compare_the_configs(base: Examples) -> None:
     ((study_id, cells, status),) = rows(base, "SELECT study_id, cells, status FROM studies")
     assert (cells, status) == (9, "finished")
     solved = rows(base, "SELECT config, SUM(solved), COUNT(*) FROM cells GROUP BY config ORDER BY config")
@@ -194,7 +216,7 @@ def test_studies_and_cells_compare_the_configs(base: Path) -> None:
     assert rows(base, f"SELECT COUNT(*) FROM cells WHERE study_id = '{study_id}'") == [(9,)]
 
 
-def test_programs_per_arm_over_a_study(base: Path) -> None:
+def test_programs_per_arm_over_a_study(base: Examples) -> None:
     per_arm = rows(
         base,
         "SELECT p.arm, COUNT(*) FROM programs p JOIN cells c USING (run_id) GROUP BY p.arm ORDER BY p.arm",

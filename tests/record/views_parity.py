@@ -3,8 +3,8 @@ PostgreSQL database holding the same runs gives the same rows (in any order; num
 numbers, so PostgreSQL's `numeric` and SQLite's `REAL` agree).
 
 `assert_views_agree` installs the views on the PostgreSQL connection as TEMP views, spelled by
-`gg.record.dialect.POSTGRESQL`, over the store's tables in `public`; a test holding a real server
-and the runs copied into it calls it."""
+`gg.record.view_spelling.POSTGRESQL_SPELLING`, over the store's tables in `public`; a test holding
+a real server and the runs copied into it calls it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import decimal
 from pathlib import Path
 from typing import Any
 
-from gg.record.dialect import POSTGRESQL
 from gg.record.query import run_query
 from gg.record.sql_view import statements
+from gg.record.view_spelling import POSTGRESQL_SPELLING
 from gg.record.views import VIEWS
 
 EVERY_ROW = 1_000_000
@@ -26,7 +26,7 @@ def assert_views_agree(sqlite_store: Path, postgres: Any) -> dict[str, int]:
     tables = [
         name for (name,) in postgres.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
     ]
-    for statement in statements(VIEWS, POSTGRESQL, tables):
+    for statement in statements(VIEWS, POSTGRESQL_SPELLING, tables):
         postgres.execute(statement)
     held: dict[str, int] = {}
     for view in VIEWS:

@@ -4,6 +4,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -13,7 +14,7 @@ from gg.record.runs import shown_status
 from gg.record.store import RunStore
 from gg.telemetry.emitter import CollectingSink, Telemetry
 from gg.telemetry.events import RunStarted
-from gg.telemetry.location import StoreLocation, parse_store_url
+from gg.telemetry.location import Backend, StoreLocation, parse_store_url
 from gg.telemetry.schema import SCHEMA_VERSION
 from gg.telemetry.store import RunStoreError, StoreWriter
 from support.postgres_server import PostgresServer
@@ -93,14 +94,56 @@ def test_a_store_of_an_older_schema_is_upgraded_in_place(store_at: StoreLocation
         writer.dialect.set_version(db, 0)
         for table in ("events", "runs"):
             db.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
-        for index in ("runs_by_start", "events_by_type"):
+        for index in ("runs_by_start", "events_by_turn"):
             db.execute(f"DROP INDEX {index}")
     writer.close()
     upgraded = StoreWriter(store_at)
     with upgraded.connection() as db:
-        assert upgraded.dialect.version(db) == SCHEMA_VERSION == 1
+        assert upgraded.dialect.version(db) == SCHEMA_VERSION == 2
         assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
         assert db.execute("SELECT COUNT(*) FROM old_runs").fetchone()[0] == 1
+
+
+def test_a_store_of_schema_1_gains_the_per_turn_index_in_place(
+    store_at: StoreLocation, store: RunStore
+) -> None:
+    emit_sample_run([store])
+    store.close()
+    writer = StoreWriter(store_at)
+    with writer.connection() as db:  # as schema 1 left it
+        db.execute("DROP INDEX events_by_turn")
+        db.execute("CREATE INDEX events_by_type ON events (run_id, type)")
+        writer.dialect.set_version(db, 1)
+    writer.close()
+    upgraded = StoreWriter(store_at)
+    with upgraded.connection() as db:
+        assert upgraded.dialect.version(db) == 2
+        assert _indexes(db, store_at) == {"events_by_turn"}
+        assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 25
+    upgraded.close()
+
+
+def test_the_per_turn_views_find_a_turns_events_by_index(tmp_path: Path) -> None:
+    store = RunStore.at(tmp_path)
+    emit_sample_run([store])
+    store.close()
+    with sqlite3.connect(tmp_path / ".gg" / "runs.db") as db:
+        plan = db.execute(
+            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM events x WHERE x.run_id = ? AND x.type = ?"
+            " AND x.agent_id = ? AND x.turn = ?",
+            ("r", "model_reply", "root", 1),
+        ).fetchall()
+    assert "USING COVERING INDEX events_by_turn (run_id=? AND type=? AND agent_id=? AND turn=?)" in str(plan)
+
+
+def _indexes(db: Any, where: StoreLocation) -> set[str]:
+    if where.backend is Backend.SQLITE:
+        listed = (
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL"
+        )
+    else:
+        listed = "SELECT indexname FROM pg_indexes WHERE tablename = 'events' AND indexname <> 'events_pkey'"
+    return {str(name) for (name,) in db.execute(listed).fetchall()}
 
 
 def test_reading_where_no_store_exists_does_not_create_one(tmp_path: Path) -> None:

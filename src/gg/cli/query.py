@@ -1,33 +1,36 @@
 """`gg query`: one SQL read over the views of the run store (`gg.record.views`), printed as a
 table, `--json` or `--csv`; and the views' catalogue `gg schema --store` prints.
 
+The store is `--store URL` / `GG_STORE` (`gg.telemetry.store_option`), SQLite or PostgreSQL.
 Exit codes (`gg.exits`): 0 the answer was printed (a row bound that cut it is said); 2 the query
-was refused before it ran (it would write, attach or set a PRAGMA; it is not one statement; SQLite
-cannot run it, which names its error and every view's columns), or `--store` names no run store;
-1 the query ran past its time bound and was stopped, or the store cannot be read.
+was refused before it ran (it would write, attach or set a PRAGMA; it is not one statement; the
+database cannot run it, which names its error and every view's columns), or `--store` names no
+run store; 1 the query ran past its time bound and was stopped, or the store cannot be read or
+reached.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
+from gg.telemetry.location import Backend, StoreLocation
+from gg.telemetry.store_option import STORE_OPTION
 
 if TYPE_CHECKING:
     from gg.record.query import Answer
 
 SCHEMA = 1  # the version of the `--json` document
-STORE_OPTION_HELP = "The run store: a runs.db file, or a folder holding .gg/ (this folder's by default)."
+ENGINES = {Backend.SQLITE: "SQLite", Backend.POSTGRESQL: "PostgreSQL"}
 
 
 @click.command()
 @click.argument("sql")
-@click.option("--store", "location", type=click.Path(path_type=Path), help=STORE_OPTION_HELP)
+@STORE_OPTION
 @click.option(
     "--limit",
     default=DEFAULT_ROWS,
@@ -44,50 +47,55 @@ STORE_OPTION_HELP = "The run store: a runs.db file, or a folder holding .gg/ (th
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the answer as CSV.")
-def query(sql: str, location: Path | None, limit: int, timeout: float, as_json: bool, as_csv: bool) -> None:
+def query(sql: str, where: StoreLocation, limit: int, timeout: float, as_json: bool, as_csv: bool) -> None:
     """Run one SQL SELECT over the run store's views (gg schema --store lists them) and print
     its rows."""
     from gg.record.query import BadQuery, NotARead, PastTimeBound, run_query
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv each print the answer; choose one")
-    path = store_file(location, "gg query")
+    store_there(where, "gg query")
     try:
-        answer = run_query(path, sql, rows=limit, seconds=timeout)
+        answer = run_query(where, sql, rows=limit, seconds=timeout)
     except NotARead as refused:
         _fail(f"gg query: {refused}", REFUSED_EXIT)
     except BadQuery as bad:
-        _fail(f"gg query: SQLite cannot run this query: {bad}\n{views_in_brief()}", REFUSED_EXIT)
+        engine = ENGINES[where.backend]
+        _fail(f"gg query: {engine} cannot run this query: {bad}\n{views_in_brief()}", REFUSED_EXIT)
     except PastTimeBound as slow:
         _fail(f"gg query: {slow}; --timeout SECONDS gives it longer", INCOMPLETE_EXIT)
     except Exception as unusable:  # the store's own faults, worded in `_unusable`
-        _unusable(path, unusable, "gg query")
+        _unusable(where, unusable, "gg query")
     _print(answer, as_json, as_csv)
 
 
-def store_file(location: Path | None, command: str) -> Path:
-    """The store file `--store` names (this folder's when left out); none there ends the command."""
-    from gg.telemetry.layout import located_store, store_path
-    from gg.wire import escaped
-
-    path = store_path(Path.cwd()) if location is None else located_store(location)
-    if not path.is_file():
-        _fail(f"{command}: there is no run store at {escaped(str(path))}", REFUSED_EXIT)
-    return path
+def store_there(where: StoreLocation, command: str) -> None:
+    """An SQLite store's file must be there (a PostgreSQL server says for its own); none ends the
+    command, exit 2."""
+    if where.backend is Backend.SQLITE and not where.path.is_file():
+        _fail(f"{command}: there is no run store at {where.shown}", REFUSED_EXIT)
 
 
-def _unusable(path: Path, failure: Exception, command: str) -> NoReturn:
+def _unusable(where: StoreLocation, failure: Exception, command: str) -> NoReturn:
     import sqlite3
 
     from gg.record.readonly import NotARunStore
     from gg.telemetry.integrity import way_out
-    from gg.wire import escaped
+    from gg.telemetry.postgres import NoStoreThere
+    from gg.telemetry.store import RunStoreError
 
-    shown = escaped(str(path))
+    shown = where.shown
     if isinstance(failure, NotARunStore | FileNotFoundError):
         _fail(f"{command}: {shown} is not a run store this gg reads: {failure}", REFUSED_EXIT)
+    if isinstance(failure, NoStoreThere):
+        _fail(f"{command}: {failure}", REFUSED_EXIT)
+    if isinstance(failure, RunStoreError):
+        _fail(f"{command}: {failure}", INCOMPLETE_EXIT)
     if isinstance(failure, sqlite3.DatabaseError):
-        _fail(f"{command}: the run store {shown} cannot be read: {failure}; {way_out(path)}", INCOMPLETE_EXIT)
+        _fail(
+            f"{command}: the run store {shown} cannot be read: {failure}; {way_out(where.path)}",
+            INCOMPLETE_EXIT,
+        )
     raise failure
 
 
@@ -133,20 +141,20 @@ def _plain(value: Any) -> Any:
     return value.hex() if isinstance(value, bytes) else value
 
 
-def print_views(location: Path) -> None:
-    """`gg schema --store`: the views installed on the store at `location`, each column's meaning."""
+def print_views(where: StoreLocation) -> None:
+    """`gg schema --store`: the views installed on the store at `where`, each column's meaning."""
     from rich.console import Console
 
-    from gg.record.query import open_for_queries
+    from gg.record.query import run_query
     from gg.record.views import VIEWS
     from gg.terminal.answer import render_views
 
-    path = store_file(location, "gg schema")
+    store_there(where, "gg schema")
     try:
-        db, _ = open_for_queries(path)
+        # every view installs and answers on this store
+        run_query(where, " UNION ALL ".join(f"SELECT 1 FROM {view.name} WHERE 1 = 0" for view in VIEWS))
     except Exception as unusable:  # the store's own faults, worded in `_unusable`
-        _unusable(path, unusable, "gg schema")
-    db.close()
+        _unusable(where, unusable, "gg schema")
     render_views(VIEWS, Console(highlight=False))
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import click
 
 from gg.exits import REFUSED_EXIT
+from gg.telemetry.location import StoreLocation
+from gg.telemetry.store_option import store_flag
 
 
 @click.command()
@@ -84,23 +86,19 @@ def docs(arm: str, module: str | None) -> None:
 
 
 @click.command()
-@click.option(
-    "--store",
-    "location",
-    type=click.Path(path_type=Path),
-    is_flag=False,
-    flag_value=".",
-    help="Print the SQL views over the runs of this run store instead (a runs.db file or a folder "
-    "holding .gg/; this folder's when given no value), each column with its meaning.",
+@store_flag(
+    "Print the SQL views over the runs of this run store instead (a path, sqlite:///PATH or "
+    "postgresql://USER@HOST/DB; GG_STORE's, else this folder's, when given no value), each column "
+    "with its meaning."
 )
-def schema(location: Path | None) -> None:
+def schema(where: StoreLocation | None) -> None:
     """Print the capability set's JSON Schema; with --store, the SQL views gg query reads."""
     import json
 
-    if location is not None:
+    if where is not None:
         from gg.cli.query import print_views
 
-        print_views(location)
+        print_views(where)
         return
 
     from gg.config import capability_set_schema

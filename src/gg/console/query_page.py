@@ -5,7 +5,8 @@ Rules:
 - The whole page is its URL: `?sql=` the query, `&chart=` the column drawn, `&label=` the column
   naming each bar (the first other column unless told). A reader shares a query by its URL.
 - A query runs as `gg query` runs it (`gg.record.query`: read-only, one read, the row and time
-  bounds); a refusal or an error is shown in words beside the views' columns, never a traceback.
+  bounds), on an SQLite or a PostgreSQL store; a refusal or an error is shown in words beside
+  the views' columns, never a traceback.
 - A bar is drawn for each row whose chosen column holds a number; a column holding none draws no
   chart, and the page says so. Bars past `MAX_BARS` are left out, and the page says how many.
 """
@@ -22,6 +23,8 @@ from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 from gg.record.readonly import NotARunStore
 from gg.record.sql_view import View
 from gg.record.views import VIEWS
+from gg.telemetry.location import StoreLocation
+from gg.telemetry.store import RunStoreError
 
 MAX_BARS = 200
 EXAMPLE = "SELECT arm, COUNT(*) AS programs, SUM(1 - ok) AS failed FROM programs GROUP BY arm"
@@ -48,7 +51,7 @@ class QueryPage:
     numeric: tuple[str, ...]  # the answer's columns a chart can draw
 
 
-def query_page(store: Path, params: Mapping[str, str]) -> QueryPage:
+def query_page(store: Path | StoreLocation, params: Mapping[str, str]) -> QueryPage:
     """The page the URL's parameters ask for, over the store at `store`."""
     sql = params.get("sql", "").strip()
     if not sql:
@@ -56,8 +59,9 @@ def query_page(store: Path, params: Mapping[str, str]) -> QueryPage:
     try:
         answer = run_query(store, sql, rows=DEFAULT_ROWS, seconds=DEFAULT_SECONDS)
     except FileNotFoundError:
-        return QueryPage(sql, None, f"no run store at {store} yet", None, VIEWS, ())
-    except (QueryError, NotARunStore) as refused:
+        shown = store.shown if isinstance(store, StoreLocation) else store
+        return QueryPage(sql, None, f"no run store at {shown} yet", None, VIEWS, ())
+    except (QueryError, NotARunStore, RunStoreError) as refused:
         return QueryPage(sql, None, str(refused), None, VIEWS, ())
     numeric = numeric_columns(answer)
     chosen = params.get("chart", "")

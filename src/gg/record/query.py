@@ -12,6 +12,8 @@ Rules:
   stopped (`PastTimeBound`).
 - A query SQLite cannot run (a syntax error, an unknown column or view) is `BadQuery`, with
   SQLite's own words.
+- A PostgreSQL store is queried under the same rules, kept by the server
+  (`gg.record.postgres_query`).
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gg.record.dialect import SQLITE
 from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 from gg.record.readonly import open_read_only
 from gg.record.sql_view import statements
+from gg.record.view_spelling import SQLITE_SPELLING
 from gg.record.views import VIEWS
+from gg.telemetry.location import Backend, StoreLocation
 
 PROGRESS_STEPS = 1_000  # SQLite instructions between two looks at the clock
 _READS = frozenset(
@@ -67,6 +70,14 @@ class PastTimeBound(QueryError):
     """The query ran past its time bound and was stopped."""
 
 
+def only_reads(what: str) -> NotARead:
+    """The refusal of a query that would do `what` (a write, a PRAGMA, ...) rather than read."""
+    return NotARead(
+        f"refused: gg query only reads, and this query would {what};"
+        " write one SELECT (or WITH ... SELECT) over the views"
+    )
+
+
 @dataclass(frozen=True)
 class Answer:
     """A query's rows, at most `limit`; `truncated` when the query had more."""
@@ -102,7 +113,7 @@ def open_for_queries(path: Path) -> tuple[sqlite3.Connection, Guard]:
     db = open_read_only(path)
     try:
         tables = [name for (name,) in db.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")]
-        for statement in statements(VIEWS, SQLITE, tables):
+        for statement in statements(VIEWS, SQLITE_SPELLING, tables):
             db.execute(statement)
         db.execute("PRAGMA query_only = ON")
     except BaseException:
@@ -114,14 +125,20 @@ def open_for_queries(path: Path) -> tuple[sqlite3.Connection, Guard]:
 
 
 def run_query(
-    path: Path,
+    where: Path | StoreLocation,
     sql: str,
     *,
     rows: int = DEFAULT_ROWS,
     seconds: float = DEFAULT_SECONDS,
     clock: Callable[[], float] = time.monotonic,
 ) -> Answer:
-    """Run one read over the views of the store at `path` (see the module rules)."""
+    """Run one read over the views of the store at `where` (see the module rules); a PostgreSQL
+    store's is `gg.record.postgres_query`'s."""
+    if isinstance(where, StoreLocation) and where.backend is Backend.POSTGRESQL:
+        from gg.record.postgres_query import run_on_postgres
+
+        return run_on_postgres(where, sql, rows=rows, seconds=seconds)
+    path = where if isinstance(where, Path) else where.path
     db, guard = open_for_queries(path)
     try:
         return _answer(db, guard, sql, rows, seconds, clock)
@@ -151,10 +168,7 @@ def _answer(
 
 def _failure(failed: sqlite3.DatabaseError, guard: Guard, seconds: float) -> QueryError:
     if guard.denied:
-        return NotARead(
-            f"refused: gg query only reads, and this query would {guard.denied[0]};"
-            " write one SELECT (or WITH ... SELECT) over the views"
-        )
+        return only_reads(guard.denied[0])
     if isinstance(failed, sqlite3.OperationalError) and str(failed) == "interrupted":
         return PastTimeBound(f"the query ran past its time bound ({seconds:g} s) and was stopped")
     return BadQuery(str(failed))

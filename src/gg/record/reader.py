@@ -28,7 +28,7 @@ from collections.abc import Callable, Generator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gg.record.envelope import Record, record_of
 from gg.record.readonly import NotARunStore, open_read_only
@@ -41,6 +41,9 @@ from gg.telemetry.location import Backend, StoreLocation
 from gg.telemetry.schema import SCHEMA_VERSION
 from gg.telemetry.store import RunStoreError
 from gg.wire import escaped
+
+if TYPE_CHECKING:
+    from gg.telemetry.postgres import PostgresDb
 
 NEWEST_ALIASES = frozenset({"latest", "last"})
 MAX_AMBIGUOUS_SHOWN = 5
@@ -219,6 +222,12 @@ def open_reader(where: Path | StoreLocation) -> RunReader:
 def held_postgres(location: StoreLocation) -> HeldConnection:
     """A held read-only connection to the PostgreSQL store at `location`; `RunStoreError` when it
     cannot be reached, holds no run store, or one newer than this gg."""
+    return HeldConnection(open_postgres(location))
+
+
+def open_postgres(location: StoreLocation) -> PostgresDb:
+    """A read-only connection to the PostgreSQL store at `location`, its schema checked;
+    `RunStoreError` when it cannot be reached, holds no run store, or one newer than this gg."""
     from gg.telemetry.postgres import NoStoreThere, connect
 
     db = connect(location, read_only=True)
@@ -234,7 +243,7 @@ def held_postgres(location: StoreLocation) -> HeldConnection:
     except BaseException:
         db.close()
         raise
-    return HeldConnection(db)
+    return db
 
 
 def held_read_only(path: Path) -> HeldConnection:

@@ -2,7 +2,7 @@
 
 Rules:
 - A view is its name, what one row is, its columns (each with its one-line meaning, in the order
-  its SELECT gives them), the store tables it reads, and its SELECT rendered for a dialect.
+  its SELECT gives them), the store tables it reads, and its SELECT rendered in a backend's spelling.
 - The views are TEMP views of the reading connection: they need no write to the store (a reader
   opens it read-only, SQLite's `mode=ro`; a TEMP view lives in the connection's own temporary
   schema), and they shadow the store's own `runs` and `studies` tables for that connection alone.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from gg.record.dialect import Dialect
+from gg.record.view_spelling import ViewSpelling
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class View:
     row: str
     columns: tuple[Column, ...]
     reads: tuple[str, ...]  # the store tables it reads
-    select: Callable[[Dialect], str]
+    select: Callable[[ViewSpelling], str]
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -44,7 +44,7 @@ def columns(*pairs: tuple[str, str]) -> tuple[Column, ...]:
     return tuple(Column(name, meaning) for name, meaning in pairs)
 
 
-def statements(views: Iterable[View], d: Dialect, tables: Sequence[str]) -> list[str]:
+def statements(views: Iterable[View], d: ViewSpelling, tables: Sequence[str]) -> list[str]:
     """The statements installing every view on a connection to a store holding `tables`; a view
     whose tables are missing is installed empty, with its columns."""
     present = set(tables)

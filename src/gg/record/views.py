@@ -4,7 +4,7 @@ reads (`gg query`, `gg schema --store`, the console's Query page), defined here 
 Rules:
 - Each view is data (`gg.record.sql_view.View`): its name, what one row is, its columns (each
   with its meaning, in order) and its SELECT, written in standard SQL with every backend-specific
-  spelling rendered by a `gg.record.dialect.Dialect`, so the same views run on SQLite and
+  spelling rendered by a `gg.record.view_spelling.ViewSpelling`, so the same views run on SQLite and
   PostgreSQL. `gg.record.sql_view.statements` installs them.
 - Flags (`ok`, `error_turn`, `solved`, `writable`) are 1 or 0; figures a record does not hold
   are NULL, never 0. Limits are the capability set's, NULL where it wrote none.
@@ -13,8 +13,8 @@ Rules:
 
 from __future__ import annotations
 
-from gg.record.dialect import Dialect
 from gg.record.sql_view import View, columns
+from gg.record.view_spelling import ViewSpelling
 from gg.record.view_sql import (
     LIMITS,
     error_turn,
@@ -139,7 +139,7 @@ AGENTS = View(
 )
 
 
-def _summed_error_turns(d: Dialect) -> str:
+def _summed_error_turns(d: ViewSpelling) -> str:
     return f"SUM({error_turn(d, 'x.json')})"
 
 

@@ -78,6 +78,12 @@ class PostgresDb:
                     self._connection.execute("ROLLBACK")
             raise
 
+    @property
+    def connection(self) -> psycopg.Connection[tuple[Any, ...]]:
+        """The psycopg connection itself, for a reader running a query's text as written (no `?`
+        placeholders: `gg query`'s)."""
+        return self._connection
+
     def close(self) -> None:
         self._connection.close()
 

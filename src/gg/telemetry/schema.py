@@ -9,6 +9,9 @@ edit a shipped one. `SCHEMA_VERSION` is the number of migrations.
   let a reader tell it is gone. `events` counts the run's stored events (its next `seq`).
 - `events`: every event, in emit order (`seq` from 0 per run), with its envelope as columns and
   the whole wire record in `json`.
+- `events_by_turn` (migration 2): the events of one type in one agent's turn are found by index,
+  as the per-turn views (`gg.record.views`: `turns`, `programs`) look them up; it replaces
+  `events_by_type`, its prefix.
 """
 
 from __future__ import annotations
@@ -52,5 +55,10 @@ _V1 = (
     "CREATE INDEX events_by_type ON events (run_id, type)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+_V2 = (
+    "CREATE INDEX events_by_turn ON events (run_id, type, agent_id, turn)",
+    "DROP INDEX events_by_type",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -6,13 +6,16 @@ from there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 if TYPE_CHECKING:
     from gg.telemetry.location import StoreLocation
+
+FC = TypeVar("FC", bound=Callable[..., Any])
 
 
 def _located(context: click.Context, parameter: click.Parameter, value: str | None) -> StoreLocation:
@@ -33,3 +36,23 @@ STORE_OPTION = click.option(
     help="The run store: a path, sqlite:///PATH or postgresql://USER@HOST/DB "
     "(GG_STORE, else .gg/runs.db here).",
 )
+
+
+def _located_when_given(
+    context: click.Context, parameter: click.Parameter, value: str | None
+) -> StoreLocation | None:
+    return None if value is None else _located(context, parameter, value)
+
+
+def store_flag(help_text: str) -> Callable[[FC], FC]:
+    """`--store [URL]` for a command that reads a store only when asked: left out, the command
+    is handed `where=None`; given without a value, `GG_STORE`'s store, else this folder's."""
+    return click.option(
+        "--store",
+        "where",
+        metavar="URL",
+        is_flag=False,
+        flag_value="",
+        callback=_located_when_given,
+        help=help_text,
+    )

@@ -16,14 +16,14 @@ REFUSED = 400  # a query refused or SQLite could not run: the reader's to change
 
 def query(request: Request) -> Response:
     console = console_of(request)
-    model = query_page(console.source.path, request.query_params)
+    model = query_page(console.source.location, request.query_params)
     status = REFUSED if model.error is not None else 200
     return console.page(
         request,
         "query.html",
         status,
         page=model,
-        store=console.source.path,
+        store=console.source.location.shown,
         rows_bound=DEFAULT_ROWS,
         seconds_bound=f"{DEFAULT_SECONDS:g}",
     )

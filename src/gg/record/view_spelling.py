@@ -1,7 +1,7 @@
-"""The SQL that differs between the run store's backends, spelled once per backend.
+"""How the views over runs spell what SQLite and PostgreSQL write differently, once per backend.
 
 The views over runs (`gg.record.views`) are written in standard SQL; every construct SQLite and
-PostgreSQL spell differently goes through a `Dialect`, which renders it for one backend (SQLite /
+PostgreSQL spell differently goes through a `ViewSpelling`, which renders it for one backend (SQLite /
 PostgreSQL):
 
 - a store table: `main.events` / `public.events`;
@@ -27,18 +27,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
+
+from gg.telemetry.location import Backend
 
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-class Backend(StrEnum):
-    SQLITE = "sqlite"
-    POSTGRESQL = "postgresql"
-
-
 @dataclass(frozen=True)
-class Dialect:
+class ViewSpelling:
     """How one backend spells the constructs the views use (see the module's table)."""
 
     backend: Backend
@@ -106,8 +102,13 @@ class Dialect:
         return "REAL" if self.backend is Backend.SQLITE else "DOUBLE PRECISION"
 
 
-SQLITE = Dialect(Backend.SQLITE, "main")
-POSTGRESQL = Dialect(Backend.POSTGRESQL, "public")
+SQLITE_SPELLING = ViewSpelling(Backend.SQLITE, "main")
+POSTGRESQL_SPELLING = ViewSpelling(Backend.POSTGRESQL, "public")
+
+
+def spelling_of(backend: Backend) -> ViewSpelling:
+    """The views' spelling on the store's database `backend`."""
+    return SQLITE_SPELLING if backend is Backend.SQLITE else POSTGRESQL_SPELLING
 
 
 def _key(name: str) -> str:

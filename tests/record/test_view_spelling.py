@@ -1,4 +1,4 @@
-"""The dialect renders each construct the views use in SQLite's spelling and in PostgreSQL's; the
+"""The view spelling renders each construct the views use in SQLite's spelling and in PostgreSQL's; the
 SQLite spelling runs on a real SQLite, and every view's SELECT is rendered for both backends."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from gg.record.dialect import POSTGRESQL, SQLITE
+from gg.record.view_spelling import POSTGRESQL_SPELLING as POSTGRESQL
+from gg.record.view_spelling import SQLITE_SPELLING as SQLITE
 from gg.record.views import VIEWS
 
 
@@ -72,3 +73,11 @@ def test_every_view_renders_for_both_backends_with_no_spelling_of_the_other() ->
         assert "jsonb" not in sqlite and "public." not in sqlite, view.name
         assert "json_extract" not in postgres and "json_each" not in postgres and "main." not in postgres
         assert "julianday" not in postgres and "instr(" not in postgres, view.name
+
+
+def test_the_views_are_spelled_for_the_store_s_one_backend_enum() -> None:
+    from gg.record.view_spelling import spelling_of
+    from gg.telemetry.location import Backend
+
+    assert spelling_of(Backend.SQLITE).table("events") == "main.events"
+    assert spelling_of(Backend.POSTGRESQL).table("events") == "public.events"
