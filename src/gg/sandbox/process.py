@@ -301,6 +301,10 @@ class Deadline:
         then."""
         self._end = self._set + waited_secs + self._secs
 
+    def begin_now(self) -> None:
+        """The program begins now: its ceiling counts from here."""
+        self._end = self._clock() + self._secs
+
     @contextlib.contextmanager
     def call(self, operation: str) -> Generator[None]:
         """The serving of one call to `operation`: on the program's clock unless the operation
