@@ -252,4 +252,5 @@ def _launch(directory: str, path: str, data_limit: int, heap_mb: int) -> Launch:
         path,
     ]
     env = {"DENO_DIR": os.path.join(directory, "deno"), "NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"}
-    return Launch(command, directory, env, cwd=os.path.join(directory, "cwd"), data_limit=data_limit)
+    cwd = os.path.join(directory, "cwd")
+    return Launch(command, directory, env, cwd=cwd, data_limit=data_limit, alone=True)

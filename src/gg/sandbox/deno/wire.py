@@ -116,8 +116,11 @@ def arguments(operation: str, args: object) -> Mapping[str, Any]:
     return args  # pyright: ignore[reportUnknownVariableType]
 
 
+_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+
+
 def encode(message: Mapping[str, Any]) -> bytes:
-    return json.dumps(message, allow_nan=False, separators=(",", ":")).encode()
+    return _ENCODER.encode(message).encode()
 
 
 def decode(line: bytes) -> dict[str, Any]:
