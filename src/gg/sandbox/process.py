@@ -18,7 +18,8 @@ Rules kept here:
   its engine is cleaned up. All three are idempotent and safe from any thread; nothing signals a
   group once its leader was reaped;
 - `resident_bytes()` is the memory the group holds resident (RSS, the leader and its
-  descendants), read from `/proc`; `data_bytes()` what the leader has mapped as data, which its
+  descendants; the leader's alone when its engine starts no process, `Launch.alone`), read from
+  `/proc`; `data_bytes()` what the leader has mapped as data, which its
   `RLIMIT_DATA` bounds; `limit_data(bytes)` lowers that limit for a while, `limit_data(None)`
   lifts it back to where it was launched;
 - a `Deadline` is a program's time ceiling on the wall clock; the time a call to an operation
