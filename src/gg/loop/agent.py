@@ -7,7 +7,8 @@ the run's other agents and the record of its turns; the run it belongs to (`RunC
 shared with every other agent. Nothing ends implicitly.
 
 Each turn holds one of the run's `maxParallel` slots from its start to its end (an agent started on
-a thread of its own takes its first turn at the place in line it was given when started). A turn
+a thread of its own takes its first turn at the place in line it was given when started), and,
+once it has its slot, one of its arm's guests (`gg.run.leases`). A turn
 opens by putting the messages sent to the agent since its last turn in its window, then what its
 modules put there before a request (`gg.loop.modules`), and closes by dispatching every fork it
 declared; then, outside any slot, it waits for the board issues it declared waits on, and a
@@ -30,7 +31,7 @@ from gg.loop.turn import RunTimeSpent, take_turn
 from gg.outcome import Continue, ErrorType, Fatal, Finished, TurnOutcome, outcome_name
 from gg.providers.base import Message, ModelClient, ModelError
 from gg.run.context import RunContext
-from gg.run.scheduler import Ticket
+from gg.run.scheduler import Scheduler, Ticket
 from gg.run.setup import AgentSetup
 from gg.run.spend import Spend
 from gg.run.status import RunStatus, status_of_breach
@@ -104,7 +105,8 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
             if place is not None:
                 run.scheduler.leave(place)
             return _stop_at(agent.stream, breach)
-        if not run.scheduler.acquire(place):
+        guests = run.leases.guests(agent.setup.language)
+        if not _seated(run, guests, place):
             return _stopped(run)
         deferred = DeferredDeclarations()
         try:
@@ -115,6 +117,7 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
             turn = _turn(agent, run, deferred)
             end = turn if isinstance(turn, AgentEnd) else _close_turn(agent, turn)
         finally:
+            guests.release()
             run.scheduler.release()
         if end is None or end.status is not RunStatus.INTERNAL_ERROR:
             forks.dispatch(agent, deferred.forks)
@@ -124,6 +127,17 @@ def run_agent(agent: Agent, run: RunContext, forks: ForkDispatch) -> AgentEnd | 
         _wait_for_issues(agent, run, deferred.waits)
         if deferred.succession is not None:
             return deferred.succession
+
+
+def _seated(run: RunContext, guests: Scheduler, place: Ticket | None) -> bool:
+    """A slot for the turn (at `place` in line), then one of its arm's guests; False, holding
+    neither, once the run stopped."""
+    if not run.scheduler.acquire(place):
+        return False
+    if guests.acquire():
+        return True
+    run.scheduler.release()
+    return False
 
 
 def _stopped(run: RunContext) -> AgentEnd:

@@ -54,12 +54,14 @@ def run_submission(
 
 
 def _run_link(agent: Agent, run: RunContext, source: str, deferred: DeferredDeclarations) -> Link:
-    """One program of the chain, in the run's arm for the agent's language, behind the membrane."""
+    """One program of the chain, in the run's arm for the agent's language, behind the membrane
+    (a call waiting on outside work steps aside from the arm's guests)."""
     setup, held, stream = agent.setup, agent.holdings, agent.stream
     scope = ProgramScope.of(
         setup, held, run, agent_id=agent.id, turn=stream.turn, deferred=deferred, delegation=agent.delegation
     )
-    membrane = Membrane(setup.registry, scope, stream, setup.language.id, run.clock)
+    aside = run.leases.guests(setup.language).stepped_aside
+    membrane = Membrane(setup.registry, scope, stream, setup.language.id, run.clock, aside)
     arm = run.leases.arm(setup.language)
     ceilings = replace(setup.ceilings, run_left=run.left)
     execution = arm.run(source, membrane, ceilings, held.surface.modules.current())
