@@ -30,12 +30,13 @@ for (let i = 0; i < {WORKERS}; i++) {{
 delegation.waitForSubagents(ids);
 """
 FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
-# A worker's program that holds its guest until the test says go (a program has no timers: it
-# asks until the file is there); it marks that it runs first.
+# A worker's program that holds its guest until the test says go, looking every 10 ms; it marks
+# that it runs first.
 HOLD = """import { files } from "gg";
 files.writeFile(`in-${Math.random().toString(36).slice(2)}`, "running");
+const pause = new Int32Array(new SharedArrayBuffer(4));
 for (;;) {
-  try { files.readFile("go"); break; } catch { continue; }
+  try { files.readFile("go"); break; } catch { Atomics.wait(pause, 0, 0, 10); }
 }
 """
 
