@@ -53,7 +53,7 @@ from gg.sandbox.deno.serving import Held, Serving, drain, serve
 from gg.sandbox.deno.wire import DenoProcess, EngineLost, run_message
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job
-from gg.sandbox.lease import SPARES, Leases
+from gg.sandbox.lease import GUESTS, Leases
 from gg.sandbox.livelogs import StreamedTail
 from gg.sandbox.process import Deadline, GuestProcess, Launch, Overran, Watch, private_folder
 
@@ -88,7 +88,7 @@ class DenoPool:
         bundle: GuestBundle,
         *,
         data_base_bytes: int = DATA_BASE_BYTES,
-        spares: int = SPARES,
+        spares: int = GUESTS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._bundle = bundle
