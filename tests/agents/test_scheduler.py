@@ -24,10 +24,10 @@ def _queue(scheduler: Scheduler, name: str, order: list[str], started: threading
     return thread
 
 
-def _queued(scheduler: Scheduler, count: int) -> None:
-    """Until `count` agents wait in line."""
+def _queued(scheduler: Scheduler, count: int) -> bool:
+    """Until `count` agents wait in line; False when they never did."""
     with scheduler._changed:  # pyright: ignore[reportPrivateUsage]
-        scheduler._changed.wait_for(lambda: len(scheduler._line) == count, timeout=10)  # pyright: ignore[reportPrivateUsage]
+        return scheduler._changed.wait_for(lambda: len(scheduler._line) == count, timeout=10)  # pyright: ignore[reportPrivateUsage]
 
 
 def test_agents_past_the_bound_wait_in_line_and_none_is_refused() -> None:
@@ -142,3 +142,18 @@ def test_an_interrupted_wait_takes_its_slot_back_at_once_without_waiting_in_line
         raise KeyboardInterrupt
     assert order == []
     scheduler.stop()
+
+
+def test_a_wait_that_fails_takes_its_slot_back_in_turn_so_the_bound_holds() -> None:
+    scheduler = Scheduler(1)
+    assert scheduler.acquire()
+    with pytest.raises(TimeoutError), scheduler.stepped_aside():
+        raise TimeoutError("the run's time ran out while waiting")
+    order: list[str] = []
+    started = threading.Event()
+    waiter = _queue(scheduler, "waiter", order, started)
+    assert _queued(scheduler, 1)  # the failed wait holds the slot again: the next agent waits
+    assert order == []
+    scheduler.release()
+    waiter.join(10)
+    assert order == ["waiter"]

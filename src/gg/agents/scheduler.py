@@ -8,10 +8,11 @@ Rules kept here:
   an agent started on a thread of its own queues the moment it is started, so the order of the
   line is the order agents were started in, never the order their threads happened to run;
 - an agent waiting in a host call on other agents (`waitForSubagents`) steps aside: its slot is
-  free for the agents it waits on until the wait ends; it then resumes the turn it began, so it
-  comes back at the head of the line, ahead of every turn not yet begun. An interruption of the
-  wait (Ctrl-C, SIGTERM) takes the slot back at once, without waiting in line, so the run stops
-  without waiting for another agent's turn to end;
+  free for the agents it waits on until the wait ends, however it ends (a wait that fails takes
+  its slot back too); it then resumes the turn it began, so it comes back at the head of the
+  line, ahead of every turn not yet begun. An interruption of the wait (Ctrl-C, SIGTERM) takes
+  the slot back at once, without waiting in line, so the run stops without waiting for another
+  agent's turn to end;
 - once the run stops, every agent in line is let go without a slot (`acquire` answers False).
 """
 
@@ -67,18 +68,22 @@ class Scheduler:
     @contextmanager
     def stepped_aside(self) -> Generator[None]:
         """Give the caller's slot back for the block, then take one again from the head of the
-        line (at once, when the block was interrupted)."""
+        line, however the block ended (at once, when it was interrupted)."""
         self.release()
+        interrupted = False
         try:
             yield
         except (KeyboardInterrupt, SystemExit):
-            with self._changed:
-                self._free -= 1
+            interrupted = True
             raise
-        with self._changed:
-            ticket = Ticket()
-            self._line.appendleft(ticket)
-            self._take(ticket, anyway=True)
+        finally:
+            with self._changed:
+                if interrupted:
+                    self._free -= 1
+                else:
+                    ticket = Ticket()
+                    self._line.appendleft(ticket)
+                    self._take(ticket, anyway=True)
 
     def stop(self) -> None:
         with self._changed:
