@@ -85,13 +85,24 @@ def _busy(events: list[dict[str, Any]], agents: int) -> bool:
     return opened == agents + 1 and second
 
 
+def _started(folder: Path, base: Path) -> subprocess.Popen[bytes]:
+    """`gg run` on `folder`, taking Ctrl-C as a terminal's foreground job does: a bench run as a
+    background job of a shell starts with SIGINT ignored, which `gg run` would inherit (and keep,
+    as every program does), so here it inherits the default instead (a handler is reset at exec)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(
+            [str(GG), "run", str(folder)], cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def measure(agents: int, signum: int, parallel: int = DEFAULT_PARALLEL) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
         folder = _folder(base, agents, parallel)
-        gg = subprocess.Popen(
-            [str(GG), "run", str(folder)], cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
+        gg = _started(folder, base)
         try:
             deadline = time.monotonic() + 300
             while not _busy(_events(base), agents):

@@ -167,11 +167,15 @@ def _deliver_hook_messages(agent: Incarnation) -> None:
 
 def _seated(run: Run, guests: GuestLine, place: Ticket | None) -> bool:
     """A slot for the turn (at `place` in line), then one of its arm's guests; False, holding
-    neither, once the run stopped."""
+    neither, once the run stopped. Interrupted in line for a guest, it gives its slot back."""
     if not run.take_slot(place):
         return False
-    if guests.acquire():
-        return True
+    try:
+        if guests.acquire():
+            return True
+    except BaseException:
+        run.give_slot()
+        raise
     run.give_slot()
     return False
 
