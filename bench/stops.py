@@ -2,8 +2,9 @@
 128 busy subagents of one root (`bench/agents.py` prints it).
 
 Each subagent takes turn after turn, each program pausing 200 ms, under the default `maxParallel`
-of 4: a few run programs, the rest wait in line, the root waits for them all in
-`waitForSubagents()`. Once every agent has opened and a subagent has begun its second turn, the
+of 4 (a few run programs, the rest wait in line), then with every agent at once (`maxParallel` =
+the number of agents: the turns past the arm's guests wait in line for one); the root waits for
+them all in `waitForSubagents()`. Once every agent has opened and a subagent has begun its second turn, the
 signal is sent to the `gg run` process; the figure is the wall time from the signal to the
 process's exit. The row also states the exit code and how many agents' ends (`agent_finished`)
 the record holds, of how many opened, and the run's recorded status.
@@ -29,10 +30,12 @@ BUSY = (
     'Atomics.wait(pause, 0, 0, 200);\nviews.openText("turn", "one more");\n'
 )
 POLL_SECS = 0.02
+DEFAULT_PARALLEL = 4  # gg's default `maxParallel`
+EXIT_SECS = 1.0
 GG = Path(sys.executable).parent / "gg"
 
 
-def _folder(base: Path, agents: int) -> Path:
+def _folder(base: Path, agents: int, parallel: int) -> Path:
     folder = base / "tree"
     (folder / "workspace").mkdir(parents=True)
     spawn = "".join(
@@ -46,6 +49,7 @@ def _folder(base: Path, agents: int) -> Path:
     document = {
         "name": f"stop-{agents}",
         "workspace": "workspace",
+        "limits": {"maxParallel": parallel},
         "agents": [
             {
                 "slug": "root",
@@ -81,13 +85,24 @@ def _busy(events: list[dict[str, Any]], agents: int) -> bool:
     return opened == agents + 1 and second
 
 
-def measure(agents: int, signum: int) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as scratch:
-        base = Path(scratch)
-        folder = _folder(base, agents)
-        gg = subprocess.Popen(
+def _started(folder: Path, base: Path) -> subprocess.Popen[bytes]:
+    """`gg run` on `folder`, taking Ctrl-C as a terminal's foreground job does: a bench run as a
+    background job of a shell starts with SIGINT ignored, which `gg run` would inherit (and keep,
+    as every program does), so here it inherits the default instead (a handler is reset at exec)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(
             [str(GG), "run", str(folder)], cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def measure(agents: int, signum: int, parallel: int = DEFAULT_PARALLEL) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as scratch:
+        base = Path(scratch)
+        folder = _folder(base, agents, parallel)
+        gg = _started(folder, base)
         try:
             deadline = time.monotonic() + 300
             while not _busy(_events(base), agents):
@@ -114,16 +129,19 @@ def measure(agents: int, signum: int) -> dict[str, Any]:
     }
 
 
-def table(counts: tuple[int, ...] = COUNTS) -> None:
-    print("\nexit after a signal: subagents of one root, each pausing 200 ms a turn, maxParallel 4")
-    print(f"{'agents':>6} {'signal':>8} {'exit s':>7} {'code':>5} {'ended':>9}  status")
+def table(counts: tuple[int, ...] = COUNTS, parallel: int | None = DEFAULT_PARALLEL) -> None:
+    """One row per count and signal; `parallel` None runs every agent at once."""
+    bound = "maxParallel = agents" if parallel is None else f"maxParallel {parallel}"
+    print(f"\nexit after a signal: subagents of one root, each pausing 200 ms a turn, {bound}")
+    print(f"{'agents':>6} {'signal':>8} {'exit s':>7} {'code':>5} {'ended':>9}  {'status':<12} target")
     for agents in counts:
         for signum in SIGNALS:
-            row = measure(agents, signum)
+            row = measure(agents, signum, parallel or agents)
             ended = f"{row['ended']}/{row['opened']}"
+            met = row["exit"] <= EXIT_SECS and row["ended"] == row["opened"]
             print(
                 f"{row['agents']:>6} {row['signal']:>8} {row['exit']:>7.2f} {row['code']:>5} {ended:>9}  "
-                f"{row['status']}"
+                f"{row['status']:<12} {'met' if met else 'NOT met'}"
             )
 
 

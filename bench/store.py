@@ -32,7 +32,7 @@ from gg.telemetry.events import ApiCall, ApiResult, Event, RunStarted
 from gg.telemetry.location import StoreLocation, parse_store_url
 from gg.telemetry.ndjson import encode_event
 from gg.telemetry.store import StoreWriter
-from postgres_server import PostgresServer
+from support.postgres_server import PostgresServer
 
 BIG_RUN = 10_000
 EVENTS_A_RUN = 20

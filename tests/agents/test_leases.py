@@ -1,18 +1,23 @@
 """The run's guest leases: one arm per language, built on first use, closed once at run end; an
-arm handed in serves its language and stays its owner's."""
+arm handed in serves its language and stays its owner's. Each arm has a line of `maxParallel`
+guests, at most two a core, which lets every turn in it go once the run stops."""
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Sequence
 
 import pytest
 
-from gg.agents.leases import GuestLeases
+from gg.agents import leases as leases_module
+from gg.agents.leases import GuestLeases, guests_of
 from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.execution import Execution, HostCalls
 from gg.sandbox.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
+from gg.sandbox.lease import GUESTS
 from gg.sandbox.membrane import Membrane
 from gg.sdk.ablation import offered
 from gg.sdk.catalogue import default_registry
@@ -111,3 +116,43 @@ def test_the_production_builder_leases_a_real_arm_that_runs_programs() -> None:
         host = Membrane(REGISTRY, scope, QuietLog(), JAVASCRIPT.id)
         execution = arm.run("console.log(6 * 7);", host, CEILINGS)
         assert execution.ok and execution.logs == ("42",)
+
+
+def test_an_arm_has_two_guests_a_core() -> None:
+    assert 2 * len(os.sched_getaffinity(0)) == GUESTS
+
+
+def test_an_arms_guests_are_max_parallel_at_most_its_guests(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(leases_module, "GUESTS", 4)
+    assert [guests_of(parallel) for parallel in (1, 2, 4, 32, 128)] == [1, 2, 4, 4, 4]
+
+
+def test_each_arm_has_one_line_for_its_guests_holding_that_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(leases_module, "GUESTS", 2)
+    leases = GuestLeases(REGISTRY, build=Builder(), parallel=32)
+    line = leases.guests(JAVASCRIPT)
+    assert leases.guests(JAVASCRIPT) is line and leases.guests(PYTHON) is not line
+    assert line.acquire() and line.acquire()
+    waiter = threading.Thread(target=line.acquire)
+    waiter.start()
+    with line._changed:  # pyright: ignore[reportPrivateUsage]
+        assert line._changed.wait_for(lambda: len(line._line) == 1, timeout=10)  # pyright: ignore[reportPrivateUsage]
+    assert leases.guests(PYTHON).acquire()  # another arm's guests are its own
+    line.release()
+    waiter.join(10)
+    assert not waiter.is_alive()
+
+
+def test_a_stopped_run_lets_every_turn_in_line_for_a_guest_go_now_and_later() -> None:
+    leases = GuestLeases(REGISTRY, build=Builder(), parallel=1)
+    line = leases.guests(JAVASCRIPT)
+    assert line.acquire()
+    answers: list[bool] = []
+    waiter = threading.Thread(target=lambda: answers.append(line.acquire()))
+    waiter.start()
+    with line._changed:  # pyright: ignore[reportPrivateUsage]
+        assert line._changed.wait_for(lambda: len(line._line) == 1, timeout=10)  # pyright: ignore[reportPrivateUsage]
+    leases.stop()
+    waiter.join(10)
+    assert answers == [False]
+    assert not leases.guests(PYTHON).acquire()  # a line opened after the stop is stopped too

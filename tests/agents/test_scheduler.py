@@ -5,11 +5,20 @@ begun (at once when interrupted), and a stopped run lets every waiter go."""
 
 from __future__ import annotations
 
+import signal
 import threading
+import time
+from collections.abc import Generator
 
 import pytest
 
+from gg.agents.context import RunContext
+from gg.agents.leases import GuestLeases
 from gg.agents.scheduler import Scheduler
+from gg.loop.agent import _seated  # pyright: ignore[reportPrivateUsage]
+from gg.sandbox.languages import JAVASCRIPT
+from gg.sdk.catalogue import default_registry
+from gg.telemetry.emitter import CollectingSink, Telemetry
 
 
 def _queue(scheduler: Scheduler, name: str, order: list[str], started: threading.Event) -> threading.Thread:
@@ -24,10 +33,10 @@ def _queue(scheduler: Scheduler, name: str, order: list[str], started: threading
     return thread
 
 
-def _queued(scheduler: Scheduler, count: int) -> None:
-    """Until `count` agents wait in line."""
+def _queued(scheduler: Scheduler, count: int) -> bool:
+    """Until `count` agents wait in line; False when they never did."""
     with scheduler._changed:  # pyright: ignore[reportPrivateUsage]
-        scheduler._changed.wait_for(lambda: len(scheduler._line) == count, timeout=10)  # pyright: ignore[reportPrivateUsage]
+        return scheduler._changed.wait_for(lambda: len(scheduler._line) == count, timeout=10)  # pyright: ignore[reportPrivateUsage]
 
 
 def test_agents_past_the_bound_wait_in_line_and_none_is_refused() -> None:
@@ -142,3 +151,152 @@ def test_an_interrupted_wait_takes_its_slot_back_at_once_without_waiting_in_line
         raise KeyboardInterrupt
     assert order == []
     scheduler.stop()
+
+
+def test_a_wait_that_fails_takes_its_slot_back_in_turn_so_the_bound_holds() -> None:
+    scheduler = Scheduler(1)
+    assert scheduler.acquire()
+    with pytest.raises(TimeoutError), scheduler.stepped_aside():
+        raise TimeoutError("the run's time ran out while waiting")
+    order: list[str] = []
+    started = threading.Event()
+    waiter = _queue(scheduler, "waiter", order, started)
+    assert _queued(scheduler, 1)  # the failed wait holds the slot again: the next agent waits
+    assert order == []
+    scheduler.release()
+    waiter.join(10)
+    assert order == ["waiter"]
+
+
+class _Watched(threading.Condition):
+    """A line's condition that tells the test when the main thread next waits on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed = False
+        self.main_waits = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if self.armed and threading.current_thread() is threading.main_thread():
+            self.main_waits.set()
+        return super().wait(timeout)
+
+
+def _watched(line: Scheduler) -> _Watched:
+    watched = line._changed = _Watched()  # pyright: ignore[reportPrivateUsage]
+    return watched
+
+
+def _interrupt_at_next_wait(watched: _Watched) -> threading.Thread:
+    """A SIGINT to the main thread once it waits in `watched`'s line (the condition's lock taken
+    here proves it is inside the wait); the line is woken too, so the interruption lands in the
+    wait however the signal met it."""
+
+    def interrupt() -> None:
+        watched.main_waits.wait(10)
+        with watched:
+            main = threading.main_thread().ident
+            assert main is not None
+            signal.pthread_kill(main, signal.SIGINT)
+            watched.notify_all()
+
+    watched.armed = True
+    thread = threading.Thread(target=interrupt)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Generator[None]:
+    """SIGINT raises `KeyboardInterrupt` in the main thread, even in a process started with it
+    ignored (a background job)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
+def test_an_agent_interrupted_in_line_leaves_it_so_the_agents_behind_it_take_their_turns() -> None:
+    scheduler = Scheduler(1)
+    watched = _watched(scheduler)
+    assert scheduler.acquire()  # a turn that does not end yet
+    place = scheduler.reserve()  # the interrupted agent's place, at the head of the line
+    order: list[str] = []
+    behind = _queue(scheduler, "behind", order, threading.Event())
+    assert _queued(scheduler, 2)
+    interrupter = _interrupt_at_next_wait(watched)
+    with pytest.raises(KeyboardInterrupt):
+        scheduler.acquire(place)
+    interrupter.join(10)
+    scheduler.release()  # the turn ends: the agent behind is next, the interrupted one is gone
+    behind.join(10)
+    scheduler.stop()
+    assert order == ["behind"]
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
+def test_an_agent_interrupted_in_line_to_take_its_slot_back_takes_it_at_once_and_blocks_no_one() -> None:
+    scheduler = Scheduler(1)
+    watched = _watched(scheduler)
+    assert scheduler.acquire()
+    with pytest.raises(KeyboardInterrupt), scheduler.stepped_aside():
+        assert scheduler.acquire()  # a child's turn holds the freed slot
+        interrupter = _interrupt_at_next_wait(watched)
+    interrupter.join(10)  # the wait ended; the interruption came as it waited to take its slot back
+    order: list[str] = []
+    behind = _queue(scheduler, "behind", order, threading.Event())
+    assert _queued(scheduler, 1)  # only the agent behind waits: the interrupted one holds its slot
+    scheduler.release()  # the interrupted turn gives its slot back as it ends
+    assert order == []  # the bound holds: the child's turn still holds the one slot
+    scheduler.release()  # the child's turn ends
+    behind.join(10)
+    scheduler.stop()
+    assert order == ["behind"]
+
+
+def test_a_run_stopping_while_an_agent_waits_to_take_its_slot_back_lets_it_go_holding_one() -> None:
+    scheduler = Scheduler(1)
+    watched = _watched(scheduler)
+    assert scheduler.acquire()
+
+    def stop() -> None:
+        watched.main_waits.wait(10)
+        with watched:
+            scheduler.stop()
+
+    with scheduler.stepped_aside():
+        assert scheduler.acquire()  # a child's turn holds the freed slot and never ends
+        watched.armed = True
+        stopper = threading.Thread(target=stop)
+        stopper.start()
+    stopper.join(10)
+    assert scheduler.stopped
+    assert not scheduler.acquire()  # nothing new is seated; the resumed turn gives back its slot
+    scheduler.release()
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
+def test_a_turn_interrupted_in_line_for_a_guest_gives_its_slot_back() -> None:
+    registry = default_registry()
+    run = RunContext(
+        telemetry=Telemetry("run-lines", [CollectingSink()]),
+        registry=registry,
+        leases=GuestLeases(registry, parallel=1),
+        clock=time.monotonic,
+        max_runtime_secs=None,
+        scheduler=Scheduler(2),
+    )
+    guests = run.guests(JAVASCRIPT)
+    watched = _watched(guests)
+    assert run.take_slot(None) and guests.acquire()  # another turn holds the arm's one guest
+    interrupter = _interrupt_at_next_wait(watched)
+    with pytest.raises(KeyboardInterrupt):
+        _seated(run, guests, None)
+    interrupter.join(10)
+    order: list[str] = []
+    next_turn = _queue(run.scheduler, "next turn", order, threading.Event())
+    next_turn.join(10)  # the interrupted turn's slot is free again: the next turn is seated at once
+    run.stop()
+    assert order == ["next turn"]

@@ -111,6 +111,27 @@ def test_a_placeholder_becomes_the_receipt_that_call_received(tmp_path: Path) ->
     assert second.calls[0].arguments == {"program": 'programs.get("zq81"); programs.get("k3p9")'}
 
 
+def test_receipts_are_learned_from_a_window_that_grew_and_from_one_rewritten_before_it(
+    tmp_path: Path,
+) -> None:
+    path = journal(
+        tmp_path, program("a"), program("b"), program("c"), program("'{{receipt 1.1}} {{receipt 2.1}}'")
+    )
+    client = ReplayClient.open(path)
+    brief = Message("user", "brief")
+    first = client.complete(request(brief))
+    grown = (brief, Message("assistant", "", tool_calls=first.calls))
+    second = client.complete(request(*grown, Message("tool", "k3p9", tool_call_id="call_1_1")))
+    rewritten = (  # a compaction: the receipt of call 2.1 now stands where the window held others
+        Message("tool", "zq81", tool_call_id="call_2_1"),
+        Message("assistant", "", tool_calls=second.calls),
+        Message("user", "summary"),
+    )
+    client.complete(request(*rewritten))
+    fourth = client.complete(request(*rewritten, Message("user", "more")))
+    assert fourth.calls[0].arguments == {"program": "'k3p9 zq81'"}
+
+
 def test_a_placeholder_for_a_call_with_no_receipt_yet_is_a_replay_error(tmp_path: Path) -> None:
     client = ReplayClient.open(journal(tmp_path, program("a"), program("get('{{receipt 1.1}}')")))
     client.complete(request())

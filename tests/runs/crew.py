@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,7 +131,9 @@ def run_crew(
     files: Mapping[str, str] | None = None,
     clock: MonotonicClock = time.monotonic,
     sinks: Sequence[Sink] = (),
+    wrap: Callable[[str, ModelClient], ModelClient] | None = None,
 ) -> Crew:
+    """`wrap(agent_id, client)`, when given, is the client each agent asks instead of its replay."""
     workspace = tmp_path / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)
     for name, contents in (files or {}).items():
@@ -148,7 +150,8 @@ def run_crew(
     requests: dict[str, list[Request]] = {}
 
     def client_for(agent_id: str, slug: str) -> ModelClient:
-        return _Seen(ReplayClient(book.script(agent_id, slug)), requests.setdefault(agent_id, []))
+        client = _Seen(ReplayClient(book.script(agent_id, slug)), requests.setdefault(agent_id, []))
+        return client if wrap is None else wrap(agent_id, client)
 
     sink = CollectingSink()
     telemetry = Telemetry("run-crew", [sink, *sinks])

@@ -3,6 +3,9 @@ costs the window"): characters per band, and the provider's measured tokens shar
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+
 from gg.providers.base import Message, ToolCall, ToolSpec
 from gg.state.window import Band, FileView, Region, Window
 from gg.state.window.breakdown import BAND_OF, apportioned, band_chars, breakdown
@@ -61,3 +64,35 @@ def test_measured_tokens_are_shared_by_characters_and_add_up_to_the_measure() ->
             {"band": "Skill", "tokens": 25, "chars": 100},
         ],
     }
+
+
+def _measured_whole(window: Window) -> dict[ContextBand, int]:
+    """The window's bands measured message by message: content, and each call's arguments as JSON."""
+    sizes = dict.fromkeys(ContextBand, 0)
+    sizes[ContextBand.SYSTEM] = 4
+    sizes[ContextBand.TOOLS] = len("submit_program") + len("run it") + len('{"type": "object"}')
+    for mark, message in window.held():
+        calls = sum(
+            len(json.dumps(c.arguments, ensure_ascii=False, sort_keys=True)) for c in message.tool_calls
+        )
+        sizes[BAND_OF[mark.band]] += len(message.content) + calls
+    return {band: size for band, size in sizes.items() if size}
+
+
+def test_the_bands_follow_every_change_of_the_window_as_if_measured_whole() -> None:
+    window = _window()
+    steps: list[Callable[[], object]] = [
+        lambda: window.begin_turn(2),
+        lambda: window.push(Message("assistant", "é", tool_calls=(ToolCall("c2", "x", {"b": "ü", "a": 1}),))),
+        lambda: window.pin(Band.TASKS, "tasks, changed"),
+        lambda: window.pin(Band.SKILL, "another skill", key="other"),
+        lambda: window.repin(Band.TASKS, "rebuilt"),
+        lambda: window.remove_views(lambda view: True),
+        lambda: window.remove_turns(lambda turn: turn == 1),
+        lambda: window.restart([Message("user", "brief"), Message("user", "summary")]),
+    ]
+    for step in steps:
+        step()
+        assert band_chars("sys!", TOOL, window) == _measured_whole(window)
+        assert band_chars("sys!", TOOL, window.fork()) == _measured_whole(window)
+    assert window.pinned(Band.TASKS) == "rebuilt" and window.pinned(Band.SKILL, "other") == "another skill"

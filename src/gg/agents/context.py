@@ -6,7 +6,8 @@
   of its time (`left`, which bounds every wait inside the run: `gg.deadline`) and every
   duration the loop reports (`time.monotonic` in production; a test injects its own);
 - the id mints: agent ids (the agent tree), program ids (each library's minter) and store ids;
-- the guest leases: one arm per language, closed when the run ends (`close`);
+- the guest leases: one arm per language, closed when the run ends (`close`), and the line for
+  each arm's guests, which lets every turn in it go once the run stops;
 - the agent tree (who made whom, and every agent's id), the agents as their parents see them
   (`lineages`: results, inboxes, waits), who waits on what (`waits`, which refuses a wait that
   could never end), and the scheduler bounding how many take turns at once;
@@ -97,6 +98,7 @@ class RunContext:
             if fault is not None and self.fault is None:
                 self.fault = fault
         self.scheduler.stop()
+        self.leases.stop()
         self.lineages.halt()
         if self.issues is not None:
             self.issues.halt()
@@ -160,6 +162,10 @@ class RunContext:
     def arm(self, language: LanguageSpec, offered: Registry | None = None) -> Arm:
         """The run's arm for `language`, leased from the run's guests."""
         return self.leases.arm(language, offered)
+
+    def guests(self, language: LanguageSpec) -> Scheduler:
+        """The line for the guests of the run's arm for `language`."""
+        return self.leases.guests(language)
 
     def clear_waits(self, lineage: str) -> None:
         self.waits.clear(lineage)

@@ -1,11 +1,20 @@
 """The run's guests, leased by language (`GuestLeases`).
 
-One arm per language serves every agent of the run that writes it: built on the first lease
-asked for it, closed when the run ends. A checked language (`CHECKED_LANGUAGES`) has one arm per
-set of operations withheld from the profiles that write it, each checking programs against the
-SDK those profiles are offered. An arm handed to the run (tests, an embedding caller)
-serves its own language and is left to its owner to close. Leasing is safe from several agent
-threads; each arm leases its own guest processes to the programs it runs.
+Rules kept here:
+- one arm per language serves every agent of the run that writes it: built on the first lease
+  asked for it, closed when the run ends. An arm handed to the run (tests, an embedding caller)
+  serves its own language and is left to its owner to close. A checked language
+  (`CHECKED_LANGUAGES`) has one arm per set of operations withheld from the profiles that write
+  it, each checking programs against the SDK those profiles are offered. Leasing is safe from several agent
+  threads; each arm leases its own guest processes to the programs it runs;
+- a turn holds one of its arm's guests while it computes, from its start to its end, never
+  per agent: an arm has `maxParallel` of them, at most two a core (`gg.sandbox.lease.GUESTS`),
+  and a turn finding none free waits in line before it asks its model, first come first served
+  (`gg.agents.scheduler`), as a turn waits for its slot. While it waits on work outside gg (its
+  model's reply, a subagent, a shell command, a host function) it holds none, and it comes back
+  at the head of the line. So the programs of an arm running at once are at most its guests
+  and those waiting on outside work, however many agents the run has;
+- once the run stops (`stop`), every turn in line for a guest is let go without one.
 """
 
 from __future__ import annotations
@@ -15,8 +24,11 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Self
 
+from gg.agents.scheduler import Scheduler
+from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.sandbox.arms import CHECKED_LANGUAGES, build_arm
 from gg.sandbox.execution import Arm
+from gg.sandbox.lease import GUESTS
 from gg.sdk.docs.language import LanguageSpec
 from gg.sdk.registry import Registry
 
@@ -24,12 +36,26 @@ ArmBuilder = Callable[[str, Registry, Registry | None], Arm]
 ArmKey = tuple[str, tuple[str, ...]]  # (language, the operations its checked programs may not name)
 
 
+def guests_of(parallel: int) -> int:
+    """How many turns of one arm compute at once: `maxParallel`, at most `GUESTS`."""
+    return min(parallel, GUESTS)
+
+
 class GuestLeases:
-    def __init__(self, registry: Registry, given: Arm | None = None, build: ArmBuilder = build_arm) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        given: Arm | None = None,
+        build: ArmBuilder = build_arm,
+        parallel: int = DEFAULT_MAX_PARALLEL,
+    ) -> None:
         self._registry = registry
         self._build = build
         self._arms: dict[ArmKey, Arm] = {} if given is None else {(given.language, ()): given}
         self._built: set[ArmKey] = set()  # the arms the run built
+        self._places = guests_of(parallel)
+        self._lines: dict[str, Scheduler] = {}  # one line a language, whatever its arms
+        self._stopped = False
         self._lock = threading.Lock()
 
     def arm(self, language: LanguageSpec, offered: Registry | None = None) -> Arm:
@@ -44,6 +70,25 @@ class GuestLeases:
                 self._arms[key] = arm
                 self._built.add(key)
             return arm
+
+    def guests(self, language: LanguageSpec) -> Scheduler:
+        """The line for the guests of `language`'s arm: a turn `acquire`s one as it starts,
+        steps aside while it waits on outside work and `release`s it as it ends."""
+        with self._lock:
+            line = self._lines.get(language.id)
+            if line is None:
+                line = self._lines[language.id] = Scheduler(self._places)
+                if self._stopped:
+                    line.stop()
+            return line
+
+    def stop(self) -> None:
+        """Let every turn in line for a guest go without one, now and from now on."""
+        with self._lock:
+            self._stopped = True
+            lines = list(self._lines.values())
+        for line in lines:
+            line.stop()
 
     def close(self) -> None:
         """Close every arm the run built, once; an arm handed in stays open."""

@@ -208,7 +208,9 @@ def _context(
     return RunContext(
         telemetry=telemetry,
         registry=registry,
-        leases=GuestLeases(registry, None if host.operations else world.arm),
+        leases=GuestLeases(
+            registry, None if host.operations else world.arm, parallel=capability_set.limits.parallel
+        ),
         clock=world.clock,
         max_runtime_secs=capability_set.limits.max_runtime_secs,
         program_ids=world.minter,

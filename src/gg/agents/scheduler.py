@@ -8,10 +8,12 @@ Rules kept here:
   an agent started on a thread of its own queues the moment it is started, so the order of the
   line is the order agents were started in, never the order their threads happened to run;
 - an agent waiting in a host call on other agents (`waitForSubagents`) steps aside: its slot is
-  free for the agents it waits on until the wait ends; it then resumes the turn it began, so it
-  comes back at the head of the line, ahead of every turn not yet begun. An interruption of the
-  wait (Ctrl-C, SIGTERM) takes the slot back at once, without waiting in line, so the run stops
-  without waiting for another agent's turn to end;
+  free for the agents it waits on until the wait ends, however it ends (a wait that fails takes
+  its slot back too); it then resumes the turn it began, so it comes back at the head of the
+  line, ahead of every turn not yet begun. An interruption of the wait (Ctrl-C, SIGTERM) takes
+  the slot back at once, without waiting in line, so the run stops without waiting for another
+  agent's turn to end; so does one arriving while it waits in line to take the slot back;
+- a wait in line that is interrupted leaves the line: its place never blocks the agents behind it;
 - once the run stops, every agent in line is let go without a slot (`acquire` answers False).
 """
 
@@ -67,18 +69,22 @@ class Scheduler:
     @contextmanager
     def stepped_aside(self) -> Generator[None]:
         """Give the caller's slot back for the block, then take one again from the head of the
-        line (at once, when the block was interrupted)."""
+        line, however the block ended (at once, when it was interrupted)."""
         self.release()
+        interrupted = False
         try:
             yield
         except (KeyboardInterrupt, SystemExit):
-            with self._changed:
-                self._free -= 1
+            interrupted = True
             raise
-        with self._changed:
-            ticket = Ticket()
-            self._line.appendleft(ticket)
-            self._take(ticket, anyway=True)
+        finally:
+            with self._changed:
+                if interrupted:
+                    self._free -= 1
+                else:
+                    ticket = Ticket()
+                    self._line.appendleft(ticket)
+                    self._take(ticket, anyway=True)
 
     def stop(self) -> None:
         with self._changed:
@@ -88,13 +94,21 @@ class Scheduler:
 
     def _take(self, ticket: Ticket, *, anyway: bool) -> bool:
         """Wait at `ticket`'s place for a slot (the condition held); once stopped, take it
-        `anyway` (a turn that must still give one back) or not at all."""
-        while not self._stopped and not (self._line[0] is ticket and self._free > 0):
-            self._changed.wait()
+        `anyway` (a turn that must still give one back) or not at all. Interrupted while waiting,
+        the ticket leaves the line, taking the slot `anyway` at once."""
+        try:
+            while not self._stopped and not (self._line[0] is ticket and self._free > 0):
+                self._changed.wait()
+        except BaseException:
+            self._leave_line(ticket, taken=anyway)
+            raise
+        self._leave_line(ticket, taken=anyway or not self._stopped)
+        return not self._stopped
+
+    def _leave_line(self, ticket: Ticket, *, taken: bool) -> None:
+        """`ticket` out of the line (the condition held), its slot `taken`; the line moves on."""
         if ticket in self._line:
             self._line.remove(ticket)
+        if taken:
+            self._free -= 1
         self._changed.notify_all()
-        if self._stopped and not anyway:
-            return False
-        self._free -= 1
-        return not self._stopped

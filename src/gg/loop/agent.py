@@ -7,7 +7,8 @@ the run's other agents and the record of its turns; the run it belongs to (`Run`
 shared with every other agent. Nothing ends implicitly.
 
 Each turn holds one of the run's `maxParallel` slots from its start to its end (an agent started on
-a thread of its own takes its first turn at the place in line it was given when started). A turn
+a thread of its own takes its first turn at the place in line it was given when started), and,
+once it has its slot, one of its arm's guests (`gg.agents.leases`). A turn
 opens by putting the messages sent to the agent since its last turn in its window, then what its
 modules put there before a request (`gg.loop.modules`), and closes by dispatching every fork it
 declared; then, outside any slot, it waits for the board issues it declared waits on, and a
@@ -31,7 +32,7 @@ from gg.ids import AgentNode
 from gg.loop.hooks import AgentHooks
 from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
 from gg.loop.modules import open_turn
-from gg.loop.run import Run, Ticket
+from gg.loop.run import GuestLine, Run, Ticket
 from gg.loop.setup import AgentSetup
 from gg.loop.spend import Spend
 from gg.loop.status import RunStatus, status_of_breach
@@ -113,7 +114,8 @@ def run_agent(agent: Incarnation, run: Run, forks: ForkDispatch) -> AgentEnd | S
             if place is not None:
                 run.leave_line(place)
             return _stop_at(agent.stream, breach)
-        if not run.take_slot(place):
+        guests = run.guests(agent.setup.language)
+        if not _seated(run, guests, place):
             return _stopped(run)
         deferred = DeferredDeclarations()
         try:
@@ -125,6 +127,7 @@ def run_agent(agent: Incarnation, run: Run, forks: ForkDispatch) -> AgentEnd | S
             turn = _turn(agent, run, deferred)
             end = turn if isinstance(turn, AgentEnd) else _close_turn(agent, turn)
         finally:
+            guests.release()
             run.give_slot()
         if end is None or end.status not in (RunStatus.INTERNAL_ERROR, RunStatus.HOOK_ERROR):
             forks.dispatch(agent, deferred.forks)
@@ -160,6 +163,21 @@ def _deliver_hook_messages(agent: Incarnation) -> None:
         return
     for text in agent.hooks.take_messages():
         agent.holdings.window.push(Message(role="user", content=text))
+
+
+def _seated(run: Run, guests: GuestLine, place: Ticket | None) -> bool:
+    """A slot for the turn (at `place` in line), then one of its arm's guests; False, holding
+    neither, once the run stopped. Interrupted in line for a guest, it gives its slot back."""
+    if not run.take_slot(place):
+        return False
+    try:
+        if guests.acquire():
+            return True
+    except BaseException:
+        run.give_slot()
+        raise
+    run.give_slot()
+    return False
 
 
 def _stopped(run: Run) -> AgentEnd:

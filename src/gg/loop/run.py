@@ -8,7 +8,9 @@ The loop is handed the run, never builds it: whatever carries these members is o
 - its `maxParallel` slots: a turn takes one as it starts, at the place in line its agent was given
   when started (`Ticket`), and gives it back as it ends; an agent stopped before its first turn
   leaves its place;
-- its arm for a language, leased for each program;
+- its arm for a language, leased for each program, and the line for that arm's guests
+  (`GuestLine`): a turn takes one once it has its slot, steps aside while it waits on outside
+  work, and gives it back as it ends;
 - the waits an agent declared, cleared once its turn's waits are over, and the board issues it
   waits on, each answered as it stands when the wait ends (`IssueAnswer`);
 - the fault it holds, when one stopped it: no model is asked and no program runs after it;
@@ -18,6 +20,7 @@ The loop is handed the run, never builds it: whatever carries these members is o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -31,6 +34,20 @@ from gg.state.board import IssueStatus
 
 class Ticket:
     """One place in the line for the run's slots."""
+
+
+class GuestLine(Protocol):
+    """The line for one arm's guests (`gg.agents.leases`)."""
+
+    def acquire(self) -> bool:
+        """Take a guest, waiting in line for one; False when the run stopped before one came free."""
+        ...
+
+    def release(self) -> None: ...
+
+    def stepped_aside(self) -> AbstractContextManager[None]:
+        """Give the guest back for the block (outside work), then take one at the head of the line."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -87,6 +104,10 @@ class Run(Protocol):
     def arm(self, language: LanguageSpec, offered: Registry | None = None) -> Arm:
         """The run's arm for `language`, checking programs against the SDK `offered` (the run's
         when None)."""
+        ...
+
+    def guests(self, language: LanguageSpec) -> GuestLine:
+        """The line for the guests of the run's arm for `language`."""
         ...
 
     def clear_waits(self, lineage: str) -> None:

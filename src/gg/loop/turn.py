@@ -2,7 +2,8 @@
 
 1. ask the model: the system prompt, the window (each module first puts its part in it: the
    task list's pinned block), the one tool `submit_program`; every message the turn pushes is
-   marked with its number (the turn a thread archive moves out whole); once it answers, report
+   marked with its number (the turn a thread archive moves out whole); while it waits for the
+   reply the turn holds none of its arm's guests (`gg.agents.leases`); once it answers, report
    what the request cost its window, band by band (`context_breakdown`);
 2. acknowledge: push the assistant message, then one receipt per call (a submission's receipt
    is the library id minted for it), before anything runs;
@@ -83,7 +84,8 @@ def take_turn(agent: Incarnation, run: Run, deferred: DeferredDeclarations | Non
     )
     agent.requests += 1
     run.halt_if_broken()
-    reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
+    with run.guests(setup.language).stepped_aside():  # the model's reply is outside work
+        reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
     stream.emit(breakdown(sent, reply.usage.input_tokens))
     calls = _acknowledge(reply, held.window, held.library, stream)
     runs = _run_submissions(agent, run, calls, deferred)

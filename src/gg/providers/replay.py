@@ -3,7 +3,8 @@ one reply per model call, so a run needs no network and no key.
 
 - Call ids are `call_<R>_<C>`: reply R, call C, both from 1.
 - Receipts are learned from each request: a `tool` message whose `tool_call_id` is
-  `call_<R>_<C>` carries that call's receipt. Before reply N is returned, every
+  `call_<R>_<C>` carries that call's receipt (a request that begins with every message of the
+  one before it is read from where that one ended). Before reply N is returned, every
   `{{receipt R.C}}` in its arguments becomes the receipt learned for that call.
 - A line recording a failed call raises its `ModelError` (usage and cost kept); a reply keeps
   its recorded cost.
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from gg.outcome import ErrorType
-from gg.providers.base import ModelError, Reply, Request, ToolCall
+from gg.providers.base import Message, ModelError, Reply, Request, ToolCall
 from gg.providers.journal import PLACEHOLDER, JournalReply, load_journal
 
 REPLAY_MODEL_ID = "replay"
@@ -52,6 +53,7 @@ class ReplayClient:
     def __init__(self, replies: Sequence[JournalReply]) -> None:
         self._replies = tuple(replies)
         self._receipts: dict[tuple[int, int], str] = {}
+        self._learned: tuple[Message, ...] = ()  # the messages of the last request, learned from
         self.requests: list[Request] = []
 
     @classmethod
@@ -88,7 +90,10 @@ class ReplayClient:
         )
 
     def _learn_receipts(self, request: Request) -> None:
-        for message in request.messages:
+        messages, learned = request.messages, self._learned
+        grew = len(messages) >= len(learned) and messages[: len(learned)] == learned
+        self._learned = messages
+        for message in messages[len(learned) :] if grew else messages:
             match = _CALL_ID.fullmatch(message.tool_call_id or "") if message.role == "tool" else None
             if match:
                 self._receipts[(int(match[1]), int(match[2]))] = message.content

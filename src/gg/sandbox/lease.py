@@ -21,19 +21,32 @@ Rules kept here:
   are reaped side by side, so closing many takes the time of one; a later lease starts a new
   process;
 - `latest` is the process the last lease was given, while the pool still holds it; `started`
-  counts the processes started.
+  counts the processes started;
+- an arm's guests are two a core (`GUESTS`): a run lets no more of an arm's turns compute at
+  once (`gg.agents.leases`), and a pool keeps as many idle processes, so a process given back
+  while the run computes that many is kept for the next program, never stopped and started again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from collections.abc import Callable, Generator
 from typing import Generic, Protocol, TypeVar
 
 from gg.errors import GgDefect
 
-SPARES = 4  # idle processes kept for the next programs: the run's default `maxParallel`
+
+def cores() -> int:
+    """The processors gg may run on: its affinity mask, where the platform keeps one."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+GUESTS_PER_CORE = 2
+GUESTS = GUESTS_PER_CORE * cores()  # an arm's turns computing at once, and the idle processes kept
 
 
 class Leasable(Protocol):
@@ -54,7 +67,7 @@ class Leases(Generic[P]):
     idle one will do."""
 
     def __init__(
-        self, start: Callable[[int], P], fits: Callable[[P, int], bool], spares: int = SPARES
+        self, start: Callable[[int], P], fits: Callable[[P, int], bool], spares: int = GUESTS
     ) -> None:
         self._start = start
         self._fits = fits

@@ -7,7 +7,9 @@
 2. validate: the arguments must match the operation's declared parameters (a guest SDK already
    checked them, but the host never trusts the guest); a host function's parameter is judged
    against its shape, at any depth (`gg.sdk.shape_check`);
-3. dispatch: the operation's handler acts on the program's scope;
+3. dispatch: the operation's handler acts on the program's scope; one that waits on work
+   outside gg (`waits_externally`: a subagent, a shell command, a host function) acts inside
+   the membrane's `aside` (the run's: the turn holds none of its arm's guests meanwhile);
 4. record: every call is bracketed `api_call` / `api_result` through the `CallLog`, refused ones
    included, and counted (`api_calls` every call, `tool_calls` those that reached a tool).
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -50,6 +53,10 @@ from gg.sdk.shape_check import violation
 
 MAX_ARGUMENT_PREVIEW = 40
 LIVE_LOG_LINES = 200  # lines of one program passed on live; its record keeps its last lines anyway
+
+
+Aside = Callable[[], AbstractContextManager[object]]
+"""What a call that waits on outside work is made inside (`Scheduler.stepped_aside`)."""
 
 
 class CallLog(Protocol):
@@ -80,8 +87,10 @@ class Membrane:
         log: CallLog,
         language: str,
         clock: Callable[[], float] = time.monotonic,
+        aside: Aside | None = None,
     ) -> None:
         self._clock = clock
+        self._aside = aside
         self._registry = registry
         self._scope = scope
         self._log = log
@@ -122,12 +131,16 @@ class Membrane:
             values = validate_arguments(op, args, self._language)
             if op.dispatches_tool:
                 self.counts.tool_calls += 1
-            result = op.handler(self._scope, values)
+            with self._aside_for(op):
+                result = op.handler(self._scope, values)
         except OperationError as failure:
             self._log.call_ended(operation, ordinal, failure)
             raise
         self._log.call_ended(operation, ordinal, None)
         return result
+
+    def _aside_for(self, op: Operation) -> AbstractContextManager[object]:
+        return self._aside() if op.waits_externally and self._aside is not None else nullcontext()
 
     def _gate(self, op: Operation) -> None:
         scope = self._scope

@@ -18,7 +18,8 @@ Rules kept here:
   its engine is cleaned up. All three are idempotent and safe from any thread; nothing signals a
   group once its leader was reaped;
 - `resident_bytes()` is the memory the group holds resident (RSS, the leader and its
-  descendants), read from `/proc`; `data_bytes()` what the leader has mapped as data, which its
+  descendants; the leader's alone when its engine starts no process, `Launch.alone`), read from
+  `/proc`; `data_bytes()` what the leader has mapped as data, which its
   `RLIMIT_DATA` bounds; `limit_data(bytes)` lowers that limit for a while, `limit_data(None)`
   lifts it back to where it was launched;
 - a `Deadline` is a program's time ceiling on the wall clock; the time a call to an operation
@@ -41,7 +42,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Collection, Generator, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Generic, Protocol, TypeVar
 
@@ -80,6 +81,7 @@ class Launch:
     data_limit: int | None = None
     pass_fds: tuple[int, ...] = ()
     pipes: bool = False
+    alone: bool = False  # the engine starts no process of its own: its memory is its own
 
 
 class GuestProcess:
@@ -88,6 +90,7 @@ class GuestProcess:
 
     def __init__(self, launch: Launch) -> None:
         self.directory = launch.directory
+        self._alone = launch.alone
         self._reaped = threading.Lock()
         self._tail: deque[bytes] = deque(maxlen=STDERR_TAIL_CHUNKS)
         try:
@@ -125,8 +128,8 @@ class GuestProcess:
 
     def resident_bytes(self) -> int:
         """The resident memory of the process and every process it started, in bytes (0 once
-        it is gone)."""
-        return resident_bytes(self._proc.pid)
+        it is gone); of the process alone when its engine starts none."""
+        return resident(self._proc.pid) if self._alone else resident_bytes(self._proc.pid)
 
     def data_bytes(self) -> int:
         """The leader's data mappings (`VmData`), in bytes (0 once it is gone)."""
@@ -279,6 +282,9 @@ class Deadline:
         self._set = clock()
         self._end = self._set + secs
 
+    def now(self) -> float:
+        return self._clock()
+
     def remaining(self) -> float:
         return within(self._end - self._clock(), self._run_left())
 
@@ -301,16 +307,38 @@ class Deadline:
         then."""
         self._end = self._set + waited_secs + self._secs
 
-    @contextlib.contextmanager
-    def call(self, operation: str) -> Generator[None]:
-        """The serving of one call to `operation`: on the program's clock unless the operation
-        waits on outside work."""
-        began = self._clock()
-        try:
-            yield
-        finally:
-            if operation in self._external:
-                self._end += self._clock() - began
+    def begin_now(self) -> None:
+        """The program begins now: its ceiling counts from here."""
+        self._end = self._clock() + self._secs
+
+    def call(self, operation: str) -> CallServed:
+        """The serving of one call to `operation` (a context): on the program's clock unless the
+        operation waits on outside work."""
+        return CallServed(self, operation in self._external)
+
+    def give_back(self, secs: float) -> None:
+        """`secs` the program spent waiting on outside work are off its clock."""
+        self._end += secs
+
+
+class CallServed:
+    """The span of one call served for a program (`Deadline.call`): given back to its deadline
+    when the call waits on outside work."""
+
+    __slots__ = ("_began", "_deadline", "_external")
+
+    def __init__(self, deadline: Deadline, external: bool) -> None:
+        self._deadline = deadline
+        self._external = external
+        self._began = 0.0
+
+    def __enter__(self) -> None:
+        if self._external:
+            self._began = self._deadline.now()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._external:
+            self._deadline.give_back(self._deadline.now() - self._began)
 
 
 class Overran(Exception):

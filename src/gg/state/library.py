@@ -10,6 +10,7 @@ Rules kept here:
 - one entry per submission that carried a program; a hand-over keeps the submission's id and
   replaces its source, so the entry holds the program that did the work;
 - `keep` most recent entries are held (0 keeps all); older ones are dropped, oldest first;
+- an entry is found by its id at once (`get`, `record`), however many are held;
 - a fork clones entries and issued ids; a succession adopts them truncated to its own `keep`.
 """
 
@@ -59,6 +60,12 @@ class ProgramLibrary:
     minter: Minter = cuid2_minter
     entries: list[LibraryEntry] = field(default_factory=list[LibraryEntry])
     issued: set[str] = field(default_factory=set[str])
+    _held: dict[str, LibraryEntry] = field(
+        default_factory=dict[str, LibraryEntry], init=False, repr=False, compare=False
+    )  # the held entries by id
+
+    def __post_init__(self) -> None:
+        self._held = {entry.id: entry for entry in self.entries}
 
     def mint(self, recorded: str | None = None) -> str:
         """A new id for a submission; `recorded` is a replayed receipt to reuse when it can be."""
@@ -77,15 +84,16 @@ class ProgramLibrary:
 
     def record(self, entry: LibraryEntry) -> list[str]:
         """Keep `entry` (replacing the entry of the same id); returns the ids retention dropped."""
-        for index, held in enumerate(self.entries):
-            if held.id == entry.id:
-                self.entries[index] = entry
-                return []
+        replaced = self._held.get(entry.id)
+        self._held[entry.id] = entry
+        if replaced is not None:
+            self.entries[self.entries.index(replaced)] = entry
+            return []
         self.entries.append(entry)
         return self._apply_retention(self.keep)
 
     def get(self, program_id: str) -> LibraryEntry | None:
-        return next((entry for entry in self.entries if entry.id == program_id), None)
+        return self._held.get(program_id)
 
     def fork(self) -> ProgramLibrary:
         """An independent copy: its own entries and its own record of issued ids."""
@@ -102,6 +110,8 @@ class ProgramLibrary:
             return []
         dropped = self.entries[: len(self.entries) - keep]
         del self.entries[: len(dropped)]
+        for entry in dropped:
+            del self._held[entry.id]
         return [entry.id for entry in dropped]
 
     def _is_fresh(self, candidate: str) -> bool:

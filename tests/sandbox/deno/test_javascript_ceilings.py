@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
-import select
 import signal
+import struct
+import termios
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -18,6 +20,13 @@ from jsworld import CEILINGS, JAVASCRIPT, TRIVIAL, Host, host, registry, run
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
+from gg.sandbox.deno.bundle import build_bundle
+from gg.sandbox.deno.channel import CHANNEL_FOLDER, RunChannel
+from gg.sandbox.deno.pool import MAIN_HEAP_MB, DenoPool, start
+from gg.sandbox.deno.serving import Held, Serving, drain
+from gg.sandbox.deno.wire import DenoProcess, run_message
+from gg.sandbox.livelogs import StreamedTail
+from gg.sandbox.process import Deadline, Watch
 from gg.sdk.codemodule import CodeModule
 from support.manual_clock import HeldClock, ManualClock
 from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS
@@ -98,27 +107,57 @@ def test_the_lines_a_program_logged_before_its_stop_are_kept(host: Host) -> None
     assert execution.logs == ("before the loop", "still before")
 
 
-def test_lines_sent_but_not_yet_read_when_the_ceiling_passed_are_kept(host: Host) -> None:
-    """The ceiling passes inside the program's call (the clock jumps), and the call returns only
-    once the guest's second batch of lines is on its way to gg, unread: the stop still reports it."""
+def test_the_ceiling_counts_from_the_programs_start_however_long_its_start_took(
+    host: Host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock jumps 10 s between the program's send and the guest's `started` (as when a
+    Worker boots for it, or a boot holds the guest, on a loaded machine): the program still has
+    its whole 1 s ceiling from its start."""
     clock = ManualClock()
-    source = (
-        'import { views } from "gg";\nconsole.log("first");\nconsole.log("second");\n'
-        'views.openText("late", "x");\nfor (;;) {}\n'
-    )
+    send = DenoProcess.send
+
+    def send_then_jump(process: DenoProcess, message: Mapping[str, Any]) -> None:
+        send(process, message)
+        if message.get("t") == "run":
+            clock.advance(10.0)
+
+    monkeypatch.setattr(DenoProcess, "send", send_then_jump)
     with JavaScriptArm(registry(), clock=clock) as arm:
+        execution = run(arm, host, TRIVIAL, Ceilings(1.0, CEILINGS.max_memory_bytes))
+    assert execution.ok, execution.failure
+    assert host.views == {"alive": "yes"}
 
-        def pass_the_ceiling_once_the_lines_are_sent(operation: str, args: object) -> None:
-            clock.advance(100.0)
-            process = arm.pool._leases.latest  # pyright: ignore[reportPrivateUsage]
-            assert process is not None
-            if b'"second"' not in process.buffer:
-                assert select.select([process.channel], [], [], ANSWERED_WITHIN_SECS)[0]
 
-        host.hook = pass_the_ceiling_once_the_lines_are_sent
-        execution = run(arm, host, source, Ceilings(5.0, CEILINGS.max_memory_bytes))
-    assert execution.failure is not None and execution.failure.type is ErrorType.SANDBOX_TIMEOUT
-    assert execution.logs == ("first", "second")
+def test_lines_written_but_not_yet_read_when_the_guest_is_stopped_are_kept() -> None:
+    """The Worker writes its lines to the run's pipe and spins; gg has read none of them when it
+    stops the guest: they are read from the pipe after the stop, and stand."""
+    source = 'console.log("first");\nconsole.log("second");\nfor (;;) {}\n'
+    written = b'{"t":"logs","dropped":0,"lines":["first"]}\n{"t":"logs","dropped":0,"lines":["second"]}\n'
+    bundle = build_bundle(registry())
+    process = start(bundle, MAIN_HEAP_MB, DenoPool(bundle).data_limit(MAIN_HEAP_MB))
+    channel = RunChannel(os.path.join(process.process.directory, CHANNEL_FOLDER), 1)
+    try:
+        process.send(run_message(1, source, "js", (), channel.paths))
+        while process.receive(ANSWERED_WITHIN_SECS).get("t") != "started":
+            pass
+        process.send({"t": "go", "id": 1})
+        until = time.monotonic() + ANSWERED_WITHIN_SECS
+        while unread(channel.fileno()) < len(written) and time.monotonic() < until:
+            time.sleep(0.001)
+        process.stop()
+        deadline = Deadline(CEILINGS.timeout_secs)
+        held = Held(1, CEILINGS.max_memory_bytes, Watch(deadline, process.process))
+        serving = Serving(held, lambda operation, args: None, StreamedTail(None), channel)
+        drain(serving)
+    finally:
+        channel.close()
+        process.kill()
+    assert serving.streamed.tail() == (("first", "second"), 0)
+
+
+def unread(fd: int) -> int:
+    """How many bytes the pipe `fd` holds."""
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
 def test_a_heap_overrun_is_out_of_memory_and_the_pool_survives(arm: JavaScriptArm, host: Host) -> None:

@@ -6,6 +6,8 @@ measure."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from jsworld import CEILINGS, JAVASCRIPT, Host, host, registry, run
 
@@ -22,6 +24,9 @@ __all__ = ["host"]  # fixtures
 
 MiB = 1024 * 1024
 STOPPED = "The program was stopped: it used up its memory limit of 268435456 bytes"
+# V8's last-resort collections of a heap at its flag can take seconds on a loaded machine before it
+# gives up; the outcome, not its speed, is what these runs judge.
+PATIENT = dataclasses.replace(CEILINGS, timeout_secs=120.0)
 
 
 def test_a_buffer_past_the_ceiling_ends_the_run_out_of_memory_at_its_line(
@@ -74,7 +79,7 @@ def test_a_code_modules_allocation_is_named_at_the_modules_own_line(arm: JavaScr
 def test_arrays_past_the_ceiling_end_the_run_out_of_memory(
     arm: JavaScriptArm, host: Host, source: str
 ) -> None:
-    execution = run(arm, host, source, CEILINGS)
+    execution = run(arm, host, source, PATIENT)
     assert execution.failure is not None
     assert execution.failure.type is ErrorType.SANDBOX_OUT_OF_MEMORY, execution.failure.text
     assert execution.failure.text.startswith(STOPPED)

@@ -5,8 +5,8 @@ Rules kept here:
   running on another thread, or waiting there in a host call, never holds it up; an idle process
   serves the next program;
 - each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
-  `DENO_DIR`, an empty cwd), a minimal environment, stdin from /dev/null, and permission for its
-  one socket path only;
+  `DENO_DIR`, an empty cwd, the folder of its runs' pipes), a minimal environment, stdin from
+  /dev/null, and permission for its one socket path and that folder only;
 - the memory ceiling holds the whole process, not only the Worker's heap
   (`gg.sandbox.deno.memory`): once the guest says a run has `started` on a booted Worker, the
   process's data limit is lowered to what it held plus the run's allowance, its resident memory
@@ -16,16 +16,17 @@ Rules kept here:
   is reported as out of memory. Once the run is over the limit is lifted and the guest told to
   `rest` (it boots spares again). A run asking for a larger heap than an idle process was
   started for gets a new process;
-- the protocol is JSON lines over that socket (`gg.sandbox.deno.wire`); host calls are served on
-  the thread that called `run`, in the order the guest makes them;
-- the time ceiling is kept here, on the wall clock from the moment the program is sent, or, when
-  no Worker was booted for it, from the moment it began on the first that was: a run
-  with no `done` by then is stopped at once by killing its process (Deno's `worker.terminate()`
-  leaves a running Worker spinning), reported with the lines it streamed (those it had sent
-  before the stop and gg had not read yet included), and the process is
-  reaped and its directory removed after the report. The time a call to an operation that waits
-  on external work spends on the host is added back (`Deadline`); the run's deadline stops it
-  too, never extended;
+- the protocol is JSON lines over that socket (`gg.sandbox.deno.wire`), and over two pipes made
+  for each run, which its Worker speaks to directly (`gg.sandbox.deno.channel`); host calls are
+  served on the thread that called `run`, in the order the guest makes them
+  (`gg.sandbox.deno.serving`);
+- the time ceiling is kept here, on the wall clock from the moment the guest says the program
+  has its Worker (`started`; until then the program waits for its engine, `START_SECS` at
+  most, off its clock): a run with no `done` by then is stopped at once by killing its process
+  (Deno's `worker.terminate()` leaves a running Worker spinning), reported with the lines it
+  wrote (those gg had not read yet included), and the process is reaped and its directory
+  removed after the report. The time a call to an operation that waits on external work spends
+  on the host is added back (`Deadline`); the run's deadline stops it too, never extended;
 - the pool starts its first process on first use; a process that died (EOF), ran a program that
   was stopped or ran out of memory, or reports Workers that outlived their programs is stopped,
   never serves again, and is replaced at once in the background;
@@ -39,8 +40,7 @@ import itertools
 import os
 import socket
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
@@ -48,18 +48,18 @@ from deno import find_deno_bin
 
 from gg.errors import FatalFault, GgDefect
 from gg.sandbox.deno.bundle import HOST_SCRIPT, GuestBundle
-from gg.sandbox.deno.memory import allowance
-from gg.sandbox.deno.wire import DenoProcess, EngineLost, EngineSilent, arguments, encode, run_message
+from gg.sandbox.deno.channel import CHANNEL_FOLDER, RunChannel
+from gg.sandbox.deno.serving import Held, Serving, drain, serve
+from gg.sandbox.deno.wire import DenoProcess, EngineLost, run_message
 from gg.sandbox.execution import HostCalls
-from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
-from gg.sandbox.lease import SPARES, Leases
+from gg.sandbox.job import GuestReport, GuestStatus, Job
+from gg.sandbox.lease import GUESTS, Leases
 from gg.sandbox.livelogs import StreamedTail
 from gg.sandbox.process import Deadline, GuestProcess, Launch, Overran, Watch, private_folder
 
 START_SECS = 15.0
 DATA_BASE_BYTES = 4608 * 1024**2
 MAIN_HEAP_MB = 1024
-SENT_LOGS_SECS = 0.05  # a stopped guest's channel ends at once; what it had sent is read by then
 _MiB = 1024 * 1024
 
 # Statuses after which the next program gets a fresh process: a trap leaves the engine suspect, and
@@ -76,7 +76,7 @@ class SourceLanguage(StrEnum):
 
 def heap_mb(job: Job) -> int:
     """The V8 heap a job's memory ceiling stands for (`MAIN_HEAP_MB` at the least: the flag
-    holds the main thread too, which relays every program)."""
+    holds the main thread and the nurseries too)."""
     return max(MAIN_HEAP_MB, job.memory_bytes // _MiB)
 
 
@@ -88,7 +88,7 @@ class DenoPool:
         bundle: GuestBundle,
         *,
         data_base_bytes: int = DATA_BASE_BYTES,
-        spares: int = SPARES,
+        spares: int = GUESTS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._bundle = bundle
@@ -116,59 +116,48 @@ class DenoPool:
             process.process.forget_words()
             started = time.monotonic()
             deadline = Deadline(job.timeout_secs, self._bundle.external, self._clock, job.run_left)
-            watch = Watch(deadline, process.process)
+            deadline.hold(START_SECS)
+            held = Held(run_id, job.memory_bytes, Watch(deadline, process.process))
             streamed = StreamedTail(host)
             try:
-                process.send(run_message(run_id, job.program, language.value, job.modules))
-                report = self._serve(process, Held(run_id, job.memory_bytes, watch), host, streamed)
-                if report.status in _FRESH_PROCESS_AFTER or report.crowded:
-                    self._leases.discard(process, later=True, replace=heap)
-                else:
-                    _rest(process)
-                return report
-            except Overran as over:
-                process.stop()
-                _read_sent_logs(process, run_id, streamed)
-                self._leases.discard(process, later=True, replace=heap)
-                logs, dropped = streamed.tail()
-                status = GuestStatus.OOM if over.memory else GuestStatus.TIMEOUT
-                return GuestReport(status, _ms_since(started), logs=logs, dropped=dropped)
-            except EngineLost:
-                return self._lost(process, started, streamed)
+                channel = RunChannel(os.path.join(process.process.directory, CHANNEL_FOLDER), run_id)
+            except OSError as error:
+                raise GgDefect(FatalFault.HOST_FAULT, f"the run's pipes were not made: {error}") from error
+            message = run_message(run_id, job.program, language.value, job.modules, channel.paths)
+            try:
+                return self._ran(process, message, Serving(held, host, streamed, channel), heap, started)
+            finally:
+                channel.close()
+
+    def _ran(
+        self, process: DenoProcess, message: dict[str, Any], serving: Serving, heap: int, started: float
+    ) -> GuestReport:
+        """The report of the run `message` starts, once it is over; the process is rested, or
+        discarded and replaced when it is no longer fit to serve."""
+        streamed = serving.streamed
+        try:
+            process.send(message)
+            report = serve(process, serving)
+        except Overran as over:
+            process.stop()
+            drain(serving)
+            self._leases.discard(process, later=True, replace=heap)
+            logs, dropped = streamed.tail()
+            status = GuestStatus.OOM if over.memory else GuestStatus.TIMEOUT
+            return GuestReport(status, _ms_since(started), logs=logs, dropped=dropped)
+        except EngineLost:
+            drain(serving)
+            return self._lost(process, started, streamed)
+        if report.status in _FRESH_PROCESS_AFTER or report.crowded:
+            self._leases.discard(process, later=True, replace=heap)
+        else:
+            _rest(process)
+        return report
 
     def close(self) -> None:
         """Kill every process and remove its private directory, at once: a run in progress on
         another thread ends as a lost engine. A later `run` starts a new process."""
         self._leases.close()
-
-    # ---- one run ---------------------------------------------------------------------------
-
-    def _serve(
-        self, process: DenoProcess, held: Held, host: HostCalls, streamed: StreamedTail
-    ) -> GuestReport:
-        """Serve host calls until `done`; `Overran` once the watch says the program is past a
-        ceiling."""
-        watch = held.watch
-        while True:
-            try:
-                message = process.receive(watch.wait_secs())
-            except EngineSilent:
-                continue
-            if message.get("id") != held.run_id:
-                continue
-            if message["t"] == "call":
-                with watch.deadline.call(str(message["op"])):
-                    line = _answer(held.run_id, message, host)
-                if not watch.deadline.passed():
-                    process.send_line(line)
-            elif message["t"] == "logs":
-                streamed.take(message)
-            elif message["t"] == "waiting":
-                watch.deadline.hold(START_SECS)
-            elif message["t"] == "started":
-                _go(process, held, message)
-            elif message["t"] == "done":
-                return report_of(message)
 
     def _lost(self, process: DenoProcess, started: float, streamed: StreamedTail) -> GuestReport:
         """The process died mid-run: replace it; an allocation abort is an OOM. The lines the
@@ -196,30 +185,6 @@ class DenoPool:
             raise GgDefect(FatalFault.HOST_FAULT, str(error)) from error
 
 
-@dataclass(frozen=True)
-class Held:
-    """One run as the pool holds it: its id, its memory ceiling and its watch."""
-
-    run_id: int
-    ceiling_bytes: int
-    watch: Watch
-
-
-def _go(process: DenoProcess, held: Held, started: Mapping[str, Any]) -> None:
-    """The run has a booted Worker: give back the time it waited for it, hold the process to
-    the run's allowance, and let the program go."""
-    if "waitedMs" in started:
-        held.watch.deadline.begin(float(started["waitedMs"]) / 1000)
-    guest = process.process
-    given = allowance(held.ceiling_bytes, guest.resident_bytes(), guest.data_bytes())
-    try:
-        guest.limit_data(given.data_limit)
-    except OSError as error:
-        raise EngineLost(f"the guest is gone: {error}") from error
-    held.watch.hold_memory(given.resident_limit)
-    process.send({"t": "go", "id": held.run_id})
-
-
 def _rest(process: DenoProcess) -> None:
     """The run is over: lift the data limit and let the guest boot its spares again. A process
     that went away meanwhile is left to the leases (a dead one is never handed out)."""
@@ -228,19 +193,6 @@ def _rest(process: DenoProcess) -> None:
         process.send({"t": "rest"})
     except (OSError, EngineLost):
         return
-
-
-def _read_sent_logs(process: DenoProcess, run_id: int, streamed: StreamedTail) -> None:
-    """Take the lines a stopped guest had sent before its stop and gg had not read yet: they
-    stand in its report. Waits `SENT_LOGS_SECS` at most for the channel's end."""
-    until = time.monotonic() + SENT_LOGS_SECS
-    while (left := until - time.monotonic()) > 0:
-        try:
-            message = process.receive(left)
-        except (EngineSilent, EngineLost):
-            return
-        if message.get("id") == run_id and message.get("t") == "logs":
-            streamed.take(message)
 
 
 def _ms_since(started: float) -> float:
@@ -254,7 +206,7 @@ def _fits(process: DenoProcess, heap_mb: int) -> bool:
 def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:
     """A new Deno pool process whose Workers have `heap_mb`, booted and ready; `EngineLost` when
     it does not start."""
-    directory = private_folder("gg-deno-", "deno", "cwd")
+    directory = private_folder("gg-deno-", "deno", "cwd", CHANNEL_FOLDER)
     path = os.path.join(directory, "s")
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
         listener.bind(path)
@@ -280,8 +232,9 @@ def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:
 
 
 def _launch(directory: str, path: str, data_limit: int, heap_mb: int) -> Launch:
-    """Deno, allowed its one socket and nothing else, in the private `directory`, its V8 heap
-    bounded at `heap_mb`."""
+    """Deno, allowed its one socket and its runs' pipes and nothing else, in the private
+    `directory`, its V8 heap bounded at `heap_mb`."""
+    pipes = os.path.join(directory, CHANNEL_FOLDER)
     command = [
         find_deno_bin(),
         "run",
@@ -291,18 +244,13 @@ def _launch(directory: str, path: str, data_limit: int, heap_mb: int) -> Launch:
         "--no-lock",
         "--no-remote",
         "--no-npm",
-        f"--allow-read={path}",
-        f"--allow-write={path}",
+        f"--allow-read={path},{pipes}",
+        f"--allow-write={path},{pipes}",
         f"--allow-net=unix:{path}",
         f"--v8-flags=--max-old-space-size={heap_mb}",
         str(HOST_SCRIPT),
         path,
     ]
     env = {"DENO_DIR": os.path.join(directory, "deno"), "NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"}
-    return Launch(command, directory, env, cwd=os.path.join(directory, "cwd"), data_limit=data_limit)
-
-
-def _answer(run_id: int, message: Mapping[str, Any], host: HostCalls) -> bytes:
-    """One host call served: the encoded reply; anything but `ApiError` propagates."""
-    operation = str(message["op"])
-    return encode(reply(run_id, lambda: host(operation, arguments(operation, message.get("args")))))
+    cwd = os.path.join(directory, "cwd")
+    return Launch(command, directory, env, cwd=cwd, data_limit=data_limit, alone=True)

@@ -1,9 +1,10 @@
 """The channel to one Deno pool process: JSON lines over its private unix socket, never stdio
-(`guest/host.js` is the other end).
+(`guest/host.js` is the other end). A running program's calls and lines go over the run's own
+pipes instead (`gg.sandbox.deno.channel`).
 
 Rules kept here:
-- Python sends `init`, `run`, `go`, `reply` and `rest`; the guest sends `ready`, `waiting`,
-  `started`, `call`, `logs` and `done`, each naming the run it belongs to by `id`;
+- Python sends `init`, `run` (naming the run's pipes), `go` and `rest`; the guest sends `ready`,
+  `waiting`, `started` and `done`, each naming the run it belongs to by `id`;
 - a line too deeply nested for Python's JSON reader is a call whose arguments are refused
   (`js-args-too-deep`), never a lost channel;
 - a closed or failed socket is `EngineLost`; nothing within a timeout is `EngineSilent`.
@@ -64,18 +65,47 @@ class DenoProcess(Guest[socket.socket]):
                 raise EngineSilent("the guest sent nothing in time") from error
             except OSError as error:
                 raise EngineLost(str(error)) from error
-            if not chunk:
-                raise EngineLost("the guest closed its channel")
-            buffer += chunk
-        line = bytes(buffer[:cut])
-        del buffer[: cut + 1]
-        return _decode(line)
+            self._take(chunk)
+        return self._line(cut)
+
+    def arrived(self) -> list[dict[str, Any]]:
+        """Every whole message that has arrived, without waiting."""
+        try:
+            self._take(self.channel.recv(RECEIVE_BYTES, socket.MSG_DONTWAIT))
+        except BlockingIOError:
+            pass
+        except OSError as error:
+            raise EngineLost(str(error)) from error
+        found: list[dict[str, Any]] = []
+        while (cut := self.buffer.find(b"\n")) >= 0:
+            found.append(self._line(cut))
+        return found
+
+    def _take(self, chunk: bytes) -> None:
+        if not chunk:
+            raise EngineLost("the guest closed its channel")
+        self.buffer += chunk
+
+    def _line(self, cut: int) -> dict[str, Any]:
+        line = bytes(self.buffer[:cut])
+        del self.buffer[: cut + 1]
+        return decode(line)
 
 
-def run_message(run_id: int, program: str, language: str, modules: tuple[CodeModule, ...]) -> dict[str, Any]:
-    """The `run` message: the program, how to read it, its `lib:` modules by key."""
+def run_message(
+    run_id: int, program: str, language: str, modules: tuple[CodeModule, ...], channel: Mapping[str, str]
+) -> dict[str, Any]:
+    """The `run` message: the program, how to read it, its `lib:` modules by key, and the paths
+    of the run's pipes (`calls`, `replies`)."""
     libs = {m.key: {"source": m.source, "extension": m.extension} for m in modules}
-    return {"t": "run", "id": run_id, "program": program, "lang": language, "libs": libs}
+    return {
+        "t": "run",
+        "id": run_id,
+        "program": program,
+        "lang": language,
+        "libs": libs,
+        "channel": dict(channel),
+    }
 
 
 def arguments(operation: str, args: object) -> Mapping[str, Any]:
@@ -86,11 +116,15 @@ def arguments(operation: str, args: object) -> Mapping[str, Any]:
     return args  # pyright: ignore[reportUnknownVariableType]
 
 
+_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+
+
 def encode(message: Mapping[str, Any]) -> bytes:
-    return json.dumps(message, allow_nan=False, separators=(",", ":")).encode()
+    return _ENCODER.encode(message).encode()
 
 
-def _decode(line: bytes) -> dict[str, Any]:
+def decode(line: bytes) -> dict[str, Any]:
+    """One JSON line; a call too deeply nested to read keeps its head, its arguments None."""
     try:
         return json.loads(line)
     except RecursionError:

@@ -43,7 +43,7 @@ from typing import Any
 from gg.errors import FatalFault, GgDefect
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job, reply, report_of
-from gg.sandbox.lease import SPARES, Leases
+from gg.sandbox.lease import GUESTS, Leases
 from gg.sandbox.livelogs import StreamedTail
 from gg.sandbox.monty.bundle import PyBundle
 from gg.sandbox.monty.worker.channel import Channel, ChannelClosed
@@ -70,7 +70,7 @@ class MontyPool:
         self,
         bundle: PyBundle,
         waits_externally: Collection[str] = (),
-        spares: int = SPARES,
+        spares: int = GUESTS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._bundle = bundle

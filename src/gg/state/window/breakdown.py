@@ -5,8 +5,9 @@ module costs the window"). Pure.
   thread, the views, the documentation views, and each module's pinned blocks (the task list's,
   the skills read); the system prompt and the tool's schema are bands of their own. A band with
   nothing in it is left out, so the board's (always empty) is never listed.
-- Sizes are characters: a message's content and its calls' arguments (as JSON), the tool's name,
-  description and parameters (as JSON).
+- Sizes are characters: a message's content and its calls' arguments (as JSON), as the window
+  counts them while it changes (`Window.band_sizes`), the tool's name, description and parameters
+  (as JSON).
 - When the provider measured the request (`input_tokens` above 0), the breakdown is in tokens:
   each band's share of the measured total in proportion to its characters, rounded so the shares
   add up to the total exactly (largest remainders first). Otherwise it is in characters.
@@ -17,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gg.providers.base import Message, ToolSpec
+from gg.providers.base import ToolSpec
 from gg.state.window.store import Band, Window
 from gg.telemetry.breakdown import ContextBand, ContextBreakdown, ContextUnit
 
@@ -37,13 +38,9 @@ def band_chars(system: str, tool: ToolSpec, window: Window) -> dict[ContextBand,
     sizes = dict.fromkeys(ContextBand, 0)
     sizes[ContextBand.SYSTEM] = len(system)
     sizes[ContextBand.TOOLS] = len(tool.name) + len(tool.description) + len(_json(tool.parameters))
-    for mark, message in window.held():
-        sizes[BAND_OF[mark.band]] += message_chars(message)
+    for band, size in window.band_sizes().items():
+        sizes[BAND_OF[band]] += size
     return {band: size for band, size in sizes.items() if size}
-
-
-def message_chars(message: Message) -> int:
-    return len(message.content) + sum(len(_json(call.arguments)) for call in message.tool_calls)
 
 
 def breakdown(chars: dict[ContextBand, int], input_tokens: int) -> ContextBreakdown:

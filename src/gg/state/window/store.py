@@ -25,6 +25,12 @@ becomes ordinary thread; a block identical to the current one pins nothing. The 
 cross a compaction verbatim, after the restarted thread, and cross a fork or a succession with
 the rest.
 
+The window knows its size as it changes (`band_sizes`): each band's characters, a message's
+content and its calls' arguments as JSON (`message_chars`), added as each message is pushed; and
+where each band's current block stands. Neither is measured again from the whole window but when
+messages leave it (a removal, a compaction), so a turn's bookkeeping costs the same however long
+the session.
+
 What may leave the window by request (`remove_turns`, `remove_views`): whole turns but the turn in
 progress, without the brief, the current pins or any documentation view; views, by selector,
 except documentation views. Whatever leaves, the next request records the whole thread again.
@@ -32,6 +38,7 @@ except documentation views. Whatever leaves, the next request records the whole 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -85,10 +92,15 @@ class Window:
     _recorded: int = 0
     turn: int = 0
     _marks: list[Mark] = field(default_factory=list[Mark], init=False, repr=False)
+    _sizes: dict[Band, int] = field(default_factory=dict[Band, int], init=False, repr=False, compare=False)
+    _current: dict[tuple[Band, str | None], int] = field(
+        default_factory=dict[tuple[Band, str | None], int], init=False, repr=False, compare=False
+    )  # where each band's current block under each key stands
 
     def __post_init__(self) -> None:
         self.messages = [well_formed_message(m) for m in self.messages]
         self._marks = self._thread_marks(self.messages)
+        self._reindex()
 
     def __setattr__(self, name: str, value: object) -> None:
         """The system-prompt slot is a door too, however it is filled."""
@@ -124,7 +136,9 @@ class Window:
         None, or the text already pinned there, pushes nothing."""
         if text is None or text == self.pinned(band, key):
             return False
-        self._marks = [replace(m, pinned=False) if _pins(m, band, key) else m for m in self._marks]
+        current = self._current.pop((band, key), None)
+        if current is not None:
+            self._marks[current] = replace(self._marks[current], pinned=False)
         self._append(Message(role="user", content=text), Mark(self.turn, band, pinned=True, key=key))
         return True
 
@@ -136,10 +150,12 @@ class Window:
 
     def pinned(self, band: Band, key: str | None = None) -> str | None:
         """The band's current block under `key`, or None."""
-        for mark, message in zip(self._marks, self.messages, strict=True):
-            if _pins(mark, band, key):
-                return message.content
-        return None
+        current = self._current.get((band, key))
+        return None if current is None else self.messages[current].content
+
+    def band_sizes(self) -> dict[Band, int]:
+        """The characters each band holds (`message_chars`), in `Band` order."""
+        return dict(self._sizes)
 
     def restart(self, messages: list[Message]) -> None:
         """Replace the thread (a compaction); the current pins follow it verbatim, and the next
@@ -147,6 +163,7 @@ class Window:
         pins = [(mark, message) for mark, message in self.held() if mark.pinned]
         self.messages = [well_formed_message(m) for m in messages]
         self._marks = self._thread_marks(self.messages)
+        self._reindex()
         for mark, message in pins:
             self._append(message, replace(mark, turn=self.turn))
         self._recorded = 0
@@ -175,6 +192,7 @@ class Window:
         """An independent copy for a new holder: the thread, its marks and the task, the slot empty."""
         copy = Window(system=None, messages=list(self.messages), task=self.task, turn=self.turn)
         copy._marks = list(self._marks)
+        copy._reindex()
         return copy
 
     def adopt(self) -> Window:
@@ -192,8 +210,21 @@ class Window:
         return bool(self.messages) and self.messages[-1].role in ("assistant", "tool")
 
     def _append(self, message: Message, mark: Mark) -> None:
-        self.messages.append(well_formed_message(message))
+        held = well_formed_message(message)
+        if mark.pinned:
+            self._current[(mark.band, mark.key)] = len(self.messages)
+        self.messages.append(held)
         self._marks.append(mark)
+        self._sizes[mark.band] += message_chars(held)
+
+    def _reindex(self) -> None:
+        """Measure the window whole: each band's size, and where each current block stands."""
+        self._sizes = dict.fromkeys(Band, 0)
+        self._current = {}
+        for at, (mark, message) in enumerate(self.held()):
+            self._sizes[mark.band] += message_chars(message)
+            if mark.pinned:
+                self._current[(mark.band, mark.key)] = at
 
     def _remove(self, taken: Callable[[Mark], bool]) -> list[Held]:
         gone = [(mark, message) for mark, message in self.held() if taken(mark)]
@@ -202,6 +233,7 @@ class Window:
             self._marks = [mark for mark, _ in kept]
             self.messages = [message for _, message in kept]
             self._recorded = 0
+            self._reindex()
         return gone
 
     def _thread_marks(self, messages: list[Message]) -> list[Mark]:
@@ -215,8 +247,13 @@ class Window:
         return marks
 
 
-def _pins(mark: Mark, band: Band, key: str | None) -> bool:
-    return mark.pinned and mark.band is band and mark.key == key
+def message_chars(message: Message) -> int:
+    """A message's size: its content's characters and its calls' arguments' as JSON."""
+    return len(message.content) + sum(len(_json(call.arguments)) for call in message.tool_calls)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def _removable(mark: Mark) -> bool:

@@ -7,7 +7,14 @@
 //   resolve hook is ignored for static `node:` imports, a throwing load is not);
 // - the lockdown runs after the node imports and before the program: what a program must not
 //   reach is deleted, timers and fetch are throwers naming what is missing;
-// - console output is kept here, each line cut to 2 KiB, and sent to the main thread in batches;
+// - the program talks to gg over the run's own two named pipes, never through the main thread:
+//   its calls, the lines it logs and the run's `end` go out as JSON lines, built here from
+//   strings alone (nothing a program planted on a prototype can change a line), and each call
+//   blocks until its one reply line has come back;
+// - console output is kept here, each line cut to 2 KiB: the first lines go out one by one (a
+//   program stopped at its ceiling keeps them), then at most every `LOG_BATCH_MS`, and before
+//   every call and at the end; between two batches only the last `MAX_LOG_LINES` are kept, the
+//   others counted as dropped;
 // - the program's outcome is the first uncaught failure: the module's own throw, an error raised
 //   from a job, or a rejection still unhandled once the job queue is empty;
 // - a TypeScript program (`program.ts`) and a `.ts` code module run with their types stripped:
@@ -15,16 +22,29 @@
 //   (an enum, a parameter property) is transformed instead, with a source map naming the file.
 import { registerHooks, stripTypeScriptTypes } from "node:module";
 import { setImmediate } from "node:timers";
-import { receiveMessageOnPort, workerData } from "node:worker_threads";
+import { workerData } from "node:worker_threads";
 
-const { ctl, reply, flag, sdk, words, families, callCap, plainDepth } = workerData;
+const { ctl, sdk, words, families, callCap, plainDepth } = workerData;
 const G = globalThis;
 const inspectValue = G.Deno.inspect;
+const openFile = G.Deno.openSync;
 const now = G.performance.now.bind(G.performance);
-const atomicsStore = G.Atomics.store;
-const atomicsWait = G.Atomics.wait;
 const post = ctl.postMessage.bind(ctl);
 const uncurry = (f) => G.Function.prototype.call.bind(f);
+const writeFile = uncurry(G.Deno.FsFile.prototype.writeSync);
+const readFile = uncurry(G.Deno.FsFile.prototype.readSync);
+const encoder = new G.TextEncoder();
+const decoder = new G.TextDecoder();
+const encodeText = uncurry(G.TextEncoder.prototype.encode);
+const decodeBytes = uncurry(G.TextDecoder.prototype.decode);
+const Bytes = G.Uint8Array;
+const TypedArrayPrototype = G.Object.getPrototypeOf(G.Uint8Array.prototype);
+const byteLength = uncurry(G.Object.getOwnPropertyDescriptor(TypedArrayPrototype, "length").get);
+const bufferOf = uncurry(G.Object.getOwnPropertyDescriptor(TypedArrayPrototype, "buffer").get);
+const copyBytes = uncurry(TypedArrayPrototype.set);
+const Buffer = G.ArrayBuffer;
+const stringify = G.JSON.stringify;
+const createRecord = () => G.Object.create(null);
 const sliceText = uncurry(G.String.prototype.slice);
 const searchText = uncurry(G.String.prototype.search);
 const splitText = uncurry(G.String.prototype.split);
@@ -36,6 +56,7 @@ const codeAt = uncurry(G.String.prototype.charCodeAt);
 const hasOwn = G.Object.hasOwn;
 const ownKeys = G.Object.keys;
 const ReferenceErrorClass = G.ReferenceError;
+const ErrorClass = G.Error;
 const LINE_CHARS = 2048;
 const HEAD_CHARS = 4096;
 const FRAME_CHARS = 400; // characters (code points) of one frame, its location kept whole
@@ -141,18 +162,81 @@ registerHooks({
   },
 });
 
+// ---- the run's channel ---------------------------------------------------------------------
+
+const READ_BYTES = 1 << 16;
+const NEWLINE = 10;
+const inboxBuffer = new Buffer(READ_BYTES);
+const inbox = new Bytes(inboxBuffer);
+const channel = { calls: null, replies: null };
+
+function openChannel(paths) {
+  channel.calls = openFile(paths.calls, { write: true });
+  channel.replies = openFile(paths.replies, { read: true });
+}
+
+// One line out: `text` is gg's own JSON, built from strings alone.
+function sendLine(text) {
+  const bytes = encodeText(encoder, text + "\n");
+  const length = byteLength(bytes);
+  let sent = writeFile(channel.calls, bytes);
+  while (sent < length) sent += writeFile(channel.calls, new Bytes(bufferOf(bytes), sent));
+}
+
+// The one reply line to the call just sent, without its newline.
+function receiveLine() {
+  let got = readFile(channel.replies, inbox);
+  if (got === null) throw new ErrorClass("gg's channel is closed: the program is over");
+  if (inbox[got - 1] === NEWLINE) return decodeBytes(decoder, new Bytes(inboxBuffer, 0, got - 1));
+  const parts = createRecord();
+  let count = 0;
+  let total = 0;
+  for (;;) {
+    const part = new Bytes(got);
+    copyBytes(part, new Bytes(inboxBuffer, 0, got));
+    parts[count++] = part;
+    total += got;
+    if (part[got - 1] === NEWLINE) break;
+    got = readFile(channel.replies, inbox);
+    if (got === null) throw new ErrorClass("gg's channel is closed: the program is over");
+  }
+  const wholeBuffer = new Buffer(total);
+  const whole = new Bytes(wholeBuffer);
+  for (let i = 0, at = 0; i < count; at += byteLength(parts[i]), i++) copyBytes(whole, parts[i], at);
+  return decodeBytes(decoder, new Bytes(wholeBuffer, 0, total - 1));
+}
+
 // ---- console capture -----------------------------------------------------------------------
 
-// The first lines of a run are handed to the main thread one by one, so a program stopped at its
-// ceiling keeps them; after that they go in batches, so a flood costs few messages.
+const MAX_LOG_LINES = 200;
 const EAGER_LOG_LINES = 200;
-const logs = { pending: [], lastFlush: 0, count: 0 };
+const LOG_BATCH_MS = 20;
+// The lines not sent yet, a ring of the last `MAX_LOG_LINES` (a record with no prototype, so no
+// setter a program plants on Array.prototype sees them), and how many were pushed out of it.
+const logs = { ring: createRecord(), first: 0, size: 0, dropped: 0, lastFlush: -Infinity, count: 0 };
+
+function keepLine(line) {
+  logs.ring[(logs.first + logs.size) % MAX_LOG_LINES] = line;
+  if (logs.size < MAX_LOG_LINES) logs.size += 1;
+  else {
+    logs.first = (logs.first + 1) % MAX_LOG_LINES;
+    logs.dropped += 1;
+  }
+}
 
 function flushLogs() {
-  if (logs.pending.length === 0) return;
-  post({ t: "logs", lines: logs.pending });
-  logs.pending = [];
+  if (logs.size === 0 && logs.dropped === 0) return;
+  let lines = "";
+  for (let i = 0; i < logs.size; i++) {
+    const line = logs.ring[(logs.first + i) % MAX_LOG_LINES];
+    lines += (i ? "," : "") + (typeof line === "string" ? stringify(line) : '""');
+  }
+  const dropped = logs.dropped;
+  logs.first = 0;
+  logs.size = 0;
+  logs.dropped = 0;
   logs.lastFlush = now();
+  sendLine('{"t":"logs","dropped":' + dropped + ',"lines":[' + lines + "]}");
 }
 
 function cut(text, limit) {
@@ -173,10 +257,9 @@ function show(value) {
 function record(args) {
   let line = "";
   for (let i = 0; i < args.length && line.length <= LINE_CHARS; i++) line += (i ? " " : "") + show(args[i]);
-  line = cut(line, LINE_CHARS);
-  logs.pending[logs.pending.length] = line;
+  keepLine(cut(line, LINE_CHARS));
   logs.count += 1;
-  if (logs.count <= EAGER_LOG_LINES || logs.pending.length >= 64 || now() - logs.lastFlush > 50) flushLogs();
+  if (logs.count <= EAGER_LOG_LINES || now() - logs.lastFlush >= LOG_BATCH_MS) flushLogs();
 }
 
 function makeConsole() {
@@ -192,14 +275,8 @@ function makeConsole() {
 
 function invoke(operation, argsJson) {
   flushLogs();
-  atomicsStore(flag, 0, 0);
-  post({ t: "call", op: operation, args: argsJson });
-  for (;;) {
-    atomicsWait(flag, 0, 0);
-    const got = receiveMessageOnPort(reply);
-    if (got !== undefined) return got.message;
-    atomicsStore(flag, 0, 0);
-  }
+  sendLine('{"t":"call","op":' + stringify(operation) + ',"args":' + argsJson + "}");
+  return receiveLine();
 }
 
 const calls = { cap: callCap, made: 0, refused: 0 };
@@ -344,6 +421,12 @@ function drained() {
 }
 
 async function runProgram(message) {
+  try {
+    openChannel(message.channel);
+  } catch (error) {
+    post({ t: "broken", detail: String(error?.message ?? error) });
+    return;
+  }
   program = message.program;
   programUrl = message.lang === "ts" ? PROGRAM_URLS.ts : PROGRAM_URLS.js;
   libs = new Map(G.Object.entries(message.libs ?? {}));
@@ -354,6 +437,7 @@ async function runProgram(message) {
     fail(error, false);
   }
   flushLogs();
+  sendLine('{"t":"end"}');
   post({ t: "done", failure: outcome.failure, refusedCalls: calls.refused });
 }
 

@@ -1,26 +1,28 @@
-// The Deno main thread of a guest pool: relays between Python and one Worker per program.
+// The Deno main thread of a guest pool: boots the Workers programs run in and starts each program
+// on one.
 //
 // Rules kept here:
 // - the only channel to Python is the private unix socket named by the one argument; messages
-//   are JSON lines (`init`, `run`, `go`, `reply`, `rest` in; `ready`, `waiting`, `started`,
-//   `call`, `logs`, `done` out);
-// - a Worker talks to this thread only over the private ports handed to it at creation; its
-//   `parentPort`/`postMessage` traffic is ignored, so a program cannot forge a call or a `done`;
-// - a reply reaches the blocked Worker as a port message plus an Atomics store and notify;
-// - the lines a program logs are kept here as a capped tail (200 lines) with a count of the
-//   lines dropped, which `done` carries; they are also streamed to Python as they come: at once
-//   when the last batch went out `LOG_BATCH_MS` ago or more, else in the next batch (at most 200
-//   lines, the lines left out counted), so a program stopped at its ceiling keeps what it logged;
+//   are JSON lines (`init`, `run`, `go`, `rest` in; `ready`, `waiting`, `started`, `done` out);
+//   a running program's calls and lines never pass here: its Worker speaks to Python over the
+//   run's own named pipes, which the `run` message names;
+// - a Worker talks to this thread only over the private port handed to it at creation; its
+//   `parentPort`/`postMessage` traffic is ignored, so a program cannot forge a `done`;
 // - `SPARE_WORKERS` Workers are kept booted for the next programs, so programs that come back
 //   to back (a hand-over chain, several submissions of one reply) each find one ready. Booting
-//   holds this thread up, so spares are booted one at a time and only once it has been idle for
-//   `REFILL_IDLE_MS`; a program that finds none booted starts on the first that is, and Python
-//   is told (`waiting` at once, `started` with the time it waited), so the wait is not on the
-//   program's clock. `ready` is sent once the first spare has booted;
-// - Python holds the process to a tight data limit while a program runs, so no Worker boots then:
-//   a run begins only once no Worker is booting and the one retired last has ended (or
-//   `RETIRE_WAIT_MS` passed), says `started`, and hands the program to its Worker on `go` (sent
-//   once the limit is set); spares are booted again only after `rest` (sent once it is lifted);
+//   holds this thread for the whole boot, so Workers are booted one at a time: a program that
+//   finds none booted starts on the first that is, and Python is told (`waiting` as soon as
+//   this thread reads the run, `started` with the time it waited); `ready` is sent once the
+//   first Worker has booted;
+// - spares are booted only while no program runs or waits: at once after `rest` when none is
+//   left (the next program needs one, and the boot goes on while gg prepares it), else once the
+//   process has been idle for `REFILL_IDLE_MS` (as while a model thinks), so programs replayed
+//   back to back are not held up by a boot they do not need;
+// - Python holds the process to a tight data limit while a program runs, so no Worker boots then
+//   (a boot maps half a gigabyte for a moment): a run begins only once no Worker is booting and
+//   the one retired last has ended (or `RETIRE_WAIT_MS` passed), says `started`, and hands the
+//   program to its Worker on `go` (sent once the limit is set); spares are booted again only
+//   after `rest` (sent once it is lifted), until the next run comes;
 // - Workers have no `resourceLimits`: with them, Deno ends a Worker as out of memory on any
 //   last-resort collection, so an allocation the data limit refuses never becomes the RangeError
 //   that names the program's line. The heap is bounded by the data limit and V8's own flags;
@@ -29,10 +31,8 @@
 //   `done` says `crowded` when Workers that should have ended are still alive.
 import { MessageChannel, Worker } from "node:worker_threads";
 
-const MAX_LOG_LINES = 200;
-const LOG_BATCH_MS = 20;
 const SPARE_WORKERS = 4; // a whole hand-over chain runs back to back on Workers booted beforehand
-const REFILL_IDLE_MS = 10; // how long the thread must be idle before it boots the next spare
+const REFILL_IDLE_MS = 100; // idle this long (between turns), the spares are booted again
 const MAX_LINGERING_WORKERS = 2; // retired Workers still alive past which a process is crowded
 const RETIRE_WAIT_MS = 50; // the longest a run waits for the Worker retired before it to end
 const encoder = new TextEncoder();
@@ -41,7 +41,7 @@ const writer = conn.writable.getWriter();
 
 const pool = {
   boot: null, bundle: null, spares: [], current: null, waiting: null, refill: null,
-  retired: new Set(), announced: false,
+  retired: new Set(), announced: false, resting: true,
 };
 
 function send(line) {
@@ -56,30 +56,38 @@ function sendMessage(message) {
 
 function bootWorker() {
   const ctl = new MessageChannel();
-  const reply = new MessageChannel();
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const workerData = { ctl: ctl.port2, reply: reply.port2, flag, ...pool.bundle };
-  const worker = new Worker(pool.boot, { workerData, transferList: [ctl.port2, reply.port2] });
-  const slot = { worker, ctl: ctl.port1, reply: reply.port1, flag, ready: false, run: null, program: null, dead: false };
+  const workerData = { ctl: ctl.port2, ...pool.bundle };
+  const worker = new Worker(pool.boot, { workerData, transferList: [ctl.port2] });
+  const slot = { worker, ctl: ctl.port1, ready: false, run: null, program: null, dead: false };
   ctl.port1.on("message", (message) => onWorkerMessage(slot, message));
   worker.on("error", (error) => onWorkerError(slot, error));
   worker.on("exit", () => onWorkerExit(slot));
-  return slot;
+  pool.spares.push(slot);
 }
 
-function scheduleRefill() {
+function scheduleRefill(afterMs) {
   if (pool.refill !== null) clearTimeout(pool.refill);
-  pool.refill = setTimeout(refill, REFILL_IDLE_MS);
+  pool.refill = setTimeout(refill, afterMs);
 }
 
-// Booting a Worker holds this thread up for most of its boot, so spares are booted one at a time
-// and only while no program runs; a program that arrives meanwhile waits for one boot at most.
+// Spares are booted only at rest: from `rest` (or the start) until the next run.
 function refill() {
   pool.refill = null;
+  prune();
+  if (!pool.resting || pool.waiting !== null || pool.spares.length >= SPARE_WORKERS) return;
+  bootWorker();
+}
+
+// After `rest`: the next spare at once when none is left, else only once the process has been
+// idle a while.
+function rested() {
+  pool.resting = true;
+  prune();
+  scheduleRefill(pool.spares.length === 0 ? 0 : REFILL_IDLE_MS);
+}
+
+function prune() {
   pool.spares = pool.spares.filter((spare) => !spare.dead);
-  if (pool.current !== null || pool.spares.length >= SPARE_WORKERS) return;
-  pool.spares.push(bootWorker());
-  scheduleRefill();
 }
 
 // Whether a run may begin: no Worker is booting (a boot must not go on under the data limit the
@@ -95,33 +103,35 @@ function retire(slot) {
   pool.retired.add(slot);
   slot.worker.terminate().catch(() => {});
   slot.ctl.close();
-  slot.reply.close();
 }
 
 // ---- one run -------------------------------------------------------------------------------
 
 function startRun(message) {
-  pool.spares = pool.spares.filter((spare) => !spare.dead);
+  pool.resting = false;
+  if (pool.refill !== null) clearTimeout(pool.refill);
+  pool.refill = null;
+  prune();
   const slot = settled(message) ? pool.spares.shift() ?? null : null;
-  if (slot === null) {
-    if (pool.waiting === null) {
-      sendMessage({ t: "waiting", id: message.id }); // before a boot holds us up
-      if (pool.retired.size > 0) setTimeout(() => startWaiting(message), RETIRE_WAIT_MS);
-    }
-    pool.waiting = message; // started as soon as the process has settled and a spare is ready
-    if (pool.spares.length === 0) pool.spares.push(bootWorker());
-    return;
-  }
+  if (slot === null) return waitForSpare(message);
   const waited = pool.waiting !== null ? { waitedMs: performance.now() - message.received } : {};
   pool.waiting = null;
-  const run = {
-    id: message.id, started: performance.now(), calling: false, logs: [], dropped: 0, over: false,
-    outbox: [], outDropped: 0, lastSent: -Infinity, timer: null,
-  };
-  slot.run = run;
-  slot.program = { t: "run", program: message.program, lang: message.lang, libs: message.libs };
+  slot.run = { id: message.id, started: performance.now(), over: false };
+  slot.program = { t: "run", program: message.program, lang: message.lang, libs: message.libs, channel: message.channel };
   pool.current = slot;
   sendMessage({ t: "started", id: message.id, ...waited });
+}
+
+// No spare may take the run yet: say so once, with whether a Worker boots for it (none does when
+// the run waits only for the Worker retired last to end), and boot one when none is left.
+function waitForSpare(message) {
+  const first = pool.waiting === null;
+  pool.waiting = message;
+  if (!first) return;
+  const booting = pool.spares.length === 0 || pool.spares.some((spare) => !spare.ready);
+  sendMessage({ t: "waiting", id: message.id, booting });
+  if (pool.retired.size > 0) setTimeout(() => startWaiting(message), RETIRE_WAIT_MS);
+  if (pool.spares.length === 0) bootWorker();
 }
 
 function startWaiting(message) {
@@ -137,45 +147,16 @@ function go(id) {
   slot.program = null;
 }
 
-function capped(lines, keep) {
-  const over = lines.length - keep;
-  if (over > 0) lines.splice(0, over);
-  return Math.max(over, 0);
-}
-
-function keepLogs(run, lines) {
-  for (const line of lines) {
-    run.logs.push(String(line));
-    run.outbox.push(String(line));
-  }
-  run.dropped += capped(run.logs, MAX_LOG_LINES);
-  run.outDropped += capped(run.outbox, MAX_LOG_LINES);
-  const wait = run.lastSent + LOG_BATCH_MS - performance.now();
-  if (wait <= 0) streamLogs(run);
-  else if (run.timer === null) run.timer = setTimeout(() => streamLogs(run), wait);
-}
-
-function streamLogs(run) {
-  if (run.timer !== null) clearTimeout(run.timer);
-  run.timer = null;
-  if (run.outbox.length === 0 && run.outDropped === 0) return;
-  sendMessage({ t: "logs", id: run.id, lines: run.outbox, dropped: run.outDropped });
-  run.outbox = [];
-  run.outDropped = 0;
-  run.lastSent = performance.now();
-}
-
 function finish(slot, result) {
   const run = slot.run;
   if (run === null || run.over) return;
   run.over = true;
-  streamLogs(run);
   const lingering = pool.retired.size;
   retire(slot);
   if (pool.current === slot) pool.current = null;
   const ms = performance.now() - run.started;
   const crowded = lingering > MAX_LINGERING_WORKERS;
-  sendMessage({ t: "done", id: run.id, ms, logs: run.logs, dropped: run.dropped, crowded, ...result });
+  sendMessage({ t: "done", id: run.id, ms, crowded, ...result });
 }
 
 function onReady(slot) {
@@ -185,23 +166,17 @@ function onReady(slot) {
     sendMessage({ t: "ready" });
   }
   if (pool.waiting !== null) startWaiting(pool.waiting);
-  else scheduleRefill();
+  else if (pool.resting) scheduleRefill(REFILL_IDLE_MS);
 }
 
 function onWorkerMessage(slot, message) {
   if (message === null || typeof message !== "object") return;
   if (message.t === "ready" && !slot.ready && !slot.dead) return onReady(slot);
-  const run = slot.run;
-  if (run === null || run.over) return;
-  if (message.t === "call") {
-    run.calling = true;
-    send(`{"t":"call","id":${run.id},"op":${JSON.stringify(String(message.op))},"args":${String(message.args)}}`);
-  } else if (message.t === "logs") {
-    keepLogs(run, message.lines);
-  } else if (message.t === "done") {
-    const refusedCalls = Number(message.refusedCalls) || 0;
-    finish(slot, message.failure ? { status: "threw", failure: message.failure, refusedCalls } : { status: "ok", refusedCalls });
-  }
+  if (slot.run === null || slot.run.over) return;
+  const refusedCalls = Number(message.refusedCalls) || 0;
+  if (message.t === "done" && message.failure) finish(slot, { status: "threw", failure: message.failure, refusedCalls });
+  else if (message.t === "done") finish(slot, { status: "ok", refusedCalls });
+  else if (message.t === "broken") finish(slot, { status: "trap", detail: String(message.detail) });
 }
 
 function onWorkerError(slot, error) {
@@ -218,29 +193,18 @@ function onWorkerExit(slot) {
   if (pool.waiting !== null) startWaiting(pool.waiting); // a spare died booting, or the last retired is gone
 }
 
-function relayReply(line) {
-  const slot = pool.current;
-  const id = Number(/"id":(\d+)/.exec(line.slice(0, 64))?.[1]);
-  if (slot === null || slot.run.over || !slot.run.calling || slot.run.id !== id) return;
-  slot.run.calling = false;
-  slot.reply.postMessage(line);
-  Atomics.store(slot.flag, 0, 1);
-  Atomics.notify(slot.flag, 0);
-}
-
 // ---- the channel to Python -----------------------------------------------------------------
 
 function onLine(line) {
-  if (line.startsWith('{"t":"reply"')) return relayReply(line);
   const message = JSON.parse(line);
   if (message.t === "run") return startRun({ ...message, received: performance.now() });
   if (message.t === "go") return go(message.id);
-  if (message.t === "rest") return scheduleRefill();
+  if (message.t === "rest") return rested();
   if (message.t === "init") {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
     const { sdk, words, families, callCap, plainDepth } = message;
     pool.bundle = { sdk, words, families, callCap, plainDepth };
-    pool.spares.push(bootWorker());
+    bootWorker();
   }
 }
 
