@@ -163,8 +163,10 @@ def test_every_store_of_a_recorded_run_reads_the_same_on_all_three_surfaces(crew
             assert not shared or row.badge == f"{row.holders} holders", row  # the count is the holders'
 
         page.locator("a.tab", has_text="Agents").click()
+        page.wait_for_url(f"{base}/runs/{crew_run.run_id}/agents")  # the tab's page, not the last one's
         badges: dict[str, dict[str, str]] = {}
         for section in page.locator("section.profile").all():
+            section.scroll_into_view_if_needed()  # a profile renders when seen (content-visibility)
             profile = section.locator(".profile-head h2").inner_text().strip()
             for tr in section.locator("table.modules-rows > tbody > tr").all():
                 kind = tr.locator("td").first.inner_text().strip()

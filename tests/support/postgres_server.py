@@ -79,10 +79,12 @@ class PostgresServer:
             "pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options, "-w", "start"
         )
 
-    def stop(self) -> None:
+    def stop(self, mode: str = "immediate") -> None:
+        """Stop the server: `immediate` as a crash would, `fast` as an operator's shutdown does
+        (every commit it acknowledged on disk first)."""
         if not (self.data / "postmaster.pid").exists():
             return  # stopped already
-        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def remove(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -36,8 +36,10 @@ def own_server() -> Iterator[PostgresServer]:
 
 
 class StopsServer:
-    """A record sink ahead of the store that stops the server before the store writes the
-    `nth` event of type `on`."""
+    """A record sink ahead of the store that shuts the server down before the store writes the
+    `nth` event of type `on`. A shutdown, not a crash: the store commits without waiting for the
+    disk (`synchronous_commit = off`), so a crash may drop its newest commits, which the run's
+    NDJSON copy keeps; what this pins is every commit the server made being there."""
 
     def __init__(self, server: PostgresServer, on: EventType, nth: int) -> None:
         self.server, self.on, self.left = server, on, nth
@@ -46,7 +48,7 @@ class StopsServer:
         if event.type is self.on:
             self.left -= 1
             if self.left == 0:
-                self.server.stop()
+                self.server.stop("fast")
 
     def close(self) -> None:
         pass
