@@ -3,7 +3,7 @@ to `maxRetries`, as the pure decider the dispatcher drives."""
 
 from __future__ import annotations
 
-from gg.state.board.lifecycle import Action, IssueEvent, IssueStatus, Progress, Step, next_step
+from gg.state.board.lifecycle import Action, IssueEvent, IssueStatus, LifecycleStep, Progress, next_step
 
 OPEN, WORKING, REVIEW = IssueStatus.OPEN, IssueStatus.IN_PROGRESS, IssueStatus.IN_REVIEW
 DONE, FAILED = IssueStatus.DONE, IssueStatus.FAILED
@@ -45,7 +45,7 @@ def test_changes_requested_send_it_back_to_a_new_implementer_without_charging_a_
     walked = _walk(events[:4], reviewers=2, max_retries=0)
     assert walked[-1] == ("in_progress", 0, "implement")
     reworked = next_step(Progress(WORKING, 0, 0), IssueEvent.FINISHED, reviewers=2, max_retries=0)
-    assert reworked == Step(Progress(REVIEW, 0, 0), Action.REVIEW)  # every reviewer reviews afresh
+    assert reworked == LifecycleStep(Progress(REVIEW, 0, 0), Action.REVIEW)  # every reviewer reviews afresh
 
 
 def test_an_unfinished_attempt_is_retried_up_to_max_retries_then_the_issue_fails() -> None:

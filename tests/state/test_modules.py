@@ -14,7 +14,7 @@ from gg.config.kinds import KIND_ORDER, Disposition, ModuleKind, Origin
 from gg.errors import GgDefect
 from gg.providers.base import Message
 from gg.state.archive import ArchiveModule
-from gg.state.dispositions import Row, Step, exec_carries, fork_dispositions, transfer_steps
+from gg.state.dispositions import PlanStep, Row, exec_carries, fork_dispositions, transfer_steps
 from gg.state.holdings import MODULE_CLASSES
 from gg.state.module import Holder, Incompatible, Module
 from gg.state.modules import ModuleSet
@@ -122,12 +122,12 @@ def test_an_exec_carries_every_kind_both_sides_have() -> None:
 def test_the_transfer_decider_carries_drops_and_initializes() -> None:
     steps = transfer_steps(held=frozenset({H, T}), receiving=frozenset({H, M}), carried=frozenset({H, T}))
     assert list(steps.values()) == [
-        Step.CARRY,
-        Step.INITIALIZE,
-        Step.DROP,
-        Step.ABSENT,
-        Step.ABSENT,
-        Step.ABSENT,
+        PlanStep.CARRY,
+        PlanStep.INITIALIZE,
+        PlanStep.DROP,
+        PlanStep.ABSENT,
+        PlanStep.ABSENT,
+        PlanStep.ABSENT,
     ]
 
 

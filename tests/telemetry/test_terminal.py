@@ -8,7 +8,7 @@ from rich.console import Console
 from gg.loop.limits import (
     ErrorLedger,
     LimitName,
-    Limits,
+    LoopLimits,
     breach_after_turn,
     breach_of_cost,
     breach_of_runtime,
@@ -66,16 +66,16 @@ def _breaches_at_its_threshold(name: LimitName) -> bool:
     """Whether the decider stops an agent whose figure equals the ceiling exactly."""
     match name:
         case LimitName.TURNS:
-            return breach_after_turn(Limits(max_turns=4), _ledger(0, 4)) is not None
+            return breach_after_turn(LoopLimits(max_turns=4), _ledger(0, 4)) is not None
         case LimitName.CONSECUTIVE_ERRORS:
-            return breach_after_turn(Limits(max_consecutive_errors=2), _ledger(2, 3)) is not None
+            return breach_after_turn(LoopLimits(max_consecutive_errors=2), _ledger(2, 3)) is not None
         case LimitName.ERROR_RATE:
-            rate = Limits(max_error_rate=0.5, error_rate_window=4)
+            rate = LoopLimits(max_error_rate=0.5, error_rate_window=4)
             return breach_after_turn(rate, _ledger(2, 4)) is not None
         case LimitName.RUNTIME:
-            return breach_of_runtime(Limits(max_runtime_secs=60), 60.0, 1) is not None
+            return breach_of_runtime(LoopLimits(max_runtime_secs=60), 60.0, 1) is not None
         case LimitName.COST:
-            return breach_of_cost(Limits(max_cost=1.0), 1.0, 1) is not None
+            return breach_of_cost(LoopLimits(max_cost=1.0), 1.0, 1) is not None
 
 
 @pytest.mark.parametrize("name", list(LimitName))

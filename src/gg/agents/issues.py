@@ -43,7 +43,7 @@ from gg.errors import ConfigError, ErrorCode, FatalFault, GgDefect, OperationErr
 from gg.ids import ROOT_ID, AgentNode
 from gg.loop.run import IssueAnswer
 from gg.loop.status import AgentStatus
-from gg.state.board import Action, Board, Issue, IssueEvent, IssueStatus, Step
+from gg.state.board import Action, Board, Issue, IssueEvent, IssueStatus, LifecycleStep
 from gg.state.refusal import Refusal
 
 if TYPE_CHECKING:
@@ -209,14 +209,14 @@ class IssueDesk:
             event = IssueEvent.APPROVED if result.approved else IssueEvent.CHANGES_REQUESTED
         self._next(issue_id, self._moved(issue_id, event), result.changes or ())
 
-    def _moved(self, issue_id: str, event: IssueEvent) -> Step | None:
+    def _moved(self, issue_id: str, event: IssueEvent) -> LifecycleStep | None:
         """The issue's next step after `event`; None when it left the board meanwhile."""
         try:
             return self._board.move(issue_id, event).value
         except Refusal:
             return None
 
-    def _next(self, issue_id: str, step: Step | None, changes: Sequence[str]) -> None:
+    def _next(self, issue_id: str, step: LifecycleStep | None, changes: Sequence[str]) -> None:
         if step is None or self._spawner.run.ending:
             return  # a program moved the issue meanwhile, or the run is ending
         if step.action is Action.IMPLEMENT:

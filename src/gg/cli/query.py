@@ -22,7 +22,7 @@ from gg.telemetry.location import Backend, StoreLocation
 from gg.telemetry.store_option import STORE_OPTION
 
 if TYPE_CHECKING:
-    from gg.record.query import Answer
+    from gg.record.query import QueryAnswer
 
 SCHEMA = 1  # the version of the `--json` document
 ENGINES = {Backend.SQLITE: "SQLite", Backend.POSTGRESQL: "PostgreSQL"}
@@ -107,7 +107,7 @@ def views_in_brief() -> str:
     return "the views and their columns (gg schema --store says what each means):\n" + "\n".join(lines)
 
 
-def _print(answer: Answer, as_json: bool, as_csv: bool) -> None:
+def _print(answer: QueryAnswer, as_json: bool, as_csv: bool) -> None:
     if as_json:
         import json
 

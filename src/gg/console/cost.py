@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from gg.console.context import ContextTurn
-from gg.console.modules import Store
+from gg.console.modules import IndexedStore
 from gg.console.vocabulary import KIND_BAND, ModuleKind
 
 
@@ -72,7 +72,7 @@ class StoreCost:
 
 
 def store_cost(
-    store: Store,
+    store: IndexedStore,
     live: Iterable[str],
     reported: Mapping[str, Mapping[int, ContextTurn]],
     estimated: Mapping[str, Mapping[int, ContextTurn]],

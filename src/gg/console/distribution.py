@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gg.console.modules import ModuleIndex, Store
+from gg.console.modules import IndexedStore, ModuleIndex
 from gg.console.vocabulary import KIND_ORDER, ModuleKind, Origin
 
 INHERITED_SCOPE = "inherited"
@@ -36,7 +36,7 @@ class Badge(StrEnum):
 class KindRow:
     kind: ModuleKind
     badge: Badge
-    stores: tuple[Store, ...]
+    stores: tuple[IndexedStore, ...]
     instances: int  # instances of the profile holding the kind
     notes: tuple[str, ...] = ()
 
@@ -65,7 +65,7 @@ def profile_rows(
 
 def badge_for(
     kind: ModuleKind,
-    stores: Sequence[Store],
+    stores: Sequence[IndexedStore],
     holders: Sequence[str],
     profile: str,
     profile_of: Mapping[str, str],
@@ -86,7 +86,7 @@ def badge_for(
     return Badge.PER_INSTANCE
 
 
-def store_reach(store: Store, profile_of: Mapping[str, str]) -> str:
+def store_reach(store: IndexedStore, profile_of: Mapping[str, str]) -> str:
     """What a store's row names: `(dropped)`; `run-global` for the board or a store held at once
     under several profiles; the profiles in the order it passed through them, for one handed on
     (`planner → reviewer`); or the profile holding it."""
@@ -100,7 +100,7 @@ def store_reach(store: Store, profile_of: Mapping[str, str]) -> str:
 
 
 def _notes(
-    index: ModuleIndex, kind: ModuleKind, holders: Sequence[str], stores: Sequence[Store]
+    index: ModuleIndex, kind: ModuleKind, holders: Sequence[str], stores: Sequence[IndexedStore]
 ) -> tuple[str, ...]:
     if kind is not ModuleKind.MEMORIES:
         return ()
@@ -123,8 +123,8 @@ def _notes(
     return tuple(notes)
 
 
-def _distinct(stores: Iterable[Store | None]) -> list[Store]:
-    seen: dict[str, Store] = {}
+def _distinct(stores: Iterable[IndexedStore | None]) -> list[IndexedStore]:
+    seen: dict[str, IndexedStore] = {}
     for store in stores:
         if store is not None and store.id not in seen:
             seen[store.id] = store

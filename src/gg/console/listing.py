@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from gg.console.source import RunFigures
+from gg.console.source import RunPageFigures
 from gg.record.runs import RUNNING, RunRow, elapsed_ms
 
 ANY_STATUS = ""
@@ -15,7 +15,7 @@ ANY_STATUS = ""
 class IndexedRun:
     row: RunRow
     status: str
-    figures: RunFigures
+    figures: RunPageFigures
 
     @property
     def live(self) -> bool:
@@ -29,7 +29,7 @@ class IndexedRun:
 def listed_runs(
     rows: Sequence[RunRow],
     statuses: Mapping[str, str],
-    figures: Mapping[str, RunFigures],
+    figures: Mapping[str, RunPageFigures],
     *,
     status: str = ANY_STATUS,
     name: str = "",
@@ -43,5 +43,5 @@ def listed_runs(
             continue
         if wanted and wanted not in row.name.lower() and wanted not in row.id.lower():
             continue
-        out.append(IndexedRun(row, shown, figures.get(row.id, RunFigures())))
+        out.append(IndexedRun(row, shown, figures.get(row.id, RunPageFigures())))
     return out

@@ -44,7 +44,7 @@ RELEASED = "released"
 
 
 @dataclass(frozen=True)
-class Holder:
+class IndexedHolder:
     agent_id: str
     origin: str
     scope: str | None = None
@@ -67,10 +67,10 @@ class LifeEvent:
 
 
 @dataclass
-class Store:
+class IndexedStore:
     id: str
     kind: ModuleKind
-    holders: list[Holder] = field(default_factory=list[Holder])
+    holders: list[IndexedHolder] = field(default_factory=list[IndexedHolder])
     lifetime: list[LifeEvent] = field(default_factory=list[LifeEvent])
     released_by: set[str] = field(default_factory=set[str])
     snapshot: dict[str, Any] | None = None
@@ -81,7 +81,7 @@ class Store:
     inferred: bool = False
 
     @property
-    def concurrent(self) -> list[Holder]:
+    def concurrent(self) -> list[IndexedHolder]:
         return [h for h in self.holders if h.concurrent]
 
     @property
@@ -96,10 +96,10 @@ class Store:
     def dropped(self) -> bool:
         return bool(self.holders) and all(h.agent_id in self.released_by for h in self.holders)
 
-    def holder(self, agent_id: str) -> Holder | None:
+    def holder(self, agent_id: str) -> IndexedHolder | None:
         return next((h for h in self.holders if h.agent_id == agent_id), None)
 
-    def co_holders(self, agent_id: str) -> list[Holder]:
+    def co_holders(self, agent_id: str) -> list[IndexedHolder]:
         return [h for h in self.holders if h.agent_id != agent_id]
 
 
@@ -117,19 +117,19 @@ class Holding:
 
 @dataclass
 class ModuleIndex:
-    stores: dict[str, Store] = field(default_factory=dict[str, Store])
+    stores: dict[str, IndexedStore] = field(default_factory=dict[str, IndexedStore])
     holdings: dict[str, dict[ModuleKind, Holding]] = field(
         default_factory=dict[str, dict[ModuleKind, Holding]]
     )
     rosters_reported: bool = False
 
-    def by_kind(self) -> dict[ModuleKind, list[Store]]:
-        grouped: dict[ModuleKind, list[Store]] = {kind: [] for kind in KIND_ORDER}
+    def by_kind(self) -> dict[ModuleKind, list[IndexedStore]]:
+        grouped: dict[ModuleKind, list[IndexedStore]] = {kind: [] for kind in KIND_ORDER}
         for store in self.stores.values():
             grouped[store.kind].append(store)
         return {kind: stores for kind, stores in grouped.items() if stores}
 
-    def held_by(self, agent_id: str) -> list[Store]:
+    def held_by(self, agent_id: str) -> list[IndexedStore]:
         """The stores an instance holds, in kind order."""
         rows = self.holdings.get(agent_id, {})
         held = [
@@ -139,7 +139,7 @@ class ModuleIndex:
         ]
         return sorted(held, key=lambda store: KIND_ORDER.index(store.kind))
 
-    def store_of(self, agent_id: str, kind: ModuleKind) -> Store | None:
+    def store_of(self, agent_id: str, kind: ModuleKind) -> IndexedStore | None:
         row = self.holdings.get(agent_id, {}).get(kind)
         if row is None or not row.enabled:
             return None
@@ -190,7 +190,7 @@ def _roster(index: ModuleIndex, agent: str, record: Mapping[str, Any], made: set
         if not store.holders and row.module_id not in made and not _has(store, CREATED):
             store.lifetime.append(LifeEvent(CREATED, agent))
         if store.holder(agent) is None:
-            store.holders.append(Holder(agent, row.origin, row.scope, row.writable))
+            store.holders.append(IndexedHolder(agent, row.origin, row.scope, row.writable))
     index.holdings[agent] = rows
 
 
@@ -278,7 +278,7 @@ def _snapshot(index: ModuleIndex, agent: str, kind: ModuleKind, record: Mapping[
     if module_id.startswith(LEGACY_PREFIX):
         store.inferred = True
         if store.holder(agent) is None:
-            store.holders.append(Holder(agent, Origin.CREATED))
+            store.holders.append(IndexedHolder(agent, Origin.CREATED))
     store.snapshot = dict(record)
     store.snapshot_agent = agent
     store.written = store.written or not snapshot_is_empty(kind, record)
@@ -303,21 +303,21 @@ def _infer_windows(index: ModuleIndex, agents: Iterable[str]) -> None:
         module_id = f"{LEGACY_PREFIX}{agent}:{ModuleKind.HISTORY.value}"
         store = _store(index, module_id, ModuleKind.HISTORY)
         store.inferred = True
-        store.holders.append(Holder(agent, Origin.CREATED))
+        store.holders.append(IndexedHolder(agent, Origin.CREATED))
         store.lifetime.append(LifeEvent(CREATED, agent))
         index.holdings.setdefault(agent, {})[ModuleKind.HISTORY] = Holding(
             ModuleKind.HISTORY, module_id, True, Origin.CREATED, None, True
         )
 
 
-def _store(index: ModuleIndex, module_id: str, kind: ModuleKind) -> Store:
+def _store(index: ModuleIndex, module_id: str, kind: ModuleKind) -> IndexedStore:
     store = index.stores.get(module_id)
     if store is None:
-        store = index.stores[module_id] = Store(module_id, kind)
+        store = index.stores[module_id] = IndexedStore(module_id, kind)
     return store
 
 
-def _has(store: Store, what: str) -> bool:
+def _has(store: IndexedStore, what: str) -> bool:
     return any(event.what == what for event in store.lifetime)
 
 

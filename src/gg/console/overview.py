@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 from gg.console.context import ContextTurn
 from gg.console.cost import Cost, StoreCost, store_cost, sum_costs
-from gg.console.modules import ModuleIndex, Store
+from gg.console.modules import IndexedStore, ModuleIndex
 from gg.console.vocabulary import ModuleKind
 
 
 @dataclass(frozen=True)
 class StoreFigures:
-    store: Store
+    store: IndexedStore
     cost: StoreCost
     live: tuple[str, ...]
     running: tuple[str, ...]
@@ -50,7 +50,7 @@ class KindOverview:
 
 
 def store_figures(
-    store: Store,
+    store: IndexedStore,
     running: set[str],
     reported: Mapping[str, Mapping[int, ContextTurn]],
     estimated: Mapping[str, Mapping[int, ContextTurn]],

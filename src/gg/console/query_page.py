@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gg.console.charts import BarChart, stacked
-from gg.record.query import Answer, QueryError, run_query
+from gg.record.query import QueryAnswer, QueryError, run_query
 from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 from gg.record.readonly import NotARunStore
 from gg.record.sql_view import View
@@ -44,7 +44,7 @@ class Plot:
 @dataclass(frozen=True)
 class QueryPage:
     sql: str
-    answer: Answer | None
+    answer: QueryAnswer | None
     error: str | None
     plot: Plot | None
     views: Sequence[View]
@@ -69,7 +69,7 @@ def query_page(store: Path | StoreLocation, params: Mapping[str, str]) -> QueryP
     return QueryPage(sql, answer, None, plot, VIEWS, numeric)
 
 
-def numeric_columns(answer: Answer) -> tuple[str, ...]:
+def numeric_columns(answer: QueryAnswer) -> tuple[str, ...]:
     """The columns holding a number in some row."""
     return tuple(
         name
@@ -78,7 +78,7 @@ def numeric_columns(answer: Answer) -> tuple[str, ...]:
     )
 
 
-def plotted(answer: Answer, column: str, label: str) -> Plot:
+def plotted(answer: QueryAnswer, column: str, label: str) -> Plot:
     """Bars of `column`, one per row that holds a number in it, named by `label`'s values."""
     if column not in answer.columns:
         return Plot(column, label, None, reason=f"the answer has no column {column}")

@@ -51,7 +51,7 @@ class RunMissing(LookupError):
 
 
 @dataclass(frozen=True)
-class RunFigures:
+class RunPageFigures:
     """What the runs page shows of a run beyond its row."""
 
     agents: int = 0
@@ -68,7 +68,7 @@ class RunSource:
         self.location = where if isinstance(where, StoreLocation) else StoreLocation(Backend.SQLITE, where)
         self.path = self.location.path
         self._lock = threading.Lock()
-        self._figures: dict[str, tuple[int, RunFigures]] = {}
+        self._figures: dict[str, tuple[int, RunPageFigures]] = {}
         dialect = dialect_of(self.location.backend)
         self._reader = RunReader(self.path, self, dialect=dialect, where=self.location.shown)
 
@@ -110,7 +110,7 @@ class RunSource:
     def state(self) -> StoreState:
         return self._reader.state()
 
-    def figures(self, rows: list[RunRow]) -> dict[str, RunFigures]:
+    def figures(self, rows: list[RunRow]) -> dict[str, RunPageFigures]:
         """Each run's figures, summed once per event count and kept for the next call."""
         stale = [row for row in rows if self._figures.get(row.id, (-1, None))[0] != row.events]
         fresh = self._sum_figures([row.id for row in stale])
@@ -118,12 +118,12 @@ class RunSource:
             self._figures[row.id] = (row.events, fresh[row.id])
         return {row.id: self._figures[row.id][1] for row in rows}
 
-    def _sum_figures(self, run_ids: list[str]) -> dict[str, RunFigures]:
+    def _sum_figures(self, run_ids: list[str]) -> dict[str, RunPageFigures]:
         agents, tallies = self._reader.agents_counted(run_ids), self._reader.tallies(run_ids)
-        out: dict[str, RunFigures] = {}
+        out: dict[str, RunPageFigures] = {}
         for run_id in run_ids:
             spent = tallies[run_id]
-            out[run_id] = RunFigures(
+            out[run_id] = RunPageFigures(
                 agents[run_id],
                 spent.programs,
                 spent.error_turns,

@@ -30,7 +30,14 @@ from gg.config.hooks import HookEvent
 from gg.errors import FatalFault, GgDefect, HookFailed
 from gg.ids import AgentNode
 from gg.loop.hooks import AgentHooks
-from gg.loop.limits import Breach, ErrorLedger, Limits, breach_after_turn, breach_of_cost, breach_of_runtime
+from gg.loop.limits import (
+    Breach,
+    ErrorLedger,
+    LoopLimits,
+    breach_after_turn,
+    breach_of_cost,
+    breach_of_runtime,
+)
 from gg.loop.modules import open_turn
 from gg.loop.run import GuestLine, Run, Ticket
 from gg.loop.setup import AgentSetup
@@ -212,13 +219,13 @@ def _wait_for_issues(agent: Incarnation, run: Run, issues: list[str]) -> None:
         agent.holdings.window.push(Message(role="user", content=text))
 
 
-def _breach_before_turn(limits: Limits, run: Run, turns: int) -> Breach | None:
+def _breach_before_turn(limits: LoopLimits, run: Run, turns: int) -> Breach | None:
     """The run-wide ceilings, read before each model call: its time, then its spend."""
     runtime = breach_of_runtime(limits, run.elapsed(), turns)
     return runtime or breach_of_cost(limits, run.spend.cost_usd, turns)
 
 
-def _runtime_breach(limits: Limits, run: Run, turns: int) -> Breach:
+def _runtime_breach(limits: LoopLimits, run: Run, turns: int) -> Breach:
     """The runtime ceiling's breach, once the run's time is spent."""
     breach = breach_of_runtime(limits, run.elapsed(), turns)
     if breach is None:  # the run's time is spent only under a runtime ceiling

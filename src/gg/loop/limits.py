@@ -34,7 +34,7 @@ class LimitName(StrEnum):
 
 
 @dataclass(frozen=True)
-class Limits:
+class LoopLimits:
     max_turns: int | None = None
     max_runtime_secs: float | None = None
     max_consecutive_errors: int | None = None
@@ -103,7 +103,7 @@ class ErrorLedger:
         }
 
 
-def breach_after_turn(limits: Limits, ledger: ErrorLedger) -> Breach | None:
+def breach_after_turn(limits: LoopLimits, ledger: ErrorLedger) -> Breach | None:
     """The first per-agent ceiling the last recorded turn breached, if any."""
     if limits.max_consecutive_errors is not None and ledger.consecutive >= limits.max_consecutive_errors:
         return Breach(
@@ -117,7 +117,7 @@ def breach_after_turn(limits: Limits, ledger: ErrorLedger) -> Breach | None:
     return None
 
 
-def _error_rate_breach(limits: Limits, ledger: ErrorLedger) -> Breach | None:
+def _error_rate_breach(limits: LoopLimits, ledger: ErrorLedger) -> Breach | None:
     window, threshold = limits.error_rate_window, limits.max_error_rate
     if window is None or threshold is None or len(ledger.recent) < window:
         return None
@@ -127,13 +127,13 @@ def _error_rate_breach(limits: Limits, ledger: ErrorLedger) -> Breach | None:
     return Breach(LimitName.ERROR_RATE, threshold, observed, ledger.turns, window=window)
 
 
-def breach_of_runtime(limits: Limits, elapsed_secs: float, turns: int) -> Breach | None:
+def breach_of_runtime(limits: LoopLimits, elapsed_secs: float, turns: int) -> Breach | None:
     if limits.max_runtime_secs is None or elapsed_secs < limits.max_runtime_secs:
         return None
     return Breach(LimitName.RUNTIME, limits.max_runtime_secs, round(elapsed_secs, 3), turns)
 
 
-def breach_of_cost(limits: Limits, spent: float, turns: int) -> Breach | None:
+def breach_of_cost(limits: LoopLimits, spent: float, turns: int) -> Breach | None:
     if limits.max_cost is None or spent < limits.max_cost:
         return None
     return Breach(LimitName.COST, limits.max_cost, spent, turns)

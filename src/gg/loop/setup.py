@@ -23,11 +23,10 @@ from gg.config.delegation import FsmState, RosterEntry
 from gg.config.kinds import ModuleKind
 from gg.config.memories import MemoryProfile
 from gg.config.model import Agent as AgentProfile
-from gg.config.model import LibrarySettings
-from gg.config.model import Limits as LimitsConfig
+from gg.config.model import LibrarySettings, Limits
 from gg.config.modules import reviewers_required, task_list
 from gg.config.skills import BUILT_IN_FAMILIES
-from gg.loop.limits import Limits
+from gg.loop.limits import LoopLimits
 from gg.providers.base import ToolSpec, submit_program_tool
 from gg.sandbox.jail import Jail, JailPolicy
 from gg.sandbox.languages import LANGUAGES
@@ -79,7 +78,7 @@ class AgentSetup:
     language: LanguageSpec
     capabilities: frozenset[str]
     ceilings: Ceilings
-    limits: Limits
+    limits: LoopLimits
     model: ModelSettings
     tool: ToolSpec
     registry: Registry
@@ -128,7 +127,7 @@ class RunGround:
     serving it, its `workspace`, its `shared` memory stores (one per profile), its skills
     catalogues (one per directory) and its board's seat (None: the run has none)."""
 
-    limits: LimitsConfig
+    limits: Limits
     registry: Registry
     workspace: Path
     memory_stores: ProfileStores = field(default_factory=ProfileStores)
@@ -224,10 +223,10 @@ def _model_settings(profile: AgentProfile) -> ModelSettings:
     return ModelSettings(None, None) if own is None else ModelSettings(own.max_output_tokens, own.temperature)
 
 
-def resolve_limits(limits: LimitsConfig) -> Limits:
+def resolve_limits(limits: Limits) -> LoopLimits:
     """The ceilings as the loop reads them; a ceiling nobody wrote is not armed."""
     rate = limits.error_rate
-    return Limits(
+    return LoopLimits(
         max_turns=limits.max_turns,
         max_runtime_secs=limits.max_runtime_secs,
         max_consecutive_errors=limits.max_consecutive_errors,

@@ -60,20 +60,20 @@ class TurnFacts:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class TurnVerdict:
     outcome: TurnOutcome
     warnings: tuple[str, ...] = field(default=())
 
 
-def decide_turn(facts: TurnFacts) -> Verdict:
+def decide_turn(facts: TurnFacts) -> TurnVerdict:
     """The turn's outcome, its feedback messages and the warnings for the operator."""
     warnings = tuple(_warnings(facts))
     ended = facts.runs[-1].surviving_ending if facts.runs else None
     if ended is not None:
-        return Verdict(Finished(ended.final_text, ended.kind, ended.items), warnings)
+        return TurnVerdict(Finished(ended.final_text, ended.kind, ended.items), warnings)
     error = first_error(facts)
     feedback = (*_notices(facts, error), *_failure_messages(facts.runs))
-    return Verdict(Continue(feedback=feedback, error=error, report=_report(facts)), warnings)
+    return TurnVerdict(Continue(feedback=feedback, error=error, report=_report(facts)), warnings)
 
 
 def first_error(facts: TurnFacts) -> ErrorType | None:

@@ -34,7 +34,7 @@ from gg.mcp.results import answered
 from gg.mcp.schema import ANY
 from gg.mcp.tools import ServedTool
 from gg.prompts import render
-from gg.sdk.host.answers import Answer, ReplayedAnswers
+from gg.sdk.host.answers import HostAnswer, ReplayedAnswers
 from gg.sdk.host.binding import HostServices, give
 from gg.sdk.host.calling import FunctionLoop, Overdue
 from gg.sdk.host.declaration import FunctionDeclaration
@@ -84,7 +84,7 @@ def _live(
         sent = check.sent(values)
         refusal = check.refusal(sent, scope.spelling(key).argument)
         if refusal is not None:
-            answer = Answer(wire, values, error=(ErrorCode.INVALID_ARGUMENT, refusal))
+            answer = HostAnswer(wire, values, error=(ErrorCode.INVALID_ARGUMENT, refusal))
         else:
             answer = _sent(seat, connection, served, wire, values, sent, scope)
         return _given(seat, served.declares_result, answer, key, scope)
@@ -100,26 +100,26 @@ def _sent(
     values: Mapping[str, Any],
     sent: dict[str, Any],
     scope: ProgramScope,
-) -> Answer:
+) -> HostAnswer:
     """The answer of one call sent to the server (see the module rules)."""
     timeout = command_timeout(None, seat.timeout_secs, scope.deadline, time.monotonic())
     if timeout <= 0:
-        return Answer(wire, values, error=(ErrorCode.LIMIT_EXCEEDED, render("run-time-spent")))
+        return HostAnswer(wire, values, error=(ErrorCode.LIMIT_EXCEEDED, render("run-time-spent")))
     try:
         waited = within(timeout + OPEN_TIMEOUT_SECS, scope.time_left())  # a lost server reopens first
         result = seat.loop.run(connection.call(served.tool.name, sent, timeout), waited)
     except (TimeoutError, Overdue):
         text = render("mcp-call-timed-out", server=seat.key, seconds=f"{timeout:.3g}")
-        return Answer(wire, values, error=(ErrorCode.LIMIT_EXCEEDED, text))
+        return HostAnswer(wire, values, error=(ErrorCode.LIMIT_EXCEEDED, text))
     except Unreachable as lost:
         seat.services.report(scope.agent_id, scope.turn, _lost_line(seat, str(lost)), None)
         text = render("mcp-server-lost", server=seat.key, reason=str(lost))
-        return Answer(wire, values, error=(ErrorCode.IO_ERROR, text))
+        return HostAnswer(wire, values, error=(ErrorCode.IO_ERROR, text))
     except MCPError as refused:
         text = render("mcp-server-refused", server=seat.key, reason=refused.error.message)
-        return Answer(wire, values, error=(ErrorCode.OTHER, text))
+        return HostAnswer(wire, values, error=(ErrorCode.OTHER, text))
     except RuntimeError as outside:
-        return Answer(
+        return HostAnswer(
             wire, values, error=(ErrorCode.OTHER, render("mcp-result-outside", reason=str(outside)))
         )
     return answered(wire, values, result)
@@ -136,7 +136,7 @@ def _replayed(seat: ServerSeat, declaration: FunctionDeclaration, wire: str) -> 
     return handle
 
 
-def _given(seat: ServerSeat, declares_result: bool, answer: Answer, key: str, scope: ProgramScope) -> Any:
+def _given(seat: ServerSeat, declares_result: bool, answer: HostAnswer, key: str, scope: ProgramScope) -> Any:
     if answer.error is None and not declares_result:
         seat.sightings.saw(answer.operation, answer.value)
     return give(answer, key, scope, seat.services)

@@ -17,17 +17,17 @@ from mcp_types import AudioContent, CallToolResult, EmbeddedResource, ImageConte
 
 from gg.errors import ErrorCode
 from gg.prompts import render
-from gg.sdk.host.answers import Answer
+from gg.sdk.host.answers import HostAnswer
 
 
-def answered(operation: str, arguments: Mapping[str, Any], result: CallToolResult) -> Answer:
+def answered(operation: str, arguments: Mapping[str, Any], result: CallToolResult) -> HostAnswer:
     """The answer `result` gives the call of `operation` with the wire `arguments`."""
     if result.is_error:
         text = _text(result) or render("mcp-tool-error-silent")
-        return Answer(operation, arguments, error=(ErrorCode.OTHER, text))
+        return HostAnswer(operation, arguments, error=(ErrorCode.OTHER, text))
     if result.structured_content is not None:
-        return Answer(operation, arguments, value=result.structured_content)
-    return Answer(operation, arguments, value=_text(result))
+        return HostAnswer(operation, arguments, value=result.structured_content)
+    return HostAnswer(operation, arguments, value=_text(result))
 
 
 def _text(result: CallToolResult) -> str:

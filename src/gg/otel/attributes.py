@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gg.otel.names import SUBMIT_PROGRAM, Conventions, FinishReason, GenAi, Gg, Operation, ToolType
+from gg.otel.names import SUBMIT_PROGRAM, Conventions, FinishReason, GenAi, GenAiOperation, Gg, ToolType
 from gg.otel.record import float_of, int_of, list_of, reply_cost, tally, token_counts
 from gg.otel.spans import Attributes
 
@@ -32,7 +32,7 @@ def model_parts(model_id: str) -> tuple[str, str]:
 def workflow_attributes(run_id: str, started: Mapping[str, Any]) -> Attributes:
     return _present(
         {
-            GenAi.OPERATION: Operation.WORKFLOW.value,
+            GenAi.OPERATION: GenAiOperation.WORKFLOW.value,
             GenAi.WORKFLOW_NAME: started.get("name"),
             GenAi.CONVERSATION_ID: run_id,
             Gg.RUN_ID: run_id,
@@ -57,7 +57,7 @@ def agent_attributes(
     provider, model = model_parts(str(spawned.get("modelId") or ""))
     return _present(
         {
-            GenAi.OPERATION: Operation.AGENT.value,
+            GenAi.OPERATION: GenAiOperation.AGENT.value,
             GenAi.AGENT_ID: spawned.get("agentId"),
             GenAi.AGENT_NAME: spawned.get("profileId"),
             GenAi.CONVERSATION_ID: run_id,
@@ -76,7 +76,7 @@ def chat_attributes(
     provider, model = model_parts(model_id)
     return _present(
         {
-            GenAi.OPERATION: Operation.CHAT.value,
+            GenAi.OPERATION: GenAiOperation.CHAT.value,
             conventions.provider: provider or None,
             GenAi.REQUEST_MODEL: model or None,
             GenAi.CONVERSATION_ID: run_id,
@@ -128,7 +128,7 @@ def program_attributes(
     links = list_of(execution.get("links"))
     return _present(
         {
-            GenAi.OPERATION: Operation.TOOL.value,
+            GenAi.OPERATION: GenAiOperation.TOOL.value,
             GenAi.TOOL_NAME: SUBMIT_PROGRAM,
             GenAi.TOOL_TYPE: ToolType.FUNCTION.value,
             GenAi.TOOL_CALL_ID: receipt.get("callId") if receipt else None,
@@ -150,7 +150,7 @@ def program_attributes(
 def call_attributes(call: Mapping[str, Any]) -> Attributes:
     return _present(
         {
-            GenAi.OPERATION: Operation.TOOL.value,
+            GenAi.OPERATION: GenAiOperation.TOOL.value,
             GenAi.TOOL_NAME: call.get("operation"),
             GenAi.TOOL_TYPE: ToolType.FUNCTION.value,
             Gg.ORDINAL: call.get("ordinal"),

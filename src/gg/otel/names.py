@@ -23,7 +23,7 @@ LATEST_EXPERIMENTAL = "gen_ai_latest_experimental"
 SUBMIT_PROGRAM = "submit_program"
 
 
-class Operation(StrEnum):
+class GenAiOperation(StrEnum):
     """`gen_ai.operation.name` values, and the first word of each span's name."""
 
     WORKFLOW = "invoke_workflow"

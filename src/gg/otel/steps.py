@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from gg.otel import attributes as attrs
 from gg.otel import marks
 from gg.otel.content import program_content, reply_content
-from gg.otel.names import SUBMIT_PROGRAM, GenAi, Gg, Operation, ToolType
+from gg.otel.names import SUBMIT_PROGRAM, GenAi, GenAiOperation, Gg, ToolType
 from gg.otel.opened import Instance, OpenSpan
 from gg.otel.record import WireRecord, float_of
 from gg.otel.spans import Attributes, Kind, StatusCode
@@ -68,7 +68,7 @@ class Steps:
         tree = self._tree
         instance.chat = OpenSpan(
             tree.span_id(f"chat:{instance.agent_id}:{instance.requests}"),
-            f"{Operation.CHAT.value} {model}",
+            f"{GenAiOperation.CHAT.value} {model}",
             Kind.CLIENT,
             instance.span.span_id,
             at,
@@ -124,13 +124,13 @@ class Steps:
         instance.programs_in_turn += 1
         key = f"program:{instance.agent_id}:{instance.turn}:{instance.programs_in_turn}"
         opening: Attributes = {
-            GenAi.OPERATION: Operation.TOOL.value,
+            GenAi.OPERATION: GenAiOperation.TOOL.value,
             GenAi.TOOL_NAME: SUBMIT_PROGRAM,
             GenAi.TOOL_TYPE: ToolType.FUNCTION.value,
         }
         start = min(instance.boundary_ns or at, at)
         instance.program = OpenSpan(
-            self._tree.span_id(key), f"{Operation.TOOL.value} {SUBMIT_PROGRAM}", Kind.INTERNAL,
+            self._tree.span_id(key), f"{GenAiOperation.TOOL.value} {SUBMIT_PROGRAM}", Kind.INTERNAL,
             instance.span.span_id, start, dict(opening),
         )  # fmt: skip
         return instance.program
@@ -139,7 +139,7 @@ class Steps:
         program = self._program(instance, at)
         instance.call_count += 1
         key = f"call:{instance.agent_id}:{instance.call_count}"
-        name = f"{Operation.TOOL.value} {record.get('operation') or '?'}"
+        name = f"{GenAiOperation.TOOL.value} {record.get('operation') or '?'}"
         span = OpenSpan(
             self._tree.span_id(key), name, Kind.INTERNAL, program.span_id, at, attrs.call_attributes(record)
         )

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from gg.otel import attributes as attrs
 from gg.otel import marks
 from gg.otel.content import request_content
-from gg.otel.names import Conventions, GenAi, Gg, Operation
+from gg.otel.names import Conventions, GenAi, GenAiOperation, Gg
 from gg.otel.opened import Instance, OpenSpan
 from gg.otel.record import WireRecord
 from gg.otel.spans import Kind, Span, SpanLink, StatusCode, nanos_of, span_id_of, trace_id_of
@@ -113,7 +113,7 @@ class SpanTree:
 
     def _open_run(self, started: WireRecord, at: int) -> None:
         self._started = started
-        name = f"{Operation.WORKFLOW.value} {started.get('name') or 'gg'}"
+        name = f"{GenAiOperation.WORKFLOW.value} {started.get('name') or 'gg'}"
         self._run = OpenSpan(
             self.span_id(RUN_KEY),
             name,
@@ -172,7 +172,7 @@ class SpanTree:
         attributes = attrs.agent_attributes(self.run_id, spawned, relation, self.conventions)
         if self.content and isinstance(spawned.get("brief"), str):
             attributes[Gg.AGENT_BRIEF] = spawned["brief"]
-        name = f"{Operation.AGENT.value} {spawned.get('profileId') or agent_id}"
+        name = f"{GenAiOperation.AGENT.value} {spawned.get('profileId') or agent_id}"
         span = OpenSpan(self.span_id(f"agent:{agent_id}"), name, Kind.INTERNAL, parent_id, at, attributes)
         self._link_origin(agent_id, span)
         arm = spawned.get("language") if isinstance(spawned.get("language"), str) else None

@@ -48,7 +48,7 @@ _NOTHING = "nothing (no such step)"
 
 
 @dataclass(frozen=True)
-class Step:
+class PlayedStep:
     what: str
     turn: int
     value: Any
@@ -104,9 +104,9 @@ def verdict_of(
     return Verdict(mode, len(agents), sum(len(s) for s in ours.values()), first)
 
 
-def steps_of(records: Iterable[Mapping[str, Any]], mode: Fingerprint) -> dict[str, list[Step]]:
+def steps_of(records: Iterable[Mapping[str, Any]], mode: Fingerprint) -> dict[str, list[PlayedStep]]:
     """Each agent's steps, in the order its records stand (see the module rules)."""
-    steps: dict[str, list[Step]] = {}
+    steps: dict[str, list[PlayedStep]] = {}
     arrived: dict[str, list[str]] = {}
     last: dict[str, tuple[int, int]] = {}
     for order, record in enumerate(records):
@@ -115,11 +115,13 @@ def steps_of(records: Iterable[Mapping[str, Any]], mode: Fingerprint) -> dict[st
             arrived.setdefault(agent, []).extend(arrivals(dict(record)))
         value = _value(record, mode)
         if value is not None:
-            steps.setdefault(agent, []).append(Step(_WHAT[str(record["type"])], turn, value, order))
+            steps.setdefault(agent, []).append(PlayedStep(_WHAT[str(record["type"])], turn, value, order))
             last[agent] = (turn, order)
     for agent, texts in ((a, t) for a, t in arrived.items() if t):
         turn, order = last.get(agent, (0, 0))
-        steps.setdefault(agent, []).append(Step("arrivals from other agents", turn, sorted(texts), order))
+        steps.setdefault(agent, []).append(
+            PlayedStep("arrivals from other agents", turn, sorted(texts), order)
+        )
     return steps
 
 
@@ -137,7 +139,7 @@ def _value(record: Mapping[str, Any], mode: Fingerprint) -> Any:
     return masked(value) if mode is Fingerprint.SHAPE else value
 
 
-def _first(agent: str, ours: list[Step], theirs: list[Step], beyond: int) -> Divergence | None:
+def _first(agent: str, ours: list[PlayedStep], theirs: list[PlayedStep], beyond: int) -> Divergence | None:
     """The agent's first step the replay did otherwise than the record, if any."""
     for index, step in enumerate(ours):
         if index >= len(theirs):

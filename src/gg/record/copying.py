@@ -20,7 +20,7 @@ import click
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 
 if TYPE_CHECKING:  # the command line loads this module; what it reads is loaded when it runs
-    from gg.telemetry.copy import Copied
+    from gg.telemetry.copy import CopyTally
     from gg.telemetry.location import StoreLocation
     from gg.telemetry.rebuild import RunEvents, Unread
 
@@ -84,7 +84,7 @@ def _counted(count: int, word: str) -> str:
     return f"1 {word}" if count == 1 else f"{count:,} {word}s"
 
 
-def _report(copied: Copied, into: StoreLocation) -> None:
+def _report(copied: CopyTally, into: StoreLocation) -> None:
     from gg.wire import escaped
 
     runs, events = _counted(copied.runs, "run"), _counted(copied.events, "event")

@@ -21,7 +21,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, LiteralString, cast
 
-from gg.record.query import Answer, BadQuery, NotARead, PastTimeBound, QueryError, only_reads
+from gg.record.query import BadQuery, NotARead, PastTimeBound, QueryAnswer, QueryError, only_reads
 from gg.record.sql_view import statements
 from gg.record.view_spelling import POSTGRESQL_SPELLING
 from gg.record.views import VIEWS
@@ -36,7 +36,7 @@ _READ_ONLY = re.compile(r"cannot execute (.+?) in a read-only transaction")
 _CURSOR = "gg_query"
 
 
-def run_on_postgres(location: StoreLocation, sql: str, *, rows: int, seconds: float) -> Answer:
+def run_on_postgres(location: StoreLocation, sql: str, *, rows: int, seconds: float) -> QueryAnswer:
     """Run one read over the views of the PostgreSQL store at `location` (see the module rules);
     `RunStoreError` when the store cannot be reached or holds no run store this gg reads."""
     from gg.record.reader import open_postgres
@@ -72,7 +72,9 @@ def install_views(connection: psycopg.Connection[tuple[Any, ...]]) -> None:
     connection.execute("COMMIT")
 
 
-def _answer(connection: psycopg.Connection[tuple[Any, ...]], sql: str, rows: int, seconds: float) -> Answer:
+def _answer(
+    connection: psycopg.Connection[tuple[Any, ...]], sql: str, rows: int, seconds: float
+) -> QueryAnswer:
     import psycopg
 
     connection.execute("BEGIN READ ONLY")
@@ -91,7 +93,7 @@ def _answer(connection: psycopg.Connection[tuple[Any, ...]], sql: str, rows: int
         raise _failure(failed) from None
     columns = tuple(column.name for column in described)
     kept = [tuple(_plain(value) for value in row) for row in got[:rows]]
-    return Answer(columns, kept, rows, len(got) > rows)
+    return QueryAnswer(columns, kept, rows, len(got) > rows)
 
 
 def _failure(failed: Exception) -> QueryError:

@@ -79,7 +79,7 @@ def only_reads(what: str) -> NotARead:
 
 
 @dataclass(frozen=True)
-class Answer:
+class QueryAnswer:
     """A query's rows, at most `limit`; `truncated` when the query had more."""
 
     columns: tuple[str, ...]
@@ -131,7 +131,7 @@ def run_query(
     rows: int = DEFAULT_ROWS,
     seconds: float = DEFAULT_SECONDS,
     clock: Callable[[], float] = time.monotonic,
-) -> Answer:
+) -> QueryAnswer:
     """Run one read over the views of the store at `where` (see the module rules); a PostgreSQL
     store's is `gg.record.postgres_query`'s."""
     if isinstance(where, StoreLocation) and where.backend is Backend.POSTGRESQL:
@@ -148,7 +148,7 @@ def run_query(
 
 def _answer(
     db: sqlite3.Connection, guard: Guard, sql: str, rows: int, seconds: float, clock: Callable[[], float]
-) -> Answer:
+) -> QueryAnswer:
     deadline = clock() + seconds
     db.set_progress_handler(lambda: int(clock() > deadline), PROGRESS_STEPS)
     try:
@@ -163,7 +163,7 @@ def _answer(
     finally:
         db.set_progress_handler(None, 0)
     columns = tuple(str(d[0]) for d in cursor.description)
-    return Answer(columns, [tuple(row) for row in got[:rows]], rows, len(got) > rows)
+    return QueryAnswer(columns, [tuple(row) for row in got[:rows]], rows, len(got) > rows)
 
 
 def _failure(failed: sqlite3.DatabaseError, guard: Guard, seconds: float) -> QueryError:

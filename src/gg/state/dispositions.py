@@ -24,7 +24,15 @@ from typing import Any
 from gg.config.kinds import KIND_ORDER, Disposition, ModuleKind
 from gg.errors import FatalFault, GgDefect
 
-__all__ = ["LibraryRow", "Row", "Step", "exec_carries", "fork_dispositions", "library_row", "transfer_steps"]
+__all__ = [
+    "LibraryRow",
+    "PlanStep",
+    "Row",
+    "exec_carries",
+    "fork_dispositions",
+    "library_row",
+    "transfer_steps",
+]
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ def library_row(before: int | None, after: int | None, *, fork: bool = False) ->
     return LibraryRow(Disposition.COPIED if fork else Disposition.CARRIED, after, before - after)
 
 
-class Step(StrEnum):
+class PlanStep(StrEnum):
     """What a succession's plan does to one kind, before the module has its say."""
 
     CARRY = "carry"
@@ -95,7 +103,7 @@ def exec_carries(held: frozenset[ModuleKind], receiving: frozenset[ModuleKind]) 
 
 def transfer_steps(
     held: frozenset[ModuleKind], receiving: frozenset[ModuleKind], carried: frozenset[ModuleKind]
-) -> dict[ModuleKind, Step]:
+) -> dict[ModuleKind, PlanStep]:
     """Per kind, in kind order. Raises `GgDefect` for a plan carrying a kind not held."""
     missing = sorted(carried - held, key=KIND_ORDER.index)
     if missing:
@@ -103,12 +111,12 @@ def transfer_steps(
         raise GgDefect(
             FatalFault.HOST_FAULT, f"a transfer carries {names}, which the outgoing agent does not hold"
         )
-    steps: dict[ModuleKind, Step] = {}
+    steps: dict[ModuleKind, PlanStep] = {}
     for kind in KIND_ORDER:
         if kind in carried:
-            steps[kind] = Step.CARRY if kind in receiving else Step.DROP
+            steps[kind] = PlanStep.CARRY if kind in receiving else PlanStep.DROP
         elif kind in receiving:
-            steps[kind] = Step.INITIALIZE
+            steps[kind] = PlanStep.INITIALIZE
         else:
-            steps[kind] = Step.DROP if kind in held else Step.ABSENT
+            steps[kind] = PlanStep.DROP if kind in held else PlanStep.ABSENT
     return steps

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gg.config.kinds import KIND_ORDER, Disposition, ModuleKind, Origin, held_by_profile
-from gg.state.dispositions import Row, Step, fork_dispositions, transfer_steps
+from gg.state.dispositions import PlanStep, Row, fork_dispositions, transfer_steps
 from gg.state.module import Holder, Incompatible, Instance, Module, ModuleClasses
 from gg.state.storeids import StoreIds
 
@@ -162,7 +162,7 @@ class ModuleSet:
     def _step(
         self,
         kind: ModuleKind,
-        step: Step,
+        step: PlanStep,
         holder: Holder,
         ids: StoreIds,
         reasons: list[str],
@@ -170,9 +170,9 @@ class ModuleSet:
     ) -> tuple[Slot | None, Row]:
         old = self._slots[kind]
         source = old.module_id or None
-        if step is Step.ABSENT:
+        if step is PlanStep.ABSENT:
             return None, Row(kind, Disposition.ABSENT)
-        if step is Step.CARRY and old.module is not None:
+        if step is PlanStep.CARRY and old.module is not None:
             adopted = old.module.adopted(holder, instance, ids, old.module_id)
             if not isinstance(adopted, Incompatible):
                 return Slot(kind, adopted.module_id, adopted.origin, adopted.module), Row(
@@ -181,7 +181,7 @@ class ModuleSet:
             reasons.append(adopted.reason)
         if old.module is not None:
             old.module.release()
-        if step is Step.DROP:
+        if step is PlanStep.DROP:
             return None, Row(kind, Disposition.DROPPED, source)
         fresh = self._classes[kind].bind(holder, Instance(instance.agent_id), ids)
         return Slot(kind, fresh.module_id, fresh.origin, fresh.module), Row(

@@ -26,7 +26,7 @@ from gg.telemetry.store import StoreWriter
 
 
 @dataclass
-class Copied:
+class CopyTally:
     """What a copy did: runs and events copied, runs and events skipped, files not read."""
 
     runs: int = 0
@@ -51,9 +51,9 @@ def ndjson_files(folder: Path) -> list[Path] | None:
     return None
 
 
-def copy_runs(source: Iterator[RunEvents | Unread], target: StoreLocation) -> Copied:
+def copy_runs(source: Iterator[RunEvents | Unread], target: StoreLocation) -> CopyTally:
     """Every run `source` yields into the store at `target` (see the module rules)."""
-    copied, writer = Copied(), StoreWriter(target)
+    copied, writer = CopyTally(), StoreWriter(target)
     try:
         for run in source:
             if isinstance(run, Unread):

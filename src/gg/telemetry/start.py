@@ -34,7 +34,7 @@ WORKSPACE_DIR = "workspace"
 JOURNAL_FILE = "journal.jsonl"
 
 
-class Copied(Protocol):
+class KeepsCopy(Protocol):
     """A recorder that can keep a second copy of its journal (`JournalRecorder`)."""
 
     def keep_copy(self, path: Path) -> None: ...
@@ -50,7 +50,9 @@ class Size:
         return self.bytes > KEPT_BYTES or self.entries > KEPT_ENTRIES
 
 
-def keep_start(store: Path, run_id: str, config_path: Path, workspace: Path, recorder: Copied) -> str | None:
+def keep_start(
+    store: Path, run_id: str, config_path: Path, workspace: Path, recorder: KeepsCopy
+) -> str | None:
     """Keep the start of run `run_id`; None when kept (or when there is no workspace folder to keep,
     which refuses the launch itself), else the sentence saying why it was not."""
     if not workspace.is_dir():

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from gg.record.query import Answer
+from gg.record.query import QueryAnswer
 from gg.record.views import View
 from gg.terminal.glyphs import first_line, plural
 from gg.wire import printable
@@ -34,7 +34,7 @@ def cell(value: object) -> tuple[str, bool]:
     return shown, shown != text
 
 
-def render_answer(answer: Answer, console: Console) -> None:
+def render_answer(answer: QueryAnswer, console: Console) -> None:
     """The answer as a table, then what it left out."""
     table = Table(box=None, header_style="bold", pad_edge=False)
     for column in answer.columns:

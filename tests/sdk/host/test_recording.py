@@ -14,7 +14,7 @@ from gg.errors import ErrorCode, OperationError
 from gg.providers.journal import JournalError, load_journal
 from gg.providers.recording import JournalRecorder
 from gg.providers.scripted import ScriptedClient, program_reply
-from gg.sdk.host.answers import Answer, ReplayedAnswers
+from gg.sdk.host.answers import HostAnswer, ReplayedAnswers
 from gg.sdk.host.recording import answer_line, family_line, read_host_recording, read_host_recordings
 
 family = gg.family("ledger", doc="the ledger.")
@@ -32,10 +32,12 @@ def test_host_lines_are_kept_where_they_came_and_the_replies_are_read_around_the
     recorder.record_host(family_line(family.declaration, "books:ledger"))
     client = recorder.wrap(ScriptedClient([program_reply("one();"), program_reply("two();")]), "root")
     client.complete(None)  # type: ignore[arg-type]
-    recorder.record_host(answer_line("root", Answer("ledger.balance", {"account": "a"}, 1.0)), "root")
+    recorder.record_host(answer_line("root", HostAnswer("ledger.balance", {"account": "a"}, 1.0)), "root")
     client.complete(None)  # type: ignore[arg-type]
     recorder.record_host(
-        answer_line("root", Answer("ledger.balance", {"account": "b"}, error=(ErrorCode.NOT_FOUND, "no b"))),
+        answer_line(
+            "root", HostAnswer("ledger.balance", {"account": "b"}, error=(ErrorCode.NOT_FOUND, "no b"))
+        ),
         "root",
     )
     recorder.close()
@@ -49,8 +51,8 @@ def test_host_lines_are_kept_where_they_came_and_the_replies_are_read_around_the
     assert recorded.declaration == family.declaration and recorded.entry == "books:ledger"
     assert recording.named("ledger") is recorded and recording.entered_as("books:ledger") is recorded
     assert [answer for _, answer in recording.answers] == [
-        Answer("ledger.balance", {"account": "a"}, 1.0),
-        Answer("ledger.balance", {"account": "b"}, error=(ErrorCode.NOT_FOUND, "no b")),
+        HostAnswer("ledger.balance", {"account": "a"}, 1.0),
+        HostAnswer("ledger.balance", {"account": "b"}, error=(ErrorCode.NOT_FOUND, "no b")),
     ]
 
 
@@ -61,8 +63,8 @@ def test_an_answer_stands_after_the_latest_reply_of_the_agent_whose_program_aske
     child = recorder.wrap(ScriptedClient([program_reply("child();")]), "root.1")
     root.complete(None)  # type: ignore[arg-type]
     child.complete(None)  # type: ignore[arg-type]
-    recorder.record_host(answer_line("root", Answer("ledger.balance", {"account": "r"}, 1.0)), "root")
-    recorder.record_host(answer_line("root.1", Answer("ledger.balance", {"account": "c"}, 2.0)), "root.1")
+    recorder.record_host(answer_line("root", HostAnswer("ledger.balance", {"account": "r"}, 1.0)), "root")
+    recorder.record_host(answer_line("root.1", HostAnswer("ledger.balance", {"account": "c"}, 2.0)), "root.1")
     recorder.close()
     lines = path.read_text().splitlines()[1:]
     markers = ['"root();"', '"r"', '"child();"', '"c"']  # root's reply, its answer, the child's, its answer
@@ -76,7 +78,7 @@ def test_an_answer_stands_after_the_latest_reply_of_the_agent_whose_program_aske
 def test_the_host_lines_of_every_replayed_journal_are_read_and_every_bad_line_named(tmp_path: Path) -> None:
     first, second, bad = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
     for path, agent, value in [(first, "root", 1.0), (second, "root.1", 2.0)]:
-        answer = Answer("ledger.balance", {"account": agent}, value)
+        answer = HostAnswer("ledger.balance", {"account": agent}, value)
         path.write_text(json.dumps(answer_line(agent, answer)) + "\n")
     bad.write_text('{"hostFamily": 3}\n')
     read = read_host_recordings([first, second])
@@ -98,9 +100,9 @@ def test_a_host_line_that_cannot_be_read_is_refused_with_its_line_number(tmp_pat
 def test_a_replay_gives_each_agent_its_answers_in_order_and_refuses_a_call_it_holds_none_for() -> None:
     answers = ReplayedAnswers.of(
         [
-            ("root", Answer("ledger.balance", {"account": "a"}, 1.0)),
-            ("child", Answer("ledger.balance", {"account": "c"}, 3.0)),
-            ("root", Answer("ledger.balance", {"account": "b"}, 2.0)),
+            ("root", HostAnswer("ledger.balance", {"account": "a"}, 1.0)),
+            ("child", HostAnswer("ledger.balance", {"account": "c"}, 3.0)),
+            ("root", HostAnswer("ledger.balance", {"account": "b"}, 2.0)),
         ]
     )
     assert answers.next("child", "balance", "ledger.balance", {"account": "c"}).give("balance") == 3.0
@@ -115,7 +117,7 @@ def test_a_replay_gives_each_agent_its_answers_in_order_and_refuses_a_call_it_ho
 
 
 def test_a_recorded_error_is_given_back_as_the_same_error() -> None:
-    failed = Answer("ledger.balance", {"account": "z"}, error=(ErrorCode.OTHER, "KeyError: 'z'"))
+    failed = HostAnswer("ledger.balance", {"account": "z"}, error=(ErrorCode.OTHER, "KeyError: 'z'"))
     with pytest.raises(OperationError) as raised:
         failed.give("balance")
     assert (raised.value.operation, raised.value.code, raised.value.message) == (
@@ -130,8 +132,8 @@ def test_a_host_answer_naming_an_agent_of_no_ids_shape_is_refused_as_a_reply_lin
 ) -> None:
     path = tmp_path / "bad-agent.jsonl"
     lines = [
-        answer_line("root", Answer("ledger.balance", {"account": "a"}, 1.0)),
-        answer_line("worker\u202e", Answer("ledger.balance", {"account": "b"}, 2.0)),
+        answer_line("root", HostAnswer("ledger.balance", {"account": "a"}, 1.0)),
+        answer_line("worker\u202e", HostAnswer("ledger.balance", {"account": "b"}, 2.0)),
     ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     with pytest.raises(JournalError) as refused:
@@ -149,8 +151,8 @@ def test_a_recorded_value_outside_the_declared_result_is_answered_other_as_the_l
     path = tmp_path / "wrong-type.jsonl"
     lines = [
         family_line(family.declaration, None),
-        answer_line("root", Answer("ledger.balance", {"account": "a"}, "one")),
-        answer_line("root", Answer("ledger.balance", {"account": "b"}, 2.5)),
+        answer_line("root", HostAnswer("ledger.balance", {"account": "a"}, "one")),
+        answer_line("root", HostAnswer("ledger.balance", {"account": "b"}, 2.5)),
     ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     for recording in (read_host_recording(path), read_host_recordings([path])):
@@ -159,4 +161,4 @@ def test_a_recorded_value_outside_the_declared_result_is_answered_other_as_the_l
             ErrorCode.OTHER,
             'it answered outside its declared result `float`: the answer must be a number, got "one"',
         )
-        assert right == Answer("ledger.balance", {"account": "b"}, 2.5)
+        assert right == HostAnswer("ledger.balance", {"account": "b"}, 2.5)

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from gg.console.index import RunIndex
-from gg.console.modules import Store
+from gg.console.modules import IndexedStore
 from gg.console.site import console_of
 
 
@@ -34,7 +34,7 @@ def tabs(index: RunIndex) -> list[Tab]:
     return out
 
 
-def store_address(index: RunIndex, store: Store) -> str | None:
+def store_address(index: RunIndex, store: IndexedStore) -> str | None:
     """Where a store's page is: on the Modules tab when the run has one, else the module file
     of an instance that holds it, else nowhere (it is shown unlinked)."""
     base = f"/runs/{index.run_id}"

@@ -1,6 +1,6 @@
 """What a host function answered, and answering again from a recording.
 
-An `Answer` is one call as a recording keeps it: the operation, the arguments the program sent
+An `HostAnswer` is one call as a recording keeps it: the operation, the arguments the program sent
 (wire spelling) and either the value handed back (JSON data) or the error raised (`code`,
 `message`). A replay with the function absent gives each agent its recorded answers in order
 (`ReplayedAnswers`):
@@ -25,7 +25,7 @@ from gg.sdk.shapes import Shape, py
 
 
 @dataclass(frozen=True)
-class Answer:
+class HostAnswer:
     operation: str  # the wire key, `inventory.count`
     arguments: Mapping[str, Any]
     value: Any = None
@@ -58,8 +58,8 @@ def outside_result(result: Shape, value: Any) -> str | None:
     return f"it answered outside its declared result `{py(result)}`: the answer{wrong.where} {wrong.reason}"
 
 
-def answer_from_json(data: Any) -> tuple[str, Answer]:
-    """(agent id, answer) from `Answer.to_json`. Raises `ValueError`."""
+def answer_from_json(data: Any) -> tuple[str, HostAnswer]:
+    """(agent id, answer) from `HostAnswer.to_json`. Raises `ValueError`."""
     entry = object_of(data)
     if entry is None or not all(isinstance(entry.get(key), str) for key in ("agent", "operation")):
         raise ValueError("a host answer names its `agent` and `operation`")
@@ -67,11 +67,11 @@ def answer_from_json(data: Any) -> tuple[str, Answer]:
     if arguments is None:
         raise ValueError("a host answer's `arguments` must be an object")
     if "error" not in entry:
-        return entry["agent"], Answer(entry["operation"], arguments, entry.get("value"))
+        return entry["agent"], HostAnswer(entry["operation"], arguments, entry.get("value"))
     error = object_of(entry["error"])
     if error is None or not isinstance(error.get("message"), str):
         raise ValueError("a host answer's `error` holds its `code` and `message`")
-    return entry["agent"], Answer(
+    return entry["agent"], HostAnswer(
         entry["operation"], arguments, error=(ErrorCode(error.get("code")), error["message"])
     )
 
@@ -80,17 +80,17 @@ def answer_from_json(data: Any) -> tuple[str, Answer]:
 class ReplayedAnswers:
     """Each agent's recorded answers, handed out in order; safe from several agent threads."""
 
-    _queues: dict[str, deque[Answer]] = field(default_factory=dict[str, deque[Answer]])
+    _queues: dict[str, deque[HostAnswer]] = field(default_factory=dict[str, deque[HostAnswer]])
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def of(cls, recorded: Iterable[tuple[str, Answer]]) -> ReplayedAnswers:
+    def of(cls, recorded: Iterable[tuple[str, HostAnswer]]) -> ReplayedAnswers:
         answers = cls()
         for agent_id, answer in recorded:
             answers._queues.setdefault(agent_id, deque()).append(answer)
         return answers
 
-    def next(self, agent_id: str, key: str, operation: str, arguments: Mapping[str, Any]) -> Answer:
+    def next(self, agent_id: str, key: str, operation: str, arguments: Mapping[str, Any]) -> HostAnswer:
         """The answer recorded for this call. Raises `ApiError(unavailable)` (see the module rules)."""
         with self._lock:
             queue = self._queues.get(agent_id)
@@ -106,7 +106,7 @@ def _exhausted(operation: str) -> str:
     return f"this session is replayed from a recording, which holds no answer for this call of `{operation}`"
 
 
-def _diverged(recorded: Answer, operation: str, arguments: Mapping[str, Any]) -> str:
+def _diverged(recorded: HostAnswer, operation: str, arguments: Mapping[str, Any]) -> str:
     held, given = shown(dict(recorded.arguments)), shown(dict(arguments))
     return (
         f"this session is replayed from a recording, whose next answer is for `{recorded.operation}` "

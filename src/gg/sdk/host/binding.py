@@ -20,7 +20,7 @@ from typing import Any
 from gg.config.model import CapabilitySet, HostFunctionsCapability, HostFunctionsParams
 from gg.deadline import within
 from gg.errors import ConfigDefect, ConfigError
-from gg.sdk.host.answers import Answer, ReplayedAnswers
+from gg.sdk.host.answers import HostAnswer, ReplayedAnswers
 from gg.sdk.host.calling import FunctionLoop, call_function
 from gg.sdk.host.declaration import FunctionDeclaration
 from gg.sdk.host.family import HostFamily, HostFunction
@@ -127,7 +127,7 @@ def _replayed(key: str, wire: str, answers: ReplayedAnswers, services: HostServi
     return handle
 
 
-def give(answer: Answer, key: str, scope: ProgramScope, services: HostServices) -> Any:
+def give(answer: HostAnswer, key: str, scope: ProgramScope, services: HostServices) -> Any:
     """The answer handed to the program as the operation `key`'s, recorded first when the run
     writes a recording."""
     if services.record is not None:

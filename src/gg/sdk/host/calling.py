@@ -35,7 +35,7 @@ from typing import Any
 
 from gg.errors import ErrorCode, OperationError
 from gg.prompts import render
-from gg.sdk.host.answers import Answer, outside_result
+from gg.sdk.host.answers import HostAnswer, outside_result
 from gg.sdk.host.codec import decode, encode
 from gg.sdk.host.family import HostFunction
 from gg.wire import camel
@@ -47,7 +47,7 @@ CLOSE_WAIT_SECS = 5.0
 class Called:
     """A call's answer, and what the operator is told when the function failed (None when not)."""
 
-    answer: Answer
+    answer: HostAnswer
     failure: str | None = None
     traceback: str | None = None
 
@@ -64,22 +64,22 @@ def call_function(
     try:
         given = _decoded(function, arguments)
     except Exception as refused:  # a record class's own validation (a pydantic constraint, say)
-        return Called(Answer(operation, arguments, error=(ErrorCode.INVALID_ARGUMENT, describe(refused))))
+        return Called(HostAnswer(operation, arguments, error=(ErrorCode.INVALID_ARGUMENT, describe(refused))))
     try:
         returned = _answered(function, given, loop, secs)
     except Overdue:
         return _overdue(operation, arguments, secs)
     except OperationError as refusal:
-        return Called(Answer(operation, arguments, error=(refusal.code, refusal.message)))
+        return Called(HostAnswer(operation, arguments, error=(refusal.code, refusal.message)))
     except (Exception, SystemExit) as failure:
         described = describe(failure)
-        answer = Answer(operation, arguments, error=(ErrorCode.OTHER, described))
+        answer = HostAnswer(operation, arguments, error=(ErrorCode.OTHER, described))
         return Called(answer, f"host function `{operation}` failed: {described}", traceback.format_exc())
     encoded = encode(declaration.result, returned)
     text = outside_result(declaration.result, encoded)
     if text is None:
-        return Called(Answer(operation, arguments, value=encoded))
-    answer = Answer(operation, arguments, error=(ErrorCode.OTHER, text))
+        return Called(HostAnswer(operation, arguments, value=encoded))
+    answer = HostAnswer(operation, arguments, error=(ErrorCode.OTHER, text))
     return Called(answer, f"host function `{operation}`: {text}")
 
 
@@ -121,7 +121,7 @@ def _on_a_thread(call: Callable[[], Any], secs: float) -> Any:
 def _overdue(operation: str, arguments: Mapping[str, Any], secs: float) -> Called:
     seconds = f"{secs:.3g}"
     text = render("host-call-overdue", operation=operation, seconds=seconds)
-    answer = Answer(operation, arguments, error=(ErrorCode.LIMIT_EXCEEDED, text))
+    answer = HostAnswer(operation, arguments, error=(ErrorCode.LIMIT_EXCEEDED, text))
     return Called(
         answer, f"host function `{operation}` did not answer within {seconds} s; its call was abandoned"
     )

@@ -29,7 +29,7 @@ from gg.ids import is_agent_id
 from gg.providers.book import NOT_AN_AGENT_ID
 from gg.providers.host_lines import host_lines
 from gg.providers.journal import JournalError
-from gg.sdk.host.answers import Answer, answer_from_json, outside_result
+from gg.sdk.host.answers import HostAnswer, answer_from_json, outside_result
 from gg.sdk.host.declaration import FamilyDeclaration, FunctionDeclaration, family_from_json, family_to_json
 from gg.sdk.shape_check import object_of
 
@@ -46,7 +46,7 @@ class RecordedFamily:
 @dataclass(frozen=True)
 class HostRecording:
     families: tuple[RecordedFamily, ...] = ()
-    answers: tuple[tuple[str, Answer], ...] = ()  # (agent id, answer), in the order given
+    answers: tuple[tuple[str, HostAnswer], ...] = ()  # (agent id, answer), in the order given
     first: bool = False  # it answers a family it declares even when that family imports (a playback)
 
     def named(self, name: str) -> RecordedFamily | None:
@@ -60,7 +60,7 @@ def family_line(declaration: FamilyDeclaration, entry: str | None) -> dict[str, 
     return {FAMILY_KEY: {**family_to_json(declaration), "entry": entry}}
 
 
-def answer_line(agent_id: str, answer: Answer) -> dict[str, Any]:
+def answer_line(agent_id: str, answer: HostAnswer) -> dict[str, Any]:
     return {ANSWER_KEY: answer.to_json(agent_id)}
 
 
@@ -68,7 +68,7 @@ def read_host_recordings(paths: Iterable[Path]) -> HostRecording:
     """The host lines of the journals at `paths`, in that order (none when they hold none).
     Raises `JournalError` naming every bad line of every journal."""
     families: list[RecordedFamily] = []
-    answers: list[tuple[str, Answer]] = []
+    answers: list[tuple[str, HostAnswer]] = []
     refusals: list[JournalError] = []
     for path in paths:
         try:
@@ -94,7 +94,7 @@ def read_host_recording(path: Path) -> HostRecording:
         defect = ConfigDefect("journal", str(path), f"cannot be read ({unreadable})")
         raise JournalError(str(path), [defect]) from unreadable
     families: list[RecordedFamily] = []
-    answers: list[tuple[str, Answer]] = []
+    answers: list[tuple[str, HostAnswer]] = []
     defects: list[ConfigDefect] = []
     for number, key, value in host_lines(text):
         try:
@@ -114,19 +114,19 @@ def read_host_recording(path: Path) -> HostRecording:
     return _judged(families, answers)
 
 
-def _judged(families: list[RecordedFamily], answers: list[tuple[str, Answer]]) -> HostRecording:
+def _judged(families: list[RecordedFamily], answers: list[tuple[str, HostAnswer]]) -> HostRecording:
     """The recording, each recorded value outside its function's declared result answered `other`."""
     declared: dict[str, FunctionDeclaration] = {
         f"{family.declaration.name}.{function.name}": function
         for family in families
         for function in family.declaration.functions
     }
-    judged: list[tuple[str, Answer]] = []
+    judged: list[tuple[str, HostAnswer]] = []
     for agent, answer in answers:
         function = declared.get(answer.operation)
         text = None if function is None or answer.error else outside_result(function.result, answer.value)
         if text is not None:
-            answer = Answer(answer.operation, answer.arguments, error=(ErrorCode.OTHER, text))
+            answer = HostAnswer(answer.operation, answer.arguments, error=(ErrorCode.OTHER, text))
         judged.append((agent, answer))
     return HostRecording(tuple(families), tuple(judged))
 

@@ -8,7 +8,7 @@ answers over a handle, and the holder's `BoardSeat`).
 """
 
 from gg.state.board.handle import BoardHandle, IssuePolicy
-from gg.state.board.lifecycle import Action, IssueEvent, IssueStatus, Step
+from gg.state.board.lifecycle import Action, IssueEvent, IssueStatus, LifecycleStep
 from gg.state.board.module import BoardModule, BoardSeat
 from gg.state.board.store import SETTABLE, Board, BoardHooks, Issue, IssuePatch, NewIssue
 
@@ -25,6 +25,6 @@ __all__ = [
     "IssuePatch",
     "IssuePolicy",
     "IssueStatus",
+    "LifecycleStep",
     "NewIssue",
-    "Step",
 ]

@@ -61,16 +61,16 @@ class Progress:
 
 
 @dataclass(frozen=True)
-class Step:
+class LifecycleStep:
     progress: Progress
     action: Action
 
 
-def next_step(now: Progress, event: IssueEvent, *, reviewers: int, max_retries: int) -> Step | None:
+def next_step(now: Progress, event: IssueEvent, *, reviewers: int, max_retries: int) -> LifecycleStep | None:
     """The issue's next step after `event`, for an issue naming `reviewers` reviewers."""
     match now.status, event:
         case IssueStatus.OPEN, IssueEvent.DISPATCHED:
-            return Step(Progress(IssueStatus.IN_PROGRESS, now.retries), Action.WAIT)
+            return LifecycleStep(Progress(IssueStatus.IN_PROGRESS, now.retries), Action.WAIT)
         case IssueStatus.IN_PROGRESS, IssueEvent.FINISHED:
             return _review_or_done(Progress(IssueStatus.IN_REVIEW, now.retries), reviewers)
         case IssueStatus.IN_PROGRESS, IssueEvent.UNFINISHED:
@@ -78,20 +78,20 @@ def next_step(now: Progress, event: IssueEvent, *, reviewers: int, max_retries: 
         case IssueStatus.IN_REVIEW, IssueEvent.APPROVED:
             return _review_or_done(Progress(now.status, now.retries, now.approvals + 1), reviewers)
         case IssueStatus.IN_REVIEW, IssueEvent.CHANGES_REQUESTED:
-            return Step(Progress(IssueStatus.IN_PROGRESS, now.retries), Action.IMPLEMENT)
+            return LifecycleStep(Progress(IssueStatus.IN_PROGRESS, now.retries), Action.IMPLEMENT)
         case IssueStatus.IN_REVIEW, IssueEvent.REVIEW_UNFINISHED:
             return _retry(now, Action.REVIEW, max_retries)
         case _:
             return None
 
 
-def _review_or_done(progress: Progress, reviewers: int) -> Step:
+def _review_or_done(progress: Progress, reviewers: int) -> LifecycleStep:
     if progress.approvals < reviewers:
-        return Step(progress, Action.REVIEW)
-    return Step(Progress(IssueStatus.DONE, progress.retries, progress.approvals), Action.SETTLE)
+        return LifecycleStep(progress, Action.REVIEW)
+    return LifecycleStep(Progress(IssueStatus.DONE, progress.retries, progress.approvals), Action.SETTLE)
 
 
-def _retry(now: Progress, action: Action, max_retries: int) -> Step:
+def _retry(now: Progress, action: Action, max_retries: int) -> LifecycleStep:
     if now.retries < max_retries:
-        return Step(Progress(now.status, now.retries + 1, now.approvals), action)
-    return Step(Progress(IssueStatus.FAILED, now.retries, now.approvals), Action.SETTLE)
+        return LifecycleStep(Progress(now.status, now.retries + 1, now.approvals), action)
+    return LifecycleStep(Progress(IssueStatus.FAILED, now.retries, now.approvals), Action.SETTLE)

@@ -31,7 +31,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from gg.config.modules import BoardCaps
 from gg.errors import ErrorCode
-from gg.state.board.lifecycle import IssueEvent, IssueStatus, Progress, Step, next_step
+from gg.state.board.lifecycle import IssueEvent, IssueStatus, LifecycleStep, Progress, next_step
 from gg.state.dag import checked_blockers, unknown
 from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
 from gg.state.refusal import Refusal, worded
@@ -212,7 +212,9 @@ class Board:
     def remove_issue(self, issue_id: str) -> Written[BoardUsage]:
         return self._write(lambda: self._remove_issue(issue_id))
 
-    def move(self, issue_id: str, event: IssueEvent, agent_id: str | None = None) -> Written[Step | None]:
+    def move(
+        self, issue_id: str, event: IssueEvent, agent_id: str | None = None
+    ) -> Written[LifecycleStep | None]:
         """gg's move of an issue after `event` (`agent_id`: the agent now at work on it)."""
         return self._write(lambda: self._move(issue_id, event, agent_id))
 
@@ -317,7 +319,7 @@ class Board:
                 self._issues[issue.id] = replace(issue, spec=replace(issue.spec, blocked_by=kept))
         return self.usage()
 
-    def _move(self, issue_id: str, event: IssueEvent, agent_id: str | None) -> Step | None:
+    def _move(self, issue_id: str, event: IssueEvent, agent_id: str | None) -> LifecycleStep | None:
         issue = self._get(issue_id)
         reviewers = len(issue.spec.reviewers)
         step = next_step(issue.progress, event, reviewers=reviewers, max_retries=self.caps.max_retries)
