@@ -179,7 +179,7 @@ def context_bands(turns: Mapping[int, ContextTurn]) -> BarChart | None:
 
 
 @dataclass(frozen=True)
-class Node:
+class PlacedNode:
     id: str
     x: float
     y: float
@@ -200,7 +200,7 @@ class Edge:
 class TreePicture:
     width: float
     height: float
-    nodes: tuple[Node, ...]
+    nodes: tuple[PlacedNode, ...]
     edges: tuple[Edge, ...]
     node_w: int = NODE_W
     node_h: int = NODE_H
@@ -228,7 +228,7 @@ def agent_tree(tree: RecordedTree) -> TreePicture:
     if tree.root in tree.instances:
         place(tree.root, 0, frozenset({tree.root}))
     nodes = tuple(
-        Node(a, x, depth * (NODE_H + GAP_Y), _node_label(tree, a), tree.instances[a].status)
+        PlacedNode(a, x, depth * (NODE_H + GAP_Y), _node_label(tree, a), tree.instances[a].status)
         for a, (x, depth) in placed.items()
     )
     edges = tuple(_edges(tree, placed))

@@ -19,7 +19,7 @@ from typing import Any
 from gg.console.vocabulary import AgentEvent
 from gg.console.window import AgentWindow
 from gg.record.envelope import records_of
-from gg.record.records import Message, dict_of, list_of
+from gg.record.records import RecordedMessage, dict_of, list_of
 
 TOKENS = "tokens"
 CHARS = "chars"
@@ -27,7 +27,7 @@ ESTIMATED_BANDS = ("System", "Task", "Replies", "Receipts", "Views", "Feedback")
 
 
 @dataclass(frozen=True)
-class Band:
+class BandShare:
     name: str
     size: float
 
@@ -35,7 +35,7 @@ class Band:
 @dataclass(frozen=True)
 class ContextTurn:
     turn: int
-    bands: tuple[Band, ...]
+    bands: tuple[BandShare, ...]
     unit: str
     measured: bool
     limit: float | None = None
@@ -61,15 +61,15 @@ def reported_breakdowns(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[
 def read_breakdown(turn: int, record: Mapping[str, Any]) -> ContextTurn:
     unit = str(record.get("unit") or "")
     raw = record.get("bands")
-    bands: list[Band] = []
+    bands: list[BandShare] = []
     if isinstance(raw, Mapping):
-        bands = [Band(str(k), float(v)) for k, v in raw.items() if isinstance(v, int | float)]
+        bands = [BandShare(str(k), float(v)) for k, v in raw.items() if isinstance(v, int | float)]
     for item in list_of(raw):
         band = dict_of(item)
         name = str(band.get("band") or band.get("name") or band.get("source") or "")
         for key in (TOKENS, CHARS):
             if isinstance(band.get(key), int | float):
-                bands.append(Band(name, float(band[key])))
+                bands.append(BandShare(name, float(band[key])))
                 unit = unit or key
                 break
     limit = next(
@@ -93,12 +93,12 @@ def estimated_turns(window: AgentWindow, feedback: Iterable[str]) -> dict[int, C
     for request in window.requests:
         sizes = {name: running[request.end] - running[request.start] for name, running in totals.items()}
         sizes["System"] = float(len(window.systems[request.system])) if request.system >= 0 else 0.0
-        bands = tuple(Band(name, sizes[name]) for name in ESTIMATED_BANDS if sizes[name])
+        bands = tuple(BandShare(name, sizes[name]) for name in ESTIMATED_BANDS if sizes[name])
         out[request.turn] = ContextTurn(request.turn, bands, CHARS, False)
     return out
 
 
-def _band_of(message: Message, opens_thread: bool, feedback: set[str]) -> str:
+def _band_of(message: RecordedMessage, opens_thread: bool, feedback: set[str]) -> str:
     if message.role == "assistant":
         return "Replies"
     if message.role == "tool":
@@ -108,6 +108,6 @@ def _band_of(message: Message, opens_thread: bool, feedback: set[str]) -> str:
     return "Feedback" if message.content in feedback else "Views"
 
 
-def _chars(message: Message) -> float:
+def _chars(message: RecordedMessage) -> float:
     calls = sum(len(json.dumps(call.get("arguments", ""), ensure_ascii=False)) for call in message.tool_calls)
     return float(len(message.content) + calls)

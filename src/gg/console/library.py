@@ -32,7 +32,7 @@ DIFF_CONTEXT_LINES = 3
 
 
 @dataclass(frozen=True)
-class Handover:
+class HandoverChain:
     """A chain whose first link handed over a patched program: `chain` holds every link (empty
     for a record that kept only their count, `links`)."""
 
@@ -56,7 +56,7 @@ class Program:
     error_type: str | None = None
     duration_ms: float = 0.0
     api_calls: int = 0
-    handover: Handover | None = None
+    handover: HandoverChain | None = None
 
     @property
     def lines(self) -> int:
@@ -64,7 +64,7 @@ class Program:
 
 
 @dataclass(frozen=True)
-class LibraryEntry:
+class LibraryEntrySeen:
     program_id: str
     turn: int
     lines: int
@@ -88,14 +88,14 @@ class Growth:
 class AgentPrograms:
     agent_id: str
     programs: list[Program] = field(default_factory=list[Program])
-    entries: dict[str, LibraryEntry] = field(default_factory=dict[str, LibraryEntry])
+    entries: dict[str, LibraryEntrySeen] = field(default_factory=dict[str, LibraryEntrySeen])
     grew: list[Growth] = field(default_factory=list[Growth])
 
     @property
     def has_library(self) -> bool:
         return bool(self.entries)
 
-    def kept(self) -> list[LibraryEntry]:
+    def kept(self) -> list[LibraryEntrySeen]:
         """The library as the run left it."""
         return [entry for entry in self.entries.values() if entry.dropped_turn is None]
 
@@ -147,7 +147,7 @@ def _program(agent: str, turn: int, record: Mapping[str, Any], draft: _Draft) ->
         draft.pending.remove(submitted)
     links = max(run.programs, len(run.links))
     first = run.links[0].source if run.links else submitted or ran
-    handover = Handover(links, first, run.links) if links > 1 else None
+    handover = HandoverChain(links, first, run.links) if links > 1 else None
     return Program(
         agent_id=agent,
         turn=turn,
@@ -166,7 +166,7 @@ def _program(agent: str, turn: int, record: Mapping[str, Any], draft: _Draft) ->
 def _keep(book: AgentPrograms, turn: int, record: Mapping[str, Any]) -> None:
     program_id = str(record.get("programId", ""))
     known = book.entries.get(program_id)
-    book.entries[program_id] = LibraryEntry(
+    book.entries[program_id] = LibraryEntrySeen(
         program_id=program_id,
         turn=known.turn if known else turn,
         lines=int_of(record.get("lines")),
@@ -265,10 +265,10 @@ class TakenOver:
     giver: str
     turn: int
     relation: str  # fork | exec | fsm
-    entries: tuple[LibraryEntry, ...]
+    entries: tuple[LibraryEntrySeen, ...]
 
 
-def held_after(book: AgentPrograms, turn: int) -> tuple[LibraryEntry, ...]:
+def held_after(book: AgentPrograms, turn: int) -> tuple[LibraryEntrySeen, ...]:
     """`book`'s library once turn `turn` ended: kept by then, not dropped by then."""
     return tuple(
         entry

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg.record.envelope import Record, records_of
-from gg.record.records import Message, int_of, list_of, read_message
+from gg.record.records import RecordedMessage, int_of, list_of, read_message
 from gg.telemetry.events import EventType
 
 VIEW_RULE = "----"
@@ -31,7 +31,7 @@ class SentRequest:
 
     turn: int
     index: int
-    added: tuple[Message, ...]
+    added: tuple[RecordedMessage, ...]
     start: int  # the window's first message in the agent's log
     end: int  # one past its last
     system: int  # which of the agent's system prompts it sent (-1: none recorded)
@@ -43,7 +43,7 @@ class SentRequest:
 
 
 @dataclass(frozen=True)
-class Compaction:
+class CompactionSeen:
     turn: int
     summary: str
     files: tuple[str, ...]
@@ -70,17 +70,17 @@ class ViewShown:
 @dataclass
 class AgentWindow:
     agent_id: str
-    log: list[Message] = field(default_factory=list[Message])
+    log: list[RecordedMessage] = field(default_factory=list[RecordedMessage])
     systems: list[str] = field(default_factory=list[str])
     requests: list[SentRequest] = field(default_factory=list[SentRequest])
-    compactions: list[Compaction] = field(default_factory=list[Compaction])
+    compactions: list[CompactionSeen] = field(default_factory=list[CompactionSeen])
     reclaims: list[Reclaim] = field(default_factory=list[Reclaim])
 
     @property
     def system(self) -> str | None:
         return self.systems[-1] if self.systems else None
 
-    def window(self, request: SentRequest) -> list[Message]:
+    def window(self, request: SentRequest) -> list[RecordedMessage]:
         return self.log[request.start : request.end]
 
     def reclaims_of(self, turn: int) -> list[Reclaim]:
@@ -150,8 +150,8 @@ def _add_request(window: AgentWindow, record: Record, start: int, restarted: str
     )
 
 
-def _compaction(record: Record) -> Compaction:
-    return Compaction(
+def _compaction(record: Record) -> CompactionSeen:
+    return CompactionSeen(
         turn=record.turn,
         summary=str(record.get("summary") or ""),
         files=tuple(str(f) for f in list_of(record.get("files"))),

@@ -13,7 +13,7 @@ Rules kept here:
   that cannot be followed, or one a record reaches inside itself, is any JSON value there;
 - a record is named for its module, then for its `$defs` entry, else its `title`, else where it
   stands (the tool and the field path), in PascalCase (`NotesAddress`); two different records
-  that would share a name are told apart by `2`, `3`, ... (`Reading.records` holds every one
+  that would share a name are told apart by `2`, `3`, ... (`SchemaReading.records` holds every one
   read, across the tools of one server);
 - what a schema says besides its shape (`minimum`, `pattern`, `format`, ...) is not a shape; the
   whole schema is judged when a call is made (`gg.mcp.arguments`).
@@ -34,7 +34,7 @@ ANY = Scalar(ScalarKind.ANY)
 _REF_PREFIXES = ("#/$defs/", "#/definitions/")
 
 
-class Reading:
+class SchemaReading:
     """The schemas of one server's tools being read: the records named so far, by name, and the
     names taken by other modules (gg's own records, say)."""
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from gg.errors import ErrorCode
 from gg.mcp.naming import NameKind, spelled_apart
-from gg.mcp.schema import ANY, Reading, described
+from gg.mcp.schema import ANY, SchemaReading, described
 from gg.prompts import render
 from gg.sdk.host.declaration import FamilyDeclaration, FunctionDeclaration, ParamDeclaration
 from gg.sdk.host.hints import first_paragraph
@@ -71,14 +71,14 @@ def declare_module(
 ) -> tuple[FamilyDeclaration, tuple[ServedTool, ...]]:
     """The family `module` declares for the server keyed `server` listing `tools`; record names in
     `taken` (gg's own) are not used."""
-    reading = Reading(module, taken)
+    reading = SchemaReading(module, taken)
     names = spelled_apart([tool.name for tool in tools], NameKind.FUNCTION)
     served = tuple(_served(tool, name, server, reading) for tool, name in zip(tools, names, strict=True))
     brief = render("mcp-module-brief", server=server)
     return FamilyDeclaration(module, brief, tuple(s.declaration for s in served)), served
 
 
-def _served(tool: ToolSchema, name: str, server: str, reading: Reading) -> ServedTool:
+def _served(tool: ToolSchema, name: str, server: str, reading: SchemaReading) -> ServedTool:
     schema = tool.input_schema
     properties = object_of(schema.get("properties")) or {}
     required = {key for key in schema.get("required") or [] if isinstance(key, str)}

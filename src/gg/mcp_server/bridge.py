@@ -29,7 +29,7 @@ CLOSED = "ended: the MCP client closed the session"
 
 
 @dataclass(frozen=True)
-class Reading:
+class CallReading:
     """What a call is answered with: the texts the turn's next request shows, in order, or how the
     session ended (`ended`, its status and last word)."""
 
@@ -43,19 +43,19 @@ class Bridge:
     model_id = MODEL_ID
 
     def __init__(self) -> None:
-        self._programs: queue.Queue[tuple[str, Future[Reading]] | str] = queue.Queue()
-        self._waiting: Future[Reading] | None = None
+        self._programs: queue.Queue[tuple[str, Future[CallReading]] | str] = queue.Queue()
+        self._waiting: Future[CallReading] | None = None
         self._lock = threading.Lock()
         self._replies = 0
 
-    def submit(self, program: str) -> Future[Reading]:
+    def submit(self, program: str) -> Future[CallReading]:
         """Hand `program` to the session as its next reply; the future is the call's answer."""
-        answer: Future[Reading] = Future()
+        answer: Future[CallReading] = Future()
         self._programs.put((program, answer))
         return answer
 
     def complete(self, request: Request) -> Reply:
-        self._answer(Reading(next_reading(request)))
+        self._answer(CallReading(next_reading(request)))
         item = self._programs.get()
         if isinstance(item, str):
             raise Ended(item)
@@ -69,13 +69,13 @@ class Bridge:
 
     def ended(self, texts: tuple[str, ...]) -> None:
         """The session ended: the call it ran (if any) is answered with `texts`."""
-        self._answer(Reading(texts, ended=True))
+        self._answer(CallReading(texts, ended=True))
 
     def close(self, why: str = CLOSED) -> None:
         """End the session where it waits for a call, saying `why`."""
         self._programs.put(why)
 
-    def _answer(self, reading: Reading) -> None:
+    def _answer(self, reading: CallReading) -> None:
         with self._lock:
             waiting, self._waiting = self._waiting, None
         if waiting is not None:

@@ -32,7 +32,7 @@ from pydantic import Field
 from gg.agents.interruption import message_of, sigterm_interrupts
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
-from gg.mcp_server.bridge import CLOSED, Bridge, Reading
+from gg.mcp_server.bridge import CLOSED, Bridge, CallReading
 from gg.prompts import render
 from gg.sandbox.languages import LANGUAGES
 
@@ -67,7 +67,7 @@ class ArmSessions:
         self._bridge: Bridge | None = None
         self._thread: threading.Thread | None = None
 
-    def call(self, program: str) -> Reading:
+    def call(self, program: str) -> CallReading:
         """Run `program` as the open session's next turn (opening one when none is)."""
         with self._lock:
             bridge = self._bridge or self._open()

@@ -50,7 +50,7 @@ class OpenSpan:
 
 
 @dataclass
-class Instance:
+class OpenedAgent:
     """One agent instance's span and what is open under it."""
 
     agent_id: str

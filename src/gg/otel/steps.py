@@ -21,7 +21,7 @@ from gg.otel import attributes as attrs
 from gg.otel import marks
 from gg.otel.content import program_content, reply_content
 from gg.otel.names import SUBMIT_PROGRAM, GenAi, GenAiOperation, Gg, ToolType
-from gg.otel.opened import Instance, OpenSpan
+from gg.otel.opened import OpenedAgent, OpenSpan
 from gg.otel.record import WireRecord, float_of
 from gg.otel.spans import Attributes, Kind, StatusCode
 
@@ -38,7 +38,7 @@ class Steps:
     def __init__(self, tree: SpanTree) -> None:
         self._tree = tree
 
-    def on(self, kind: str, instance: Instance, record: WireRecord, at: int) -> None:
+    def on(self, kind: str, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         match kind:
             case "receipt":
                 self._on_receipt(instance, record, at)
@@ -58,7 +58,7 @@ class Steps:
                 if (write := marks.module_write(record, at, self._tree.content)) is not None:
                     instance.span.events.append(write)
 
-    def open_chat(self, instance: Instance, request: WireRecord, at: int) -> None:
+    def open_chat(self, instance: OpenedAgent, request: WireRecord, at: int) -> None:
         self._end_unanswered(instance, at, NO_REPLY)
         instance.requests += 1
         instance.turn = int(request.get("turn") or 0)
@@ -77,7 +77,7 @@ class Steps:
             ),
         )
 
-    def close_chat(self, instance: Instance, reply: WireRecord, at: int) -> None:
+    def close_chat(self, instance: OpenedAgent, reply: WireRecord, at: int) -> None:
         instance.replies.append(reply)
         chat = instance.chat
         if chat is None:  # a reply with no request on the record: it took what it says it took
@@ -91,7 +91,7 @@ class Steps:
         instance.boundary_ns = at
         self._tree.close(chat, at)
 
-    def close_open(self, instance: Instance, at: int) -> None:
+    def close_open(self, instance: OpenedAgent, at: int) -> None:
         """Close what an instance still has open when it closes."""
         for _, call in instance.calls:
             self._tree.close(call, at)
@@ -103,21 +103,21 @@ class Steps:
             self._tree.close(instance.chat, at)
             instance.chat = None
 
-    def _end_unanswered(self, instance: Instance, at: int, why: str) -> None:
+    def _end_unanswered(self, instance: OpenedAgent, at: int, why: str) -> None:
         if instance.chat is None:
             return
         instance.chat.attributes[GenAi.ERROR_TYPE] = why
         self._tree.close(instance.chat, at, StatusCode.ERROR, why)
         instance.chat = None
 
-    def _on_receipt(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_receipt(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         instance.boundary_ns = at
         if record.get("tool") == SUBMIT_PROGRAM and (
             record.get("programId") or record.get("body") == RECEIPT_OK
         ):
             instance.receipts.append(record)
 
-    def _program(self, instance: Instance, at: int) -> OpenSpan:
+    def _program(self, instance: OpenedAgent, at: int) -> OpenSpan:
         """The program running on `instance`, opened at the end of the step before it if new."""
         if instance.program is not None:
             return instance.program
@@ -135,7 +135,7 @@ class Steps:
         )  # fmt: skip
         return instance.program
 
-    def _on_call(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_call(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         program = self._program(instance, at)
         instance.call_count += 1
         key = f"call:{instance.agent_id}:{instance.call_count}"
@@ -145,7 +145,7 @@ class Steps:
         )
         instance.calls.append((int(record.get("ordinal") or 0), span))
 
-    def _on_result(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_result(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         span = instance.take_call(int(record.get("ordinal") or 0))
         if span is None:  # a result whose call is not on the record: an instant call
             self._on_call(instance, record, at)
@@ -156,7 +156,7 @@ class Steps:
         code = str(result.get(Gg.CODE)) if failed else None
         self._tree.close(span, at, StatusCode.ERROR if failed else StatusCode.UNSET, code)
 
-    def _on_execution(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_execution(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         program = self._program(instance, at)
         for _, call in instance.calls:
             self._tree.close(call, at)
@@ -173,6 +173,6 @@ class Steps:
         status = StatusCode.ERROR if error is not None else StatusCode.OK
         self._tree.close(program, at, status, str(error) if error is not None else None)
 
-    def _on_outcome(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_outcome(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         self._end_unanswered(instance, at, str(record.get("errorType") or NO_REPLY))
         instance.boundary_ns = at

@@ -25,7 +25,7 @@ from gg.otel import attributes as attrs
 from gg.otel import marks
 from gg.otel.content import request_content
 from gg.otel.names import Conventions, GenAi, GenAiOperation, Gg
-from gg.otel.opened import Instance, OpenSpan
+from gg.otel.opened import OpenedAgent, OpenSpan
 from gg.otel.record import WireRecord
 from gg.otel.spans import Kind, Span, SpanLink, StatusCode, nanos_of, span_id_of, trace_id_of
 from gg.otel.steps import Steps
@@ -70,7 +70,7 @@ class SpanTree:
         self.trace_id = trace_id_of(run_id)
         self.content = content
         self.conventions = conventions or Conventions()
-        self.agents: dict[str, Instance] = {}
+        self.agents: dict[str, OpenedAgent] = {}
         self.closed: list[Span] = []
         self._run: OpenSpan | None = None
         self._started: WireRecord = {}
@@ -164,7 +164,7 @@ class SpanTree:
         else:
             self._steps.on(kind, instance, record, at)
 
-    def _open_instance(self, spawned: WireRecord, at: int) -> Instance:
+    def _open_instance(self, spawned: WireRecord, at: int) -> OpenedAgent:
         agent_id = str(spawned.get("agentId") or ROOT_RELATION)
         relation, parent_id = self._placement(agent_id, spawned)
         if "modelId" not in spawned:
@@ -176,7 +176,7 @@ class SpanTree:
         span = OpenSpan(self.span_id(f"agent:{agent_id}"), name, Kind.INTERNAL, parent_id, at, attributes)
         self._link_origin(agent_id, span)
         arm = spawned.get("language") if isinstance(spawned.get("language"), str) else None
-        instance = Instance(
+        instance = OpenedAgent(
             agent_id, span, str(spawned.get("modelId") or ""), arm or self._root_arm(agent_id)
         )
         instance.boundary_ns = at
@@ -207,7 +207,7 @@ class SpanTree:
         language = self._started.get("language")
         return language if isinstance(language, str) and agent_id.split("@")[0] == ROOT_RELATION else None
 
-    def _on_transition(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_transition(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         to_agent = str(record.get("toAgentId") or "")
         self._made[to_agent] = Made(instance.agent_id, instance.span.parent_id, instance.anchor(), record)
         if record.get("kind") != "fork":
@@ -215,11 +215,11 @@ class SpanTree:
             self._close_instance(instance, at, None)
             self.agents.pop(instance.agent_id, None)
 
-    def _on_finished(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_finished(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         self._close_instance(instance, at, record)
         self.agents.pop(instance.agent_id, None)
 
-    def _close_instance(self, instance: Instance, at: int, finished: WireRecord | None) -> None:
+    def _close_instance(self, instance: OpenedAgent, at: int, finished: WireRecord | None) -> None:
         self._steps.close_open(instance, at)
         span = instance.span
         span.attributes.update(attrs.spent_attributes(instance.replies))
@@ -232,16 +232,16 @@ class SpanTree:
             span.attributes[Gg.AGENT_SUMMARY] = finished["summary"]
         self._close_judged(span, at, status)
 
-    def _on_fsm_state(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_fsm_state(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         if isinstance(record.get("state"), str):
             instance.span.attributes[Gg.AGENT_STATE] = record["state"]
 
-    def _on_request(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_request(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         self._steps.open_chat(instance, record, at)
         if self.content and instance.chat is not None:
             instance.chat.attributes.update(request_content(record))
 
-    def _on_reply(self, instance: Instance, record: WireRecord, at: int) -> None:
+    def _on_reply(self, instance: OpenedAgent, record: WireRecord, at: int) -> None:
         self._replies.append(record)
         self._steps.close_chat(instance, record, at)
 
@@ -250,7 +250,7 @@ _RUN_LEVEL: dict[str, Callable[[SpanTree, WireRecord, int], None]] = {
     "run_started": SpanTree._on_run_started,  # pyright: ignore[reportPrivateUsage]
     "run_finished": SpanTree._on_run_finished,  # pyright: ignore[reportPrivateUsage]
 }
-_AGENT_LEVEL: dict[str, Callable[[SpanTree, Instance, WireRecord, int], None]] = {
+_AGENT_LEVEL: dict[str, Callable[[SpanTree, OpenedAgent, WireRecord, int], None]] = {
     "agent_transition": SpanTree._on_transition,  # pyright: ignore[reportPrivateUsage]
     "agent_finished": SpanTree._on_finished,  # pyright: ignore[reportPrivateUsage]
     "fsm_state": SpanTree._on_fsm_state,  # pyright: ignore[reportPrivateUsage]

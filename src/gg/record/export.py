@@ -38,7 +38,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from gg.record.agents import RecordedInstance
-from gg.record.records import Call, LimitRecord, LinkRun, Message, OperatorLog, Outcome, ProgramRun
+from gg.record.records import (
+    LimitRecord,
+    LinkRun,
+    OperatorLog,
+    Outcome,
+    RecordedCall,
+    RecordedMessage,
+    RecordedProgram,
+)
 from gg.record.runs import ListedRun, elapsed_ms
 from gg.record.tally import TokenCounts
 from gg.record.transcript import Transcript, Turn
@@ -132,7 +140,7 @@ def _turn(turn: Turn) -> dict[str, Any]:
     }
 
 
-def _message(message: Message) -> dict[str, Any]:
+def _message(message: RecordedMessage) -> dict[str, Any]:
     return {
         "role": message.role,
         "content": message.content,
@@ -141,7 +149,7 @@ def _message(message: Message) -> dict[str, Any]:
     }
 
 
-def _call(call: Call) -> dict[str, Any]:
+def _call(call: RecordedCall) -> dict[str, Any]:
     return {
         "callId": call.call_id,
         "tool": call.tool,
@@ -152,7 +160,7 @@ def _call(call: Call) -> dict[str, Any]:
     }
 
 
-def _program(program: ProgramRun) -> dict[str, Any]:
+def _program(program: RecordedProgram) -> dict[str, Any]:
     return {
         "submission": program.submission,
         "programId": program.program_id,

@@ -34,7 +34,7 @@ _PY_FRAME = re.compile(
 
 
 @dataclass(frozen=True)
-class Message:
+class RecordedMessage:
     """One message as the model read it."""
 
     role: str
@@ -45,7 +45,7 @@ class Message:
 
 
 @dataclass(frozen=True)
-class Call:
+class RecordedCall:
     """One tool call of a reply, with the receipt acknowledging it: `arguments` is their parsed
     value (`None` for text that is not JSON), `raw_arguments` the text the provider sent."""
 
@@ -87,7 +87,7 @@ class LinkRun:
 
 
 @dataclass(frozen=True)
-class ProgramRun:
+class RecordedProgram:
     """One submission's program and its verdict (`code_execution`)."""
 
     submission: int
@@ -144,11 +144,11 @@ class LimitRecord:
     window: int | None = None
 
 
-def read_message(raw: Any) -> Message:
+def read_message(raw: Any) -> RecordedMessage:
     item = dict_of(raw)
     calls = tuple(dict_of(c) for c in list_of(item.get("toolCalls")))
     tool_call_id = item.get("toolCallId")
-    return Message(
+    return RecordedMessage(
         str(item.get("role", "")),
         text_of(item.get("content")),
         str(tool_call_id) if tool_call_id is not None else None,
@@ -156,7 +156,7 @@ def read_message(raw: Any) -> Message:
     )
 
 
-def read_call(raw: Any) -> Call:
+def read_call(raw: Any) -> RecordedCall:
     item = dict_of(raw)
     function = dict_of(item.get("function"))
     call_id = item.get("id") or item.get("callId") or item.get("toolCallId") or ""
@@ -166,15 +166,17 @@ def read_call(raw: Any) -> Call:
     )
     if "rawArguments" in item:
         raw = item["rawArguments"]
-        return Call(str(call_id), str(tool), arguments, raw_arguments=raw if isinstance(raw, str) else None)
+        return RecordedCall(
+            str(call_id), str(tool), arguments, raw_arguments=raw if isinstance(raw, str) else None
+        )
     if isinstance(arguments, str):
-        return Call(str(call_id), str(tool), lenient_value(arguments), raw_arguments=arguments)
-    return Call(str(call_id), str(tool), arguments)
+        return RecordedCall(str(call_id), str(tool), lenient_value(arguments), raw_arguments=arguments)
+    return RecordedCall(str(call_id), str(tool), arguments)
 
 
-def read_program(record: Mapping[str, Any]) -> ProgramRun:
+def read_program(record: Mapping[str, Any]) -> RecordedProgram:
     error = record.get("error")
-    return ProgramRun(
+    return RecordedProgram(
         submission=int_of(record.get("submission")),
         ok=bool(record.get("ok")),
         duration_ms=float_of(record.get("durationMs")) or 0.0,

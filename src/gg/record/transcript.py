@@ -30,13 +30,13 @@ from gg.record.agents import RecordedInstance, fold_agents
 from gg.record.envelope import Record, records_of
 from gg.record.records import (
     ApiRecord,
-    Call,
     HookRecord,
     LimitRecord,
-    Message,
     OperatorLog,
     Outcome,
-    ProgramRun,
+    RecordedCall,
+    RecordedMessage,
+    RecordedProgram,
     dict_of,
     float_of,
     int_of,
@@ -65,10 +65,10 @@ class Turn:
     agent_id: str
     number: int
     started_at: str
-    read: tuple[Message, ...] = ()
+    read: tuple[RecordedMessage, ...] = ()
     reply_text: str = ""
-    calls: tuple[Call, ...] = ()
-    programs: tuple[ProgramRun, ...] = ()
+    calls: tuple[RecordedCall, ...] = ()
+    programs: tuple[RecordedProgram, ...] = ()
     logs: tuple[OperatorLog, ...] = ()
     outcome: Outcome | None = None
     limits: tuple[LimitRecord, ...] = ()
@@ -88,7 +88,7 @@ class Turn:
         return submitted(len(self.programs), carried, closed=self.outcome is not None)
 
     @property
-    def cut_short(self) -> tuple[Call, ...]:
+    def cut_short(self) -> tuple[RecordedCall, ...]:
         """The calls whose program the run stopped before it reported: in a turn that never
         closed, each call carrying a program that has no run."""
         if self.outcome is not None:
@@ -147,8 +147,8 @@ class _Draft:
     """A turn while its events are folded in."""
 
     turn: Turn
-    calls: list[Call] = field(default_factory=list[Call])
-    programs: list[ProgramRun] = field(default_factory=list[ProgramRun])
+    calls: list[RecordedCall] = field(default_factory=list[RecordedCall])
+    programs: list[RecordedProgram] = field(default_factory=list[RecordedProgram])
     logs: list[OperatorLog] = field(default_factory=list[OperatorLog])
     limits: list[LimitRecord] = field(default_factory=list[LimitRecord])
     hooks: list[HookRecord] = field(default_factory=list[HookRecord])
@@ -220,7 +220,7 @@ def _attach_receipt(draft: _Draft, record: Mapping[str, Any]) -> None:
             draft.calls[index] = replace(call, receipt=body, program_id=program_id)
             return
     tool = str(record.get("tool", ""))
-    draft.calls.append(Call(call_id, tool, {}, receipt=body, program_id=program_id))
+    draft.calls.append(RecordedCall(call_id, tool, {}, receipt=body, program_id=program_id))
 
 
 def _close_api(draft: _Draft, record: Mapping[str, Any]) -> None:
@@ -246,10 +246,12 @@ def _freeze(draft: _Draft) -> Turn:
     )
 
 
-def _match_programs(calls: Sequence[Call], programs: Sequence[ProgramRun]) -> tuple[ProgramRun, ...]:
+def _match_programs(
+    calls: Sequence[RecordedCall], programs: Sequence[RecordedProgram]
+) -> tuple[RecordedProgram, ...]:
     """Give each program its call: by program id, by source, else the next call carrying a program."""
     unmatched = [call for call in calls if call.program]
-    matched: list[ProgramRun] = []
+    matched: list[RecordedProgram] = []
     for program in programs:
         call = _call_for(program, unmatched)
         if call is None:
@@ -262,7 +264,7 @@ def _match_programs(calls: Sequence[Call], programs: Sequence[ProgramRun]) -> tu
     return tuple(matched)
 
 
-def _call_for(program: ProgramRun, candidates: Sequence[Call]) -> Call | None:
+def _call_for(program: RecordedProgram, candidates: Sequence[RecordedCall]) -> RecordedCall | None:
     by_id = [c for c in candidates if program.program_id and c.program_id == program.program_id]
     by_source = [c for c in candidates if program.source is not None and c.program == program.source]
     return next(iter(by_id or by_source or candidates), None)
@@ -280,7 +282,7 @@ def _mark_echoes(turns: list[Turn]) -> tuple[Turn, ...]:
     return tuple(marked)
 
 
-def _is_echo(message: Message, before: Turn) -> bool:
+def _is_echo(message: RecordedMessage, before: Turn) -> bool:
     if message.role == "assistant":
         return True
     if message.role != "tool":

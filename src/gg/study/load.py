@@ -32,13 +32,13 @@ from gg.study.configs import ConfigSource, capability_sets, config_sources
 from gg.study.model import StudyDocument
 from gg.study.rules import study_findings
 
-__all__ = ["STUDY_FILE_NAMES", "Study", "Task", "load_study", "locate_study", "study_schema"]
+__all__ = ["STUDY_FILE_NAMES", "Study", "StudyTask", "load_study", "locate_study", "study_schema"]
 
 STUDY_FILE_NAMES = ("study.toml", "study.json")
 
 
 @dataclass(frozen=True)
-class Task:
+class StudyTask:
     name: str
     template: Path
     text: str
@@ -53,14 +53,14 @@ class Study:
     file: Path
     root: Path
     configs: tuple[str, ...]
-    tasks: tuple[Task, ...]
+    tasks: tuple[StudyTask, ...]
     repeats: int
     seed: int
     sets: Mapping[tuple[str, str], CapabilitySet]
     labels: Mapping[str, str]
     fingerprint: str
 
-    def task(self, name: str) -> Task:
+    def task(self, name: str) -> StudyTask:
         return next(task for task in self.tasks if task.name == name)
 
 
@@ -109,7 +109,7 @@ def _study(
     document: Mapping[str, Any],
 ) -> Study:
     tasks = tuple(
-        Task(
+        StudyTask(
             name,
             task.workspace,
             task.text,

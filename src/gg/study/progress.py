@@ -22,10 +22,10 @@ from gg.study.plan import CellKey
 from gg.study.rows import CellRow
 from gg.terminal.glyphs import plural
 
-__all__ = ["Progress", "QuietProgress", "TerminalProgress"]
+__all__ = ["QuietProgress", "StudyProgress", "TerminalProgress"]
 
 
-class Progress(Protocol):
+class StudyProgress(Protocol):
     def start(self, study_id: str, total: int, finished: Sequence[CellRow]) -> None: ...
 
     def advance(self, report: CellReport, figures: RunFigures) -> None: ...

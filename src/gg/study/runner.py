@@ -34,7 +34,7 @@ from gg.study.figures import RunFigures, figures_of
 from gg.study.ledger import Ledger
 from gg.study.load import Study
 from gg.study.plan import CellKey, plan_cells
-from gg.study.progress import Progress
+from gg.study.progress import StudyProgress
 from gg.study.rows import StudyRow
 from gg.telemetry.clock import Clock, format_timestamp, new_run_id, utc_now
 from gg.telemetry.layout import run_events_beside, runs_beside, store_path
@@ -104,7 +104,7 @@ def run_study(
     study: Study,
     executor: Executor,
     base: Path,
-    progress: Progress,
+    progress: StudyProgress,
     model: Model = Model(),
     resume: str | None = None,
     clock: Clock = utc_now,
@@ -186,7 +186,12 @@ class _Writer:
         self._minted: set[str] = set()
 
     def run(
-        self, study: Study, executor: Executor, progress: Progress, model: Model, discarded: tuple[str, ...]
+        self,
+        study: Study,
+        executor: Executor,
+        progress: StudyProgress,
+        model: Model,
+        discarded: tuple[str, ...],
     ) -> StudyEnd:
         cells = plan_cells(study.configs, [task.name for task in study.tasks], study.repeats, study.seed)
         rows = self.ledger.cells(self.study_id)

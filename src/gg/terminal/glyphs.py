@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
-from gg.record.records import LimitRecord, ProgramRun
+from gg.record.records import LimitRecord, RecordedProgram
 
 STATUS_STYLES = {
     "completed": "bold green",
@@ -137,11 +137,11 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def program_name(program: ProgramRun) -> str:
+def program_name(program: RecordedProgram) -> str:
     return f"program {program.program_id}" if program.program_id else f"submission {program.submission}"
 
 
-def program_line(program: ProgramRun, marks: Glyphs) -> Text:
+def program_line(program: RecordedProgram, marks: Glyphs) -> Text:
     """The one line a program gets: its verdict, time and calls, or its error's type and first line."""
     name = program_name(program)
     if program.programs > 1:

@@ -39,7 +39,7 @@ from rich.table import Table
 from rich.text import Text
 
 from gg.ids import ROOT_ID
-from gg.record.records import Call, LinkRun, Message, ProgramRun
+from gg.record.records import LinkRun, RecordedCall, RecordedMessage, RecordedProgram
 from gg.record.runs import INTERRUPTED, TIMED_OUT, ListedRun, RunRow, elapsed_ms
 from gg.record.tally import Tally, TokenCounts
 from gg.record.transcript import Totals, Transcript, Turn
@@ -232,12 +232,12 @@ def _cost(totals: Totals) -> str:
     return f"${totals.cost or 0.0:.4f}{note}"
 
 
-def _call_line(call: Call, marks: Glyphs) -> Text:
+def _call_line(call: RecordedCall, marks: Glyphs) -> Text:
     receipt = f" {marks.dot} receipt {call.receipt}" if call.receipt is not None else ""
     return Text(f"{marks.receipt} {call.tool} {call.call_id}{receipt}", style="dim")
 
 
-def _cut_short(call: Call, lexer: str, marks: Glyphs, cut: str) -> RenderableType:
+def _cut_short(call: RecordedCall, lexer: str, marks: Glyphs, cut: str) -> RenderableType:
     """A program of a turn that never closed, which never reported: its source, and that the run
     was `cut` (interrupted, or unfinished) before it did."""
     name = f"program {call.program_id}" if call.program_id else f"the program of {call.call_id}"
@@ -246,7 +246,7 @@ def _cut_short(call: Call, lexer: str, marks: Glyphs, cut: str) -> RenderableTyp
     return Group(_source(call.program or "", lexer), verdict)
 
 
-def _read(message: Message, marks: Glyphs, *, full: bool) -> RenderableType:
+def _read(message: RecordedMessage, marks: Glyphs, *, full: bool) -> RenderableType:
     """A message the model read, as a quoted block labelled with its role."""
     body = message.content
     if message.role == "system" and not full:
@@ -272,7 +272,7 @@ def _prefixed(text: str, prefix: str, style: str) -> Text:
     return out
 
 
-def _program(program: ProgramRun, lexer: str, marks: Glyphs) -> RenderableType:
+def _program(program: RecordedProgram, lexer: str, marks: Glyphs) -> RenderableType:
     parts: list[RenderableType] = []
     if program.links:
         for number, link in enumerate(program.links, 1):

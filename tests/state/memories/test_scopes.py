@@ -6,7 +6,7 @@ import pytest
 
 from gg.config.kinds import Origin
 from gg.config.memories import Scope, Strategy
-from gg.state.memories import Source, decide_binding
+from gg.state.memories import ScopeSource, decide_binding
 
 from .world import Run, note, profile
 
@@ -16,19 +16,19 @@ MARKDOWN, PAD = Strategy.MARKDOWN, Strategy.SCRATCHPAD
 @pytest.mark.parametrize(
     ("scope", "spawner", "source", "origin", "writable"),
     [
-        (Scope.ISOLATED, PAD, Source.OWN, Origin.CREATED, True),
-        (Scope.SHARED, PAD, Source.PROFILE, Origin.PROFILE, True),
-        (Scope.SHARED, None, Source.PROFILE, Origin.PROFILE, True),
-        (Scope.INHERITED, PAD, Source.SPAWNER, Origin.INHERITED, True),
-        (Scope.INHERITED, None, Source.OWN, Origin.CREATED, True),
-        (Scope.INHERITED, MARKDOWN, Source.OWN, Origin.CREATED, True),
-        (Scope.READ_ONLY, PAD, Source.SPAWNER, Origin.INHERITED, False),
-        (Scope.READ_ONLY, None, Source.OWN, Origin.CREATED, True),
-        (Scope.READ_ONLY, MARKDOWN, Source.OWN, Origin.CREATED, True),
+        (Scope.ISOLATED, PAD, ScopeSource.OWN, Origin.CREATED, True),
+        (Scope.SHARED, PAD, ScopeSource.PROFILE, Origin.PROFILE, True),
+        (Scope.SHARED, None, ScopeSource.PROFILE, Origin.PROFILE, True),
+        (Scope.INHERITED, PAD, ScopeSource.SPAWNER, Origin.INHERITED, True),
+        (Scope.INHERITED, None, ScopeSource.OWN, Origin.CREATED, True),
+        (Scope.INHERITED, MARKDOWN, ScopeSource.OWN, Origin.CREATED, True),
+        (Scope.READ_ONLY, PAD, ScopeSource.SPAWNER, Origin.INHERITED, False),
+        (Scope.READ_ONLY, None, ScopeSource.OWN, Origin.CREATED, True),
+        (Scope.READ_ONLY, MARKDOWN, ScopeSource.OWN, Origin.CREATED, True),
     ],
 )
 def test_the_binding_follows_the_scope_and_the_spawners_strategy(
-    scope: Scope, spawner: Strategy | None, source: Source, origin: Origin, writable: bool
+    scope: Scope, spawner: Strategy | None, source: ScopeSource, origin: Origin, writable: bool
 ) -> None:
     decision = decide_binding(profile(PAD, scope), spawner)
     assert (decision.source, decision.origin, decision.writable) == (source, origin, writable)

@@ -48,7 +48,14 @@ from gg.state.memories.prompt import (
     pinned_block,
 )
 from gg.state.memories.report import drain, snapshot
-from gg.state.memories.scopes import KIND, BindingDecision, ProfileStores, Source, decide_binding, open_holder
+from gg.state.memories.scopes import (
+    KIND,
+    BindingDecision,
+    ProfileStores,
+    ScopeSource,
+    decide_binding,
+    open_holder,
+)
 from gg.state.memories.store import Draft, MemoryStore
 from gg.state.memories.transfer import Adoption, Carried, Dropped, Forked, Incompatible, adopt, fork
 
@@ -72,7 +79,7 @@ __all__ = [
     "MemoryStore",
     "ProfileStores",
     "Revision",
-    "Source",
+    "ScopeSource",
     "adopt",
     "block_at",
     "call_names",

@@ -31,7 +31,7 @@ from gg.state.storeids import StoreIds
 KIND = ModuleKind.MEMORIES.value  # the prefix of every store id minted here
 
 
-class Source(StrEnum):
+class ScopeSource(StrEnum):
     OWN = "own"
     SPAWNER = "spawner"
     PROFILE = "profile"
@@ -39,7 +39,7 @@ class Source(StrEnum):
 
 @dataclass(frozen=True)
 class BindingDecision:
-    source: Source
+    source: ScopeSource
     origin: Origin
     writable: bool
 
@@ -47,10 +47,12 @@ class BindingDecision:
 def decide_binding(profile: MemoryProfile, spawner: Strategy | None) -> BindingDecision:
     """Where a new holder of `profile` binds, given the strategy its spawner's store offers."""
     if profile.scope is Scope.SHARED:
-        return BindingDecision(Source.PROFILE, Origin.PROFILE, writable=True)
+        return BindingDecision(ScopeSource.PROFILE, Origin.PROFILE, writable=True)
     if profile.scope.inherits and spawner is profile.strategy:
-        return BindingDecision(Source.SPAWNER, Origin.INHERITED, writable=profile.scope is Scope.INHERITED)
-    return BindingDecision(Source.OWN, Origin.CREATED, writable=True)
+        return BindingDecision(
+            ScopeSource.SPAWNER, Origin.INHERITED, writable=profile.scope is Scope.INHERITED
+        )
+    return BindingDecision(ScopeSource.OWN, Origin.CREATED, writable=True)
 
 
 class ProfileStores:
@@ -79,9 +81,9 @@ def open_holder(
     """The holder a new instance `agent_id` of `profile` binds; `spawner` is its spawner's holder."""
     decision = decide_binding(profile, None if spawner is None else spawner.strategy)
     scope, writable, origin = profile.scope, decision.writable, decision.origin
-    if decision.source is Source.SPAWNER and spawner is not None:
+    if decision.source is ScopeSource.SPAWNER and spawner is not None:
         return spawner.share(agent_id, origin=origin, scope=scope, writable=writable)
-    if decision.source is Source.PROFILE:
+    if decision.source is ScopeSource.PROFILE:
         store, module_id = registry.bind(profile, ids)
     else:
         store, module_id = MemoryStore(profile.strategy, profile.caps), ids.mint(KIND)

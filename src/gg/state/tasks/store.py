@@ -47,7 +47,7 @@ SCOPE_FIELDS = ("in_scope", "out_of_scope", "completion_criteria")  # as argumen
 
 
 @dataclass(frozen=True)
-class Scope:
+class TaskScope:
     """An issues-mode task's sections: what it covers, what it does not, and when it is done."""
 
     in_scope: str
@@ -87,7 +87,7 @@ class Task:
     description: str | None = None
     status: TaskStatus = TaskStatus.PENDING
     blocked_by: tuple[str, ...] = ()
-    scope: Scope | None = None
+    scope: TaskScope | None = None
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {"id": self.id, "title": self.title}
@@ -212,15 +212,15 @@ class TaskList:
     def _graph(self) -> dict[str, tuple[str, ...]]:
         return {task.id: task.blocked_by for task in self._tasks.values()}
 
-    def _new_scope(self, edit: ScopeEdit) -> Scope | None:
+    def _new_scope(self, edit: ScopeEdit) -> TaskScope | None:
         given = edit.given()
         if self.mode is TaskMode.SIMPLE:
             self._refuse_sections(given)
             return None
         _require_sections(given)
-        return Scope(*(checked_text(given[name], name) for name in SCOPE_FIELDS))
+        return TaskScope(*(checked_text(given[name], name) for name in SCOPE_FIELDS))
 
-    def _edited_scope(self, scope: Scope | None, edit: ScopeEdit) -> Scope | None:
+    def _edited_scope(self, scope: TaskScope | None, edit: ScopeEdit) -> TaskScope | None:
         given = edit.given()
         if self.mode is TaskMode.SIMPLE:
             self._refuse_sections(given)
@@ -230,7 +230,7 @@ class TaskList:
         current = scope.fields() if scope is not None else {}
         values = {**current, **{name: checked_text(value, name) for name, value in given.items()}}
         _require_sections(values)
-        return Scope(*(values[name] for name in SCOPE_FIELDS))
+        return TaskScope(*(values[name] for name in SCOPE_FIELDS))
 
     @staticmethod
     def _refuse_sections(given: dict[str, str]) -> None:
