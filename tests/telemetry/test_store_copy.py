@@ -91,3 +91,14 @@ def test_an_unreadable_events_file_is_named_and_the_others_copied(tmp_path: Path
     assert result.exit_code == 1
     assert "copied 1 run (25 events)" in result.output and "line 1 is not JSON" in result.output
     assert not store_path(tmp_path).exists()
+
+
+def test_a_source_that_cannot_be_read_leaves_no_target_behind(tmp_path: Path) -> None:
+    target = tmp_path / "sub" / "dir" / "d.db"
+    result = CliRunner().invoke(main, ["store", "copy", str(tmp_path / "none.db"), f"sqlite:///{target}"])
+    assert result.exit_code == 1 and "no run store at" in result.output
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(bytes(range(256)) * 64)
+    damaged = CliRunner().invoke(main, ["store", "copy", str(garbage), f"sqlite:///{target}"])
+    assert damaged.exit_code == 1
+    assert not target.parent.exists()

@@ -118,3 +118,32 @@ def test_an_empty_database_has_no_runs_yet(postgres: PostgresServer) -> None:
     )
     with pytest.raises(FileNotFoundError, match="no run store at"):
         gg.open_store(url)
+
+
+def test_a_password_given_as_libpqs_query_parameter_is_replaced_too() -> None:
+    assert (
+        without_password("postgresql://u@127.0.0.1:5999/x?password=topsecret&sslmode=off")
+        == "postgresql://u@127.0.0.1:5999/x?password=***&sslmode=off"
+    )
+    refused = CliRunner().invoke(main, ["runs", "--store", "postgresql://u@127.0.0.1:1/x?password=topsecret"])
+    assert refused.exit_code == 1 and "password=***" in refused.output
+    assert "topsecret" not in refused.output
+
+
+def test_an_sqlite_url_naming_no_file_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(BadStoreUrl, match="sqlite:/// names no file"):
+        parse_store_url("sqlite:///", base=tmp_path)
+    refused = CliRunner().invoke(main, ["store", "copy", str(tmp_path), "sqlite:///"])
+    assert refused.exit_code == 2 and "sqlite:/// names no file" in refused.output
+
+
+def test_store_rebuild_reads_gg_store_and_refuses_a_postgresql_url_without_its_password(
+    tmp_path: Path,
+) -> None:
+    refused = CliRunner().invoke(main, ["store", "rebuild", "--store", "postgresql://a:pw@127.0.0.1:5999/d"])
+    assert refused.exit_code == 2, refused.output
+    assert "postgresql://a:***@127.0.0.1:5999/d is a PostgreSQL store" in refused.output
+    assert ":pw@" not in refused.output
+    empty = tmp_path / "elsewhere" / "runs.db"
+    named = CliRunner().invoke(main, ["store", "rebuild"], env={"GG_STORE": f"sqlite:///{empty}"})
+    assert named.exit_code == 2 and str(empty) in named.output

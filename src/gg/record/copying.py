@@ -20,19 +20,26 @@ import click
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 
 if TYPE_CHECKING:  # the command line loads this module; what it reads is loaded when it runs
+    from gg.record.reader import RunReader
     from gg.telemetry.copy import CopyTally
     from gg.telemetry.location import StoreLocation
     from gg.telemetry.rebuild import RunEvents, Unread
 
 
 def from_store(where: StoreLocation) -> Iterator[RunEvents | Unread]:
-    """Each run of the store at `where`, oldest first, read-only."""
-    from gg.record.reader import EVERY_RUN, open_reader
+    """Each run of the store at `where`, oldest first, read-only; the store is opened now, so one
+    that cannot be read is refused (`RunStoreError`) before anything is written anywhere."""
+    from gg.record.reader import open_reader
+
+    return _runs_of(open_reader(where))
+
+
+def _runs_of(reader: RunReader) -> Iterator[RunEvents | Unread]:
+    from gg.record.reader import EVERY_RUN
     from gg.telemetry.ndjson import encode_record
     from gg.telemetry.rebuild import RunEvents, Unread, reason_of
     from gg.telemetry.typed import event_of
 
-    reader = open_reader(where)
     try:
         for row in reversed(reader.list_runs(EVERY_RUN)):
             try:

@@ -16,6 +16,7 @@ Rules:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -81,24 +82,30 @@ def parse_store_url(given: str | Path, *, base: Path) -> StoreLocation:
             return StoreLocation(Backend.POSTGRESQL, store_path(base), _checked_postgres(text))
     for scheme in SQLITE_SCHEMES:
         if text.startswith(scheme):
-            return StoreLocation(Backend.SQLITE, located_store(Path(unquote(text.removeprefix(scheme)))))
+            path = unquote(text.removeprefix(scheme))
+            if path.strip("/") == "":
+                raise BadStoreUrl(f"{escaped(text)} names no file: give {ACCEPTED}")
+            return StoreLocation(Backend.SQLITE, located_store(Path(path)))
     if "://" in text:
         raise BadStoreUrl(f"{escaped(without_password(text))} is no run store gg reads: give {ACCEPTED}")
     return StoreLocation(Backend.SQLITE, located_store(Path(text)))
 
 
 def without_password(url: str) -> str:
-    """`url` with any password in it replaced by `***`."""
+    """`url` with any password in it (`user:password@`, or libpq's `?password=`) replaced by `***`."""
     try:
         parts = urlsplit(url)
         password = parts.password
     except ValueError:
         return url.split("@", 1)[-1] if "@" in url else url
-    if password is None:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    query = _PASSWORD_PARAMETER.sub(r"\1***", parts.query)
+    if password is not None:
+        user = parts.username or ""
+        parts = parts._replace(netloc=f"{user}:***@{parts.netloc.rsplit('@', 1)[1]}")
+    return urlunsplit(parts._replace(query=query))
+
+
+_PASSWORD_PARAMETER = re.compile(r"((?:^|&)password=)[^&]*", re.IGNORECASE)
 
 
 def _checked_postgres(url: str) -> str:

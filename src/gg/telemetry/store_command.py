@@ -1,7 +1,7 @@
 """`gg store`: commands on the run store file itself (`rebuild`), rather than on its runs.
 
-Every command of the group takes `--store PATH`: a `runs.db` file, a folder holding `.gg/`, or
-`.gg/` itself; the working directory's `.gg/runs.db` when left out.
+Every command of the group takes `--store PATH`: a `runs.db` file, a folder holding `.gg/`,
+`.gg/` itself or `sqlite:///PATH`; else `GG_STORE`'s, else the working directory's `.gg/runs.db`.
 
 `gg store rebuild` rebuilds the store from the runs' events files beside it
 (`gg.telemetry.rebuild`) and says how many runs and events it restored, where the store it
@@ -20,12 +20,27 @@ from pathlib import Path
 import click
 
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
-from gg.telemetry.layout import located_store, store_path
 from gg.wire import escaped
 
 
-def _store_file(location: Path | None) -> Path:
-    return store_path(Path.cwd()) if location is None else located_store(location)
+def _store_file(given: str | None) -> Path:
+    """The SQLite file `--store` (else `GG_STORE`, else this folder's) names; a location gg cannot
+    read, or a PostgreSQL store (restored with `gg store copy` instead), ends the command, exit 2."""
+    from gg.telemetry.location import Backend, BadStoreUrl, store_location
+
+    try:
+        where = store_location(given, base=Path.cwd())
+    except BadStoreUrl as bad:
+        click.echo(f"gg store rebuild: {bad}", err=True)
+        sys.exit(REFUSED_EXIT)
+    if where.backend is not Backend.SQLITE:
+        click.echo(
+            f"gg store rebuild: {where.shown} is a PostgreSQL store; it is rebuilt from a run's "
+            "events files with gg store copy FOLDER URL",
+            err=True,
+        )
+        sys.exit(REFUSED_EXIT)
+    return where.path
 
 
 @click.group("store")
@@ -37,10 +52,11 @@ def store() -> None:
 @click.option(
     "--store",
     "location",
-    type=click.Path(path_type=Path),
-    help="The run store: a runs.db file, or a folder holding .gg/ (this folder's by default).",
+    metavar="PATH",
+    help="The run store: a runs.db file, a folder holding .gg/, or sqlite:///PATH "
+    "(else GG_STORE's, else this folder's).",
 )
-def rebuild(location: Path | None) -> None:
+def rebuild(location: str | None) -> None:
     """Rebuild runs.db from the runs' events.ndjson files beside it (the source of truth); the
     store it replaces is kept beside it, renamed."""
     import sqlite3
