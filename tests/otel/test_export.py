@@ -25,3 +25,23 @@ def test_json_to_a_file_that_exists_is_refused_and_the_file_kept(planner: Path) 
     assert kept.read_text() == "mine"
     missing = gg(["export", "otel", "run-nope", "--json", str(planner.parent / "new.json")], planner.parent)
     assert missing.returncode == 1 and "no run matches `run-nope`" in missing.stderr
+
+
+def test_the_export_reads_the_store_gg_store_or_store_names(planner: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "team" / "runs.db"
+    ran = gg(["run", str(planner), "--store", f"sqlite:///{elsewhere}"], planner.parent)
+    assert ran.returncode == 0, ran.stderr
+    run_id = run_id_of(ran.stdout)
+    here = gg(["export", "otel", "latest", "--json", str(tmp_path / "here.json")], tmp_path)
+    assert here.returncode == 1 and "no runs yet" in here.stderr  # this folder holds none
+    named = gg(
+        ["export", "otel", "latest", "--json", str(tmp_path / "named.json")],
+        tmp_path,
+        {"GG_STORE": str(elsewhere)},
+    )
+    assert named.returncode == 0, named.stderr
+    assert run_id in (tmp_path / "named.json").read_text()
+    flagged = gg(
+        ["export", "otel", "latest", "--store", str(elsewhere), "--json", str(tmp_path / "f.json")], tmp_path
+    )
+    assert flagged.returncode == 0 and run_id in (tmp_path / "f.json").read_text()

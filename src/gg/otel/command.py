@@ -1,7 +1,8 @@
 """`gg export otel RUN...`: stored runs sent as OpenTelemetry traces, timed by their record.
 
 Rules:
-- RUN is an id, a unique prefix of one, or `latest`, in the run store of the current folder;
+- RUN is an id, a unique prefix of one, or `latest`, in the run store `--store` or `GG_STORE` names
+  (the current folder's by default);
   every run named is read before anything is sent, and one that cannot be found ends the command
   (exit 1) having sent nothing.
 - Spans go where `gg run --otel` sends them (the standard `OTEL_*` variables); `--json FILE`
@@ -23,9 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gg.telemetry.store_option import STORE_OPTION
+
 if TYPE_CHECKING:
     from gg.otel.settings import OtelSettings
     from gg.otel.spans import Span
+    from gg.telemetry.location import StoreLocation
 
 REFUSED = 2
 CONTENT_HELP = "Include message and program contents."
@@ -72,7 +76,8 @@ def export() -> None:
     help="Write OTLP JSON to a new file.",
 )
 @click.option("--otel-content", "content", is_flag=True, help=CONTENT_HELP)
-def otel(refs: tuple[str, ...], json_path: Path | None, content: bool) -> None:
+@STORE_OPTION
+def otel(refs: tuple[str, ...], json_path: Path | None, content: bool, where: StoreLocation) -> None:
     """Send RUN... (ids, unique prefixes, or `latest`) as OpenTelemetry traces."""
     from gg.otel.record import RecordError, read_runs
     from gg.otel.settings import OtelSettings
@@ -80,7 +85,7 @@ def otel(refs: tuple[str, ...], json_path: Path | None, content: bool) -> None:
 
     settings = OtelSettings.from_environment(os.environ, content=content)
     try:
-        runs = read_runs(Path.cwd(), list(refs))
+        runs = read_runs(where, list(refs))
     except RecordError as missing:
         click.echo(f"gg export otel: {missing}", err=True)
         sys.exit(1)

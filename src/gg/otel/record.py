@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from gg.record.records import dict_of, float_of, int_of, list_of, read_call, read_message
 from gg.record.tally import reply_cost, tally, token_counts
@@ -38,6 +38,10 @@ __all__ = [
 ]
 
 
+if TYPE_CHECKING:
+    from gg.telemetry.location import StoreLocation
+
+
 class RecordError(Exception):
     """No run store, a damaged one, or a reference that names no run (or several)."""
 
@@ -50,26 +54,30 @@ class RunRecords:
     records: Sequence[WireRecord]
 
 
-def read_runs(base: Path, refs: list[str]) -> list[RunRecords]:
-    """The runs `refs` name in the run store under `base`. Raises `RecordError`, naming why."""
+def read_runs(where: Path | StoreLocation, refs: list[str]) -> list[RunRecords]:
+    """The runs `refs` name in the run store at `where` (a base folder holding `.gg/`, or a store's
+    location). Raises `RecordError`, naming why."""
     import sqlite3
 
     from gg.record.reader import RunLookupError, open_reader
     from gg.telemetry.layout import store_path
+    from gg.telemetry.location import Backend, StoreLocation
     from gg.telemetry.store import RunStoreError
 
-    if not store_path(base).exists():
-        raise RecordError(f"no runs yet: {store_path(base)} does not exist")
+    if isinstance(where, Path):
+        where = StoreLocation(Backend.SQLITE, store_path(where))
+    if where.backend is Backend.SQLITE and not where.path.exists():
+        raise RecordError(f"no runs yet: {where.path} does not exist")
     try:
-        store = open_reader(store_path(base))
+        store = open_reader(where)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
-        raise RecordError(f"the run store {store_path(base)} cannot be used: {unusable}") from None
+        raise RecordError(f"the run store {where.shown} cannot be used: {unusable}") from None
     try:
         rows = [store.find_run(ref) for ref in refs]
         return [RunRecords(row.id, store.events(row.id)) for row in rows]
     except RunLookupError as missing:
         raise RecordError(str(missing)) from None
     except sqlite3.DatabaseError as damaged:
-        raise RecordError(f"the run store {store_path(base)} cannot be read: {damaged}") from None
+        raise RecordError(f"the run store {where.shown} cannot be read: {damaged}") from None
     finally:
         store.close()
