@@ -116,3 +116,13 @@ def test_an_agent_the_replay_never_opened_is_a_divergence() -> None:
     divergence = verdict_of(_run(worker_logs=["w"]), replayed, Fingerprint.EXACT).divergence
     assert divergence is not None and (divergence.agent, divergence.turn) == ("root.1", 1)
     assert divergence.replayed == "nothing (no such step)"
+
+
+def test_two_long_texts_that_differ_late_are_shown_where_they_differ() -> None:
+    line = "import { files } from 'gg';\n" * 20
+    recorded = _run(worker_logs=[line + "wrote report.md"])
+    replayed = _run(worker_logs=[line + "wrote rep0rt.md"])
+    said = verdict_of(recorded, replayed, Fingerprint.EXACT).said()
+    record_says, replay_did = said.split("the record says ")[1].split("; the replay did ")
+    assert "report.md" in record_says and "rep0rt.md" in replay_did
+    assert record_says.startswith("…(from character ") and record_says.endswith('report.md" (677 characters)')

@@ -149,7 +149,10 @@ def _first(agent: str, ours: list[PlayedStep], theirs: list[PlayedStep], beyond:
             return Divergence(agent, step.turn, step.what, "", step.what, other.what, step.order)
         if step.value != other.value:
             where, a, b = first_difference(step.value, other.value)
-            return Divergence(agent, step.turn, step.what, where, _shown(a), _shown(b), step.order)
+            start = _first_difference(a, b)
+            return Divergence(
+                agent, step.turn, step.what, where, _shown(a, start), _shown(b, start), step.order
+            )
     if len(theirs) > len(ours):
         extra = theirs[len(ours)]
         return Divergence(
@@ -171,11 +174,27 @@ def first_difference(a: Any, b: Any, path: str = "") -> tuple[str, Any, Any]:
     return path, a, b
 
 
-def _shown(value: Any) -> str:
-    """A value as the verdict line shows it: JSON-ish, escaped, at most `SHOWN_CHARS` characters."""
-    text = repr(value) if not isinstance(value, str) else f'"{value}"'
-    text = escaped(text)
-    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}… ({len(text)} characters)"
+def _shown(value: Any, start: int = 0) -> str:
+    """A value as the verdict line shows it: JSON-ish, escaped, at most `SHOWN_CHARS` characters;
+    a long one from a little before `start` (where two texts first differ), so the excerpts of a
+    record and its replay show what differs."""
+    text = escaped(repr(value) if not isinstance(value, str) else f'"{value}"')
+    if len(text) <= SHOWN_CHARS:
+        return text
+    begin = max(0, min(start - SHOWN_CHARS // 4, len(text) - SHOWN_CHARS))
+    lead = f"…(from character {begin + 1}) " if begin else ""
+    tail = "…" if begin + SHOWN_CHARS < len(text) else ""
+    return f"{lead}{text[begin : begin + SHOWN_CHARS]}{tail} ({len(text)} characters)"
+
+
+def _first_difference(a: Any, b: Any) -> int:
+    """Where the texts of `a` and `b` as `_shown` writes them first differ (0 for other values)."""
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return 0
+    left, right = escaped(f'"{a}"'), escaped(f'"{b}"')
+    return next(
+        (i for i, (x, y) in enumerate(zip(left, right, strict=False)) if x != y), min(len(left), len(right))
+    )
 
 
 def _turn(record: Mapping[str, Any]) -> int:
