@@ -10,7 +10,7 @@ Rules kept here:
   options object (JavaScript) or as keyword arguments (Python); its doc line is its description,
   then its default when the schema names one;
 - its output schema is the declared result; a tool without one is declared honestly as any JSON
-  value, and its docs page shows the shape of the last result the run saw (`gg.mcp.sightings`);
+  value, and its docs page shows the shape of the last result the run saw (`gg.sdk.sighting`);
 - every tool may fail `invalid-argument` (its input schema refused an argument), `other` (it
   answered with an error), `limit-exceeded` (its server did not answer in time) and `io-error`
   (its server could not be reached, or stopped during the call);
