@@ -235,11 +235,19 @@ def test_024_file_data_and_blob_imports_are_refused(world: World) -> None:
 # ---- runaways --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("number", ["040", "042", "045", "051"])
+@pytest.mark.parametrize("number", ["040", "045", "051"])
 def test_runaway_programs_end_at_the_time_ceiling(world: World, number: str) -> None:
     outcome = world.main()
     assert outcome.type is ErrorType.SANDBOX_TIMEOUT
     assert outcome.execution.failure is not None and "1 s timeout" in outcome.execution.failure.text
+
+
+def test_042_a_microtask_storm_ends_at_whichever_ceiling_it_reaches_first(world: World) -> None:
+    """The promise chain grows with every microtask, so a fast machine can fill the 256 MiB heap
+    before the 1 s timeout: the case allows either ending (how soon it comes is
+    `bench/ceilings.py`'s figure; the baseline bounds how long the test waits for it)."""
+    outcome = world.main()
+    assert outcome.type in {ErrorType.SANDBOX_TIMEOUT, ErrorType.SANDBOX_OUT_OF_MEMORY}, outcome.text
 
 
 def test_043_timer_storms_end_at_once_because_there_are_no_timers(world: World) -> None:

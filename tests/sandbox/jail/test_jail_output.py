@@ -108,3 +108,14 @@ def test_a_tail_whose_first_kept_byte_begins_a_line_loses_nothing_more() -> None
 
 def test_the_end_of_an_output_is_cut_at_the_start_of_a_line() -> None:
     assert Output("a\nbc\ndef\n", 3, 1).last(6) == Output("def\n", 3 + 5, 1 + 2)
+
+
+def test_a_chunk_longer_than_the_cap_is_not_joined_to_what_came_before_it() -> None:
+    """A loaded machine reads a pipe in big chunks: the line cut through at the start of the last
+    16 KiB is dropped even when the chunk before it ended a line."""
+    numbers = "".join(f"{n}\n" for n in range(1, 20001)).encode()
+    tail = OutputTail()
+    tail.feed(b"first\n")
+    tail.feed(numbers)
+    shown = tail.shown()
+    assert shown.text.startswith("17271\n") and shown.dropped_lines == 1 + 17270

@@ -68,7 +68,7 @@ class OutputTail:
 
     def __init__(self, cap: int = MAX_OUTPUT_BYTES) -> None:
         self._cap = cap
-        self._kept = bytearray()
+        self._kept = bytearray()  # the stream's last bytes, in one piece: the cap and one ahead
         self.total = 0
         self._line_ends = 0  # in everything fed, a `\r\n` split between two chunks counted once
         self._after_cr = False
@@ -84,9 +84,12 @@ class OutputTail:
         self.total += len(chunk)
         self._line_ends += line_ends(chunk) - (self._after_cr and chunk[:1] == b"\n")
         self._after_cr = chunk[-1:] == b"\r"
-        self._kept += chunk[-self._cap :]
+        if len(chunk) > self._cap:  # what was kept before no longer touches what is kept now
+            self._kept = bytearray(chunk[-(self._cap + 1) :])
+        else:
+            self._kept += chunk
         if len(self._kept) > 2 * self._cap:
-            del self._kept[: -self._cap]
+            del self._kept[: -(self._cap + 1)]
 
     def shown(self, cap: int | None = None) -> Output:
         """The readable tail, at most `cap` bytes of UTF-8 (the tail's own cap by default): the
