@@ -4,13 +4,13 @@
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -85,27 +85,32 @@ def test_a_store_whose_writer_was_killed_is_read_with_its_wal_on_a_read_only_mou
             assert store.run(run_id).name == "renamed in the wal"
 
 
-@pytest.fixture
-def shared_folder() -> Iterator[Path]:
-    """A folder under /tmp every user may enter (a test's own tmp_path is root's alone)."""
-    folder = Path(tempfile.mkdtemp(prefix="gg-read-only-", dir="/tmp"))
-    folder.chmod(0o755)
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+# A user other than the store's owner, with no privilege: root stripped of every capability (and
+# unable to regain one by exec), so the permissions of "other" are all it has, wherever the
+# checkout lives; `nobody` could not reach a checkout under a folder private to its owner.
+UNPRIVILEGED = [
+    "setpriv", "--securebits=+noroot,+noroot_locked", "--bounding-set=-all", "--inh-caps=-all",
+]  # fmt: skip
 
 
-def test_a_store_is_read_by_another_user_who_may_only_read_it(shared_folder: Path) -> None:
+def _give_to_nobody(folder: Path) -> None:
+    """Make `folder` and everything in it `nobody`'s, readable by others and writable by none."""
+    for path in [folder, *folder.rglob("*")]:
+        os.chown(path, pwd.getpwnam("nobody").pw_uid, grp.getgrnam("nogroup").gr_gid)
+        path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+def test_a_store_is_read_by_another_user_who_may_only_read_it(tmp_path: Path) -> None:
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         pytest.skip("switching to another user needs root and setpriv")
-    data = shared_folder / "data"
-    data.mkdir(mode=0o755)
+    data = tmp_path / "data"
+    data.mkdir()
     run_id = _recorded(data)
-    nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
-    probe = subprocess.run([*nobody, "touch", str(data / ".gg" / "probe")], capture_output=True, check=False)
-    assert probe.returncode != 0, "nobody may write beside the store: the test would prove nothing"
-    _reads_every_view(data, run_id, as_user=nobody)
+    _give_to_nobody(data)
+    probe = subprocess.run([*UNPRIVILEGED, "touch", str(data / ".gg" / "probe")], capture_output=True)
+    assert probe.returncode != 0, "the reader may write beside the store: the test would prove nothing"
+    _reads_every_view(data, run_id, as_user=UNPRIVILEGED)
+    assert sorted(p.name for p in (data / ".gg").iterdir()) == ["runs", "runs.db"]
 
 
 def test_a_store_flag_naming_no_store_is_refused_by_the_console(tmp_path: Path) -> None:
