@@ -96,3 +96,17 @@ def test_the_guide_names_the_holders_calls_and_caps_or_says_the_memories_are_ano
     assert (
         "another agent keeps" in theirs and "gg.memories.create_memory" not in theirs and "notice" in theirs
     )
+
+
+def test_the_guide_never_names_a_withheld_read_or_search_call() -> None:
+    run = Run()
+    indexed = run.open(profile(Strategy.MARKDOWN), "root")
+    searched = run.open(profile(Strategy.KEYWORD_SEARCH, slug="searcher"), "searcher")
+    without_read = guide(indexed, NAMES, withheld=("memories.read_memory",))
+    assert "read_memory" not in without_read and "bodies cannot be read in this session" in without_read
+    only_search = guide(searched, NAMES, withheld=("memories.read_memory",))
+    assert "read_memory" not in only_search and "find them with `gg.memories.search_memories`" in only_search
+    only_read = guide(searched, NAMES, withheld=("memories.search_memories",))
+    assert "search_memories" not in only_read
+    assert "read one by its name with `gg.memories.read_memory`" in only_read
+    assert "read a body with `gg.memories.read_memory`" in guide(indexed, NAMES)

@@ -80,15 +80,16 @@ def mismatch_reason(held: Strategy, receiving: Strategy) -> str:
 
 
 def guide(holder: MemoryHolder, names: CallNames, withheld: Collection[str] = ()) -> str:
-    """The system prompt's section on this holder's memories; a call keyed in `withheld` is not
-    listed among its calls."""
+    """The system prompt's section on this holder's memories; a call keyed in `withheld` is
+    neither listed among its calls nor named as the way to read or find them."""
+    calls = [call for call in holder.offered if call.key not in withheld]
     return prompts.render(
         "memories-guide",
         strategy=holder.strategy.value,
         pins=holder.strategy.pins.value,
-        calls=[names[call] for call in holder.offered if call.key not in withheld],
-        read_call=names[Call.READ],
-        search_call=names[Call.SEARCH],
+        calls=[names[call] for call in calls],
+        read_call=names[Call.READ] if Call.READ in calls else None,
+        search_call=names[Call.SEARCH] if Call.SEARCH in calls else None,
         caps=holder.store.caps,
         slug_chars=MAX_SLUG_CHARS,
         writable=holder.writable,
