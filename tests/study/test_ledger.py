@@ -3,6 +3,9 @@ a cell finished at most once."""
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+
 import pytest
 
 from gg.record.store import RunStore
@@ -12,6 +15,7 @@ from gg.study.figures import RunFigures
 from gg.study.ledger import Ledger
 from gg.study.plan import CellKey
 from gg.study.rows import StudyLookupError, StudyRow
+from gg.study.runner import new_study_id
 from gg.telemetry.location import StoreLocation
 
 
@@ -55,3 +59,11 @@ def test_a_cell_is_finished_at_most_once(ledger: Ledger) -> None:
     assert not ledger.finish_cell(study, again, RunFigures("completed"), 1, "2026-12-01T09:00:02.000Z")
     (row,) = ledger.cells(study)
     assert (row.run_id, row.verdict, row.solved) == ("run-1", "solved", True)
+
+
+def test_a_study_id_is_sortable_by_its_start_and_ends_in_8_random_hex_digits() -> None:
+    """Machines sharing one store start studies in the same second: 8 hex digits, as a run id."""
+    moment = datetime(2026, 12, 1, 8, 47, tzinfo=UTC)
+    ids = {new_study_id(lambda: moment) for _ in range(64)}
+    assert len(ids) == 64
+    assert all(re.fullmatch(r"study-20261201-084700-[0-9a-f]{8}", study_id) for study_id in ids)

@@ -36,7 +36,7 @@ from gg.study.load import Study
 from gg.study.plan import CellKey, plan_cells
 from gg.study.progress import StudyProgress
 from gg.study.rows import StudyRow
-from gg.telemetry.clock import Clock, format_timestamp, new_run_id, utc_now
+from gg.telemetry.clock import ID_RANDOM_BYTES, Clock, format_timestamp, new_run_id, utc_now
 from gg.telemetry.layout import run_events_beside, runs_beside, store_path
 from gg.telemetry.location import Backend, StoreLocation
 from gg.telemetry.ndjson import NdjsonSink
@@ -96,8 +96,9 @@ class Model:
 
 
 def new_study_id(clock: Clock = utc_now, entropy: Callable[[int], str] = secrets.token_hex) -> str:
-    """`study-20261201-084700-ab12`: sortable by start time, like a run id."""
-    return f"{STUDY_ID_PREFIX}{clock():%Y%m%d-%H%M%S}-{entropy(2)}"
+    """`study-20261201-084700-ab12cd34`: sortable by start time and unique across the machines
+    that share a store, like a run id."""
+    return f"{STUDY_ID_PREFIX}{clock():%Y%m%d-%H%M%S}-{entropy(ID_RANDOM_BYTES)}"
 
 
 def run_study(

@@ -18,7 +18,7 @@ Clock = Callable[[], datetime]
 Entropy = Callable[[int], str]
 
 RUN_ID_PREFIX = "run-"
-RUN_ID_RANDOM_BYTES = 4
+ID_RANDOM_BYTES = 4  # the random end of a run's or a study's id: 8 hex digits, unique across machines
 
 
 def utc_now() -> datetime:
@@ -46,4 +46,4 @@ def parse_timestamp(text: str) -> datetime | None:
 def new_run_id(clock: Clock = utc_now, entropy: Entropy = secrets.token_hex) -> str:
     """`run-20261129-203233-ab12cd34`: sortable by start time, unique with 8 random hex digits."""
     start = clock().astimezone(UTC)
-    return f"{RUN_ID_PREFIX}{start:%Y%m%d-%H%M%S}-{entropy(RUN_ID_RANDOM_BYTES)}"
+    return f"{RUN_ID_PREFIX}{start:%Y%m%d-%H%M%S}-{entropy(ID_RANDOM_BYTES)}"
