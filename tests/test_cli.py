@@ -417,12 +417,25 @@ def test_run_refuses_a_host_family_it_cannot_import_naming_the_entry(example: Pa
     )
 
 
+def test_a_disabled_operation_that_withholds_nothing_is_named_with_every_other_defect(example: Path) -> None:
+    """`gg check` and `gg run` name an ablation's typo in the same refusal as the set's other defects."""
+    document = json.loads((example / "gg.json").read_text())
+    document["agents"][0]["disabledOperations"] = ["files.wirte_file"]
+    document["limits"] = {"maxTurns": -1}
+    (example / "gg.json").write_text(json.dumps(document))
+    for command in (["check", str(example)], ["run", str(example)]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 2 and "gg.json: 2 defects" in result.output, result.output
+        assert "limits.maxTurns" in result.output
+        assert "agents[0].disabledOperations[0]: names no operation of `files`" in result.output
+
+
 def test_check_refuses_a_disabled_operation_of_ggs_own_modules_that_withholds_nothing(example: Path) -> None:
     document = json.loads((example / "gg.json").read_text())
     document["agents"][0]["disabledOperations"] = ["files.wirte_file", "notes.add_note", "memories.*"]
     (example / "gg.json").write_text(json.dumps(document))
     result = CliRunner().invoke(main, ["check", str(example)])
     assert result.exit_code == 2
-    assert "disabledOperations: 1 defect" in result.output  # `notes` may be a host family or MCP server's
+    assert "gg.json: 1 defect" in result.output  # `notes` may be a host family or MCP server's
     wrong = "agents[0].disabledOperations[0]: names no operation of `files`; it holds read_file,"
     assert wrong in result.output

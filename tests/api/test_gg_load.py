@@ -61,3 +61,13 @@ def test_a_refused_document_names_every_defect_in_one_error() -> None:
 def test_a_value_that_is_no_capability_set_is_a_type_error() -> None:
     with pytest.raises(TypeError, match=r"gg\.load takes a path, a mapping or a CapabilitySet, not int"):
         gg.load(42)  # type: ignore[arg-type]
+
+
+def test_an_ablation_naming_none_of_ggs_operations_is_one_defect_among_the_others() -> None:
+    document = gg.load(EXAMPLE).model_dump(mode="json", by_alias=True, exclude_none=True)
+    document["agents"][0]["disabledOperations"] = ["files.*", "shell.shel"]
+    document["limits"] = {"maxTurns": 0}
+    with pytest.raises(gg.ConfigError) as refused:
+        gg.load(document)
+    paths = [defect.path for defect in refused.value.defects]
+    assert "limits.maxTurns" in paths and "agents[0].disabledOperations[1]" in paths and len(paths) == 2

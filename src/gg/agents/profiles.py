@@ -14,11 +14,12 @@ named escaped). Every setup of a run binds `shared` memories among the run's one
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from gg.agents.shell import open_shell
 from gg.config.delegation import FsmState
+from gg.config.load import OperationJudge
 from gg.config.model import Agent as AgentProfile
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigDefect, ConfigError
@@ -91,17 +92,40 @@ class Profiles:
         return found
 
 
+def ablation_judge(registry: Registry, modules: Collection[str] | None = None) -> OperationJudge:
+    """Judges a profile's `disabledOperations` against `registry` as a launch does; with `modules`,
+    only the entries naming one of them (a host family's or an MCP server's are bound at launch)."""
+
+    def judge(entries: Sequence[str]) -> list[tuple[int, str]]:
+        return [
+            (refused.index, refused.reason)
+            for refused in withholding(registry, entries).refused
+            if modules is None or refused.entry.partition(".")[0] in modules
+        ]
+
+    return judge
+
+
+def own_modules_judge() -> OperationJudge:
+    """Judges the entries naming gg's own modules, which are known before a run binds its host
+    families and MCP servers: `gg check`, and a launch loading its capability set."""
+    from gg.sdk.catalogue import default_registry
+
+    registry = default_registry()
+    return ablation_judge(registry, registry.families())
+
+
 def judge_ablations(
     capability_set: CapabilitySet, registry: Registry, modules: Collection[str] | None = None
 ) -> None:
     """Raises `ConfigError` naming every entry of every profile's `disabledOperations` that
     withholds nothing, with why (the modules or operations there are); with `modules`, only the
     entries naming one of them are judged (`gg check` knows gg's own, not a run's MCP servers)."""
+    judge = ablation_judge(registry, modules)
     defects = [
-        ConfigDefect(f"agents[{n}].disabledOperations[{refused.index}]", refused.entry, refused.reason)
+        ConfigDefect(f"agents[{n}].disabledOperations[{index}]", profile.disabled_operations[index], why)
         for n, profile in enumerate(capability_set.agents)
-        for refused in withholding(registry, profile.disabled_operations).refused
-        if modules is None or refused.entry.partition(".")[0] in modules
+        for index, why in judge(profile.disabled_operations)
     ]
     if defects:
         raise ConfigError(ABLATION, defects)

@@ -37,17 +37,18 @@ def load_for_run(
 ) -> CapabilitySet:
     """`load`, for a run that may be handed the root's model (then the root profile need not
     name one)."""
+    from gg.agents.profiles import own_modules_judge
     from gg.config.load import load_capability_set, parse_capability_set
     from gg.config.model import CapabilitySet
 
-    handed = root_model_handed
+    handed, judge = root_model_handed, own_modules_judge()
     if isinstance(config, CapabilitySet):
-        document = config.model_dump(mode="json", by_alias=True, exclude_none=True)
-        return parse_capability_set(document, Path(base or Path.cwd()), IN_CODE, root_model_handed=handed)
+        config = config.model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(config, Mapping):
-        return parse_capability_set(config, Path(base or Path.cwd()), IN_CODE, root_model_handed=handed)
+        folder = Path(base or Path.cwd())
+        return parse_capability_set(config, folder, IN_CODE, root_model_handed=handed, operations=judge)
     if isinstance(config, str | Path):  # pyright: ignore[reportUnnecessaryIsInstance]
-        return load_capability_set(config, root_model_handed=handed)
+        return load_capability_set(config, root_model_handed=handed, operations=judge)
     raise TypeError(f"gg.load takes a path, a mapping or a CapabilitySet, not {type(config).__name__}")
 
 

@@ -17,13 +17,12 @@ from gg.telemetry.store_option import store_flag
 @click.argument("config", type=click.Path(path_type=Path))
 def check(config: Path) -> None:
     """Validate the capability set CONFIG, and the journals it replays, naming every defect."""
+    from gg.agents.profiles import own_modules_judge
     from gg.config import check_report
     from gg.errors import ConfigError
     from gg.providers.book import JournalBook
 
-    code, text = check_report(config)
-    if code == 0:
-        code, text = _ablations(config, code, text)
+    code, text = check_report(config, own_modules_judge())
     if code == 0:
         profiles, journals = _journals(config)
         for journal in journals:
@@ -34,22 +33,6 @@ def check(config: Path) -> None:
                 break
     click.echo(text, err=code != 0)
     sys.exit(code)
-
-
-def _ablations(config: Path, code: int, text: str) -> tuple[int, str]:
-    """The check's verdict once every `disabledOperations` entry naming one of gg's own modules is
-    judged (a host family's or an MCP server's are judged at launch, once they are bound)."""
-    from gg.agents.profiles import judge_ablations
-    from gg.config import load_capability_set
-    from gg.errors import ConfigError
-    from gg.sdk.catalogue import default_registry
-
-    registry = default_registry()
-    try:
-        judge_ablations(load_capability_set(config), registry, registry.families())
-    except ConfigError as refusal:
-        return REFUSED_EXIT, str(refusal)
-    return code, text
 
 
 def _journals(config: Path) -> tuple[list[str], list[Path]]:

@@ -193,11 +193,12 @@ def _keep_start(store: Path, run_id: str, config: Path, workspace: Path, recorde
 
 def _capability_set(path: Path) -> CapabilitySet:
     """The capability set at `path`; a defect ends the command, printed, exit 2."""
+    from gg.agents.profiles import own_modules_judge
     from gg.config import load_capability_set
     from gg.errors import ConfigError
 
     try:
-        return load_capability_set(path)
+        return load_capability_set(path, operations=own_modules_judge())
     except ConfigError as refusal:
         click.echo(str(refusal), err=True)
         sys.exit(REFUSED_EXIT)

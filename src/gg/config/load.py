@@ -6,18 +6,23 @@
   (pydantic), cross-field rules, repeated JSON keys and the workspace pass (`gg.config.skills`,
   once the rest loads) are collected into one `ConfigError`;
   `judge_capability_set` returns the same findings unrendered (a study maps them to its own keys).
+- what a profile's `disabledOperations` names is the SDK's to judge: a caller that knows the
+  modules (`gg check`, a launch) hands an `OperationJudge`, so an entry that withholds nothing is
+  named with every other defect, in one refusal.
 - `capability_set_schema()` is the JSON Schema editors use; keys are spelled as in the file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from gg.config.defects import Finding, render_defects, sequence
+from gg.config.catalogue import OPERATION_ENTRY
+from gg.config.defects import Finding, mapping, render_defects, sequence
 from gg.config.document import locate, read_document, repeated_key_findings
 from gg.config.model import CapabilitySet
 from gg.config.rules import cross_field_findings
@@ -27,6 +32,7 @@ from gg.errors import ConfigError
 
 __all__ = [
     "SCHEMA_DIALECT",
+    "OperationJudge",
     "capability_set_schema",
     "judge_capability_set",
     "load_capability_set",
@@ -35,13 +41,22 @@ __all__ = [
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
+OperationJudge = Callable[[Sequence[str]], Iterable[tuple[int, str]]]
+"""Judges one profile's `disabledOperations`: the index of each entry that withholds nothing, and why."""
 
-def load_capability_set(path: str | Path, *, root_model_handed: bool = False) -> CapabilitySet:
+
+def load_capability_set(
+    path: str | Path, *, root_model_handed: bool = False, operations: OperationJudge | None = None
+) -> CapabilitySet:
     """The capability set at `path`; raises `ConfigError` naming every defect at once."""
     file = locate(path)
     document = read_document(file)
     return parse_capability_set(
-        document, base=file.resolve().parent, source=str(file), root_model_handed=root_model_handed
+        document,
+        base=file.resolve().parent,
+        source=str(file),
+        root_model_handed=root_model_handed,
+        operations=operations,
     )
 
 
@@ -51,22 +66,31 @@ def parse_capability_set(
     source: str = "(capability set)",
     *,
     root_model_handed: bool = False,
+    operations: OperationJudge | None = None,
 ) -> CapabilitySet:
     """Judge `document` whole; paths in it resolve against `base`. `root_model_handed`: the run is
-    handed the root's model, so the root profile need not name one."""
-    loaded, findings = judge_capability_set(document, base, root_model_handed=root_model_handed)
+    handed the root's model, so the root profile need not name one; `operations` judges what the
+    profiles' ablations name."""
+    loaded, findings = judge_capability_set(
+        document, base, root_model_handed=root_model_handed, operations=operations
+    )
     if findings or loaded is None:
         raise ConfigError(source, render_defects(findings, document))
     return loaded
 
 
 def judge_capability_set(
-    document: Mapping[str, Any], base: Path, *, root_model_handed: bool = False
+    document: Mapping[str, Any],
+    base: Path,
+    *,
+    root_model_handed: bool = False,
+    operations: OperationJudge | None = None,
 ) -> tuple[CapabilitySet | None, list[Finding]]:
     """The capability set `document` describes (None when refused), and every defect found in it."""
     findings: list[Finding] = [
         *repeated_key_findings(document),
         *cross_field_findings(document, root_model_handed=root_model_handed),
+        *([] if operations is None else _ablation_findings(document, operations)),
     ]
     loaded: CapabilitySet | None = None
     try:
@@ -76,6 +100,21 @@ def judge_capability_set(
     if loaded is not None:  # the workspace pass, once the workspace is known
         findings = [*findings, *skills_findings(sequence(document.get("agents")) or [], loaded.workspace)]
     return (None if findings else loaded), findings
+
+
+def _ablation_findings(document: Mapping[str, Any], judge: OperationJudge) -> list[Finding]:
+    """A finding for each `disabledOperations` entry `judge` refuses, in each profile whose entries
+    are all text; an entry not spelled as one (`OPERATION_ENTRY`) is the schema's to name."""
+    findings: list[Finding] = []
+    for n, agent in enumerate(sequence(document.get("agents")) or []):
+        entries = sequence((mapping(agent) or {}).get("disabledOperations")) or []
+        if all(isinstance(entry, str) for entry in entries):
+            findings += [
+                Finding(("agents", n, "disabledOperations", i), why)
+                for i, why in judge(entries)
+                if re.fullmatch(OPERATION_ENTRY, entries[i])
+            ]
+    return findings
 
 
 def capability_set_schema() -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gg.config.catalogue import Provider
-from gg.config.load import load_capability_set
+from gg.config.load import OperationJudge, load_capability_set
 from gg.config.model import Agent, CapabilitySet, Limits
 from gg.errors import ConfigError
 from gg.wire import camel
@@ -21,10 +21,10 @@ CHECK_VALID = 0
 CHECK_REFUSED = 2
 
 
-def check_report(path: str | Path) -> tuple[int, str]:
-    """`(exit code, text)` for `gg check path`."""
+def check_report(path: str | Path, operations: OperationJudge | None = None) -> tuple[int, str]:
+    """`(exit code, text)` for `gg check path`; `operations` judges what the ablations name."""
     try:
-        capability_set = load_capability_set(path)
+        capability_set = load_capability_set(path, operations=operations)
     except ConfigError as error:
         return CHECK_REFUSED, str(error)
     return CHECK_VALID, f"{path}: {summarize(capability_set)}"
