@@ -12,6 +12,7 @@ from gg.agents.lineages import ChildResult, Lineages
 from gg.errors import ErrorCode, OperationError
 from gg.loop.status import AgentStatus
 from support.manual_clock import ManualClock
+from support.wall_bounds import STOPPED_WITHIN_SECS
 
 
 def _family() -> Lineages:
@@ -92,7 +93,7 @@ def test_a_stopping_run_ends_every_wait_at_once() -> None:
     started = time.monotonic()
     with pytest.raises(OperationError) as refused:
         lineages.wait("root", None, [], None, ManualClock())
-    assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and time.monotonic() - started < 5
+    assert refused.value.code is ErrorCode.LIMIT_EXCEEDED and time.monotonic() - started < STOPPED_WITHIN_SECS
 
 
 def test_a_message_waits_for_its_childs_next_turn_and_only_a_running_child_takes_one() -> None:

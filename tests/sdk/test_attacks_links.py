@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+from support.wall_bounds import STOPPED_WITHIN_SECS
+
 from .canary import REFUSED, Canary, assert_outside_unchanged, assert_refused_without_leaks, leaks
 
 
@@ -54,7 +56,7 @@ def test_036_links_to_etc_outside_proc_dev_zero_the_parent_and_loops_are_refused
     assert_refused_without_leaks(
         case, "files.list_dir", ["etc", "out", "outabs", "proc", "proc/fd", "sub/up", "sub/up/outside"]
     )
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < STOPPED_WITHIN_SECS  # /dev/zero or a loop would never end
     assert len(case.scope.views) == 0
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from support.wall_bounds import STOPPED_WITHIN_SECS
+
 from .canary import Canary, assert_outside_unchanged, assert_refused_without_leaks
 
 
@@ -67,7 +69,7 @@ def test_029_reads_by_traversal_absolute_tilde_proc_url_and_nul_paths_are_refuse
     assert_refused_without_leaks(
         case, "views.open_file", ["/etc/passwd", "../outside/secret.txt", "notes.txt\0x"]
     )
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < STOPPED_WITHIN_SECS
     assert len(case.scope.views) == 0
     for nul_path in ["notes.txt\0../../etc/passwd", "\0"]:
         assert case.attempt("files.read_file", path=nul_path).code == "invalid-argument"
