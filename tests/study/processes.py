@@ -6,21 +6,13 @@ import os
 import signal
 import sqlite3
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-WAIT_SECS = 180.0
+from support.waiting import wait_until
+
 POLL_SECS = 0.05
-
-
-def wait_until(condition: Callable[[], bool], what: str, timeout: float = WAIT_SECS) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(POLL_SECS)
+WAIT_SECS = 180.0  # how long a study's step may take on a loaded machine before it is a hang
 
 
 def alive(pid: int) -> bool:

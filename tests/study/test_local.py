@@ -18,15 +18,16 @@ from gg.study.load import load_study
 from gg.study.local import LocalPool
 from gg.study.progress import QuietProgress
 from gg.study.runner import FINISHED, INCOMPLETE, run_study
+from support.waiting import wait_until
 
 from .processes import (
     RELEASED,
+    WAIT_SECS,
     WorkerKiller,
     alive,
     checking_workers,
     endless,
     released_then,
-    wait_until,
     with_command_line,
 )
 from .studies import arms_study
@@ -89,7 +90,9 @@ def test_workers_whose_driver_was_killed_with_kill_9_exit_without_a_traceback(tm
             stderr=stderr,
         )
     try:
-        wait_until(lambda: len(checking_workers(marker)) == 2, "both workers to be checking a cell")
+        wait_until(
+            lambda: len(checking_workers(marker)) == 2, "both workers to be checking a cell", WAIT_SECS
+        )
         workers = checking_workers(marker)
     finally:
         driver.send_signal(signal.SIGKILL)

@@ -18,8 +18,9 @@ from gg.study.local import LocalPool
 from gg.study.progress import QuietProgress
 from gg.study.runner import FINISHED, Model, ResumeRefused, run_study
 from gg.telemetry.layout import events_path
+from support.waiting import wait_until
 
-from .processes import RELEASED, alive, checking_workers, committed_cells, released_then, wait_until
+from .processes import RELEASED, WAIT_SECS, alive, checking_workers, committed_cells, released_then
 from .studies import arms_study
 
 GG = str(Path(sys.executable).parent / "gg")
@@ -53,8 +54,8 @@ def test_a_study_killed_with_kill_9_resumes_running_only_its_unfinished_cells(tm
         stderr=subprocess.DEVNULL,
     )
     try:
-        wait_until(lambda: committed_cells(store) >= 2, "two cells to finish")
-        wait_until(lambda: bool(checking_workers(marker)), "the third cell to wait at its check")
+        wait_until(lambda: committed_cells(store) >= 2, "two cells to finish", WAIT_SECS)
+        wait_until(lambda: bool(checking_workers(marker)), "the third cell to wait at its check", WAIT_SECS)
     finally:
         driver.send_signal(signal.SIGKILL)
         driver.wait()
@@ -130,8 +131,8 @@ def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path:
         text=True,
     )
     try:
-        wait_until(lambda: committed_cells(store) >= 1, "a cell to finish")
-        wait_until(lambda: bool(checking_workers(marker)), "the next cell to wait at its check")
+        wait_until(lambda: committed_cells(store) >= 1, "a cell to finish", WAIT_SECS)
+        wait_until(lambda: bool(checking_workers(marker)), "the next cell to wait at its check", WAIT_SECS)
     finally:
         driver.send_signal(signal.SIGINT)
         _, stderr = driver.communicate(timeout=120)

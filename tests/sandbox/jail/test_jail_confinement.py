@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +13,8 @@ import pytest
 from jailworld import exited, jail_over, marker, sleeping
 
 from gg.sandbox.jail import Jail
+from support.waiting import wait_until
+from support.wall_bounds import STOPPED_WITHIN_SECS
 
 
 def run(jail: Jail, command: str) -> tuple[int, str]:
@@ -145,12 +146,8 @@ def test_a_command_runs_in_a_session_of_its_own_without_a_terminal(jail: Jail) -
 
 
 def _wait_for(found: Callable[[], list[int]]) -> list[int]:
-    deadline = time.monotonic() + 2.5
-    while time.monotonic() < deadline:
-        if pids := found():
-            return pids
-        time.sleep(0.01)
-    raise AssertionError("the command's process never appeared")
+    wait_until(lambda: bool(found()), "the command's process", STOPPED_WITHIN_SECS)
+    return found()
 
 
 def test_hidden_folders_are_covered_where_the_jail_would_show_them(workspace: Path) -> None:

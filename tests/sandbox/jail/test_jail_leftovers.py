@@ -17,6 +17,8 @@ from gg.sandbox.jail.claims import CLAIM_GRACE_SECS, claim, is_abandoned
 from gg.sandbox.jail.command import Pipes, spawn
 from gg.sandbox.jail.leftovers import orphaned_jails, sweep
 from gg.sandbox.jail.pids import find_pids_hierarchy
+from support.waiting import wait_until
+from support.wall_bounds import STOPPED_WITHIN_SECS
 
 
 def _dead_pid() -> int:
@@ -67,18 +69,13 @@ def test_a_claim_held_in_another_pid_namespace_keeps_the_folder(tmp_path: Path) 
         ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "flock", str(folder), "sleep", "30"]
     )
     try:
-        deadline = time.monotonic() + 10
-        while not _locked(folder) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert _locked(folder)
+        wait_until(lambda: _locked(folder), "the holder's lock", STOPPED_WITHIN_SECS)
         sweep(None, tmp_path)
         assert folder.exists()
     finally:
         holder.kill()  # and with it (--kill-child) the namespace's flock, soon after
         holder.wait()
-    deadline = time.monotonic() + 10
-    while _locked(folder) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: not _locked(folder), "the lock to go with its holder", STOPPED_WITHIN_SECS)
     sweep(None, tmp_path)
     assert not folder.exists()
 
@@ -105,21 +102,25 @@ def test_a_jail_whose_bubblewrap_died_during_setup_is_killed(tmp_path: Path) -> 
     jail = jail_over(workspace_in(tmp_path))
     pipes = Pipes.holding(jail_arguments(jail.policy, jail.layout))
     process = spawn(jail.bwrap, pipes, command_arguments("touch ran"))
-    time.sleep(0.2)  # bubblewrap waits on the block pipe, its pid 1 set up
+    wait_until(lambda: bool(_children(process.pid)), "bubblewrap's pid 1", STOPPED_WITHIN_SECS)
     os.kill(process.pid, signal.SIGKILL)  # what a gg's death does to it (--die-with-parent)
     process.wait()
     assert process.stdout is not None
     process.stdout.close()
     try:
-        deadline = time.monotonic() + 5.0
-        while not orphaned_jails() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: bool(orphaned_jails()), "bubblewrap's pid 1 left behind", STOPPED_WITHIN_SECS)
         left = orphaned_jails()
-        assert left, "bubblewrap left no pid 1 behind"
         sweep(None, tmp_path)
-        time.sleep(0.2)
-        assert all(_gone(pid) for pid in left)
+        wait_until(lambda: all(_gone(pid) for pid in left), "the swept jails to die", STOPPED_WITHIN_SECS)
         assert orphaned_jails() == []
     finally:
         pipes.close()
     assert not (tmp_path / "ws" / "ran").exists()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes `pid` started that are alive (bubblewrap's pid 1 once it is set up)."""
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []

@@ -17,6 +17,7 @@ from jailworld import alive_with, exited, jail_over, marker, sleeping, timed_out
 from gg.sandbox.jail import Jail
 from gg.sandbox.jail.arguments import command_arguments, jail_arguments
 from gg.sandbox.jail.command import Pipes, spawn
+from support.waiting import wait_until
 from support.wall_bounds import STOPPED_WITHIN_SECS
 
 LEFTOVERS = {
@@ -92,14 +93,10 @@ def test_no_jailed_process_outlives_gg_killed_mid_command(tmp_path: Path) -> Non
     gg = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         assert gg.stdout is not None and gg.stdout.readline() == "ready\n"
-        deadline = time.monotonic() + 10.0
-        while len(sleeping(sleep)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert len(sleeping(sleep)) == 2  # the command runs: gg is killed mid-`sleep`
-        os.kill(gg.pid, signal.SIGKILL)
-        gg.wait(10.0)
-        time.sleep(1.0)
-        assert alive_with(sleep) == []
+        wait_until(lambda: len(sleeping(sleep)) == 2, "the command's two sleeps", STOPPED_WITHIN_SECS)
+        os.kill(gg.pid, signal.SIGKILL)  # the command runs: gg is killed mid-`sleep`
+        gg.wait(STOPPED_WITHIN_SECS)
+        wait_until(lambda: alive_with(sleep) == [], "the jail to die with gg", STOPPED_WITHIN_SECS)
     finally:
         if gg.poll() is None:
             gg.kill()
