@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from gg.cli import main
 from gg.record.runs import shown_status
 from gg.record.store import RunStore
+from support.waiting import wait_until
 
 GG = Path(sys.executable).parent / "gg"
 WAIT_SECS = 120.0
@@ -86,7 +87,7 @@ def test_kill_9_mid_run_keeps_every_finished_turn_of_every_agent(
     while not all(mark.exists() for mark in marks) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
     assert all(mark.exists() for mark in marks), "the children never reached their second turn"
-    time.sleep(0.2)  # the second turns' first events are on the record
+    wait_until(lambda: _second_turns_asked(base), "the second turns' requests on the record", WAIT_SECS)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     store = RunStore.at(base, create=False)
@@ -116,3 +117,14 @@ def _read_unfinished(run_id: str) -> None:
     assert "→ unfinished (no outcome recorded)" in text and "→ ok" not in text
     summary = " ".join(text[text.rindex("─") + 1 :].split())  # the run's last words, unwrapped
     assert summary.startswith("unfinished · ") and summary.endswith("· 5 programs (0 failed, 3 unfinished)")
+
+
+def _second_turns_asked(base: Path) -> bool:
+    """Whether both children's second model requests are on the record (read while gg runs)."""
+    store = RunStore.at(base, create=False)
+    try:
+        (row,) = store.list_runs()
+        begun = {(e["agentId"], e["turn"]) for e in store.events(row.id) if e["type"] == "model_request"}
+    finally:
+        store.close()
+    return {("root.1", 2), ("root.2", 2)} <= begun
