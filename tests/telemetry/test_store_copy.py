@@ -3,6 +3,7 @@ either; copying twice adds nothing."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,12 @@ from click.testing import CliRunner
 
 from gg.cli import main
 from gg.record.store import RunStore
+from gg.study.cell import CellReport
+from gg.study.check import CheckOutcome, CheckVerdict
+from gg.study.figures import RunFigures
+from gg.study.ledger import Ledger
+from gg.study.plan import CellKey
+from gg.study.rows import StudyRow
 from gg.telemetry.emitter import Telemetry
 from gg.telemetry.events import RunStarted
 from gg.telemetry.layout import store_path
@@ -102,3 +109,60 @@ def test_a_source_that_cannot_be_read_leaves_no_target_behind(tmp_path: Path) ->
     damaged = CliRunner().invoke(main, ["store", "copy", str(garbage), f"sqlite:///{target}"])
     assert damaged.exit_code == 1
     assert not target.parent.exists()
+
+
+STUDY_ID = "study-20261201-090000-ab12cd34"
+
+
+def _study_with_cells(where: StoreLocation, cells: int) -> None:
+    """A finished study of `cells` cells in the store at `where`, beside its runs."""
+    with Ledger(where) as ledger:
+        ledger.begin_study(
+            StudyRow(
+                id=STUDY_ID, name="arms", file="study.toml", fingerprint="f",
+                configs='["js", "py"]', tasks='["t"]', repeats=2, seed=7, cells=4, model=None,
+                executor="local", created_at="2026-12-01T09:00:00.000Z",
+                updated_at="2026-12-01T09:05:00.000Z", status="finished", pid=None, host=None,
+            )
+        )  # fmt: skip
+        for n, (config, repeat) in enumerate([("js", 1), ("js", 2), ("py", 1), ("py", 2)][:cells]):
+            key = CellKey(config, "t", repeat)
+            check = CheckOutcome(CheckVerdict.SOLVED if n % 2 == 0 else CheckVerdict.FAILED, n % 2)
+            report = CellReport(key, f"run-20261201-09000{n}-0000000{n}", (), "completed", check, "here:1")
+            ledger.finish_cell(STUDY_ID, report, RunFigures("completed"), 1, "2026-12-01T09:01:00.000Z")
+
+
+def test_a_stores_studies_are_copied_with_their_cells_and_twice_adds_nothing(
+    store_at: StoreLocation, other: StoreLocation
+) -> None:
+    two_runs(store_at)
+    _study_with_cells(store_at, 3)
+    said = copy(named(store_at), named(other))
+    assert "gg store copy: copied 1 study and 3 cells; skipped 0 studies already there" in said
+    with Ledger(store_at) as source, Ledger(other) as target:
+        assert target.studies(None) == source.studies(None)
+        assert target.cells(STUDY_ID) == source.cells(STUDY_ID)
+    again = copy(named(store_at), named(other))
+    assert "copied 0 studies and 0 cells; skipped 1 study already there" in again
+
+
+def test_a_study_the_target_holds_in_part_gets_the_cells_it_lacks(
+    store_at: StoreLocation, other: StoreLocation
+) -> None:
+    two_runs(store_at)
+    _study_with_cells(other, 2)
+    _study_with_cells(store_at, 4)
+    said = copy(named(store_at), named(other))
+    assert "copied 0 studies and 2 cells; skipped 0 studies already there" in said
+    with Ledger(other) as target:
+        assert [cell.key for cell in target.cells(STUDY_ID)] == [
+            CellKey("js", "t", 1), CellKey("js", "t", 2), CellKey("py", "t", 1), CellKey("py", "t", 2)
+        ]  # fmt: skip
+
+
+def test_a_folder_of_events_files_copies_no_study_and_makes_no_study_table(tmp_path: Path) -> None:
+    emit_sample_run([NdjsonSink(tmp_path / "laptop", RUN_ID)])
+    said = copy(str(tmp_path / "laptop"), str(tmp_path / "into.db"))
+    assert "copied 1 run (25 events)" in said and "stud" not in said
+    with sqlite3.connect(tmp_path / "into.db") as db:
+        assert db.execute("SELECT name FROM sqlite_master WHERE name LIKE 'stud%'").fetchall() == []

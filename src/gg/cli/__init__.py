@@ -24,10 +24,10 @@ from gg.cli.query import query
 from gg.cli.reading import runs, show
 from gg.cli.reference import check, docs, schema
 from gg.cli.session import replay, run
+from gg.cli.store_copy import copy as store_copy
 from gg.console.command import console
 from gg.mcp_server.command import mcp
 from gg.otel.command import export
-from gg.record.copying import copy as store_copy
 from gg.study.cli import study
 from gg.telemetry.store_command import store
 from gg.version import __version__

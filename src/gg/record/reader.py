@@ -246,6 +246,13 @@ def open_postgres(location: StoreLocation) -> PostgresDb:
     return db
 
 
+def held_at(location: StoreLocation) -> HeldConnection:
+    """A held read-only connection to the store at `location`, of either database."""
+    if location.backend is Backend.SQLITE:
+        return held_read_only(location.path)
+    return held_postgres(location)
+
+
 def held_read_only(path: Path) -> HeldConnection:
     """A held read-only connection to the store at `path`; `RunStoreError` when there is none or it
     cannot be read as a run store."""

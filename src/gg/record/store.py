@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gg.record.reader import Connections, RunReader, held_postgres, held_read_only
+from gg.record.reader import Connections, RunReader, held_at
 from gg.telemetry.dialect import dialect_of
 from gg.telemetry.events import Event
 from gg.telemetry.integrity import StoreCheck
@@ -40,7 +40,7 @@ class RunStore(RunReader):
         writer = (
             StoreWriter(location, pid=pid, host=host, busy_timeout_ms=busy_timeout_ms) if create else None
         )
-        connections: Connections = _read_only(location) if writer is None else writer
+        connections: Connections = held_at(location) if writer is None else writer
         super().__init__(
             location.path, connections, dialect=dialect_of(location.backend), where=location.shown
         )
@@ -61,9 +61,3 @@ class RunStore(RunReader):
         if self._writer is None:
             raise RunStoreError(f"the run store {self.where} was opened to be read, not written")
         return self._writer
-
-
-def _read_only(location: StoreLocation) -> Connections:
-    if location.backend is Backend.SQLITE:
-        return held_read_only(location.path)
-    return held_postgres(location)

@@ -100,6 +100,28 @@ class Ledger(StudyReads):
                 "UPDATE studies SET status = ?, updated_at = ? WHERE id = ?", (status, at, study_id)
             )
 
+    def copy_study(self, study: StudyRow, cells: Sequence[CellRow]) -> tuple[bool, int]:
+        """Write a study read from another store, as it stands there, with its finished cells:
+        whether the study was new here, and how many of its cells were (one held is kept)."""
+        study_marks = ", ".join("?" for _ in fields(StudyRow))
+        cell_marks = ", ".join("?" for _ in fields(CellRow))
+        with self._transaction():
+            added = self._db.execute(
+                f"INSERT INTO studies ({STUDY_COLUMNS}) VALUES ({study_marks}) ON CONFLICT DO NOTHING"
+                " RETURNING id",
+                _values(study),
+            ).fetchall()
+            written = 0
+            for cell in cells:
+                written += len(
+                    self._db.execute(
+                        f"INSERT INTO study_cells ({CELL_COLUMNS}) VALUES ({cell_marks})"
+                        " ON CONFLICT DO NOTHING RETURNING study_id",
+                        _values(cell),
+                    ).fetchall()
+                )
+        return len(added) == 1, written
+
     def begin_attempt(self, study_id: str, key: CellKey, run_id: str, at: str) -> None:
         with self._transaction():
             self._db.execute(
