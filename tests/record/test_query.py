@@ -80,6 +80,23 @@ def test_anything_but_a_read_is_refused_and_the_store_is_untouched(store: Path, 
     assert run_query(store, "SELECT COUNT(*) FROM main.events").rows == [(25,)]
 
 
+@pytest.mark.parametrize(
+    ("sql", "named"),
+    [
+        ("BEGIN", "would begin or end a transaction (BEGIN)"),
+        ("PRAGMA table_info('runs')", "would run a PRAGMA (table_info)"),
+        ("SELECT * FROM pragma_table_info('runs')", "would change the schema (sqlite_master)"),
+        ("ATTACH DATABASE ':memory:' AS other", "would attach a database (:memory:)"),
+        ("CREATE TEMP TABLE x (a)", "would change the schema (sqlite_temp_master)"),
+        ("INSERT INTO main.events SELECT * FROM main.events", "would insert (events)"),
+    ],
+)
+def test_a_refusal_names_what_the_query_would_do_in_words(store: Path, sql: str, named: str) -> None:
+    with pytest.raises(NotARead) as refused:
+        run_query(store, sql)
+    assert f"gg query only reads, and this query {named};" in str(refused.value)
+
+
 def test_writing_to_a_view_is_refused(store: Path) -> None:
     with pytest.raises(QueryError, match="cannot modify runs because it is a view"):
         run_query(store, "DELETE FROM runs")

@@ -37,20 +37,26 @@ _READS = frozenset(
     {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
 )
 _DENIED_FUNCTIONS = frozenset({"load_extension", "readfile", "writefile"})
-_ACTIONS = {
-    code: name.removeprefix("SQLITE_").lower().replace("_", " ")
-    for name in (
-        "SQLITE_INSERT", "SQLITE_UPDATE", "SQLITE_DELETE", "SQLITE_ATTACH", "SQLITE_DETACH",
-        "SQLITE_PRAGMA", "SQLITE_TRANSACTION", "SQLITE_SAVEPOINT", "SQLITE_ALTER_TABLE",
-        "SQLITE_CREATE_TABLE", "SQLITE_CREATE_VIEW", "SQLITE_CREATE_INDEX", "SQLITE_CREATE_TRIGGER",
-        "SQLITE_CREATE_TEMP_TABLE", "SQLITE_CREATE_TEMP_VIEW", "SQLITE_CREATE_TEMP_INDEX",
-        "SQLITE_CREATE_TEMP_TRIGGER", "SQLITE_CREATE_VTABLE", "SQLITE_DROP_TABLE", "SQLITE_DROP_VIEW",
-        "SQLITE_DROP_INDEX", "SQLITE_DROP_TRIGGER", "SQLITE_DROP_TEMP_TABLE", "SQLITE_DROP_TEMP_VIEW",
-        "SQLITE_DROP_TEMP_INDEX", "SQLITE_DROP_TEMP_TRIGGER", "SQLITE_DROP_VTABLE", "SQLITE_REINDEX",
-        "SQLITE_ANALYZE",
-    )
-    if (code := getattr(sqlite3, name, None)) is not None
+_VERBS = {
+    "INSERT": "insert", "UPDATE": "update", "DELETE": "delete", "ATTACH": "attach a database",
+    "DETACH": "detach a database", "PRAGMA": "run a PRAGMA", "TRANSACTION": "begin or end a transaction",
+    "SAVEPOINT": "set a savepoint", "ALTER_TABLE": "alter a table", "REINDEX": "reindex",
+    "ANALYZE": "analyze", "CREATE_VTABLE": "create a virtual table", "DROP_VTABLE": "drop a virtual table",
 }  # fmt: skip
+_MADE = ("TABLE", "VIEW", "INDEX", "TRIGGER", "TEMP_TABLE", "TEMP_VIEW", "TEMP_INDEX", "TEMP_TRIGGER")
+_ACTIONS = {
+    code: verb
+    for name, verb in [
+        *_VERBS.items(),
+        *(
+            (f"{how}_{made}", f"{how.lower()} a {made.lower().replace('_', ' ')}")
+            for how in ("CREATE", "DROP")
+            for made in _MADE
+        ),
+    ]
+    if (code := getattr(sqlite3, f"SQLITE_{name}", None)) is not None
+}
+_CATALOGUES = frozenset({"sqlite_master", "sqlite_temp_master"})  # a PRAGMA function changes one too
 
 
 class QueryError(Exception):
@@ -102,7 +108,7 @@ class Guard:
             return sqlite3.SQLITE_DENY
         if action in _READS:
             return sqlite3.SQLITE_OK
-        what = _ACTIONS.get(action, f"action {action}")
+        what = "change the schema" if arg1 in _CATALOGUES else _ACTIONS.get(action, f"do action {action}")
         self.denied.append(what if arg1 is None else f"{what} ({arg1})")
         return sqlite3.SQLITE_DENY
 
