@@ -84,6 +84,16 @@ def test_a_withheld_operation_is_absent_from_the_documentation_and_the_module_li
         assert "`gg.memories`" in system_prompt(REGISTRY, language, Role.STANDARD, granted)
 
 
+def test_a_module_partly_withheld_says_which_of_its_calls_the_agent_is_offered():
+    narrowed = offered(REGISTRY, ["files.write_file", "files.edit_file"])
+    prompt = system_prompt(narrowed, LANGUAGES["javascript"], Role.STANDARD, frozenset())
+    (line,) = [line for line in prompt.splitlines() if line.startswith("- `gg.files`")]
+    assert "Of it you are offered only `gg.files.readFile`, `gg.files.readTextFile`," in line
+    assert "writeFile" not in line and "editFile" not in line
+    whole = system_prompt(REGISTRY, LANGUAGES["javascript"], Role.STANDARD, frozenset())
+    assert "offered only" not in whole
+
+
 def test_the_delegation_segment_names_no_withheld_call():
     roster = (RosterEntry(agent="worker", scopes=(RosterScope.SUBAGENT,)),)
     facts = Delegating(roster, max_depth=1)

@@ -30,9 +30,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ModuleLine:
+    """A module's line: its path, brief and import line; `only`, the calls it is offered when its
+    profile withholds some of the module (the brief speaks of the whole module)."""
+
     path: str
     brief: str
     import_line: str
+    only: tuple[str, ...] = ()
 
 
 def system_prompt(
@@ -54,9 +58,7 @@ def system_prompt(
     bound = registry.bound(role, capabilities)
     endings = [f"`{op.qualified(language.id)}`" for op in bound if isinstance(op.gate, Ending)]
     modules = [
-        ModuleLine(
-            path=f"gg.{family}", brief=registry.brief(family), import_line=language.import_line(family)
-        )
+        _module_line(registry, language, family, [op for op in bound if op.family == family])
         for family in registry.families()
         if any(op.family == family for op in bound)
     ]
@@ -74,6 +76,14 @@ def system_prompt(
         arrival=arrival,
         memories=memories,
     )
+
+
+def _module_line(
+    registry: Registry, language: LanguageSpec, family: str, offered: Sequence[Operation]
+) -> ModuleLine:
+    withheld = any(wire.startswith(f"{family}.") for wire in registry.withheld)
+    only = tuple(f"`{op.qualified(language.id)}`" for op in offered) if withheld else ()
+    return ModuleLine(f"gg.{family}", registry.brief(family), language.import_line(family), only)
 
 
 @dataclass(frozen=True)
