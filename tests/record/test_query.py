@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from gg.record.query import BadQuery, NotARead, PastTimeBound, QueryError, open_for_queries, run_query
+from gg.record.query import (
+    AnswerTooLarge,
+    BadQuery,
+    NotARead,
+    PastTimeBound,
+    QueryError,
+    open_for_queries,
+    run_query,
+)
 from gg.record.store import RunStore
 from gg.record.views import VIEWS
 from support.mounts import remount, tmpfs
@@ -118,6 +126,24 @@ def test_the_time_bound_is_read_from_the_clock_it_is_given(store: Path) -> None:
     ticks = iter(range(0, 10_000, 10))
     with pytest.raises(PastTimeBound):
         run_query(store, ENDLESS, seconds=5, clock=lambda: float(next(ticks)))
+
+
+def test_a_value_longer_than_64_mib_is_refused_before_sqlite_makes_it(store: Path) -> None:
+    with pytest.raises(AnswerTooLarge, match="more than 64 MiB of text and bytes"):
+        run_query(store, "SELECT zeroblob(1000000000)")
+
+
+def test_an_answer_whose_values_hold_more_than_64_mib_together_is_refused(store: Path) -> None:
+    mebibytes = (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT zeroblob(1048576) FROM c"
+    )
+    with pytest.raises(AnswerTooLarge):
+        run_query(store, mebibytes, rows=1_000)
+    assert len(run_query(store, mebibytes, rows=60).rows) == 60
+
+
+def test_a_row_bound_past_what_a_c_int_holds_is_only_a_bound(store: Path) -> None:
+    assert run_query(store, "SELECT 1", rows=10**20).rows == [(1,)]
 
 
 def test_the_row_bound_cuts_the_answer_and_says_so(store: Path) -> None:

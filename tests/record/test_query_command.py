@@ -109,6 +109,20 @@ def test_a_query_past_its_time_bound_is_stopped_exit_1(folder: Path) -> None:
     )
 
 
+def test_a_long_value_shows_its_start_in_the_table_and_whole_in_json(folder: Path) -> None:
+    table = gg("query", "SELECT zeroblob(5000000) AS blob, 'one' || char(10) || 'two' AS text")
+    assert table.exit_code == 0
+    assert "b'\\x00\\x00" in table.stdout and "one" in table.stdout and "two" not in table.stdout
+    assert "long texts cut to their first line" in table.stdout
+    whole = gg("query", "SELECT zeroblob(5000000) AS blob", "--json")
+    assert json.loads(whole.stdout)["rows"] == [["00" * 5000000]]
+
+
+def test_an_answer_past_its_size_bound_is_stopped_exit_1(folder: Path) -> None:
+    result = gg("query", "SELECT zeroblob(1000000000)")
+    assert result.exit_code == 1 and "gg query: the answer holds more than 64 MiB" in result.stderr
+
+
 def test_a_store_option_naming_no_store_is_refused(folder: Path) -> None:
     result = gg("query", "SELECT 1", "--store", str(folder / "elsewhere"))
     assert result.exit_code == 2

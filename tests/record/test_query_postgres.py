@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from gg.cli import main
-from gg.record.query import NotARead, run_query
+from gg.record.query import AnswerTooLarge, NotARead, run_query
 from gg.record.store import RunStore
 from gg.record.views import VIEWS
 from gg.telemetry.location import StoreLocation, parse_store_url
@@ -148,3 +148,9 @@ def test_a_server_it_cannot_reach_exit_1_and_a_database_holding_no_store_exit_2(
     assert PASSWORD not in unreached.output
     empty = gg("query", "SELECT 1", url=postgres.fresh_database())
     assert empty.exit_code == 2 and "no run store at postgresql://gg:***@" in empty.stderr
+
+
+def test_an_answer_of_more_than_64_mib_is_refused_as_it_is_fetched(url: str) -> None:
+    where = parse_store_url(url, base=Path.cwd())
+    with pytest.raises(AnswerTooLarge, match="more than 64 MiB"):
+        run_query(where, "SELECT repeat('x', 1048576) FROM generate_series(1, 100)")

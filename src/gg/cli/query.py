@@ -50,7 +50,7 @@ ENGINES = {Backend.SQLITE: "SQLite", Backend.POSTGRESQL: "PostgreSQL"}
 def query(sql: str, where: StoreLocation, limit: int, timeout: float, as_json: bool, as_csv: bool) -> None:
     """Run one SQL SELECT over the run store's views (gg schema --store lists them) and print
     its rows."""
-    from gg.record.query import BadQuery, NotARead, PastTimeBound, run_query
+    from gg.record.query import AnswerTooLarge, BadQuery, NotARead, PastTimeBound, run_query
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv each print the answer; choose one")
@@ -64,6 +64,8 @@ def query(sql: str, where: StoreLocation, limit: int, timeout: float, as_json: b
         _fail(f"gg query: {engine} cannot run this query: {bad}\n{views_in_brief()}", REFUSED_EXIT)
     except PastTimeBound as slow:
         _fail(f"gg query: {slow}; --timeout SECONDS gives it longer", INCOMPLETE_EXIT)
+    except AnswerTooLarge as large:
+        _fail(f"gg query: {large}", INCOMPLETE_EXIT)
     except Exception as unusable:  # the store's own faults, worded in `_unusable`
         _unusable(where, unusable, "gg query")
     _print(answer, as_json, as_csv)

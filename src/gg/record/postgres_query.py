@@ -9,8 +9,9 @@ Rules:
   VALUES or TABLE is refused before it reaches the server, naming what it would do. The server
   refuses the rest: the query is declared as a cursor, which holds one statement and no write (a
   second statement, a write inside a WITH); the read-only transaction refuses any other write.
-- The time bound is the transaction's `statement_timeout`; the row bound is kept by fetching at
-  most `rows + 1` rows from the cursor, on the server.
+- The time bound is the transaction's `statement_timeout`, and the clock while rows are fetched;
+  the row and size bounds are `gg.record.query`'s, the rows fetched from the server's cursor a
+  batch at a time.
 - A number PostgreSQL answers as `numeric` reads as an int when whole, else a float, as SQLite
   answers it; any other error of the server is `BadQuery`, in its words.
 """
@@ -18,10 +19,20 @@ Rules:
 from __future__ import annotations
 
 import re
+import time
 from decimal import Decimal
+from itertools import chain
 from typing import TYPE_CHECKING, Any, LiteralString, cast
 
-from gg.record.query import BadQuery, NotARead, PastTimeBound, QueryAnswer, QueryError, only_reads
+from gg.record.query import (
+    BadQuery,
+    NotARead,
+    QueryAnswer,
+    QueryError,
+    bounded_answer,
+    only_reads,
+    past_time_bound,
+)
 from gg.record.sql_view import statements
 from gg.record.view_spelling import POSTGRESQL_SPELLING
 from gg.record.views import VIEWS
@@ -80,20 +91,23 @@ def _answer(
     connection.execute("BEGIN READ ONLY")
     millis = max(1, round(seconds * 1000))
     connection.execute(cast("LiteralString", f"SET LOCAL statement_timeout = {millis}"))
+    deadline = time.monotonic() + seconds
     try:
         cursor = connection.cursor(name=_CURSOR)
         cursor.execute(cast("LiteralString", sql))
-        got = cursor.fetchmany(rows + 1)
-        described = cursor.description or []
+        plain = (tuple(_plain(value) for value in row) for row in cursor)  # fetched `itersize` at a time
+        first = next(plain, None)
+        columns = tuple(column.name for column in cursor.description or [])
+        ahead = () if first is None else (first,)
+        return bounded_answer(
+            columns, chain(ahead, plain), rows, lambda: time.monotonic() > deadline, seconds
+        )
     except psycopg.errors.QueryCanceled:
-        raise PastTimeBound(f"the query ran past its time bound ({seconds:g} s) and was stopped") from None
+        raise past_time_bound(seconds) from None
     except psycopg.DatabaseError as failed:
         if isinstance(failed, psycopg.OperationalError):
             raise  # the server went away: `reaching` names the store
         raise _failure(failed) from None
-    columns = tuple(column.name for column in described)
-    kept = [tuple(_plain(value) for value in row) for row in got[:rows]]
-    return QueryAnswer(columns, kept, rows, len(got) > rows)
 
 
 def _failure(failed: Exception) -> QueryError:

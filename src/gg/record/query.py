@@ -9,7 +9,9 @@ Rules:
 - One statement: a second one after the first is refused, as is text that returns no rows.
 - Rows are bounded (`rows`): the answer holds at most that many and says when there were more.
   Time is bounded (`seconds`): a query still running past it, its rows fetched included, is
-  stopped (`PastTimeBound`).
+  stopped (`PastTimeBound`). Size is bounded: no value may be longer than `MAX_ANSWER_BYTES`
+  (SQLite's own length limit, so a huge value is never made), nor the answer's texts and bytes
+  together (`AnswerTooLarge`), so an answer is never bigger than memory can hold.
 - A query SQLite cannot run (a syntax error, an unknown column or view) is `BadQuery`, with
   SQLite's own words.
 - A PostgreSQL store is queried under the same rules, kept by the server
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,7 @@ from gg.record.views import VIEWS
 from gg.telemetry.location import Backend, StoreLocation
 
 PROGRESS_STEPS = 1_000  # SQLite instructions between two looks at the clock
+MAX_ANSWER_BYTES = 64 * 1024 * 1024  # the texts and bytes of one answer, all its values together
 _READS = frozenset(
     {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
 )
@@ -74,6 +77,43 @@ class BadQuery(QueryError):
 
 class PastTimeBound(QueryError):
     """The query ran past its time bound and was stopped."""
+
+
+class AnswerTooLarge(QueryError):
+    """The answer's values hold more than `MAX_ANSWER_BYTES`."""
+
+
+TOO_LARGE = (
+    f"the answer holds more than {MAX_ANSWER_BYTES // (1024 * 1024)} MiB of text and bytes;"
+    " select fewer rows, or less of each value (substr, length)"
+)
+
+
+def past_time_bound(seconds: float) -> PastTimeBound:
+    return PastTimeBound(f"the query ran past its time bound ({seconds:g} s) and was stopped")
+
+
+def bounded_answer(
+    columns: tuple[str, ...],
+    rows: Iterable[Sequence[Any]],
+    limit: int,
+    past: Callable[[], bool],
+    seconds: float,
+) -> QueryAnswer:
+    """The first `limit` of `rows`, read one at a time: `truncated` when there was another,
+    `PastTimeBound` once `past()` says the time is spent, `AnswerTooLarge` past the size bound."""
+    kept: list[tuple[Any, ...]] = []
+    size = 0
+    for row in rows:
+        if len(kept) == limit:
+            return QueryAnswer(columns, kept, limit, True)
+        size += sum(len(value) for value in row if isinstance(value, str | bytes))
+        if size > MAX_ANSWER_BYTES:
+            raise AnswerTooLarge(TOO_LARGE)
+        if past():
+            raise past_time_bound(seconds)
+        kept.append(tuple(row))
+    return QueryAnswer(columns, kept, limit, False)
 
 
 def only_reads(what: str) -> NotARead:
@@ -122,6 +162,7 @@ def open_for_queries(path: Path) -> tuple[sqlite3.Connection, Guard]:
         for statement in statements(VIEWS, SQLITE_SPELLING, tables):
             db.execute(statement)
         db.execute("PRAGMA query_only = ON")
+        db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_ANSWER_BYTES)
     except BaseException:
         db.close()
         raise
@@ -161,20 +202,21 @@ def _answer(
         cursor = db.execute(sql)
         if cursor.description is None:
             raise NotARead("gg query answers one SELECT (or WITH ... SELECT); this returns no rows")
-        got = cursor.fetchmany(rows + 1)
+        columns = tuple(str(d[0]) for d in cursor.description)
+        return bounded_answer(columns, cursor, rows, lambda: clock() > deadline, seconds)
     except sqlite3.ProgrammingError as refused:
         raise NotARead(f"gg query answers one statement at a time ({refused})") from None
     except sqlite3.DatabaseError as failed:
         raise _failure(failed, guard, seconds) from None
     finally:
         db.set_progress_handler(None, 0)
-    columns = tuple(str(d[0]) for d in cursor.description)
-    return QueryAnswer(columns, [tuple(row) for row in got[:rows]], rows, len(got) > rows)
 
 
 def _failure(failed: sqlite3.DatabaseError, guard: Guard, seconds: float) -> QueryError:
     if guard.denied:
         return only_reads(guard.denied[0])
     if isinstance(failed, sqlite3.OperationalError) and str(failed) == "interrupted":
-        return PastTimeBound(f"the query ran past its time bound ({seconds:g} s) and was stopped")
+        return past_time_bound(seconds)
+    if isinstance(failed, sqlite3.DataError) and "too big" in str(failed):
+        return AnswerTooLarge(TOO_LARGE)
     return BadQuery(str(failed))

@@ -26,12 +26,15 @@ NULL = "NULL"
 
 
 def cell(value: object) -> tuple[str, bool]:
-    """How a value is shown in a table cell, and whether it was cut."""
+    """How a value is shown in a table cell, and whether it was cut (a long text or bytes value is
+    cut before it is made printable, so showing it costs the same however long it is)."""
     if value is None:
         return NULL, False
-    text = printable(str(value))
-    shown = first_line(text, CELL_CHARS) if "\n" in text.strip() or len(text) > CELL_CHARS else text
-    return shown, shown != text
+    longer = isinstance(value, str | bytes) and len(value) > 2 * CELL_CHARS
+    text = printable(str(value[: 2 * CELL_CHARS] if isinstance(value, str | bytes) else value))
+    cut = longer or "\n" in text.strip() or len(text) > CELL_CHARS
+    shown = first_line(text, CELL_CHARS) if cut else text
+    return shown, longer or shown != text
 
 
 def render_answer(answer: QueryAnswer, console: Console) -> None:
