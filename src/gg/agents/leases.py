@@ -11,16 +11,16 @@ Rules kept here:
   `maxParallel` of them, at most two a core (`gg.sandbox.lease.GUESTS`), and a turn finding
   none free waits in line before it asks its model, first come first served
   (`gg.agents.scheduler`), as a turn waits for its slot. While it waits for its model's reply
-  no program of it runs: it holds none, and comes back at the head of the line. While its
+  no program of the turn runs: it holds none, and comes back at the head of the line. While its
   program waits on work outside gg (a subagent, a shell command, a host function) the program
   stays live in its guest process, so the turn keeps its guest, counted as waiting: the agents
   it waits on share the rest. When every guest held is held by a program waiting so, the head of
   the line takes one more, so the work waited on can run and no wait holds up what it waits on;
-- so an arm's guest processes are at most its guests (one a program running or waiting, and the
-  pool keeps no more idle, `gg.sandbox.lease`), however many agents the run has, save while
-  programs wait on outside work in every one of them: then at most one past the most programs
-  waiting at once (a root waiting on its subagents takes one of the guests; each level of a tree
-  of agents all waiting on the level below may add one);
+- so an arm's guest processes number at most its guests, however many agents the run has (a
+  program leases one process of its own, and the arm starts one only when none idle fits,
+  `gg.sandbox.lease`), save that a guest past them starts while every guest held waits: then at
+  most one past the most programs waiting at once. A root waiting on its subagents keeps one of
+  the guests; each level of a tree of agents all waiting on the level below may add one;
 - once the run stops (`stop`), every turn in line for a guest is let go without one.
 """
 
