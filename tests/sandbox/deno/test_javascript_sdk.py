@@ -102,7 +102,7 @@ def test_a_replaced_array_iterator_is_never_consulted_by_a_call(arm: JavaScriptA
             'let refused = "";\n'
             'try { files.readFile("notes.txt", { offset: "x" }); } catch (e) { refused = e.code; }\n'
             "ArrayIterator.next = next;\n"
-            'console.log(JSON.stringify({ seen, read: read.contents, reads: typeof listed[0].read, refused }));\n'  # noqa: E501
+            "console.log(JSON.stringify({ seen, read: read.contents, reads: typeof listed[0].read, refused }));\n"  # noqa: E501
         ),
     )
     assert execution.ok, execution.failure
