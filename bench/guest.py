@@ -14,7 +14,9 @@ no gap at all, as a replay makes them (target ≤ 10 ms p50; the mean is printed
 program gets a Worker booted for it, and a boot's CPU is spent whenever it comes).
 
 Then the cost of one host call on each arm, succeeding and failing (an `ApiError` the program
-catches), from `CALLS` calls made by one program, median of `CALL_PROGRAMS` programs. Targets:
+catches), from `CALLS` calls made by one program, median of `CALL_PROGRAMS` programs, each after
+`CALL_GAP_SECS` of rest (as between turns), so a Worker booted for a later program is neither in
+a call's time nor in its CPU (in-a-row programs measure that). Targets:
 JavaScript ≤ 100 µs a call; failing calls within 1.5× of succeeding ones on both arms. The
 machine's load average is printed with the figures: they are only comparable under like load.
 
@@ -51,6 +53,7 @@ FAILING_RATIO = 1.5
 IDLE_SECS = 0.15
 BURST = 4  # programs of one hand-over chain
 BURST_GAP_SECS = 0.5  # between two turns' bursts: shorter than any model reply
+CALL_GAP_SECS = 1.0  # before each host-call program: the guest has booted its spares again
 CEILINGS = Ceilings(timeout_secs=10.0, max_memory_bytes=256 * 1024 * 1024)
 TRIVIAL = 'import { views } from "gg";\nviews.openText("alive", "yes");\n'
 FOUR_CALLS = (
@@ -194,7 +197,8 @@ def medians(samples: list[tuple[float, float]]) -> tuple[float, float]:
 
 def per_call(arm: JavaScriptArm | PythonArm, source: str) -> tuple[float, float]:
     """The wall time of one program of CALLS calls, and the CPU time gg and its guest spent on
-    it, per call, in µs."""
+    it, per call, in µs; the program starts after `CALL_GAP_SECS` of rest."""
+    time.sleep(CALL_GAP_SECS)
     cpu = _cpu_secs(arm.pool.pid)
     start = time.perf_counter()
     execution = arm.run(source, echo_host, CEILINGS)

@@ -27,6 +27,7 @@ from jsworld import JAVASCRIPT, TRIVIAL, Host
 from gg.config.ceilings import Ceilings
 from gg.outcome import ErrorKind, ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
+from gg.sandbox.deno.cache import shared_cache
 from gg.sandbox.execution import Execution
 from gg.sdk.codemodule import CodeModule
 from support.attack_fixture import (
@@ -133,7 +134,9 @@ def probe_lines(outcome: Outcome, view: str = "probe") -> list[str]:
 
 
 def host_paths(world: World) -> list[str]:
-    return [str(world.root), str(Path.cwd()), sys.prefix, "/tmp/gg-deno-", "DENO_DIR"]
+    cache = shared_cache()  # the guests' Deno caches
+    shared = [cache] if cache else []
+    return [str(world.root), str(Path.cwd()), sys.prefix, "/tmp/gg-deno-", "DENO_DIR", *shared]
 
 
 # ---- escapes ---------------------------------------------------------------------------------

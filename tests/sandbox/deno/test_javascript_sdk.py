@@ -79,6 +79,42 @@ def test_guest_side_validation_names_the_argument_the_shape_and_the_value(
         assert all(word in entry["message"] for word in words), entry["message"]
 
 
+def test_a_replaced_array_iterator_is_never_consulted_by_a_call(arm: JavaScriptArm, host: Host) -> None:
+    """An SDK call walks its own specs by index: a program's array iterator, rewriting what it
+    yields, sees none of a call's internals and changes neither the check nor what crosses."""
+    execution = run(
+        arm,
+        host,
+        (
+            'import { files } from "gg";\n'
+            "const ArrayIterator = Object.getPrototypeOf([][Symbol.iterator]());\n"
+            "const next = ArrayIterator.next;\n"
+            "const seen = [];\n"
+            "ArrayIterator.next = function () {\n"
+            "  const step = next.call(this);\n"
+            "  if (!step.done) seen.push(String(step.value));\n"
+            '  if (step.value === "path") step.value = "offset";\n'
+            '  if (step.value === "u32") step.value = "string?";\n'
+            "  return step;\n"
+            "};\n"
+            'const read = files.readFile("notes.txt", { offset: 0, limit: 5 });\n'
+            "const listed = files.listDir();\n"
+            'let refused = "";\n'
+            'try { files.readFile("notes.txt", { offset: "x" }); } catch (e) { refused = e.code; }\n'
+            "ArrayIterator.next = next;\n"
+            "console.log(JSON.stringify({ seen, read: read.contents, reads: typeof listed[0].read, refused }));\n"  # noqa: E501
+        ),
+    )
+    assert execution.ok, execution.failure
+    assert json.loads(execution.logs[0]) == {
+        "seen": [],
+        "read": "hello from the workspace\n",
+        "reads": "function",
+        "refused": "invalid-argument",
+    }
+    assert host.calls[0] == ("files.read_file", {"path": "notes.txt", "offset": 0, "limit": 5})
+
+
 def test_an_uncaught_validation_error_ends_the_program_there(arm: JavaScriptArm, host: Host) -> None:
     execution = run(
         arm,

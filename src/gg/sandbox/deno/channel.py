@@ -61,13 +61,17 @@ class RunChannel:
         except BlockingIOError:
             return []
         buffer = self._buffer
+        if not buffer and chunk.find(b"\n") == len(chunk) - 1:
+            return [decode(memoryview(chunk)[:-1])]  # one whole line: the usual call
         start = len(buffer)
         buffer += chunk
         found: list[dict[str, Any]] = []
         begin = 0
+        view = memoryview(buffer)
         while (cut := buffer.find(b"\n", start)) >= 0:
-            found.append(decode(bytes(buffer[begin:cut])))
+            found.append(decode(view[begin:cut]))
             begin = start = cut + 1
+        view.release()
         del buffer[:begin]
         return found
 

@@ -5,8 +5,9 @@ Rules kept here:
   running on another thread, or waiting there in a host call, never holds it up; an idle process
   serves the next program;
 - each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
-  `DENO_DIR`, an empty cwd, the folder of its runs' pipes), a minimal environment, stdin from
-  /dev/null, and permission for its one socket path and that folder only;
+  an empty cwd, the folder of its runs' pipes), a minimal environment, stdin from /dev/null, and
+  permission for its one socket path and that folder only; its `DENO_DIR` is the cache gg's
+  guests share (`gg.sandbox.deno.cache`), or a folder of its private directory without one;
 - the memory ceiling holds the whole process, not only the Worker's heap
   (`gg.sandbox.deno.memory`): once the guest says a run has `started` on a booted Worker, the
   process's data limit is lowered to what it held plus the run's allowance, its resident memory
@@ -48,6 +49,7 @@ from deno import find_deno_bin
 
 from gg.errors import FatalFault, GgDefect
 from gg.sandbox.deno.bundle import HOST_SCRIPT, GuestBundle
+from gg.sandbox.deno.cache import shared_cache
 from gg.sandbox.deno.channel import CHANNEL_FOLDER, RunChannel
 from gg.sandbox.deno.serving import Held, Serving, drain, serve
 from gg.sandbox.deno.wire import DenoProcess, EngineLost, run_message
@@ -251,6 +253,7 @@ def _launch(directory: str, path: str, data_limit: int, heap_mb: int) -> Launch:
         str(HOST_SCRIPT),
         path,
     ]
-    env = {"DENO_DIR": os.path.join(directory, "deno"), "NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"}
+    deno_dir = shared_cache() or os.path.join(directory, "deno")
+    env = {"DENO_DIR": deno_dir, "NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1"}
     cwd = os.path.join(directory, "cwd")
     return Launch(command, directory, env, cwd=cwd, data_limit=data_limit, alone=True)

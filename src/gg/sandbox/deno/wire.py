@@ -117,16 +117,19 @@ def arguments(operation: str, args: object) -> Mapping[str, Any]:
 
 
 _ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
+_DECODER = json.JSONDecoder()
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
     return _ENCODER.encode(message).encode()
 
 
-def decode(line: bytes) -> dict[str, Any]:
-    """One JSON line; a call too deeply nested to read keeps its head, its arguments None."""
+def decode(line: bytes | bytearray | memoryview) -> dict[str, Any]:
+    """One JSON line (UTF-8, as the guest writes it); a call too deeply nested to read keeps its
+    head, its arguments None."""
+    text = str(line, "utf-8", "surrogatepass")
     try:
-        return json.loads(line)
+        return _DECODER.decode(text)
     except RecursionError:
-        head = json.loads(line[: line.index(b',"args":')] + b"}")
+        head = _DECODER.decode(text[: text.index(',"args":')] + "}")
         return {**head, "args": None}

@@ -2,8 +2,9 @@
 //
 // Rules kept here:
 // - the bridge is taken once from a one-shot global the boot deletes before any program runs;
-//   the intrinsics a call needs are captured at load, so a program that replaces JSON, Atomics
-//   or Function.prototype.call changes nothing a call does;
+//   the intrinsics a call needs are captured at load, and a call walks its specs by index, never
+//   by an iterator, so a program that replaces JSON, Atomics, Function.prototype.call or the
+//   array iterator changes nothing a call does;
 // - required arguments are positional, optional ones come in a trailing options object whose
 //   keys are the camelCase wire names; only declared keys cross, in a null-prototype record, and
 //   a key that is not declared is refused, naming it and the declared ones;
@@ -249,10 +250,11 @@ function readOptions(spec, options, args) {
   for (let i = 0; i < keys.length; i++) {
     if (!declaresOption(spec, keys[i])) throw invalid(spec.key, "argUnknownOption", { function: spec.js, name: shownKey(keys[i]), known: knownOptions(spec) });
   }
-  for (const [name, type] of spec.optional) {
+  for (let i = 0; i < spec.optional.length; i++) {
+    const name = spec.optional[i][0];
     const value = options[name];
     if (value === undefined) continue;
-    args[name] = value === null ? null : CHECKS[type](spec.key, name, value);
+    args[name] = value === null ? null : CHECKS[spec.optional[i][1]](spec.key, name, value);
   }
 }
 
@@ -273,15 +275,21 @@ function shownKey(key) {
 
 function attachAliases(spec, value) {
   if (spec.aliases.length === 0 || value === null || typeof value !== "object") return value;
-  const records = isArray(value) ? value : [value];
-  for (const record of records) {
-    if (record === null || typeof record !== "object") continue;
-    for (const [method, wire, field] of spec.aliases) {
-      const target = (...rest) => byWire.get(wire)(record[field], ...rest);
-      defineProperty(record, method, { value: target, writable: true, configurable: true, enumerable: false });
-    }
-  }
+  if (!isArray(value)) return withAliases(spec.aliases, value);
+  for (let i = 0; i < value.length; i++) withAliases(spec.aliases, value[i]);
   return value;
+}
+
+function withAliases(aliases, record) {
+  if (record === null || typeof record !== "object") return record;
+  for (let i = 0; i < aliases.length; i++) {
+    const method = aliases[i][0];
+    const wire = aliases[i][1];
+    const field = aliases[i][2];
+    const target = (...rest) => byWire.get(wire)(record[field], ...rest);
+    defineProperty(record, method, { value: target, writable: true, configurable: true, enumerable: false });
+  }
+  return record;
 }
 
 /** Run one SDK call: check the arguments, cross to the host, and hand back its answer. */
@@ -292,10 +300,11 @@ export function call(spec, required, options) {
   }
   calls.made += 1;
   const args = createRecord();
-  for (let i = 0; i < spec.required.length; i++) {
-    const [name, type, needed] = spec.required[i];
-    if (required[i] === undefined && !needed) continue;
-    args[name] = CHECKS[type](spec.key, name, required[i]);
+  const declared = spec.required;
+  for (let i = 0; i < declared.length; i++) {
+    const param = declared[i];
+    if (required[i] === undefined && !param[2]) continue;
+    args[param[0]] = CHECKS[param[1]](spec.key, param[0], required[i]);
   }
   readOptions(spec, options, args);
   const answer = parse(invoke(spec.wire, stringify(args)));
