@@ -50,10 +50,10 @@ def _write_file(scope: ProgramScope, args: Mapping[str, Any]) -> int:
     path: str = args["path"]
     with refusals_for("write_file", path):
         written = _written(scope, path, data)
-        fire(scope, "write_file", HookEvent.PRE_WRITE, written)
+        fire(scope.hooks, "write_file", HookEvent.PRE_WRITE, written)
     with refusals_for("write_file", path), scope.workspace.open_for_write(path) as stream:
         _write_all(stream, data)
-    fire(scope, "write_file", HookEvent.POST_WRITE, {**written, "ok": True})
+    fire(scope.hooks, "write_file", HookEvent.POST_WRITE, {**written, "ok": True})
     return len(data)
 
 
@@ -85,11 +85,11 @@ def _edit_file(scope: ProgramScope, args: Mapping[str, Any]) -> None:
         if len(edited) > MAX_WRITE_BYTES:
             raise OperationError("edit_file", ErrorCode.LIMIT_EXCEEDED, _edit_too_large(path, len(edited)))
         written = _written(scope, path, edited)
-        fire(scope, "edit_file", HookEvent.PRE_WRITE, written)
+        fire(scope.hooks, "edit_file", HookEvent.PRE_WRITE, written)
         stream.seek(0)
         _write_all(stream, edited)
         stream.truncate(len(edited))
-    fire(scope, "edit_file", HookEvent.POST_WRITE, {**written, "ok": True})
+    fire(scope.hooks, "edit_file", HookEvent.POST_WRITE, {**written, "ok": True})
 
 
 def _read_all(stream: io.FileIO, size: int) -> bytes:
