@@ -21,7 +21,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, LiteralString, cast
 
-from gg.record.query import BadQuery, NotARead, PastTimeBound, QueryAnswer, QueryError, only_reads
+from gg.record.query_answer import BadQuery, NotARead, PastTimeBound, QueryAnswer, QueryError, only_reads
 from gg.record.sql_view import statements
 from gg.record.view_spelling import POSTGRESQL_SPELLING
 from gg.record.views import VIEWS

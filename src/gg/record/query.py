@@ -13,7 +13,7 @@ Rules:
 - A query SQLite cannot run (a syntax error, an unknown column or view) is `BadQuery`, with
   SQLite's own words.
 - A PostgreSQL store is queried under the same rules, kept by the server
-  (`gg.record.postgres_query`).
+  (`gg.record.postgres_query`); both answer and refuse alike (`gg.record.query_answer`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from gg.record.query_answer import BadQuery, NotARead, PastTimeBound, QueryAnswer, QueryError, only_reads
 from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 from gg.record.readonly import open_read_only
 from gg.record.sql_view import statements
@@ -51,41 +50,6 @@ _ACTIONS = {
     )
     if (code := getattr(sqlite3, name, None)) is not None
 }  # fmt: skip
-
-
-class QueryError(Exception):
-    """A query gg does not answer; the message says why."""
-
-
-class NotARead(QueryError):
-    """The query would do more than read (write, attach, set a PRAGMA, ...), or is not one
-    statement returning rows."""
-
-
-class BadQuery(QueryError):
-    """SQLite cannot run the query: its own words."""
-
-
-class PastTimeBound(QueryError):
-    """The query ran past its time bound and was stopped."""
-
-
-def only_reads(what: str) -> NotARead:
-    """The refusal of a query that would do `what` (a write, a PRAGMA, ...) rather than read."""
-    return NotARead(
-        f"refused: gg query only reads, and this query would {what};"
-        " write one SELECT (or WITH ... SELECT) over the views"
-    )
-
-
-@dataclass(frozen=True)
-class QueryAnswer:
-    """A query's rows, at most `limit`; `truncated` when the query had more."""
-
-    columns: tuple[str, ...]
-    rows: list[tuple[Any, ...]]
-    limit: int
-    truncated: bool
 
 
 class Guard:
