@@ -1,7 +1,7 @@
 """A journal's `programFile`: a program kept in a file of its own beside the journal.
 
 - The path is relative to the journal's folder and must stay inside it (a link leading out is
-  refused too); a journal not read from a file has no folder, so it names none.
+  refused too); a journal not read from a file has no folder, and a `programFile` in it is refused.
 - The file is UTF-8 text of at most 1 MiB, read when the journal is opened.
 """
 
