@@ -10,15 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gg.record.query import (
-    AnswerTooLarge,
-    BadQuery,
-    NotARead,
-    PastTimeBound,
-    QueryError,
-    open_for_queries,
-    run_query,
-)
+from gg.record.query import open_for_queries, run_query
+from gg.record.query_answer import AnswerTooLarge, BadQuery, NotARead, PastTimeBound, QueryError
 from gg.record.store import RunStore
 from gg.record.views import VIEWS
 from support.mounts import remount, tmpfs

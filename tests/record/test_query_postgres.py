@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from gg.cli import main
-from gg.record.query import AnswerTooLarge, NotARead, run_query
+from gg.record.query import run_query
+from gg.record.query_answer import AnswerTooLarge, NotARead
 from gg.record.store import RunStore
 from gg.record.views import VIEWS
 from gg.telemetry.location import StoreLocation, parse_store_url

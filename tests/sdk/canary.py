@@ -18,11 +18,13 @@ from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.listing import LISTING_OPERATIONS
 from gg.sdk.scope import ProgramScope
 from gg.sdk.views import VIEWS_OPERATIONS
+from gg.sdk.writing import WRITING_OPERATIONS
 from gg.state.window import ViewSet
 from gg.state.workspace import Workspace
 from support.attack_fixture import build_canary, substitute
 
-OPERATIONS = {op.wire: op for op in (*FILES_OPERATIONS, *LISTING_OPERATIONS, *VIEWS_OPERATIONS)}
+FAMILIES = (*FILES_OPERATIONS, *WRITING_OPERATIONS, *LISTING_OPERATIONS, *VIEWS_OPERATIONS)
+OPERATIONS = {op.wire: op for op in FAMILIES}
 CANARY_MARKS = ("CANARY-", "root:x:0:0", "canary-outside-listing-7c1e")
 
 

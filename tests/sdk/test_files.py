@@ -13,6 +13,7 @@ from gg.sandbox.membrane import Membrane
 from gg.sdk.catalogue import default_registry
 from gg.sdk.files import FILES_OPERATIONS
 from gg.sdk.registry import Always, ParamType
+from gg.sdk.writing import WRITING_OPERATIONS
 from support.guest_world import QuietLog
 from support.wall_bounds import STOPPED_WITHIN_SECS
 
@@ -20,6 +21,7 @@ from .canary import Canary
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 EMOJI = "\U0001f600"
+FAMILY = (*FILES_OPERATIONS, *WRITING_OPERATIONS)
 
 
 def _error(case: Canary, wire: str, **args: object) -> OperationError:
@@ -37,19 +39,19 @@ def _reference_page(data: bytes, offset: int, limit: int | None) -> list[bytes]:
 
 
 def test_every_files_operation_is_always_bound_and_declared_once_in_the_files_family() -> None:
-    assert [op.key for op in FILES_OPERATIONS] == [
+    assert [op.key for op in FAMILY] == [
         "read_file",
         "read_text_file",
         "write_file",
         "edit_file",
     ]
-    for op in FILES_OPERATIONS:
+    for op in FAMILY:
         assert op.family == "files" and op.gate == Always() and op.dispatches_tool
         assert op.summary and "\n" not in op.summary
 
 
 def test_parameters_are_snake_case_and_travel_camel_case() -> None:
-    by_key = {op.key: op for op in FILES_OPERATIONS}
+    by_key = {op.key: op for op in FAMILY}
     edit = by_key["edit_file"]
     assert [(p.name, p.wire, p.type, p.required) for p in edit.params] == [
         ("path", "path", ParamType.STRING, True),
@@ -62,7 +64,7 @@ def test_parameters_are_snake_case_and_travel_camel_case() -> None:
         ("offset", ParamType.U32, False),
         ("limit", ParamType.COUNT, False),
     ]
-    assert {op.key: op.returns for op in FILES_OPERATIONS} == {
+    assert {op.key: op.returns for op in FAMILY} == {
         "read_file": "FileRead",
         "read_text_file": "string",
         "write_file": "number",

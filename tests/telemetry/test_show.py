@@ -7,7 +7,8 @@ from rich.console import Console
 from gg.record.store import RunStore
 from gg.record.transcript import fold_transcript
 from gg.telemetry.emitter import CollectingSink
-from gg.terminal.show import render_runs, render_transcript
+from gg.terminal.runs import render_runs
+from gg.terminal.show import render_transcript
 
 from .sample import RUN_ID, emit_sample_run, spawn_tree
 

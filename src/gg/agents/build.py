@@ -16,6 +16,7 @@ how it announces itself as it opens.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from gg import prompts
 from gg.agents.context import RunContext
@@ -33,6 +34,36 @@ from gg.state.memories.module import MemoriesModule
 from gg.state.module import Instance
 from gg.state.modules import ModuleSet
 from gg.telemetry.agent_events import AgentModules, AgentSpawned, FsmStateEntered
+
+if TYPE_CHECKING:
+    from gg.agents.profiles import Profiles
+    from gg.ids import AgentNode
+    from gg.loop.limits import ErrorLedger
+
+
+class Opener(Protocol):
+    """What opens agent instances, as a fork, a succession and a delegation port read it
+    (`gg.agents.spawner.Spawner`): the run, its profiles, `open` (an instance at a node, announced)
+    and `spawn` (a subagent started for a parent)."""
+
+    @property
+    def run(self) -> RunContext: ...
+
+    @property
+    def profiles(self) -> Profiles: ...
+
+    def open(
+        self,
+        setup: AgentSetup,
+        node: AgentNode,
+        arrival: Arrival,
+        holdings: Holdings[Surface] | None = None,
+        *,
+        ledger: ErrorLedger | None = None,
+        turn: int = 0,
+    ) -> Incarnation: ...
+
+    def spawn(self, parent: Incarnation, profile: str, brief: str) -> dict[str, object]: ...
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from gg.agents.leases import GuestLeases
 from gg.agents.lineages import Lineages
@@ -55,7 +55,21 @@ from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
 
 if TYPE_CHECKING:
-    from gg.agents.issues import IssueDesk
+    from gg.loop.agent import Incarnation
+
+
+class IssuePort(Protocol):
+    """The run's issue desk as the run and its agents reach it (`gg.agents.issues.IssueDesk`):
+    `halt` ends every wait, `wait` answers a wait on issues, `spawn_child` puts a subagent to work
+    on one."""
+
+    def halt(self) -> None: ...
+
+    def wait(
+        self, issues: Sequence[str], deadline: float | None, clock: Callable[[], float]
+    ) -> Sequence[IssueAnswer]: ...
+
+    def spawn_child(self, parent: Incarnation, profile: str, issue_id: str) -> dict[str, object]: ...
 
 
 @dataclass
@@ -77,7 +91,7 @@ class RunContext:
     waits: Waits = field(default_factory=Waits)
     scheduler: Scheduler = field(default_factory=lambda: Scheduler(DEFAULT_MAX_PARALLEL))
     board: BoardSeat | None = None
-    issues: IssueDesk | None = None
+    issues: IssuePort | None = None
     hooks: HookRunner | None = None
     started: float = field(init=False)
     fault: str | None = field(init=False, default=None)

@@ -14,17 +14,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gg import prompts
+from gg.agents.build import Opener
 from gg.agents.context import RunContext
 from gg.agents.waits import agent_node, issue_node
 from gg.errors import ErrorCode, OperationError
 
 if TYPE_CHECKING:
-    from gg.agents.spawner import Spawner
     from gg.loop.agent import Incarnation
 
 
 class AgentDelegation:
-    def __init__(self, spawner: Spawner, run: RunContext) -> None:
+    def __init__(self, spawner: Opener, run: RunContext) -> None:
         self._spawner = spawner
         self._run = run
         self._agent: Incarnation | None = None

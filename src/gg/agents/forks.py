@@ -11,20 +11,15 @@ copy opens.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from gg import prompts
-from gg.agents.build import Arrival, render_system_prompt
+from gg.agents.build import Arrival, Opener, render_system_prompt
 from gg.loop.agent import Incarnation
 from gg.providers.base import Message
 from gg.sdk.scope import ForkDeclaration
 from gg.telemetry.agent_events import AgentTransition, TransitionKind
 
-if TYPE_CHECKING:
-    from gg.agents.spawner import Spawner
 
-
-def copy_of(forker: Incarnation, fork: ForkDeclaration, spawner: Spawner) -> Incarnation:
+def copy_of(forker: Incarnation, fork: ForkDeclaration, spawner: Opener) -> Incarnation:
     run = spawner.run
     node = run.tree.open_fork(fork.id, forker.node)
     run.lineages.open(node.id, forker.node.lineage, fork.slot)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gg import prompts
-from gg.agents.build import Arrival, render_system_prompt
+from gg.agents.build import Arrival, Opener, render_system_prompt
 from gg.config.kinds import Disposition, ModuleKind
 from gg.errors import FatalFault, GgDefect
 from gg.loop.agent import Incarnation
@@ -37,7 +37,6 @@ from gg.telemetry.agent_events import AgentTransition, TransitionKind
 
 if TYPE_CHECKING:
     from gg.agents.profiles import Profiles
-    from gg.agents.spawner import Spawner
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,7 @@ class Target:
     from_state: str | None = None
 
 
-def successor_of(agent: Incarnation, succession: Succession, spawner: Spawner) -> Incarnation:
+def successor_of(agent: Incarnation, succession: Succession, spawner: Opener) -> Incarnation:
     run = spawner.run
     target = target_of(agent.setup, succession, spawner.profiles)
     setup, held = target.setup, agent.holdings

@@ -22,7 +22,7 @@ from gg.telemetry.location import Backend, StoreLocation
 from gg.telemetry.store_option import STORE_OPTION
 
 if TYPE_CHECKING:
-    from gg.record.query import QueryAnswer
+    from gg.record.query_answer import QueryAnswer
 
 SCHEMA = 1  # the version of the `--json` document
 ENGINES = {Backend.SQLITE: "SQLite", Backend.POSTGRESQL: "PostgreSQL"}
@@ -50,7 +50,8 @@ ENGINES = {Backend.SQLITE: "SQLite", Backend.POSTGRESQL: "PostgreSQL"}
 def query(sql: str, where: StoreLocation, limit: int, timeout: float, as_json: bool, as_csv: bool) -> None:
     """Run one SQL SELECT over the run store's views (gg schema --store lists them) and print
     its rows."""
-    from gg.record.query import AnswerTooLarge, BadQuery, NotARead, PastTimeBound, run_query
+    from gg.record.query import run_query
+    from gg.record.query_answer import AnswerTooLarge, BadQuery, NotARead, PastTimeBound
 
     if as_json and as_csv:
         raise click.UsageError("--json and --csv each print the answer; choose one")

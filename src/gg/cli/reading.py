@@ -52,7 +52,7 @@ def runs(limit: int, as_json: bool, where: StoreLocation) -> None:
         return
     from rich.console import Console
 
-    from gg.terminal.show import render_runs
+    from gg.terminal.runs import render_runs
 
     render_runs(listed, Console(highlight=False))
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gg.console.charts import BarChart, stacked
-from gg.record.query import QueryAnswer, QueryError, run_query
+from gg.record.query import run_query
+from gg.record.query_answer import QueryAnswer, QueryError
 from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 from gg.record.readonly import NotARunStore
 from gg.record.sql_view import View

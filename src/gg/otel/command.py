@@ -116,7 +116,8 @@ def _write_json(path: Path, spans: list[Span], settings: OtelSettings, counted: 
 
 
 def _send(spans: list[Span], settings: OtelSettings, counted: str) -> None:
-    from gg.otel.delivery import MissingExtra, open_shipper
+    from gg.otel.delivery import MissingExtra
+    from gg.otel.shipper import open_shipper
 
     try:
         shipper = open_shipper(settings, sys.stderr)

@@ -1,16 +1,10 @@
-"""What an export delivered, and the one way to open a shipper: the OpenTelemetry SDK is an extra,
-so asking for an export without it is refused, naming the extra.
+"""What an export delivered, and whether it can be made: the OpenTelemetry SDK is an extra, so
+asking for an export without it is refused, naming the extra (`require_sdk`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
-
-from gg.otel.settings import OtelSettings
-
-if TYPE_CHECKING:
-    from gg.otel.shipper import Shipper
 
 MISSING_EXTRA = "OpenTelemetry export needs gg's `otel` extra: pip install 'gg[otel]'"
 
@@ -46,10 +40,3 @@ def require_sdk() -> None:
     if not found:
         raise MissingExtra(MISSING_EXTRA)
 
-
-def open_shipper(settings: OtelSettings, notes: TextIO) -> Shipper:
-    """A shipper for `settings`; raises `MissingExtra` without the SDK."""
-    require_sdk()
-    from gg.otel.shipper import Shipper
-
-    return Shipper(settings, notes)

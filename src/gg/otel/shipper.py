@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from gg.otel.delivery import Delivery
+from gg.otel.delivery import Delivery, require_sdk
 from gg.otel.settings import OtelSettings
 from gg.otel.spans import Span
 
@@ -139,3 +139,9 @@ class Shipper:
             self._notes.flush()
         except Exception:
             pass  # the notes stream is the last resort
+
+
+def open_shipper(settings: OtelSettings, notes: TextIO) -> Shipper:
+    """A shipper for `settings`: the one way to open one; raises `MissingExtra` without the SDK."""
+    require_sdk()
+    return Shipper(settings, notes)

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
-from gg.otel.delivery import open_shipper, require_sdk
+from gg.otel.delivery import require_sdk
 from gg.otel.settings import OtelSettings, asked
+from gg.otel.shipper import open_shipper
 from gg.otel.tree import SpanTree
 
 if TYPE_CHECKING:

@@ -15,27 +15,43 @@ Rules:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gg.otel import attributes as attrs
 from gg.otel import marks
 from gg.otel.content import program_content, reply_content
-from gg.otel.names import SUBMIT_PROGRAM, GenAi, GenAiOperation, Gg, ToolType
+from gg.otel.names import SUBMIT_PROGRAM, Conventions, GenAi, GenAiOperation, Gg, ToolType
 from gg.otel.opened import OpenedAgent, OpenSpan
 from gg.otel.record import WireRecord, float_of
 from gg.otel.spans import Attributes, Kind, StatusCode
-
-if TYPE_CHECKING:
-    from gg.otel.tree import SpanTree
 
 RECEIPT_OK = "ok"
 NO_REPLY = "model_error"
 
 
+class Tree(Protocol):
+    """What the steps read and call on the run's span tree (`gg.otel.tree.SpanTree`)."""
+
+    @property
+    def run_id(self) -> str: ...
+
+    @property
+    def content(self) -> bool: ...
+
+    @property
+    def conventions(self) -> Conventions: ...
+
+    def span_id(self, key: str) -> str: ...
+
+    def close(
+        self, span: OpenSpan, at: int, status: StatusCode = StatusCode.UNSET, why: str | None = None
+    ) -> None: ...
+
+
 class Steps:
     """The turn-level half of a `SpanTree`."""
 
-    def __init__(self, tree: SpanTree) -> None:
+    def __init__(self, tree: Tree) -> None:
         self._tree = tree
 
     def on(self, kind: str, instance: OpenedAgent, record: WireRecord, at: int) -> None:

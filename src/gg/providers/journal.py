@@ -26,12 +26,11 @@ A line is an object; every key is optional:
 - Blank lines and lines starting with `//` are ignored, so a hand-written journal can be
   commented.
 - A string inside `arguments` may hold `{{receipt R.C}}`: the receipt that call C of reply R of
-  the same script received (both from 1). R must be an earlier reply and C one of its calls.
+  the same script received (`gg.providers.receipt_placeholders`).
 - A program may be kept in a file of its own instead of a JSON string: `"programFile":
   "turn2.js"` on a line stands for `"calls": [{"name": "submit_program", "arguments":
-  {"program": <the file's text>}}]`, and on a call for its `"arguments"`. The path is relative to
-  the journal's folder and must stay inside it (a link leading out is refused too); the file is
-  UTF-8 text of at most 1 MiB, read when the journal is opened, placeholders allowed.
+  {"program": <the file's text>}}]`, and on a call for its `"arguments"`; placeholders are allowed
+  in it. Which files it may name: `gg.providers.program_file`.
 - A line holding `hostFamily` or `hostAnswer` alone is not a reply: it records a host function's
   declaration or one of its answers, each answer naming the agent it was given to
   (`gg.sdk.host.recording` reads them), so a replay can answer a program's calls with the
@@ -44,7 +43,6 @@ and neither is what depends on it: a placeholder naming a reply whose line was r
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,17 +52,17 @@ from gg.errors import ConfigDefect, ConfigError, shown_found
 from gg.outcome import ErrorKind, ErrorType
 from gg.providers.base import SUBMIT_PROGRAM, USAGE_FIELDS, Usage
 from gg.providers.host_lines import host_line
+from gg.providers.line_defect import LineDefect, json_list, json_object, json_string
+from gg.providers.program_file import read_program_file
+from gg.providers.receipt_placeholders import check_placeholders
 from gg.telemetry.events import UsageKey
 from gg.wire import read_json
 
 _MODEL_ERRORS = frozenset(t.value for t in ErrorType if t.kind is ErrorKind.MODEL_API)
-PLACEHOLDER = re.compile(r"\{\{\s*receipt\s+(\d+)\.(\d+)\s*\}\}")
-_PLACEHOLDER_START = re.compile(r"\{\{\s*receipt\b")
 _LINE_KEYS = frozenset(
     {"text", "calls", "usage", "receipts", "costUsd", "error", "programFile", "agent", "profile"}
 )
 _CALL_KEYS = frozenset({"name", "arguments", "programFile"})
-MAX_PROGRAM_FILE_BYTES = 1024 * 1024
 _ERROR_KEYS = frozenset({"type", "message"})
 
 
@@ -105,13 +103,6 @@ class JournalReply:
 
 class JournalError(ConfigError):
     """A journal refused when opened; every defect names its line."""
-
-
-class _Defect(Exception):
-    def __init__(self, reason: str, found: Any) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.found = found
 
 
 @dataclass
@@ -159,7 +150,7 @@ def _read(text: str, folder: Path | None) -> tuple[tuple[JournalReply, ...], lis
         script = reading.script(key)
         try:
             replies.append(_reply(line, raw, key, reading))
-        except _Defect as d:
+        except LineDefect as d:
             defects.append(ConfigDefect(f"line {line}", shown_found(d.found), d.reason))
             replies.append(JournalReply(line, "", (), Usage(0, 0), None))  # keeps the numbering
             reading.refused.setdefault(key, set()).add(len(script) + 1)
@@ -194,15 +185,17 @@ def _reply(line: int, raw: str, key: tuple[str, str], reading: _Reading) -> Jour
     try:
         value = read_json(raw)
     except ValueError as exc:
-        raise _Defect(f"not valid JSON ({exc}); a reply is one whole JSON object on one line", raw) from exc
-    entry = _object(value, "the line", _LINE_KEYS)
+        raise LineDefect(
+            f"not valid JSON ({exc}); a reply is one whole JSON object on one line", raw
+        ) from exc
+    entry = json_object(value, "the line", _LINE_KEYS)
     calls = _calls(entry, reading.folder)
     for call in calls:
-        _check_placeholders(call.arguments, key, reading)
+        check_placeholders(call.arguments, reading.script(key), reading.refused.get(key, set()))
     error = None if entry.get("error") is None else _error(entry)
     return JournalReply(
         line=line,
-        text=_string(entry.get("text", ""), "`text`"),
+        text=json_string(entry.get("text", ""), "`text`"),
         calls=calls,
         usage=_usage(entry.get("usage", {})),
         receipts=_receipts(entry.get("receipts"), len(calls)),
@@ -218,82 +211,58 @@ def _name(entry: dict[str, Any], key: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise _Defect(f"`{key}` must name an agent's {'id' if key == 'agent' else 'profile'}", value)
+        raise LineDefect(f"`{key}` must name an agent's {'id' if key == 'agent' else 'profile'}", value)
     if key == "profile" and "agent" in entry:
-        raise _Defect("a line names its `agent` or its `profile`, not both", entry)
+        raise LineDefect("a line names its `agent` or its `profile`, not both", entry)
     return value
 
 
 def _calls(entry: dict[str, Any], folder: Path | None) -> tuple[JournalCall, ...]:
     if "programFile" not in entry:
-        raw = _list(entry.get("calls", []), "`calls`")
+        raw = json_list(entry.get("calls", []), "`calls`")
         return tuple(_call(c, n, folder) for n, c in enumerate(raw, 1))
     if "calls" in entry:
-        raise _Defect("a line names its program by `programFile` or carries `calls`, not both", entry)
-    return (JournalCall(SUBMIT_PROGRAM, {"program": _program_file(entry["programFile"], folder)}),)
+        raise LineDefect("a line names its program by `programFile` or carries `calls`, not both", entry)
+    return (JournalCall(SUBMIT_PROGRAM, {"program": read_program_file(entry["programFile"], folder)}),)
 
 
 def _error(entry: dict[str, Any]) -> JournalFailure:
     if {"text", "calls", "receipts", "programFile"} & set(entry):
-        raise _Defect("an `error` line carries no `text`, `calls`, `programFile` or `receipts`", entry)
-    error = _object(entry["error"], "`error`", _ERROR_KEYS)
+        raise LineDefect("an `error` line carries no `text`, `calls`, `programFile` or `receipts`", entry)
+    error = json_object(entry["error"], "`error`", _ERROR_KEYS)
     kind = error.get("type")
     if kind not in _MODEL_ERRORS:
-        raise _Defect(f"`error.type` must be one of {', '.join(sorted(_MODEL_ERRORS))}", kind)
-    return JournalFailure(ErrorType(kind), _string(error.get("message", ""), "`error.message`"))
+        raise LineDefect(f"`error.type` must be one of {', '.join(sorted(_MODEL_ERRORS))}", kind)
+    return JournalFailure(ErrorType(kind), json_string(error.get("message", ""), "`error.message`"))
 
 
 def _cost(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise _Defect("`costUsd` must be a number of dollars, zero or more, or null", value)
+        raise LineDefect("`costUsd` must be a number of dollars, zero or more, or null", value)
     return float(value)
 
 
 def _call(value: Any, n: int, folder: Path | None) -> JournalCall:
-    call = _object(value, f"call {n}", _CALL_KEYS)
+    call = json_object(value, f"call {n}", _CALL_KEYS)
     if "arguments" in call and "programFile" in call:
-        raise _Defect(f"call {n} names its program by `programFile` or carries `arguments`, not both", call)
+        raise LineDefect(
+            f"call {n} names its program by `programFile` or carries `arguments`, not both", call
+        )
     if "name" not in call or not {"arguments", "programFile"} & set(call):
-        raise _Defect(f"call {n} needs both `name` and `arguments` (or `programFile`)", call)
-    name = _string(call["name"], f"call {n}'s `name`")
+        raise LineDefect(f"call {n} needs both `name` and `arguments` (or `programFile`)", call)
+    name = json_string(call["name"], f"call {n}'s `name`")
     if "programFile" in call:
-        return JournalCall(name, {"program": _program_file(call["programFile"], folder)})
+        return JournalCall(name, {"program": read_program_file(call["programFile"], folder)})
     arguments = call["arguments"]
     if not isinstance(arguments, str | dict):
-        raise _Defect(f"call {n}'s `arguments` must be an object or a string", arguments)
+        raise LineDefect(f"call {n}'s `arguments` must be an object or a string", arguments)
     return JournalCall(name, arguments)
 
 
-def _program_file(value: Any, folder: Path | None) -> str:
-    """The text of a `programFile`: a UTF-8 file inside the journal's folder, at most 1 MiB."""
-    name = _string(value, "`programFile`")
-    if folder is None:
-        raise _Defect("`programFile` is read beside a journal file; this journal was not read from one", name)
-    if not name or "\0" in name or Path(name).is_absolute():
-        raise _Defect("`programFile` must be a path relative to the journal's folder", name)
-    inside = folder.resolve()
-    target = (inside / name).resolve()
-    if not target.is_relative_to(inside):
-        raise _Defect("`programFile` leads outside the journal's folder", name)
-    if not target.is_file():
-        raise _Defect("`programFile` names no file in the journal's folder", name)
-    try:
-        with target.open("rb") as stream:
-            data = stream.read(MAX_PROGRAM_FILE_BYTES + 1)
-    except OSError as exc:
-        raise _Defect(f"`programFile` cannot be read ({exc.strerror or exc})", name) from exc
-    if len(data) > MAX_PROGRAM_FILE_BYTES:
-        raise _Defect(f"`programFile` is over {MAX_PROGRAM_FILE_BYTES} bytes", name)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _Defect("`programFile` is not UTF-8 text", name) from exc
-
-
 def _usage(value: Any) -> Usage:
-    usage = _object(value, "`usage`", frozenset(key.value for key in USAGE_FIELDS))
+    usage = json_object(value, "`usage`", frozenset(key.value for key in USAGE_FIELDS))
     counts = {
         name: _token_count(usage, key) for key, name in USAGE_FIELDS.items() if key != UsageKey.CACHE_READ
     }
@@ -305,74 +274,14 @@ def _usage(value: Any) -> Usage:
 def _token_count(usage: dict[str, Any], key: str) -> int:
     count = usage.get(key, 0)
     if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-        raise _Defect(f"`usage.{key}` must be a whole number, zero or more", count)
+        raise LineDefect(f"`usage.{key}` must be a whole number, zero or more", count)
     return count
 
 
 def _receipts(value: Any, calls: int) -> tuple[str | None, ...] | None:
     if value is None:
         return None
-    receipts = _list(value, "`receipts`")
+    receipts = json_list(value, "`receipts`")
     if len(receipts) != calls or not all(r is None or isinstance(r, str) for r in receipts):
-        raise _Defect(f"`receipts` must hold one string or null per call ({calls})", receipts)
+        raise LineDefect(f"`receipts` must hold one string or null per call ({calls})", receipts)
     return tuple(receipts)
-
-
-def _check_placeholders(arguments: Any, key: tuple[str, str], reading: _Reading) -> None:
-    """Each placeholder names a call of an earlier reply of the same script; one naming a refused
-    reply is not judged (that line's own defect is reported)."""
-    script = reading.script(key)
-    number = len(script) + 1
-    for text in strings_in(arguments):
-        if len(_PLACEHOLDER_START.findall(text)) != len(PLACEHOLDER.findall(text)):
-            raise _Defect("a receipt placeholder must read `{{receipt R.C}}`", text)
-        for match in PLACEHOLDER.finditer(text):
-            r, c = int(match[1]), int(match[2])
-            if not 1 <= r < number:
-                raise _Defect(_not_earlier(match[0], number), match[0])
-            if r in reading.refused.get(key, set()):
-                continue
-            calls = len(script[r - 1].calls)
-            if not 1 <= c <= calls:
-                raise _Defect(f"`{match[0]}`: reply {r} has {calls} call(s)", match[0])
-
-
-def _not_earlier(placeholder: str, number: int) -> str:
-    if number == 1:
-        return f"`{placeholder}` must name an earlier reply, and reply 1 has none before it"
-    return f"`{placeholder}` must name an earlier reply (1 to {number - 1})"
-
-
-def strings_in(value: Any) -> Iterator[str]:
-    """Every string inside a JSON value, keys excluded."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings_in(item)
-
-
-def _object(value: Any, what: str, keys: frozenset[str]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _Defect(f"{what} must be a JSON object", value)
-    unknown = sorted(set(value) - keys)
-    if unknown:
-        raise _Defect(
-            f"{what} has unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(keys))})", value
-        )
-    return value
-
-
-def _list(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _Defect(f"{what} must be a list", value)
-    return value
-
-
-def _string(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise _Defect(f"{what} must be a string", value)
-    return value

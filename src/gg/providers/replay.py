@@ -22,7 +22,8 @@ from typing import Any
 
 from gg.outcome import ErrorType
 from gg.providers.base import Message, ModelError, Reply, Request, ToolCall
-from gg.providers.journal import PLACEHOLDER, JournalReply, load_journal
+from gg.providers.journal import JournalReply, load_journal
+from gg.providers.receipt_placeholders import PLACEHOLDER
 
 REPLAY_MODEL_ID = "replay"
 _CALL_ID = re.compile(r"call_(\d+)_(\d+)")

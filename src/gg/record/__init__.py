@@ -22,5 +22,6 @@ itself imports nothing, so a reader loads only the parts it uses.
 | `view_sql`   | the SQL fragments the views are built from                               |
 | `dialect`    | the SQL SQLite and PostgreSQL spell differently, rendered per backend    |
 | `query`      | one bounded, read-only SQL query over the views (`gg query`)             |
+| `query_answer` | what a query answers on either backend: its rows, or why it was refused |
 | `query_bounds` | a query's row and time bounds unless told                              |
 """

@@ -24,7 +24,7 @@ from decimal import Decimal
 from itertools import chain
 from typing import TYPE_CHECKING, Any, LiteralString, cast
 
-from gg.record.query import (
+from gg.record.query_answer import (
     BadQuery,
     NotARead,
     QueryAnswer,

@@ -15,18 +15,28 @@ Rules:
 - A query SQLite cannot run (a syntax error, an unknown column or view) is `BadQuery`, with
   SQLite's own words.
 - A PostgreSQL store is queried under the same rules, kept by the server
-  (`gg.record.postgres_query`).
+  (`gg.record.postgres_query`); both answer and refuse alike (`gg.record.query_answer`).
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from gg.record.query_answer import (
+    MAX_ANSWER_BYTES,
+    TOO_LARGE,
+    AnswerTooLarge,
+    BadQuery,
+    NotARead,
+    QueryAnswer,
+    QueryError,
+    bounded_answer,
+    only_reads,
+    past_time_bound,
+)
 from gg.record.query_bounds import DEFAULT_ROWS, DEFAULT_SECONDS
 from gg.record.readonly import open_read_only
 from gg.record.sql_view import statements
@@ -35,7 +45,6 @@ from gg.record.views import VIEWS
 from gg.telemetry.location import Backend, StoreLocation
 
 PROGRESS_STEPS = 1_000  # SQLite instructions between two looks at the clock
-MAX_ANSWER_BYTES = 64 * 1024 * 1024  # the texts and bytes of one answer, all its values together
 _READS = frozenset(
     {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
 )
@@ -60,78 +69,6 @@ _ACTIONS = {
     if (code := getattr(sqlite3, f"SQLITE_{name}", None)) is not None
 }
 _CATALOGUES = frozenset({"sqlite_master", "sqlite_temp_master"})  # a PRAGMA function changes one too
-
-
-class QueryError(Exception):
-    """A query gg does not answer; the message says why."""
-
-
-class NotARead(QueryError):
-    """The query would do more than read (write, attach, set a PRAGMA, ...), or is not one
-    statement returning rows."""
-
-
-class BadQuery(QueryError):
-    """SQLite cannot run the query: its own words."""
-
-
-class PastTimeBound(QueryError):
-    """The query ran past its time bound and was stopped."""
-
-
-class AnswerTooLarge(QueryError):
-    """The answer's values hold more than `MAX_ANSWER_BYTES`."""
-
-
-TOO_LARGE = (
-    f"the answer holds more than {MAX_ANSWER_BYTES // (1024 * 1024)} MiB of text and bytes;"
-    " select fewer rows, or less of each value (substr, length)"
-)
-
-
-def past_time_bound(seconds: float) -> PastTimeBound:
-    return PastTimeBound(f"the query ran past its time bound ({seconds:g} s) and was stopped")
-
-
-def bounded_answer(
-    columns: tuple[str, ...],
-    rows: Iterable[Sequence[Any]],
-    limit: int,
-    past: Callable[[], bool],
-    seconds: float,
-) -> QueryAnswer:
-    """The first `limit` of `rows`, read one at a time: `truncated` when there was another,
-    `PastTimeBound` once `past()` says the time is spent, `AnswerTooLarge` past the size bound."""
-    kept: list[tuple[Any, ...]] = []
-    size = 0
-    for row in rows:
-        if len(kept) == limit:
-            return QueryAnswer(columns, kept, limit, True)
-        size += sum(len(value) for value in row if isinstance(value, str | bytes))
-        if size > MAX_ANSWER_BYTES:
-            raise AnswerTooLarge(TOO_LARGE)
-        if past():
-            raise past_time_bound(seconds)
-        kept.append(tuple(row))
-    return QueryAnswer(columns, kept, limit, False)
-
-
-def only_reads(what: str) -> NotARead:
-    """The refusal of a query that would do `what` (a write, a PRAGMA, ...) rather than read."""
-    return NotARead(
-        f"refused: gg query only reads, and this query would {what};"
-        " write one SELECT (or WITH ... SELECT) over the views"
-    )
-
-
-@dataclass(frozen=True)
-class QueryAnswer:
-    """A query's rows, at most `limit`; `truncated` when the query had more."""
-
-    columns: tuple[str, ...]
-    rows: list[tuple[Any, ...]]
-    limit: int
-    truncated: bool
 
 
 class Guard:

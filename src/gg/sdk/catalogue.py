@@ -22,6 +22,7 @@ from gg.sdk.skills import SKILLS_OPERATIONS
 from gg.sdk.tasks import TASKS_OPERATIONS
 from gg.sdk.types import TypeDecl
 from gg.sdk.views import VIEWS_OPERATIONS
+from gg.sdk.writing import WRITING_OPERATIONS
 
 FAMILY_BRIEFS: dict[str, str] = {
     "files": "read, write, edit and list the files of your workspace.",
@@ -48,6 +49,7 @@ def default_registry(
     return Registry(
         (
             *FILES_OPERATIONS,
+            *WRITING_OPERATIONS,
             *LISTING_OPERATIONS,
             *SHELL_OPERATIONS,
             *BOARD_OPERATIONS,

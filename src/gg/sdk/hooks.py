@@ -14,14 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from gg.config.hooks import HookEvent
 from gg.errors import ErrorCode, OperationError
 from gg.prompts import render
-
-if TYPE_CHECKING:
-    from gg.sdk.scope import ProgramScope
 
 __all__ = ["Blocked", "HookPort", "fire"]
 
@@ -41,11 +38,11 @@ class HookPort(Protocol):
         ...
 
 
-def fire(scope: ProgramScope, operation: str, event: HookEvent, fields: Mapping[str, object]) -> None:
-    """Fire `event` for the program's agent; a block refuses `operation`."""
-    if scope.hooks is None:
+def fire(port: HookPort | None, operation: str, event: HookEvent, fields: Mapping[str, object]) -> None:
+    """Fire `event` through the program's port (its scope's `hooks`); a block refuses `operation`."""
+    if port is None:
         return
-    blocked = scope.hooks.fire(event, fields)
+    blocked = port.fire(event, fields)
     if blocked is not None:
         said = render("hook-refused", hook=blocked.hook, event=event.value, message=blocked.message or "")
         raise OperationError(operation, ErrorCode.REFUSED, said)

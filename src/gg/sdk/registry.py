@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gg.config.catalogue import Role
 from gg.errors import ErrorCode
@@ -30,7 +30,6 @@ from gg.wire import camel, snake
 
 if TYPE_CHECKING:
     from gg.sdk.scope import ProgramScope
-    from gg.sdk.sighting import Sightings
 
 U32_MAX = 4_294_967_295
 PYTHON_ARMS = frozenset({"python", "python-typed"})  # the arms that spell names in snake_case
@@ -156,6 +155,13 @@ class ErrorDoc:
 Handler = Callable[["ProgramScope", Mapping[str, Any]], Any]
 
 
+class LastSeen(Protocol):
+    """Where the run keeps the last result it saw of each operation whose result is unknown
+    (`gg.sdk.sighting.Sightings`): `(value,)`, or None before the first."""
+
+    def last(self, operation: str) -> tuple[Any] | None: ...
+
+
 @dataclass(frozen=True)
 class Operation:
     family: str
@@ -170,7 +176,7 @@ class Operation:
     errors: tuple[ErrorDoc, ...] = ()
     waits_externally: bool = False  # time in the call is off the program's clock (a shell, a sub-agent)
     result: Shape | None = None  # a host function's result; `returns` is then its TypeScript spelling
-    sightings: Sightings | None = field(default=None, compare=False, repr=False)  # a result declared
+    sightings: LastSeen | None = field(default=None, compare=False, repr=False)  # a result declared
     # unknown: where the run keeps the last one it saw, which the operation's docs page shows
 
     @property

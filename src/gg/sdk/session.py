@@ -56,7 +56,8 @@ def _request_changes(scope: ProgramScope, args: Mapping[str, Any]) -> None:
 
 def _declare(scope: ProgramScope, ending: DeclaredEnding) -> None:
     """The agent tries to end: `agent-stop` fires first, and a block leaves nothing declared."""
-    fire(scope, ending.kind, HookEvent.AGENT_STOP, {"call": ending.kind, "finalText": ending.final_text})
+    fields = {"call": ending.kind, "finalText": ending.final_text}
+    fire(scope.hooks, ending.kind, HookEvent.AGENT_STOP, fields)
     scope.declarations.declare_ending(ending)
 
 

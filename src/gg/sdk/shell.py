@@ -70,15 +70,15 @@ def _shell(scope: ProgramScope, args: Mapping[str, Any]) -> dict[str, Any]:
     if access is None:  # the gate admits only agents whose profile enables the shell
         raise GgDefect(FatalFault.HOST_FAULT, "shell.shell reached an agent without a jail")
     command = _checked(args["command"])
-    fire(scope, "shell", HookEvent.PRE_SHELL, {"command": command})
+    fire(scope.hooks, "shell", HookEvent.PRE_SHELL, {"command": command})
     timeout = command_timeout(args.get("timeoutSecs"), access.timeout_secs, scope.deadline, scope.clock())
     try:
         end = access.jail.run(command, timeout)
     except JailFailure as failure:
-        fire(scope, "shell", HookEvent.POST_SHELL, {"command": command, "ok": False})
+        fire(scope.hooks, "shell", HookEvent.POST_SHELL, {"command": command, "ok": False})
         raise OperationError("shell", ErrorCode.IO_ERROR, _not_started(failure.reason)) from None
     ran = isinstance(end, Exited) and end.exit_code == 0
-    fire(scope, "shell", HookEvent.POST_SHELL, {"command": command, "ok": ran})
+    fire(scope.hooks, "shell", HookEvent.POST_SHELL, {"command": command, "ok": ran})
     match end:
         case Exited(exit_code=code, output=output):
             return _result(code, output)

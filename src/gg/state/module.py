@@ -33,7 +33,6 @@ from gg.state.storeids import StoreIds
 if TYPE_CHECKING:
     from gg.config.memories import MemoryProfile
     from gg.state.memories import ProfileStores
-    from gg.state.modules import ModuleSet
     from gg.state.skills.shelf import SkillShelf
     from gg.state.window import Band, Window
     from gg.telemetry.events import Payload
@@ -41,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ArmNames",
     "Bound",
+    "HeldModules",
     "Holder",
     "Incompatible",
     "Instance",
@@ -87,13 +87,20 @@ class Holder:
     settings: Mapping[ModuleKind, object] = field(default_factory=dict[ModuleKind, object], hash=False)
 
 
+class HeldModules(Protocol):
+    """The modules an agent holds, as another's binding reads them (`gg.state.modules.ModuleSet`):
+    the module of one kind, or None."""
+
+    def get(self, kind: ModuleKind) -> Module | None: ...
+
+
 @dataclass(frozen=True)
 class Instance:
     """The agent instance a set is opened, copied or handed on for: its id, and (a subagent) the
     set of the agent that spawned it, whose stores it may be offered."""
 
     agent_id: str = ""
-    spawner: ModuleSet | None = None
+    spawner: HeldModules | None = None
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from gg.record.query import QueryAnswer
+from gg.record.query_answer import QueryAnswer
 from gg.record.views import View
 from gg.terminal.glyphs import first_line, plural
 from gg.wire import printable

@@ -1,4 +1,5 @@
-"""After the fact: `gg show RUN` (a transcript) and `gg runs` (the table of runs), on a rich Console.
+"""After the fact: `gg show RUN`, a run's transcript, on a rich Console (the table of runs:
+`gg.terminal.runs`).
 
 Rules:
 - A turn opens with a rule; then what the model read (quoted; the system prompt cut to its first
@@ -20,30 +21,21 @@ Rules:
   ended) is quoted under the outcome.
 - The end: status, exit code, totals (turns, duration, tokens, cost, how many replies had no
   known cost), the final text.
-- `gg runs`: one row a run with its arm, model (the root's, then `+N` when N other models answered
-  its other agents), turns, tokens in and out, cost (`≥` when some
-  replies had no known cost, `—` when none had), error turns, duration and start, shown in `tz`
-  (local time by default).
 - Text from a run is never read as markup, and is printed only as `terminal_safe` made it: the
-  transcript's every record (`fold_transcript`), and the table's id, name, arm and model.
+  transcript's every record (`fold_transcript`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import tzinfo
-
 from rich.console import Console, Group, RenderableType
 from rich.syntax import Syntax
-from rich.table import Table
 from rich.text import Text
 
 from gg.ids import ROOT_ID
 from gg.record.records import LinkRun, RecordedCall, RecordedMessage, RecordedProgram
-from gg.record.runs import INTERRUPTED, TIMED_OUT, ListedRun, RunRow, elapsed_ms
-from gg.record.tally import Tally, TokenCounts
+from gg.record.runs import INTERRUPTED, TIMED_OUT
+from gg.record.tally import TokenCounts
 from gg.record.transcript import Totals, Transcript, Turn
-from gg.telemetry.clock import parse_timestamp
 from gg.terminal.agents_view import agent_heading, render_agent_tree
 from gg.terminal.glyphs import (
     HOOK_STYLES,
@@ -57,23 +49,7 @@ from gg.terminal.glyphs import (
     program_line,
     status_text,
 )
-from gg.wire import terminal_safe
 
-RUN_COLUMNS = (
-    "run",
-    "name",
-    "status",
-    "arm",
-    "model",
-    "turns",
-    "tokens in/out",
-    "cost",
-    "errors",
-    "duration",
-    "started",
-)
-MAX_TABLE_WIDTH = 1000
-_FIGURES = frozenset({"turns", "tokens in/out", "cost", "errors", "duration"})
 LEXERS = {"javascript": "javascript", "typescript": "typescript", "python": "python"}
 SYNTAX_THEME = "ansi_dark"
 INDENT = "  "
@@ -119,52 +95,6 @@ def _agent_rule(transcript: Transcript, agent_id: str, console: Console, marks: 
     console.print()
     title = agent_heading(agent, marks) if agent else Text(f"agent {agent_id}", style="bold cyan")
     console.rule(title, align="left", characters="═")
-
-
-def render_runs(runs: Sequence[ListedRun], console: Console, *, tz: tzinfo | None = None) -> None:
-    """The `gg runs` table: id, config name, status, arm, model, turns, tokens, cost, error turns,
-    duration, start time."""
-    if not runs:
-        console.print("no runs yet", style="dim")
-        return
-    marks = glyphs_for(console)
-    table = Table(box=None, header_style="bold", pad_edge=False)
-    for column in RUN_COLUMNS:
-        table.add_column(column, justify="right" if column in _FIGURES else "left", no_wrap=column == "run")
-    for run in runs:
-        row, spent = run.row, run.tally
-        table.add_row(
-            Text(terminal_safe(row.id)),
-            Text(terminal_safe(row.name)),
-            status_text(run.status),
-            Text(terminal_safe(row.language)),
-            Text(terminal_safe(_models(row.model, spent.models))),
-            str(row.turns),
-            f"{_count(spent.tokens.input)}/{_count(spent.tokens.output)}",
-            _table_cost(spent, marks),
-            str(spent.error_turns),
-            format_duration(elapsed_ms(row)),
-            _when(row, tz),
-        )
-    _print_uncut(table, console)
-
-
-def _models(root: str, models: Sequence[str]) -> str:
-    """The root's model, and how many others answered the run's other agents: `openai:gpt-5 +1`."""
-    others = [model for model in models if model != root]
-    return f"{root} +{len(others)}" if others else root
-
-
-def _print_uncut(table: Table, console: Console) -> None:
-    """Print `table` at its natural width, however narrow the console: no cell is cut short, and
-    on a narrow terminal a row wraps."""
-    natural = console.measure(table, options=console.options.update_width(MAX_TABLE_WIDTH)).maximum
-    width = console.width
-    console.width = max(width, natural)
-    try:
-        console.print(table)
-    finally:
-        console.width = width
 
 
 def _header(transcript: Transcript, console: Console) -> None:
@@ -364,24 +294,3 @@ def _end(transcript: Transcript, console: Console, marks: Glyphs) -> None:
         console.print(Text(transcript.message, style="red"), highlight=False)
     if transcript.final_text:
         console.print(Group(Text("final text:", style="bold"), _quote(transcript.final_text, marks, "")))
-
-
-def _count(n: int) -> str:
-    """`860`, `14.8k`, `1.2M`."""
-    if n < 1000:
-        return str(n)
-    if n < 1_000_000:
-        return f"{n / 1000:.1f}k"
-    return f"{n / 1_000_000:.1f}M"
-
-
-def _table_cost(spent: Tally, marks: Glyphs) -> str:
-    """The run's cost; `≥` when some replies had no known cost, `—` when none had."""
-    if spent.cost_usd is None:
-        return marks.dash
-    return ("" if not spent.unpriced else marks.at_least) + f"${spent.cost_usd:.4f}"
-
-
-def _when(row: RunRow, tz: tzinfo | None) -> str:
-    moment = parse_timestamp(row.started_at)
-    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S") if moment else row.started_at

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gg.sdk.docs.language import LanguageSpec
-from gg.sdk.registry import Operation, Registry
-from gg.sdk.sighting import Sightings, sketch
+from gg.sdk.registry import LastSeen, Operation, Registry
+from gg.sdk.sighting import sketch
 from gg.sdk.types import referenced
 
 SCHEMA = 1
@@ -140,7 +140,7 @@ def _function_entry(op: Operation, language: LanguageSpec) -> FunctionEntry:
     )
 
 
-def _last_seen(sightings: Sightings, operation: str, language: str) -> Callable[[], str | None]:
+def _last_seen(sightings: LastSeen, operation: str, language: str) -> Callable[[], str | None]:
     def shape() -> str | None:
         seen = sightings.last(operation)
         return None if seen is None else sketch(seen[0], language)

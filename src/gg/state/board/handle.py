@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gg.errors import ErrorCode
-from gg.state.board.store import Board, BoardSnapshot, BoardUsage, IssuePatch, NewIssue, Written
+from gg.state.board.issue import IssuePatch, NewIssue
+from gg.state.board.store import Board, BoardSnapshot, BoardUsage, Written
 from gg.state.refusal import Refusal, worded
 from gg.telemetry.events import Payload
 

@@ -1,18 +1,16 @@
 """The run's board (seed 003, "board"; capability `project-management`): epics and issues every agent
 of the run holds, one store for the run (`board-0`).
 
-- An epic is `{id, title, description}`; its id is its prefix upper-cased, 3 to 6 ASCII letters
-  (`invalid-argument` otherwise), and a prefix taken is `conflict`.
-- An issue is `{id, title, description?, inScope, outOfScope, completionCriteria, status,
-  blockedBy, epicId?, agent, reviewers?, assignedAgentId?, retries}`. Its id is gg's: its epic's
-  prefix (`ISSUE` without one) and the next number of that prefix's one counter for the run, so a
-  number is never handed out twice, not even after its issue is removed. An epic that does not
-  exist is `not-found`; the blocked-by list follows `gg.state.dag`, the text fields
-  `gg.state.items`.
+- An epic's id is its prefix upper-cased, 3 to 6 ASCII letters (`invalid-argument` otherwise),
+  and a prefix taken is `conflict` (the records: `gg.state.board.issue`).
+- An issue's id is gg's: its epic's prefix (`ISSUE` without one) and the next number of that
+  prefix's one counter for the run, so a number is never handed out twice, not even after its
+  issue is removed. An epic that does not exist is `not-found`; the blocked-by list follows
+  `gg.state.dag`, the text fields `gg.state.items`.
 - At `maxEpics` or `maxIssues` the next one is `limit-exceeded`. An update needs one field at
-  least; `description` and `epicId` `None` clear; a program may set `open`, `in_progress` or
-  `done`. Removing an epic ungroups its issues; removing an issue strips it from every list.
-  An unknown id is `not-found`; a refused write changes nothing.
+  least (what it changes: `IssuePatch`); a program may set `open`, `in_progress` or `done`.
+  Removing an epic ungroups its issues; removing an issue strips it from every list. An unknown id
+  is `not-found`; a refused write changes nothing.
 - gg moves an issue through its lifecycle with `move` (`gg.state.board.lifecycle`), and names the
   implementer at work on it with `assign`.
 - Thread-safe: one lock holds every read and write. Each write counts one more `version` and hands
@@ -31,9 +29,10 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from gg.config.modules import BoardCaps
 from gg.errors import ErrorCode
-from gg.state.board.lifecycle import IssueEvent, IssueStatus, LifecycleStep, Progress, next_step
+from gg.state.board.issue import Epic, Issue, IssuePatch, NewIssue, patched
+from gg.state.board.lifecycle import IssueEvent, IssueStatus, LifecycleStep, next_step
 from gg.state.dag import checked_blockers, unknown
-from gg.state.items import KEEP, Keep, checked_id, checked_text, checked_title, optional_text
+from gg.state.items import Keep, checked_id, checked_text, checked_title, optional_text
 from gg.state.refusal import Refusal, worded
 from gg.telemetry.module_events import BoardState
 
@@ -41,7 +40,6 @@ T = TypeVar("T")
 UNGROUPED_PREFIX = "ISSUE"
 PREFIX = re.compile(r"[A-Za-z]{3,6}")
 SETTABLE = (IssueStatus.OPEN, IssueStatus.IN_PROGRESS, IssueStatus.DONE)  # by a program
-OPENED = Progress(IssueStatus.OPEN)
 
 
 class BoardHooks(Protocol):
@@ -54,69 +52,6 @@ class BoardHooks(Protocol):
     def issue_settled(self, issue_id: str, status: IssueStatus) -> None:
         """An issue became done or failed: wake its waiters; dispatch what it unblocked."""
         ...
-
-
-@dataclass(frozen=True)
-class Epic:
-    id: str
-    title: str
-    description: str
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "description": self.description}
-
-
-@dataclass(frozen=True)
-class NewIssue:
-    title: str
-    in_scope: str
-    out_of_scope: str
-    completion_criteria: str
-    agent: str
-    description: str | None = None
-    blocked_by: tuple[str, ...] = ()
-    epic_id: str | None = None
-    reviewers: tuple[str, ...] = ()
-    filed_by: str | None = None  # the agent whose call filed it (never on the wire)
-
-
-@dataclass(frozen=True)
-class Issue:
-    id: str
-    spec: NewIssue
-    progress: Progress = OPENED
-    assigned_agent_id: str | None = None
-
-    @property
-    def status(self) -> IssueStatus:
-        return self.progress.status
-
-    def to_wire(self) -> dict[str, Any]:
-        spec = self.spec
-        wire: dict[str, Any] = {"id": self.id, "title": spec.title, "description": spec.description}
-        wire |= {"inScope": spec.in_scope, "outOfScope": spec.out_of_scope}
-        wire |= {"completionCriteria": spec.completion_criteria, "status": self.status.value}
-        wire |= {"blockedBy": list(spec.blocked_by), "epicId": spec.epic_id, "agent": spec.agent}
-        wire |= {"reviewers": list(spec.reviewers) or None, "assignedAgentId": self.assigned_agent_id}
-        wire["retries"] = self.progress.retries
-        return {key: value for key, value in wire.items() if value is not None}
-
-
-@dataclass(frozen=True)
-class IssuePatch:
-    """What `update_issue` changes; a field left at its default is left as it is."""
-
-    title: str | None = None
-    description: str | Keep | None = KEEP
-    in_scope: str | None = None
-    out_of_scope: str | None = None
-    completion_criteria: str | None = None
-    status: IssueStatus | None = None
-    epic_id: str | Keep | None = KEEP
-
-    def is_empty(self) -> bool:
-        texts = (self.title, self.in_scope, self.out_of_scope, self.completion_criteria, self.status)
-        return all(value is None for value in texts) and self.description is KEEP and self.epic_id is KEEP
 
 
 @dataclass(frozen=True)
@@ -286,7 +221,7 @@ class Board:
         if patch.is_empty():
             raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("item-update-empty"))
         issue = self._get(issue_id)
-        spec = _patched(issue.spec, patch)
+        spec = patched(issue.spec, patch)
         if not isinstance(patch.epic_id, Keep):
             self._known_epic(patch.epic_id)
         progress = issue.progress
@@ -355,24 +290,6 @@ class Board:
             return False
         done = IssueStatus.DONE
         return all(b in self._issues and self._issues[b].status is done for b in issue.spec.blocked_by)
-
-
-def _patched(spec: NewIssue, patch: IssuePatch) -> NewIssue:
-    def text(value: str | None, current: str, name: str) -> str:
-        return current if value is None else checked_text(value, name)
-
-    description = spec.description
-    if not isinstance(patch.description, Keep):
-        description = optional_text(patch.description, "description")
-    return replace(
-        spec,
-        title=spec.title if patch.title is None else checked_title(patch.title),
-        description=description,
-        in_scope=text(patch.in_scope, spec.in_scope, "in_scope"),
-        out_of_scope=text(patch.out_of_scope, spec.out_of_scope, "out_of_scope"),
-        completion_criteria=text(patch.completion_criteria, spec.completion_criteria, "completion_criteria"),
-        epic_id=spec.epic_id if isinstance(patch.epic_id, Keep) else patch.epic_id,
-    )
 
 
 def _shown(identifier: str) -> str:
