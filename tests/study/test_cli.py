@@ -47,14 +47,15 @@ def test_a_run_store_that_cannot_be_used_refuses_the_study(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
-    (tmp_path / ".gg").mkdir()
+    (tmp_path / ".gg" / "runs").mkdir(parents=True)
     (tmp_path / ".gg" / "runs.db").write_text("not a database")
     monkeypatch.chdir(tmp_path)
     refused = CliRunner().invoke(main, ["study", "run", str(file)])
     assert refused.exit_code == 2
     assert (
-        f"the run store {tmp_path / '.gg' / 'runs.db'} cannot be used: it is damaged (SQLite says: file "
-        "is not a database); rebuild it from its runs' events files with: gg store rebuild" in refused.output
+        f"the run store {tmp_path / '.gg' / 'runs.db'} cannot be used: it is not an SQLite database, or one "
+        "damaged (SQLite says: file is not a database); rebuild it from its runs' events files with: "
+        "gg store rebuild" in refused.output
     )
 
 

@@ -48,12 +48,24 @@ def test_a_check_that_reaches_its_bound_stops_and_accepts_the_store_with_a_note(
 
 def test_a_file_that_is_not_a_database_is_damaged_naming_the_way_out(tmp_path: Path) -> None:
     path = tmp_path / "runs.db"
+    (tmp_path / "runs").mkdir()  # the runs' events files lie beside it: it is rebuilt from them
     path.write_bytes(b"not a database, not at all" * 200)
     with sqlite3.connect(path) as db, pytest.raises(StoreDamaged) as damaged:
         check_store(db, path)
     assert str(damaged.value) == (
-        "it is damaged (SQLite says: file is not a database); rebuild it from its runs' events files "
-        f"with: gg store rebuild --store {path}"
+        "it is not an SQLite database, or one damaged (SQLite says: file is not a database); rebuild it "
+        f"from its runs' events files with: gg store rebuild --store {path}"
     )
-    with pytest.raises(RunStoreError, match="it is damaged"):
+    with pytest.raises(RunStoreError, match="or one damaged"):
         RunStore(path)
+
+
+def test_a_file_with_no_runs_beside_it_is_not_offered_a_rebuild(tmp_path: Path) -> None:
+    path = tmp_path / "passwd"
+    path.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    with sqlite3.connect(path) as db, pytest.raises(StoreDamaged) as damaged:
+        check_store(db, path)
+    assert "store rebuild" not in str(damaged.value)
+    assert str(damaged.value).endswith(
+        f"no runs' events files lie beside it ({tmp_path / 'runs'}): is it a gg run store?"
+    )

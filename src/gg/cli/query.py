@@ -84,7 +84,7 @@ def _unusable(where: StoreLocation, failure: Exception, command: str) -> NoRetur
 
     from gg.record.readonly import NotARunStore
     from gg.telemetry.integrity import way_out
-    from gg.telemetry.postgres import NoStoreThere
+    from gg.telemetry.postgres import NoStoreThere, StoreUnreachable
     from gg.telemetry.store import RunStoreError
 
     shown = where.shown
@@ -92,12 +92,14 @@ def _unusable(where: StoreLocation, failure: Exception, command: str) -> NoRetur
         _fail(f"{command}: {shown} is not a run store this gg reads: {failure}", REFUSED_EXIT)
     if isinstance(failure, NoStoreThere):
         _fail(f"{command}: {failure}", REFUSED_EXIT)
-    if isinstance(failure, RunStoreError):
+    if isinstance(failure, StoreUnreachable):
         _fail(f"{command}: {failure}", INCOMPLETE_EXIT)
+    if isinstance(failure, RunStoreError):
+        _fail(f"{command}: {failure}", REFUSED_EXIT)
     if isinstance(failure, sqlite3.DatabaseError):
         _fail(
             f"{command}: the run store {shown} cannot be read: {failure}; {way_out(where.path)}",
-            INCOMPLETE_EXIT,
+            REFUSED_EXIT,
         )
     raise failure
 

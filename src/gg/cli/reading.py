@@ -101,7 +101,7 @@ def print_json(document: dict[str, Any]) -> None:
 
 def read_store(query: Callable[[], T], where: StoreLocation | None = None) -> T:
     """A query of the run store; a damaged store ends the command with one line naming the way
-    out, a server gone away with one naming it, exit 1."""
+    out (exit 2, as `gg run` refuses it), a server gone away with one naming it (exit 1)."""
     import sqlite3
 
     from gg.telemetry.integrity import way_out
@@ -115,12 +115,12 @@ def read_store(query: Callable[[], T], where: StoreLocation | None = None) -> T:
     except sqlite3.DatabaseError as damaged:
         path = Path(".gg/runs.db") if where is None else where.path
         click.echo(f"gg: the run store {path} cannot be read: {damaged}; {way_out(path)}", err=True)
-        sys.exit(INCOMPLETE_EXIT)
+        sys.exit(REFUSED_EXIT)
 
 
 def open_store(where: StoreLocation, *, create: bool) -> RunStore:
-    """The run store at `where`; a store that cannot be used ends the command with one line (a
-    server that cannot be reached: exit 1)."""
+    """The run store at `where`; a store that cannot be used ends the command with one line, exit
+    2 (a server that cannot be reached: exit 1)."""
     import sqlite3
 
     from gg.record.store import RunStore
@@ -134,7 +134,7 @@ def open_store(where: StoreLocation, *, create: bool) -> RunStore:
         sys.exit(INCOMPLETE_EXIT)
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
         click.echo(f"gg: the run store {where.shown} cannot be used: {unusable}", err=True)
-        sys.exit(REFUSED_EXIT if create else INCOMPLETE_EXIT)
+        sys.exit(REFUSED_EXIT)
     if store.check is not None and store.check.note is not None:
         click.echo(f"gg: note: {store.check.note}.", err=True)
     return store

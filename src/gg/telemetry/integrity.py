@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gg.telemetry.layout import runs_beside
 from gg.wire import escaped
 
 CHECK_BOUND_SECS = 1.0
@@ -53,7 +54,11 @@ class StoreCheck:
 
 
 def way_out(path: Path) -> str:
-    """The way out of a damaged store at `path`: the command that rebuilds it."""
+    """The way out of a damaged store at `path`: the command that rebuilds it from the runs'
+    events files beside it; where none lie (`runs/` beside it), that it is no run store to rebuild."""
+    beside = runs_beside(path)
+    if not beside.is_dir():
+        return f"no runs' events files lie beside it ({escaped(str(beside))}): is it a gg run store?"
     return f"rebuild it from its runs' events files with: gg store rebuild --store {escaped(str(path))}"
 
 
@@ -86,4 +91,5 @@ def check_store(
 def damaged(path: Path, found: str) -> str:
     """What is said of the store at `path` that SQLite found damaged (`found`): that, and the way
     out."""
-    return f"it is damaged (SQLite says: {escaped(found)}); {way_out(path)}"
+    what = "it is not an SQLite database, or one damaged" if "not a database" in found else "it is damaged"
+    return f"{what} (SQLite says: {escaped(found)}); {way_out(path)}"
