@@ -430,12 +430,25 @@ def test_a_disabled_operation_that_withholds_nothing_is_named_with_every_other_d
         assert "agents[0].disabledOperations[0]: names no operation of `files`" in result.output
 
 
+def test_check_judges_every_module_a_profile_names_when_it_binds_none_of_its_own(example: Path) -> None:
+    """A profile with no host functions and no MCP server has gg's modules alone: a typo of one is
+    named by gg check as by gg run."""
+    document = json.loads((example / "gg.json").read_text())
+    document["agents"][0]["disabledOperations"] = ["file.read_file", "FILES.read_file"]
+    (example / "gg.json").write_text(json.dumps(document))
+    result = CliRunner().invoke(main, ["check", str(example)])
+    assert result.exit_code == 2 and "gg.json: 2 defects" in result.output, result.output
+    assert "agents[0].disabledOperations[0]: names no module; the modules are" in result.output
+
+
 def test_check_refuses_a_disabled_operation_of_ggs_own_modules_that_withholds_nothing(example: Path) -> None:
     document = json.loads((example / "gg.json").read_text())
     document["agents"][0]["disabledOperations"] = ["files.wirte_file", "notes.add_note", "memories.*"]
+    server = {"servers": {"notes": {"command": ["python3", "notes_server.py"]}}}
+    document["agents"][0]["capabilities"].append({"id": "mcp", "params": server})
     (example / "gg.json").write_text(json.dumps(document))
     result = CliRunner().invoke(main, ["check", str(example)])
     assert result.exit_code == 2
-    assert "gg.json: 1 defect" in result.output  # `notes` may be a host family or MCP server's
+    assert "gg.json: 1 defect" in result.output, result.output  # `notes` is bound at launch
     wrong = "agents[0].disabledOperations[0]: names no operation of `files`; it holds read_file,"
     assert wrong in result.output

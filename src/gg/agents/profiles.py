@@ -94,13 +94,14 @@ class Profiles:
 
 def ablation_judge(registry: Registry, modules: Collection[str] | None = None) -> OperationJudge:
     """Judges a profile's `disabledOperations` against `registry` as a launch does; with `modules`,
-    only the entries naming one of them (a host family's or an MCP server's are bound at launch)."""
+    a profile that binds modules of its own at launch (host families, MCP servers) has only the
+    entries naming one of `modules` judged, since its own are not bound yet."""
 
-    def judge(entries: Sequence[str]) -> list[tuple[int, str]]:
+    def judge(entries: Sequence[str], binds: bool) -> list[tuple[int, str]]:
         return [
             (refused.index, refused.reason)
             for refused in withholding(registry, entries).refused
-            if modules is None or refused.entry.partition(".")[0] in modules
+            if modules is None or not binds or refused.entry.partition(".")[0] in modules
         ]
 
     return judge
@@ -115,17 +116,15 @@ def own_modules_judge() -> OperationJudge:
     return ablation_judge(registry, registry.families())
 
 
-def judge_ablations(
-    capability_set: CapabilitySet, registry: Registry, modules: Collection[str] | None = None
-) -> None:
+def judge_ablations(capability_set: CapabilitySet, registry: Registry) -> None:
     """Raises `ConfigError` naming every entry of every profile's `disabledOperations` that
-    withholds nothing, with why (the modules or operations there are); with `modules`, only the
-    entries naming one of them are judged (`gg check` knows gg's own, not a run's MCP servers)."""
-    judge = ablation_judge(registry, modules)
+    withholds nothing from the run's modules (`registry`, every module bound), with why (the
+    modules or operations there are)."""
+    judge = ablation_judge(registry)
     defects = [
         ConfigDefect(f"agents[{n}].disabledOperations[{index}]", profile.disabled_operations[index], why)
         for n, profile in enumerate(capability_set.agents)
-        for index, why in judge(profile.disabled_operations)
+        for index, why in judge(profile.disabled_operations, True)
     ]
     if defects:
         raise ConfigError(ABLATION, defects)

@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gg.config.catalogue import OPERATION_ENTRY
+from gg.config.catalogue import OPERATION_ENTRY, CapabilityId
 from gg.config.defects import Finding, mapping, render_defects, sequence
 from gg.config.document import locate, read_document, repeated_key_findings
 from gg.config.model import CapabilitySet
@@ -41,8 +41,11 @@ __all__ = [
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-OperationJudge = Callable[[Sequence[str]], Iterable[tuple[int, str]]]
-"""Judges one profile's `disabledOperations`: the index of each entry that withholds nothing, and why."""
+OperationJudge = Callable[[Sequence[str], bool], Iterable[tuple[int, str]]]
+"""Judges one profile's `disabledOperations`: the index of each entry that withholds nothing, and
+why; told whether the profile binds modules of its own at launch (host families, MCP servers),
+whose entries only the launch can judge."""
+_BINDING = frozenset({CapabilityId.HOST_FUNCTIONS.value, CapabilityId.MCP.value})
 
 
 def load_capability_set(
@@ -107,11 +110,14 @@ def _ablation_findings(document: Mapping[str, Any], judge: OperationJudge) -> li
     are all text; an entry not spelled as one (`OPERATION_ENTRY`) is the schema's to name."""
     findings: list[Finding] = []
     for n, agent in enumerate(sequence(document.get("agents")) or []):
-        entries = sequence((mapping(agent) or {}).get("disabledOperations")) or []
+        profile = mapping(agent) or {}
+        entries = sequence(profile.get("disabledOperations")) or []
+        capabilities = [mapping(entry) or {} for entry in sequence(profile.get("capabilities")) or []]
+        binds = any(capability.get("id") in _BINDING for capability in capabilities)
         if all(isinstance(entry, str) for entry in entries):
             findings += [
                 Finding(("agents", n, "disabledOperations", i), why)
-                for i, why in judge(entries)
+                for i, why in judge(entries, binds)
                 if re.fullmatch(OPERATION_ENTRY, entries[i])
             ]
     return findings
