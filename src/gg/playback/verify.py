@@ -13,7 +13,9 @@ Rules:
 - The default fingerprint is `exact` for a run of one agent and `shape` for a run of many, whose
   agents take turns on threads whose timing no record fixes (`DEFAULT_FOR_MANY`).
 - What cannot be played raises `Unverifiable`, saying why: a run the store does not hold, one that
-  kept no start, a capability set that no longer loads.
+  kept no start or a part of it, a recording that cannot be read (its file and every defective
+  line, as `gg run --journal` names them), a capability set that no longer loads. A damaged
+  recording is never played, so it is never called a divergence.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from gg.config import load_capability_set
 from gg.errors import ConfigError
 from gg.playback.fingerprint import Fingerprint
 from gg.playback.verdict import Verdict, verdict_of
+from gg.providers.journal import JournalError, read_journal
 from gg.record.reader import RunLookupError, open_reader
 from gg.record.start import KeptStart, NoStart, kept_start
 from gg.telemetry.clock import new_run_id
@@ -65,6 +68,12 @@ def verify_run(where: Path | StoreLocation, run_ref: str, fingerprint: Fingerpri
     start = kept_start(store, row.id)
     if isinstance(start, NoStart):
         raise Unverifiable(start.reason)
+    _, defects = read_journal(start.journal)
+    if defects:
+        damaged = JournalError(escaped(str(start.journal)), defects)
+        raise Unverifiable(
+            f"the recording of run {row.id} cannot be read, so it cannot be verified: {damaged}"
+        )
     mode = fingerprint or default_fingerprint(recorded)
     return verdict_of(recorded, played(start), mode)
 

@@ -4,7 +4,8 @@ set's file, the copy of the starting workspace and the recording, beside the run
 Rules:
 - `kept_start` reads the start of one run beside a store file; a run that kept none (it was not
   recorded, its workspace was over the bound, the copy was refused) answers `NoStart` with the
-  sentence saying so, as does a start some part of which is missing or unreadable.
+  sentence saying so, as does a start some part of which is missing or unreadable (naming the
+  part: a `start/` folder without its `start.json` lacks that file, it did not keep "no start").
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class NoStart:
 def kept_start(store: Path, run_id: str) -> KeptStart | NoStart:
     """The start run `run_id` kept beside the store file `store`, or why there is none."""
     folder = start_beside(store, run_id)
+    if folder.is_dir() and not (folder / START_FILE).is_file():
+        return _lacks(run_id, folder / START_FILE)
     if not (folder / START_FILE).is_file():
         return NoStart(
             f"run {run_id} kept no starting workspace (only `gg run --record` keeps one, and only "
@@ -46,5 +49,9 @@ def kept_start(store: Path, run_id: str) -> KeptStart | NoStart:
     start = KeptStart(config, folder / WORKSPACE_DIR, folder / JOURNAL_FILE)
     missing = [p for p in (start.workspace, start.journal, config) if not p.exists()]
     if missing:
-        return NoStart(f"the start of run {run_id} lacks {escaped(str(missing[0]))}; it cannot be verified")
+        return _lacks(run_id, missing[0])
     return start
+
+
+def _lacks(run_id: str, missing: Path) -> NoStart:
+    return NoStart(f"the start of run {run_id} lacks {escaped(str(missing))}; it cannot be verified")
