@@ -8,6 +8,9 @@ Rules:
   host function's or MCP tool's answer comes from its recording (a host function that imports is
   not called again: `RunOptions.recorded_first`). The guests, the workspace, the
   modules and the scheduler run for real, so what this build of gg does is what is compared.
+- A path under the workspace compares as workspace-relative: wherever the playback's records hold
+  its copy's path (a hook's payload or message, a refusal naming a file), it reads as the path the
+  workspace had when the run was recorded (`relocated`).
 - The playback is recorded nowhere: its records are held in memory and read once, by the verdict
   (`gg.playback.verdict`).
 - The default fingerprint is `exact` for a run of one agent and `shape` for a run of many, whose
@@ -23,7 +26,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from gg.agents.run import RunOptions, execute_run
 from gg.config import load_capability_set
@@ -108,4 +111,23 @@ def played(start: KeptStart) -> list[dict[str, Any]]:
             execute_run(capability_set, telemetry, options)
         finally:
             telemetry.close()
-    return sink.wire()
+        return relocated(sink.wire(), workspace, start.recorded_at)
+
+
+def relocated(records: list[dict[str, Any]], played_at: Path, recorded_at: Path) -> list[dict[str, Any]]:
+    """`records` with the playback's workspace path read as the recorded one wherever a string
+    holds it, so a path under the workspace compares as workspace-relative."""
+    spellings = sorted({str(played_at), str(played_at.resolve())}, key=len, reverse=True)
+
+    def moved(value: Any) -> Any:
+        if isinstance(value, str):
+            for spelling in spellings:
+                value = value.replace(spelling, str(recorded_at))
+            return value
+        if isinstance(value, dict):
+            return {key: moved(item) for key, item in cast(dict[str, Any], value).items()}
+        if isinstance(value, list):
+            return [moved(item) for item in cast(list[Any], value)]
+        return value
+
+    return [moved(record) for record in records]

@@ -24,6 +24,7 @@ class KeptStart:
     config_path: Path  # the capability set the run was launched with, where it was
     workspace: Path  # the copy of the workspace as it stood before the first turn
     journal: Path  # every agent's replies and every host answer, as recorded
+    recorded_at: Path  # where the workspace was when the run was recorded
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,10 @@ def kept_start(store: Path, run_id: str) -> KeptStart | NoStart:
     try:
         document = json.loads((folder / START_FILE).read_text(encoding="utf-8"))
         config = Path(str(document["configPath"]))
+        recorded_at = Path(str(document["workspace"]))
     except (OSError, ValueError, KeyError, TypeError) as unreadable:
         return NoStart(f"the start of run {run_id} cannot be read ({unreadable}); it cannot be verified")
-    start = KeptStart(config, folder / WORKSPACE_DIR, folder / JOURNAL_FILE)
+    start = KeptStart(config, folder / WORKSPACE_DIR, folder / JOURNAL_FILE, recorded_at)
     missing = [p for p in (start.workspace, start.journal, config) if not p.exists()]
     if missing:
         return _lacks(run_id, missing[0])
