@@ -106,3 +106,17 @@ def test_a_python_hook_that_calls_sys_exit_ends_the_run_hook_error_on_the_record
     runs = CliRunner().invoke(main, ["runs", "--json"])
     (row,) = json.loads(runs.output)["runs"]
     assert (row["status"], row["exitCode"]) == ("hook_error", 1)
+
+
+def test_ctrl_c_in_a_python_hook_interrupts_the_run_as_anywhere_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    @gg.hook("pre-write")
+    def pressed(payload: dict[str, Any]) -> object:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        gg.run(document(tmp_path), model=Scripted(WRITE, FINISH), store=tmp_path, hooks=[pressed])
+    monkeypatch.chdir(tmp_path)
+    (row,) = json.loads(CliRunner().invoke(main, ["runs", "--json"]).output)["runs"]
+    assert (row["status"], row["exitCode"]) == ("interrupted", 130)
