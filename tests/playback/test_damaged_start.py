@@ -20,6 +20,7 @@ def _start(base: Path, run_id: str) -> Path:
         ("garbage", "line 3: not valid JSON"),
         ("truncated", "not valid JSON"),
         ("emptied", "journal: a replay journal needs at least one reply (found no replies)"),
+        ("cut at a line's end", "journal: must hold the 5 model call(s) its first line says (found 2)"),
     ],
 )
 def test_a_recording_that_cannot_be_read_is_refused_naming_the_file_and_the_line(
@@ -34,8 +35,10 @@ def test_a_recording_that_cannot_be_read_is_refused_naming_the_file_and_the_line
         journal.write_text("".join(lines))
     elif damage == "truncated":
         journal.write_bytes(journal.read_bytes()[:500])
-    else:
+    elif damage == "emptied":
         journal.write_text("")
+    else:
+        journal.write_text("".join(lines[:3]))
     refused = gg(tmp_path, "replay", "--verify", run_id)
     assert refused.exit_code == 2, refused.output
     assert refused.stdout == ""

@@ -30,10 +30,11 @@ from typing import Any, cast
 
 from gg.agents.run import RunOptions, execute_run
 from gg.config import load_capability_set
-from gg.errors import ConfigError
+from gg.errors import ConfigDefect, ConfigError
 from gg.playback.fingerprint import Fingerprint
 from gg.playback.verdict import Verdict, verdict_of
 from gg.providers.journal import JournalError, read_journal
+from gg.providers.recording import calls_said
 from gg.record.reader import RunLookupError, open_reader
 from gg.record.start import KeptStart, NoStart, kept_start
 from gg.telemetry.clock import new_run_id
@@ -71,14 +72,25 @@ def verify_run(where: Path | StoreLocation, run_ref: str, fingerprint: Fingerpri
     start = kept_start(store, row.id)
     if isinstance(start, NoStart):
         raise Unverifiable(start.reason)
-    _, defects = read_journal(start.journal)
-    if defects:
-        damaged = JournalError(escaped(str(start.journal)), defects)
-        raise Unverifiable(
-            f"the recording of run {row.id} cannot be read, so it cannot be verified: {damaged}"
-        )
+    _check_recording(start.journal, row.id)
     mode = fingerprint or default_fingerprint(recorded)
     return verdict_of(recorded, played(start), mode)
+
+
+def _check_recording(journal: Path, run_id: str) -> None:
+    """Raise `Unverifiable` for a recording with a defective line, or holding fewer or more model
+    calls than its first line says (cut at a line's end, or changed)."""
+    replies, defects = read_journal(journal)
+    if not defects:
+        said = calls_said(journal.read_text(encoding="utf-8"))
+        if said is None or said == len(replies):
+            return
+        held = ConfigDefect(
+            "journal", str(len(replies)), f"must hold the {said} model call(s) its first line says"
+        )
+        defects = [held]
+    damaged = JournalError(escaped(str(journal)), defects)
+    raise Unverifiable(f"the recording of run {run_id} cannot be read, so it cannot be verified: {damaged}")
 
 
 def default_fingerprint(recorded: list[dict[str, Any]]) -> Fingerprint:
