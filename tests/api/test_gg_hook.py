@@ -4,12 +4,16 @@ request, and one that raises ends the run `hook_error`."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 import gg
+from gg.cli import main
 
 WRITE = (
     'import { files, views } from "gg";\n'
@@ -82,3 +86,37 @@ def test_an_unknown_event_or_a_stray_hook_is_refused_before_the_run(tmp_path: Pa
         gg.run(document(tmp_path), model=Scripted(FINISH), store=tmp_path, hooks=[print])  # type: ignore[list-item]
     assert "hooks[0]: must be a hook made by gg.hook(event)(fn)" in str(stray.value)
     assert not (tmp_path / ".gg").exists()
+
+
+def test_a_python_hook_that_calls_sys_exit_ends_the_run_hook_error_on_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sys.exit` in a hook is the hook's failure, never the process's end: the run ends
+    `hook_error`, its end is on the record, and the write it judged is not made."""
+
+    @gg.hook("pre-write")
+    def leaves(payload: dict[str, Any]) -> object:
+        sys.exit(4)
+
+    result = gg.run(document(tmp_path), model=Scripted(WRITE, FINISH), store=tmp_path, hooks=[leaves])
+    assert (result.status, result.exit_code) == ("hook_error", 1)
+    assert result.message == "the pre-write hook `leaves` called sys.exit(4)"
+    assert not (tmp_path / "ws" / "main.js").exists()
+    monkeypatch.chdir(tmp_path)
+    runs = CliRunner().invoke(main, ["runs", "--json"])
+    (row,) = json.loads(runs.output)["runs"]
+    assert (row["status"], row["exitCode"]) == ("hook_error", 1)
+
+
+def test_ctrl_c_in_a_python_hook_interrupts_the_run_as_anywhere_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    @gg.hook("pre-write")
+    def pressed(payload: dict[str, Any]) -> object:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        gg.run(document(tmp_path), model=Scripted(WRITE, FINISH), store=tmp_path, hooks=[pressed])
+    monkeypatch.chdir(tmp_path)
+    (row,) = json.loads(CliRunner().invoke(main, ["runs", "--json"]).output)["runs"]
+    assert (row["status"], row["exitCode"]) == ("interrupted", 130)

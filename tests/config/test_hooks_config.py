@@ -209,3 +209,13 @@ def test_trace_cuts_a_long_payload_to_a_messages_bound() -> None:
     payload = {"path": "/w/big.txt", "contents": "x" * 50_000}
     answer = built_in_answer(BuiltInHook.TRACE, HookEvent.PRE_WRITE, payload)
     assert answer.message is not None and len(answer.message) == 16_000 and answer.message.endswith("x…")
+
+
+def test_a_command_that_names_a_folder_is_refused_as_a_folder_not_a_file(folder: Path) -> None:
+    (folder / "hooks").mkdir()
+    defects = refusal(with_hooks([{"event": "pre-shell", "command": "hooks"}]), folder)
+    assert paths(defects) == ["agents[0].hooks[0].command"]
+    assert (
+        defects[0].reason
+        == f"must name an existing file; {(folder / 'hooks').resolve()} is a folder, not a file"
+    )

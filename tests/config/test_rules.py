@@ -241,3 +241,14 @@ def test_snake_case_spellings_of_known_keys_are_refused(folder: Path) -> None:
     document = example()
     document["limits"] = {"max_turns": 12}
     assert paths(refusal(document, folder)) == ["limits.max_turns"]
+
+
+def test_a_workspace_that_names_a_file_is_refused_as_a_file_not_a_folder(folder: Path) -> None:
+    document = example()
+    (folder / "notes.md").write_text("a file\n")
+    document["workspace"] = "notes.md"
+    defect = at(refusal(document, folder), "workspace")
+    assert (
+        defect.reason
+        == f"must name an existing folder; {(folder / 'notes.md').resolve()} is a file, not a folder"
+    )

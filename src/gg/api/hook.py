@@ -9,8 +9,9 @@
 - it fires for every agent of the run (a session event once for the run), after the hooks the
   capability set and the profiles declare for the same event, under `name` (the function's name
   unless given);
-- a function that raises, or answers what its event cannot take (a block on `post-write`), has
-  judged nothing: the run ends `hook_error`, as for a command hook.
+- a function that raises, calls `sys.exit`, or answers what its event cannot take (a block on
+  `post-write`), has judged nothing: the run ends `hook_error`, as for a command hook; a
+  `KeyboardInterrupt` (Ctrl-C) interrupts the run.
 """
 
 from __future__ import annotations

@@ -233,7 +233,8 @@ class Flag(_Rule):
 
 @dataclass(frozen=True)
 class Place(_Rule):
-    """A path to an existing file or folder; relative paths start at the config file's folder."""
+    """A path to an existing file or folder; relative paths start at the config file's folder. A
+    path to the other kind (a folder where a file is wanted) is refused saying which it is."""
 
     kind: Literal["file", "folder"]
 
@@ -247,11 +248,13 @@ class Place(_Rule):
         context: dict[str, Any] = info.context or {}
         try:
             place = (Path(context.get("base", Path.cwd())) / value).resolve()
-            exists = place.is_file() if self.kind == "file" else place.is_dir()
+            found = "file" if place.is_file() else "folder" if place.is_dir() else None
         except (OSError, ValueError):
             raise refuse(f"must be a path to a {self.kind} the system accepts") from None
-        if not exists:
+        if found is None:
             raise refuse(f"must name an existing {self.kind}; there is none at {place}")
+        if found != self.kind:
+            raise refuse(f"must name an existing {self.kind}; {place} is a {found}, not a {self.kind}")
         return place
 
     def __get_pydantic_core_schema__(

@@ -9,7 +9,9 @@ Rules:
   stdin: the event, `agentId`, `agent` (the profile's slug) and the event's own fields; it exits 0
   and answers on its output's last non-empty line within its timeout, or it has failed;
 - a hook that fails, times out, raises or answers what its event cannot take raises
-  `HookFailed`; the run ends `hook_error` (`session-end`'s caller only logs it);
+  `HookFailed`; the run ends `hook_error` (`session-end`'s caller only logs it); a Python hook
+  that calls `sys.exit` has failed the same way, while a `KeyboardInterrupt` in one is the
+  operator's and interrupts the run as anywhere else;
 - each message reaches the agent's next prompt once (`take_messages`); a message on
   `session-end` reaches none;
 - every hook run is a `hook_run` event on the agent's stream: the event, the hook's label, its
@@ -44,6 +46,7 @@ from gg.prompts import render
 from gg.sandbox.hook_jail import HookJail
 from gg.sandbox.jail import Exited, JailFailure
 from gg.sdk.hooks import Blocked
+from gg.sdk.host.calling import exit_call
 from gg.telemetry.events import HookRun
 
 __all__ = ["AgentHooks", "HookRunner", "PythonHook"]
@@ -130,6 +133,8 @@ def _python(hook: PythonHook) -> _Hook:
             said = hook.fn(dict(payload))
         except Exception as error:
             raise HookFailed(event, hook.name, f"raised {error!r}") from None
+        except SystemExit as raised:
+            raise HookFailed(event, hook.name, f"called {exit_call(raised)}") from None
         try:
             return answer_of(event, said)
         except AnswerRefused as refused:

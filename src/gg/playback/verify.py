@@ -8,12 +8,17 @@ Rules:
   host function's or MCP tool's answer comes from its recording (a host function that imports is
   not called again: `RunOptions.recorded_first`). The guests, the workspace, the
   modules and the scheduler run for real, so what this build of gg does is what is compared.
+- A path under the workspace compares as workspace-relative: wherever the playback's records hold
+  its copy's path (a hook's payload or message, a refusal naming a file), it reads as the path the
+  workspace had when the run was recorded (`relocated`).
 - The playback is recorded nowhere: its records are held in memory and read once, by the verdict
   (`gg.playback.verdict`).
 - The default fingerprint is `exact` for a run of one agent and `shape` for a run of many, whose
   agents take turns on threads whose timing no record fixes (`DEFAULT_FOR_MANY`).
 - What cannot be played raises `Unverifiable`, saying why: a run the store does not hold, one that
-  kept no start, a capability set that no longer loads.
+  kept no start or a part of it, a recording that cannot be read (its file and every defective
+  line, as `gg run --journal` names them), a capability set that no longer loads. A damaged
+  recording is never played, so it is never called a divergence.
 """
 
 from __future__ import annotations
@@ -21,13 +26,15 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from gg.agents.run import RunOptions, execute_run
 from gg.config import load_capability_set
-from gg.errors import ConfigError
+from gg.errors import ConfigDefect, ConfigError
 from gg.playback.fingerprint import Fingerprint
 from gg.playback.verdict import Verdict, verdict_of
+from gg.providers.journal import JournalError, read_journal
+from gg.providers.recording import calls_said
 from gg.record.reader import RunLookupError, open_reader
 from gg.record.start import KeptStart, NoStart, kept_start
 from gg.telemetry.clock import new_run_id
@@ -65,8 +72,25 @@ def verify_run(where: Path | StoreLocation, run_ref: str, fingerprint: Fingerpri
     start = kept_start(store, row.id)
     if isinstance(start, NoStart):
         raise Unverifiable(start.reason)
+    _check_recording(start.journal, row.id)
     mode = fingerprint or default_fingerprint(recorded)
     return verdict_of(recorded, played(start), mode)
+
+
+def _check_recording(journal: Path, run_id: str) -> None:
+    """Raise `Unverifiable` for a recording with a defective line, or holding fewer or more model
+    calls than its first line says (cut at a line's end, or changed)."""
+    replies, defects = read_journal(journal)
+    if not defects:
+        said = calls_said(journal.read_text(encoding="utf-8"))
+        if said is None or said == len(replies):
+            return
+        held = ConfigDefect(
+            "journal", str(len(replies)), f"must hold the {said} model call(s) its first line says"
+        )
+        defects = [held]
+    damaged = JournalError(escaped(str(journal)), defects)
+    raise Unverifiable(f"the recording of run {run_id} cannot be read, so it cannot be verified: {damaged}")
 
 
 def default_fingerprint(recorded: list[dict[str, Any]]) -> Fingerprint:
@@ -99,4 +123,23 @@ def played(start: KeptStart) -> list[dict[str, Any]]:
             execute_run(capability_set, telemetry, options)
         finally:
             telemetry.close()
-    return sink.wire()
+        return relocated(sink.wire(), workspace, start.recorded_at)
+
+
+def relocated(records: list[dict[str, Any]], played_at: Path, recorded_at: Path) -> list[dict[str, Any]]:
+    """`records` with the playback's workspace path read as the recorded one wherever a string
+    holds it, so a path under the workspace compares as workspace-relative."""
+    spellings = sorted({str(played_at), str(played_at.resolve())}, key=len, reverse=True)
+
+    def moved(value: Any) -> Any:
+        if isinstance(value, str):
+            for spelling in spellings:
+                value = value.replace(spelling, str(recorded_at))
+            return value
+        if isinstance(value, dict):
+            return {key: moved(item) for key, item in cast(dict[str, Any], value).items()}
+        if isinstance(value, list):
+            return [moved(item) for item in cast(list[Any], value)]
+        return value
+
+    return [moved(record) for record in records]

@@ -14,6 +14,8 @@
   (whose program made the call), a declaration after the run's latest reply, so a replay can
   answer each agent's calls of host functions, in order, with the functions absent
   (`gg.sdk.host.recording`).
+- The file's first line says how many model calls it holds (`calls_said` reads it back), so a
+  recording cut at a line's end is told from a whole one.
 - The file is rewritten whole (to a temporary file, then renamed over it) after every model call,
   every host line and at `close`, so a run that dies still leaves a journal of every call it made.
   A copy kept with `keep_copy` (the run's start, `gg.telemetry.start`) is rewritten with it.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -35,6 +38,16 @@ from gg.providers.journal import JournalCall, JournalFailure, JournalReply
 from gg.providers.replay import ReplayError
 from gg.providers.tool_choice import ToolChoice, tool_choice_of
 from gg.telemetry.events import Event, Receipt, UsageKey
+
+HEADER = "// gg recording: "
+_HEADER_COUNT = re.compile(re.escape(HEADER) + r"(\d+) model call\(s\)")
+
+
+def calls_said(text: str) -> int | None:
+    """How many model calls a recording's first line says it holds (None: no such line, as in a
+    journal written by hand)."""
+    said = _HEADER_COUNT.match(text)
+    return None if said is None else int(said[1])
 
 
 class JournalRecorder:
@@ -151,7 +164,7 @@ class JournalRecorder:
 
     def _save(self) -> None:
         source = f" answered by {self._model_id}" if self._model_id else ""
-        lines = [f"// gg recording: {len(self._entries)} model call(s){source}"]
+        lines = [f"{HEADER}{len(self._entries)} model call(s){source}"]
         host: dict[int, list[str]] = {}
         for position, text in self._host:
             host.setdefault(position, []).append(text)

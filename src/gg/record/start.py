@@ -4,7 +4,8 @@ set's file, the copy of the starting workspace and the recording, beside the run
 Rules:
 - `kept_start` reads the start of one run beside a store file; a run that kept none (it was not
   recorded, its workspace was over the bound, the copy was refused) answers `NoStart` with the
-  sentence saying so, as does a start some part of which is missing or unreadable.
+  sentence saying so, as does a start some part of which is missing or unreadable (naming the
+  part: a `start/` folder without its `start.json` lacks that file, it did not keep "no start").
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class KeptStart:
     config_path: Path  # the capability set the run was launched with, where it was
     workspace: Path  # the copy of the workspace as it stood before the first turn
     journal: Path  # every agent's replies and every host answer, as recorded
+    recorded_at: Path  # where the workspace was when the run was recorded
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class NoStart:
 def kept_start(store: Path, run_id: str) -> KeptStart | NoStart:
     """The start run `run_id` kept beside the store file `store`, or why there is none."""
     folder = start_beside(store, run_id)
+    if folder.is_dir() and not (folder / START_FILE).is_file():
+        return _lacks(run_id, folder / START_FILE)
     if not (folder / START_FILE).is_file():
         return NoStart(
             f"run {run_id} kept no starting workspace (only `gg run --record` keeps one, and only "
@@ -41,10 +45,15 @@ def kept_start(store: Path, run_id: str) -> KeptStart | NoStart:
     try:
         document = json.loads((folder / START_FILE).read_text(encoding="utf-8"))
         config = Path(str(document["configPath"]))
+        recorded_at = Path(str(document["workspace"]))
     except (OSError, ValueError, KeyError, TypeError) as unreadable:
         return NoStart(f"the start of run {run_id} cannot be read ({unreadable}); it cannot be verified")
-    start = KeptStart(config, folder / WORKSPACE_DIR, folder / JOURNAL_FILE)
+    start = KeptStart(config, folder / WORKSPACE_DIR, folder / JOURNAL_FILE, recorded_at)
     missing = [p for p in (start.workspace, start.journal, config) if not p.exists()]
     if missing:
-        return NoStart(f"the start of run {run_id} lacks {escaped(str(missing[0]))}; it cannot be verified")
+        return _lacks(run_id, missing[0])
     return start
+
+
+def _lacks(run_id: str, missing: Path) -> NoStart:
+    return NoStart(f"the start of run {run_id} lacks {escaped(str(missing))}; it cannot be verified")

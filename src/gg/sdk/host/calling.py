@@ -133,12 +133,17 @@ def _decoded(function: HostFunction, arguments: Mapping[str, Any]) -> dict[str, 
     return {p.name: decode(p.shape, arguments[camel(p.name)]) for p in params if camel(p.name) in arguments}
 
 
+def exit_call(raised: SystemExit) -> str:
+    """The call that raised a `SystemExit`, as written: `sys.exit(3)`, `sys.exit('done')`, `sys.exit()`."""
+    code = "" if raised.code is None else repr(raised.code)
+    return f"sys.exit({code})"
+
+
 def describe(failure: BaseException) -> str:
     """`ValueError: no such SKU`, or the exception's type alone when it has no message;
     `SystemExit: the function called sys.exit(3)` for a function that exited."""
     if isinstance(failure, SystemExit):
-        code = "" if failure.code is None else repr(failure.code)
-        return f"SystemExit: the function called sys.exit({code})"
+        return f"SystemExit: the function called {exit_call(failure)}"
     message = str(failure)
     return f"{type(failure).__name__}: {message}" if message else type(failure).__name__
 
