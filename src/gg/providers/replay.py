@@ -58,7 +58,7 @@ class ReplayClient:
     def __init__(self, replies: Sequence[JournalReply]) -> None:
         self._replies = tuple(replies)
         self._receipts: dict[tuple[int, int], str] = {}
-        self._learned: tuple[Message, ...] = ()  # the messages of the last request, learned from
+        self._learned: Sequence[Message] = ()  # the messages of the last request, learned from
         self.served = 0  # requests answered (or refused), the journal's next reply's number less one
 
     @classmethod
