@@ -15,6 +15,12 @@ whatever the host waited for (a Worker booting, the scheduler). Prints, per arm 
 the median over the ten turns ending there (over `--repeats` runs, the median of those medians),
 the ratio of the last checkpoint to turn 10, the run's wall time and the load average. Target:
 the last checkpoint within 1.2x of turn 10.
+
+A long session's first turns and its last are minutes apart, and a shared machine's load changes
+in between, which moves a turn's CPU time as much as anything gg does. So right after each long
+session a fresh one of `CONTROL_TURNS` turns runs on the same arm, under the load the last
+checkpoint met: turn 10 is the median of the turns ending at turn 10 of both sessions (the
+long one's start and the fresh one's), and both are printed on their own line.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ SPAN = 10  # turns per checkpoint: the ten ending at it
 TARGET = 1.2
 ARMS = ("javascript", "typescript", "python", "python-typed")
 NOTES = 5
+CONTROL_TURNS = 2 * SPAN  # the fresh session after the long one: turn 10 is not its last
 
 
 def program(language: str, turn: int) -> str:
@@ -140,24 +147,33 @@ def run_session(language: str, turns: int) -> tuple[TurnClock, float]:
     return clock, wall
 
 
-def checkpoint_ms(clock: TurnClock, at: int) -> tuple[float, float]:
-    """The median host CPU time and wall time less guest time of the `SPAN` turns ending at turn
-    `at` (the first turn has no start)."""
-    span = range(max(2, at - SPAN + 1), at + 1)
-    cpu = statistics.median(clock.cpu_ms(turn) for turn in span)
-    return cpu, statistics.median(clock.harness_ms(turn) for turn in span)
+def span_of(at: int) -> range:
+    """The `SPAN` turns ending at turn `at` (the first turn has no start)."""
+    return range(max(2, at - SPAN + 1), at + 1)
+
+
+def checkpoint_ms(clocks: list[TurnClock], at: int) -> tuple[float, float]:
+    """The median host CPU time and wall time less guest time of the turns ending at turn `at`,
+    pooled over the sessions of `clocks`."""
+    cpu = statistics.median(clock.cpu_ms(turn) for clock in clocks for turn in span_of(at))
+    return cpu, statistics.median(clock.harness_ms(turn) for clock in clocks for turn in span_of(at))
 
 
 def bench_arm(language: str, turns: int, repeats: int) -> bool:
     """Print the arm's figures; whether its host CPU time met the target."""
     points = [at for at in CHECKPOINTS if at <= turns]
     samples: dict[int, list[tuple[float, float]]] = {at: [] for at in points}
+    starts: list[tuple[float, float]] = []
+    afters: list[tuple[float, float]] = []
     walls: list[float] = []
     for _ in range(repeats):
         clock, wall = run_session(language, turns)
+        control, _ = run_session(language, CONTROL_TURNS)
         walls.append(wall)
         for at in points:
-            samples[at].append(checkpoint_ms(clock, at))
+            samples[at].append(checkpoint_ms([clock, control] if at == points[0] else [clock], at))
+        starts.append(checkpoint_ms([clock], points[0]))
+        afters.append(checkpoint_ms([control], points[0]))
     met = True
     for column, name in enumerate(("host CPU", "wall - guest")):
         medians = {at: statistics.median(sample[column] for sample in samples[at]) for at in points}
@@ -167,6 +183,9 @@ def bench_arm(language: str, turns: int, repeats: int) -> bool:
         met = met and (column or ratio <= TARGET)
         label = language if column == 0 else ""
         print(f"{label:<13} {name:<13} {figures}   {ratio:5.2f}x{verdict}")
+    start, after = (statistics.median(sample[0] for sample in pair) for pair in (starts, afters))
+    print(f"{'':<13} turn {points[0]} host CPU: {start:.2f} ms at the long session's start, "
+          f"{after:.2f} ms in a fresh session right after it (pooled above)")  # fmt: skip
     wall = statistics.median(walls)
     print(f"{'':<13} {turns} turns in {wall:.1f} s wall ({repeats} run(s), median)", flush=True)
     return met

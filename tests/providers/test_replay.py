@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +61,7 @@ def test_a_journal_line_becomes_a_reply_with_synthesized_call_ids(tmp_path: Path
     assert first.usage == Usage(11, 22, cache_read_tokens=5)
     assert second.calls == (ToolCall("call_2_1", "submit_program", {"program": "c"}),)
     assert (second.text, second.usage, second.model) == ("", Usage(0, 0), "replay")
-    assert len(client.requests) == 2
+    assert client.served == 2
 
 
 def test_string_arguments_are_replayed_raw(tmp_path: Path) -> None:
@@ -132,6 +134,23 @@ def test_receipts_are_learned_from_a_window_that_grew_and_from_one_rewritten_bef
     assert fourth.calls[0].arguments == {"program": "'k3p9 zq81'"}
 
 
+def test_the_client_keeps_no_request_once_it_has_answered_it(tmp_path: Path) -> None:
+    """A long replayed session costs the client the journal and the receipts, never every request
+    it was sent (each holding the whole window of its turn)."""
+    client = ReplayClient.open(journal(tmp_path, program("a"), program("b"), program("c")))
+    brief = Message("user", "brief")
+    sent = [request(brief), request(brief, Message("user", "more"))]
+    kept = [weakref.ref(one) for one in sent]
+    for one in sent:
+        client.complete(one)
+    del sent, one
+    gc.collect()
+    assert [ref() is None for ref in kept] == [True, True]
+    assert client.served == 2
+    third = client.complete(request(brief))
+    assert third.calls[0].arguments == {"program": "c"}
+
+
 def test_a_placeholder_for_a_call_with_no_receipt_yet_is_a_replay_error(tmp_path: Path) -> None:
     client = ReplayClient.open(journal(tmp_path, program("a"), program("get('{{receipt 1.1}}')")))
     client.complete(request())
@@ -149,7 +168,7 @@ def test_a_request_past_the_last_reply_ends_the_replay_with_journal_exhausted(tm
     with pytest.raises(JournalExhausted) as caught:
         client.complete(request())
     assert caught.value.message == "the replay journal ended after 2 replies; the session had not ended"
-    assert len(client.requests) == 3
+    assert client.served == 3
 
 
 def test_a_line_that_is_not_json_is_refused_with_its_line_number() -> None:

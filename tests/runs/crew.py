@@ -150,7 +150,7 @@ def run_crew(
     requests: dict[str, list[Request]] = {}
 
     def client_for(agent_id: str, slug: str) -> ModelClient:
-        client = _Seen(ReplayClient(book.script(agent_id, slug)), requests.setdefault(agent_id, []))
+        client = Seen(ReplayClient(book.script(agent_id, slug)), requests.setdefault(agent_id, []))
         return client if wrap is None else wrap(agent_id, client)
 
     sink = CollectingSink()
@@ -162,7 +162,7 @@ def run_crew(
     return Crew(sink.wire(), requests, result, workspace, document)
 
 
-class _Seen:
+class Seen:
     """A client that keeps every request its agent sent."""
 
     def __init__(self, client: ModelClient, seen: list[Request]) -> None:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crew import Seen
+
 from gg.agents.run import RunEnding, RunOptions, World, execute_run
 from gg.config import parse_capability_set
 from gg.deadline import MonotonicClock
@@ -133,13 +135,16 @@ def run_session(
     journal = tmp_path / "journal.jsonl"
     journal.write_text("".join(json.dumps(reply) + "\n" for reply in replies), encoding="utf-8")
     capability_set = parse_capability_set(profile.document(journal), tmp_path)
-    model = client or ReplayClient(parse_journal(journal.read_text(encoding="utf-8"), str(journal)))
+    sent: list[Request] = []
+    model = client or Seen(
+        ReplayClient(parse_journal(journal.read_text(encoding="utf-8"), str(journal))), sent
+    )
     sink = CollectingSink()
     telemetry = Telemetry("run-test", [sink, *record], watchers=watchers)
     world = World(client=model, arm=arm, minter=minter, clock=clock)
     result = execute_run(capability_set, telemetry, RunOptions(), world)
     telemetry.close()
-    return Session(sink.wire(), list(model.requests), result, workspace)
+    return Session(sink.wire(), list(client.requests if client else sent), result, workspace)
 
 
 def program(*sources: str, text: str = "") -> dict[str, Any]:

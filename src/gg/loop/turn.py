@@ -53,6 +53,7 @@ from gg.providers.base import (
     ToolCall,
     arguments_value,
 )
+from gg.providers.sent_messages import SentMessages
 from gg.providers.tool_choice import ToolChoice, tool_choice_of
 from gg.sdk.scope import DeferredDeclarations
 from gg.state.library import ProgramLibrary
@@ -104,7 +105,7 @@ def take_turn(agent: Incarnation, run: Run, deferred: DeferredDeclarations | Non
 def _request(setup: AgentSetup, window: Window) -> Request:
     return Request(
         system=_system_prompt(window),
-        messages=tuple(window.messages),
+        messages=SentMessages(window.messages),
         tool=setup.tool,
         max_output_tokens=setup.model.max_output_tokens,
         temperature=setup.model.temperature,

@@ -1,6 +1,7 @@
 """What the loop hands a model and what it gets back, whatever the provider.
 
-- A `Request` is the system prompt, the window's messages and the one tool, `submit_program`.
+- A `Request` is the system prompt, the window's messages and the one tool, `submit_program`;
+  its messages are never changed once it is made.
 - A `Reply` is the assistant's text, its tool calls exactly as received, and the tokens spent.
 - A `ModelError` is raised once a provider's own retries are spent; its `ErrorType` is read from
   the one failure table (`providers/failures.py`).
@@ -14,7 +15,7 @@ keeps the text as the provider sent it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -104,7 +105,7 @@ class Request:
     status slot), so no provider should mark it as a cache point."""
 
     system: str
-    messages: tuple[Message, ...]
+    messages: Sequence[Message]  # a tuple, or the window's `SentMessages`
     tool: ToolSpec
     max_output_tokens: int | None = None
     temperature: float | None = None

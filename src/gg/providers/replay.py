@@ -3,9 +3,14 @@ one reply per model call, so a run needs no network and no key.
 
 - Call ids are `call_<R>_<C>`: reply R, call C, both from 1.
 - Receipts are learned from each request: a `tool` message whose `tool_call_id` is
-  `call_<R>_<C>` carries that call's receipt (a request that begins with every message of the
-  one before it is read from where that one ended). Before reply N is returned, every
-  `{{receipt R.C}}` in its arguments becomes the receipt learned for that call.
+  `call_<R>_<C>` carries that call's receipt. A request that still holds the last message of the
+  one before it, at the same place, is read from where that one ended (a window only appends
+  between its cuts, and a cut moves or drops that message); any other is read whole. Before
+  reply N is returned, every `{{receipt R.C}}` in its arguments becomes the receipt learned for
+  that call.
+- The client keeps no request once it has answered it (only how many it has served, and the
+  last one's messages, to learn from the next): its memory is the journal and the receipts,
+  however long the session.
 - A line recording a failed call raises its `ModelError` (usage and cost kept); a reply keeps
   its recorded cost.
 - A placeholder whose call has had no receipt yet raises `ReceiptMissing`; a request after the
@@ -54,8 +59,8 @@ class ReplayClient:
     def __init__(self, replies: Sequence[JournalReply]) -> None:
         self._replies = tuple(replies)
         self._receipts: dict[tuple[int, int], str] = {}
-        self._learned: tuple[Message, ...] = ()  # the messages of the last request, learned from
-        self.requests: list[Request] = []
+        self._learned: Sequence[Message] = ()  # the messages of the last request, learned from
+        self.served = 0  # requests answered (or refused), the journal's next reply's number less one
 
     @classmethod
     def open(cls, path: Path) -> ReplayClient:
@@ -67,9 +72,9 @@ class ReplayClient:
         return REPLAY_MODEL_ID
 
     def complete(self, request: Request) -> Reply:
-        self.requests.append(request)
+        self.served += 1
         self._learn_receipts(request)
-        number = len(self.requests)
+        number = self.served
         if number > len(self._replies):
             raise JournalExhausted(len(self._replies))
         entry = self._replies[number - 1]
@@ -92,8 +97,8 @@ class ReplayClient:
 
     def _learn_receipts(self, request: Request) -> None:
         messages, learned = request.messages, self._learned
-        grew = len(messages) >= len(learned) and messages[: len(learned)] == learned
         self._learned = messages
+        grew = not learned or (len(messages) >= len(learned) and messages[len(learned) - 1] is learned[-1])
         for message in messages[len(learned) :] if grew else messages:
             match = _CALL_ID.fullmatch(message.tool_call_id or "") if message.role == "tool" else None
             if match:

@@ -31,6 +31,10 @@ where each band's current block stands. Neither is measured again from the whole
 messages leave it (a removal, a compaction), so a turn's bookkeeping costs the same however long
 the session.
 
+The window's list of messages is only ever appended to: whatever makes messages leave (a
+removal, a compaction, a restart) gives the window a new list. So a request reads the list as it
+stood when the request was made (`SentMessages`), with no copy of the whole window per turn.
+
 What may leave the window by request (`remove_turns`, `remove_views`): whole turns but the turn in
 progress, without the brief, the current pins or any documentation view; views, by selector,
 except documentation views. Whatever leaves, the next request records the whole thread again.
