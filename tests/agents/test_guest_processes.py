@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from gg.sandbox.arms.python import PythonArm
 from gg.sdk.catalogue import default_registry
 from gg.telemetry.events import ApiCall, Event
 from runs.crew import Crew, line, profile, run_crew, subagents
+from support.waiting import came_true
 
 LANGUAGES = ("javascript", "python")
 ENGINE = {"javascript": "deno", "python": "gg.sandbox.monty.worker"}  # in a guest's command line
@@ -120,16 +120,6 @@ def _command(pid: int) -> str:
         return ""
 
 
-def _until(condition: Callable[[], bool], secs: float = WATCHDOG_SECS) -> bool:
-    """Whether `condition()` came true within `secs` (a watchdog: the condition is what is waited on)."""
-    ends = time.monotonic() + secs
-    while not condition():
-        if time.monotonic() > ends:
-            return False
-        time.sleep(0.01)
-    return True
-
-
 class Calls:
     """A sink noting the operations each agent's programs called, as they call them."""
 
@@ -190,7 +180,9 @@ def test_a_program_waiting_on_its_subagents_keeps_its_guest_and_they_share_the_r
         return len(list(workspace.glob("in-*")))
 
     # settled: the root waits in its program, and every worker runs its program or is in line
-    assert _until(lambda: calls.waiting("root") and running() + lines.line_length() == workers)
+    assert came_true(
+        lambda: calls.waiting("root") and running() + lines.line_length() == workers, WATCHDOG_SECS
+    )
     assert len(guest_processes(language) - before) == 2  # the root's, and one worker's
     assert running() == 1 and lines.line_length() == workers - 1
     (workspace / "go").write_text("go")

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from crew import Crew, line, profile, run_crew, subagents
 import gg
 from gg.agents import leases
 from gg.providers.base import ModelClient, Reply, Request
+from support.waiting import came_true
 
 WORKERS = 3
 WATCHDOG_SECS = 60.0
@@ -48,16 +47,6 @@ def three_guests(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(leases, "GUESTS", 3)
 
 
-def _until(condition: Callable[[], bool], secs: float = WATCHDOG_SECS) -> bool:
-    """Whether `condition()` came true within `secs`."""
-    ends = time.monotonic() + secs
-    while not condition():
-        if time.monotonic() > ends:
-            return False
-        time.sleep(0.01)
-    return True
-
-
 def _crew(tmp_path: Path, worker: str, **run: Any) -> Crew:
     profiles = [profile("root", subagents(1), roster=["worker"]), profile("worker", timeout_secs=120)]
     lines = [line(SPAWN), line(FINISH), line(worker, profile="worker"), line(FINISH, profile="worker")]
@@ -73,8 +62,8 @@ def test_a_turn_finding_no_guest_free_waits_in_line_before_it_asks_its_model(tmp
     def running() -> int:
         return len(list(workspace.glob("in-*")))
 
-    assert _until(lambda: running() >= 2)  # two workers' programs hold the two guests left
-    assert not _until(lambda: running() > 2, secs=1.0)
+    assert came_true(lambda: running() >= 2, WATCHDOG_SECS)  # two workers' programs hold the two guests left
+    assert not came_true(lambda: running() > 2, 1.0)
     (workspace / "go").write_text("go")
     thread.join(WATCHDOG_SECS * 2)
     crew = ran["crew"]

@@ -19,6 +19,7 @@ import pytest
 import gg
 from support import scripted_host
 from support.scripted_host import Scripted
+from support.waiting import came_true
 
 RELEASE = threading.Event()  # lets every hanging plain function return; set after each test
 CANCELLED: list[str] = []  # the async functions whose task was cancelled
@@ -94,17 +95,6 @@ gg.session.finish("\\n".join(seen))
 }
 
 
-def _until(condition: object, secs: float = WATCHDOG_SECS) -> bool:
-    """Whether `condition()` came true within `secs`."""
-    assert callable(condition)
-    ends = time.monotonic() + secs
-    while not condition():
-        if time.monotonic() > ends:
-            return False
-        time.sleep(0.01)
-    return True
-
-
 @pytest.mark.parametrize("language", ["javascript", "python"])
 def test_a_call_past_its_familys_timeout_is_answered_limit_exceeded_naming_the_function(
     tmp_path: Path, language: str
@@ -123,7 +113,7 @@ def test_a_call_past_its_familys_timeout_is_answered_limit_exceeded_naming_the_f
         "limit-exceeded hang: `stall.hang` did not answer within 1 s; the call was abandoned\n"
         "limit-exceeded hang_later: `stall.hang_later` did not answer within 1 s; the call was abandoned"
     )
-    assert _until(lambda: CANCELLED == ["stall.hang_later"])  # the task was cancelled on the loop
+    assert came_true(lambda: CANCELLED == ["stall.hang_later"], WATCHDOG_SECS)  # cancelled on the loop
     logs = [e.to_wire() for e in events if e.type == "log" and "did not answer" in e.to_wire()["message"]]
     assert [(log["level"], log["message"]) for log in logs] == [
         ("error", "host function `stall.hang` did not answer within 1 s; its call was abandoned"),
@@ -152,7 +142,7 @@ def test_a_hanging_call_ends_at_the_runs_deadline_and_the_run_times_out(
         f"limit-exceeded: `patient.{_snake(operation)}` did not answer within"
     )
     if operation == "hangLater":
-        assert _until(lambda: CANCELLED == ["patient.hang_later"])
+        assert came_true(lambda: CANCELLED == ["patient.hang_later"], WATCHDOG_SECS)
 
 
 def _snake(name: str) -> str:

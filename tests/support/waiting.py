@@ -9,10 +9,17 @@ from collections.abc import Callable
 POLL_SECS = 0.02
 
 
-def wait_until(condition: Callable[[], bool], what: str, timeout: float) -> None:
-    """Return once `condition()` holds; `AssertionError` naming `what` after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
+def came_true(condition: Callable[[], bool], within: float) -> bool:
+    """Whether `condition()` held within `within` seconds (polled; True as soon as it holds)."""
+    deadline = time.monotonic() + within
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            return False
         time.sleep(POLL_SECS)
+    return True
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float) -> None:
+    """Return once `condition()` holds; `AssertionError` naming `what` after `timeout` seconds."""
+    if not came_true(condition, timeout):
+        raise AssertionError(f"timed out waiting for {what}")

@@ -104,22 +104,13 @@ class Ledger(StudyReads):
         """Write a study read from another store, as it stands there, with its finished cells:
         whether the study was new here, and how many of its cells were (one held is kept)."""
         study_marks = ", ".join("?" for _ in fields(StudyRow))
-        cell_marks = ", ".join("?" for _ in fields(CellRow))
         with self._transaction():
             added = self._db.execute(
                 f"INSERT INTO studies ({STUDY_COLUMNS}) VALUES ({study_marks}) ON CONFLICT DO NOTHING"
                 " RETURNING id",
                 _values(study),
             ).fetchall()
-            written = 0
-            for cell in cells:
-                written += len(
-                    self._db.execute(
-                        f"INSERT INTO study_cells ({CELL_COLUMNS}) VALUES ({cell_marks})"
-                        " ON CONFLICT DO NOTHING RETURNING study_id",
-                        _values(cell),
-                    ).fetchall()
-                )
+            written = sum(self._new_cell(cell) for cell in cells)
         return len(added) == 1, written
 
     def begin_attempt(self, study_id: str, key: CellKey, run_id: str, at: str) -> None:
@@ -161,15 +152,21 @@ class Ledger(StudyReads):
             report.message,
             at,
         )
-        placeholders = ", ".join("?" for _ in fields(CellRow))
         with self._transaction():
-            inserted = self._db.execute(
-                f"INSERT INTO study_cells ({CELL_COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING"
-                " RETURNING study_id",
-                _values(row),
-            ).fetchall()
+            inserted = self._new_cell(row)
             self._db.execute("UPDATE studies SET updated_at = ? WHERE id = ?", (at, study_id))
-            return len(inserted) == 1
+            return inserted
+
+    def _new_cell(self, row: CellRow) -> bool:
+        """Insert a finished cell's row, inside the caller's transaction; False when the cell was
+        already finished (nothing written)."""
+        placeholders = ", ".join("?" for _ in fields(CellRow))
+        inserted = self._db.execute(
+            f"INSERT INTO study_cells ({CELL_COLUMNS}) VALUES ({placeholders}) ON CONFLICT DO NOTHING"
+            " RETURNING study_id",
+            _values(row),
+        ).fetchall()
+        return len(inserted) == 1
 
     def discard_unfinished(self, study_id: str) -> list[str]:
         """Delete the runs whose record was cut short before their cell finished; their ids."""
