@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crew import Seen
-
 from gg.agents.run import RunEnding, RunOptions, World, execute_run
 from gg.config import parse_capability_set
 from gg.deadline import MonotonicClock
@@ -26,6 +24,7 @@ from gg.providers.scripted import ScriptedClient
 from gg.sandbox.execution import Arm
 from gg.state.library import Minter, cuid2_minter
 from gg.telemetry.emitter import CollectingSink, Sink, Telemetry
+from runs.crew import Seen
 
 
 @dataclass
