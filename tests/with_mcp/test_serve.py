@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,6 +19,7 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import get_default_environment
 
 import gg
 from with_mcp.served import free_port, run_client
@@ -149,3 +152,52 @@ def test_served_over_streamable_http_on_loopback(tmp_path: Path) -> None:
     assert {(run.status, run.message) for run in runs} == {
         ("interrupted", "interrupted by SIGTERM (the process was told to stop)")
     }
+
+
+def _stdio(config: Path, tmp_path: Path) -> StdioServerParameters:
+    """`gg mcp serve config` over stdio, importing the gg under test (the SDK's default
+    environment would drop PYTHONPATH)."""
+    env = {**get_default_environment(), "PYTHONPATH": os.pathsep.join(sys.path)}
+    return StdioServerParameters(
+        command=GG[0], args=[*GG[1:], "mcp", "serve", str(config)], cwd=str(tmp_path), env=env
+    )
+
+
+def test_wrong_arguments_are_answered_with_one_plain_sentence(tmp_path: Path) -> None:
+    server = _stdio(_config(tmp_path), tmp_path)
+
+    async def drive() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("run_program_javascript", arguments)
+                for arguments in ({"program": 1}, {"code": "1"}, {"program": ["1"]})
+            ]
+
+    answers = run_client(drive)
+    assert all(answer.is_error for answer in answers)
+    assert [_texts(answer) for answer in answers] == [
+        ["`program` must be a string, the whole program, not a number"],
+        ["`program` is missing: give the whole program as a string"],
+        ["`program` must be a string, the whole program, not an array"],
+    ]
+
+
+def test_a_taken_port_ends_the_server_with_one_line_naming_it(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        ended = subprocess.run(
+            [*GG, "mcp", "serve", str(config), "--http", "--port", str(port)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=START_SECS,
+        )
+    assert ended.returncode == 2, ended.stderr
+    assert ended.stderr.splitlines() == [
+        f"gg mcp serve: port {port} on 127.0.0.1 is taken (another program listens there); "
+        "choose another with --port."
+    ]
+    assert ended.stdout == ""

@@ -20,18 +20,21 @@ Rules kept here:
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp_types import CallToolResult, TextContent
-from pydantic import Field
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, InputRequiredResult, TextContent
+from pydantic import Field, ValidationError
 
 from gg.agents.interruption import message_of, sigterm_interrupts
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
+from gg.mcp_server.arguments import refused_arguments
 from gg.mcp_server.bridge import CLOSED, Bridge, CallReading
 from gg.prompts import render
 from gg.sandbox.languages import LANGUAGES
@@ -115,9 +118,24 @@ class ArmSessions:
         bridge.ended((ended,))
 
 
+class ServedTools(MCPServer):
+    """The SDK's server, whose tools answer wrong arguments with one plain sentence
+    (`gg.mcp_server.arguments`)."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as refused:
+            if isinstance(refused.__cause__, ValidationError):
+                raise ToolError(refused_arguments(refused.__cause__)) from None
+            raise
+
+
 def build_server(capability_set: CapabilitySet, store: Path) -> tuple[MCPServer, list[ArmSessions]]:
     """The MCP server with one tool per arm, and the sessions its tools run in."""
-    app = MCPServer(SERVER_NAME, instructions=render("mcp-serve-instructions"), log_level="WARNING")
+    app = ServedTools(SERVER_NAME, instructions=render("mcp-serve-instructions"), log_level="WARNING")
     sessions: list[ArmSessions] = []
     for arm, rooted in served_arms(capability_set).items():
         held = ArmSessions(rooted, store)
@@ -140,20 +158,30 @@ def _tool(held: ArmSessions) -> Callable[..., Any]:
     return run_program
 
 
-def serve(capability_set: CapabilitySet, store: Path, *, http_port: int | None = None) -> None:
+def serve(capability_set: CapabilitySet, store: Path, *, http: socket.socket | None = None) -> None:
     """Serve until the client closes stdio, or until Ctrl-C or SIGTERM stops the server; every
     open session then ends, saying which (a stop is raised on)."""
     app, sessions = build_server(capability_set, store)
     why = CLOSED
     try:
         with sigterm_interrupts():
-            if http_port is None:
+            if http is None:
                 app.run()
             else:
-                app.run("streamable-http", host="127.0.0.1", port=http_port)
+                _serve_http(app, http)
     except KeyboardInterrupt as stop:
         why = message_of(stop)
         raise
     finally:
         for held in sessions:
             held.close(why)
+
+
+def _serve_http(app: MCPServer, listening: socket.socket) -> None:
+    """Streamable HTTP on the socket `gg mcp serve --http` bound (`gg.console.listening`)."""
+    import uvicorn
+
+    host = str(listening.getsockname()[0])
+    config = uvicorn.Config(app.streamable_http_app(host=host), log_level="warning")
+    with listening:
+        uvicorn.Server(config).run(sockets=[listening])
