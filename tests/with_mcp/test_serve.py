@@ -99,9 +99,7 @@ def _runs(tmp_path: Path) -> list[Any]:
 
 def test_served_over_stdio_to_the_sdks_client(tmp_path: Path) -> None:
     config = _config(tmp_path)
-    server = StdioServerParameters(
-        command=GG[0], args=[*GG[1:], "mcp", "serve", str(config)], cwd=str(tmp_path)
-    )
+    server = _stdio(config, tmp_path)
 
     async def drive() -> dict[str, Any]:
         async with Client(server) as client:
