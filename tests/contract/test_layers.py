@@ -40,7 +40,7 @@ SAME_FLOOR: dict[str, frozenset[str]] = {
     "api": frozenset({"terminal", "otel", "playback"}),
     "study": frozenset({"terminal"}),
     "otel": frozenset({"terminal"}),
-    "mcp_server": frozenset({"api"}),
+    "mcp_server": frozenset({"api", "console"}),
 }
 """The imports allowed between packages of one floor, by importer."""
 

@@ -117,3 +117,45 @@ def test_without_the_mcp_extra_the_launch_is_refused_saying_how_to_install_it(
     )
     assert result.status == "refused" and result.exit_code == 2
     assert "the mcp capability needs the MCP SDK: pip install 'gg[mcp]'" in (result.message or "")
+
+
+HANGING = (
+    "import os, pathlib, time\npathlib.Path('server.pid').write_text(str(os.getpid()))\ntime.sleep(1000)\n"
+)
+
+
+def test_a_server_that_never_answers_refuses_the_launch_after_60_s_and_is_recorded(tmp_path: Path) -> None:
+    (tmp_path / "hangstart.py").write_text(HANGING)
+    document = config(tmp_path, "javascript", {"command": [sys.executable, "hangstart.py"]}, 4)
+    document["agents"][0]["capabilities"][1]["params"]["servers"] = {
+        "hang": document["agents"][0]["capabilities"][1]["params"]["servers"]["fixture"]
+    }
+    (tmp_path / "bad.json").write_text(json.dumps(document))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.run(
+        [sys.executable, "-c", "from gg.cli import main; main()", "run", "bad.json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert run.returncode == 2, run.stdout + run.stderr
+    output = run.stdout + run.stderr
+    assert "Traceback" not in output, output
+    said = "servers.hang: cannot be reached: it did not answer within 60 s of being started"
+    assert said in output, output
+    listing = subprocess.run(
+        [sys.executable, "-c", "from gg.cli import main; main()", "runs", "--json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    (recorded,) = json.loads(listing.stdout)["runs"]
+    assert (recorded["status"], recorded["exitCode"]) == ("refused", 2)
+    assert said in recorded["message"]
+    folders = list((tmp_path / ".gg" / "runs").iterdir())
+    assert [folder.name for folder in folders] == [recorded["id"]] and any(folders[0].iterdir())
+    assert not alive(int((tmp_path / "server.pid").read_text()))

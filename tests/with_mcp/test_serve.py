@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,6 +19,8 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import get_default_environment
+from mcp_types import LATEST_PROTOCOL_VERSION
 
 import gg
 from with_mcp.served import free_port, run_client
@@ -95,9 +99,7 @@ def _runs(tmp_path: Path) -> list[Any]:
 
 def test_served_over_stdio_to_the_sdks_client(tmp_path: Path) -> None:
     config = _config(tmp_path)
-    server = StdioServerParameters(
-        command=GG[0], args=[*GG[1:], "mcp", "serve", str(config)], cwd=str(tmp_path)
-    )
+    server = _stdio(config, tmp_path)
 
     async def drive() -> dict[str, Any]:
         async with Client(server) as client:
@@ -149,3 +151,149 @@ def test_served_over_streamable_http_on_loopback(tmp_path: Path) -> None:
     assert {(run.status, run.message) for run in runs} == {
         ("interrupted", "interrupted by SIGTERM (the process was told to stop)")
     }
+
+
+def _stdio(config: Path, tmp_path: Path) -> StdioServerParameters:
+    """`gg mcp serve config` over stdio, importing the gg under test (the SDK's default
+    environment would drop PYTHONPATH)."""
+    env = {**get_default_environment(), "PYTHONPATH": os.pathsep.join(sys.path)}
+    return StdioServerParameters(
+        command=GG[0], args=[*GG[1:], "mcp", "serve", str(config)], cwd=str(tmp_path), env=env
+    )
+
+
+def test_wrong_arguments_are_answered_with_one_plain_sentence(tmp_path: Path) -> None:
+    server = _stdio(_config(tmp_path), tmp_path)
+
+    async def drive() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("run_program_javascript", arguments)
+                for arguments in ({"program": 1}, {"code": "1"}, {"program": ["1"]})
+            ]
+
+    answers = run_client(drive)
+    assert all(answer.is_error for answer in answers)
+    assert [_texts(answer) for answer in answers] == [
+        ["`program` must be a string, the whole program, not a number"],
+        ["`program` is missing: give the whole program as a string"],
+        ["`program` must be a string, the whole program, not an array"],
+    ]
+
+
+def test_a_taken_port_ends_the_server_with_one_line_naming_it(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        ended = subprocess.run(
+            [*GG, "mcp", "serve", str(config), "--http", "--port", str(port)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=START_SECS,
+        )
+    assert ended.returncode == 2, ended.stderr
+    assert ended.stderr.splitlines() == [
+        f"gg mcp serve: port {port} on 127.0.0.1 is taken (another program listens there); "
+        "choose another with --port."
+    ]
+    assert ended.stdout == ""
+
+
+def _empty_journal_behind(tmp_path: Path) -> Path:
+    """The served set whose python profile replays an empty journal, kept behind the javascript root."""
+    config = _config(tmp_path)
+    document = json.loads(config.read_text())
+    (tmp_path / "empty.jsonl").write_text("")
+    document["agents"][1]["model"] = {"provider": "replay", "journal": "empty.jsonl"}
+    config.write_text(json.dumps(document))
+    return config
+
+
+def test_a_refused_session_answers_its_call_with_an_error_saying_why(tmp_path: Path) -> None:
+    server = _stdio(_empty_journal_behind(tmp_path), tmp_path)
+
+    async def drive() -> Any:
+        async with Client(server) as client:
+            return await client.call_tool("run_program_javascript", {"program": "1"})
+
+    answer = run_client(drive)
+    assert answer.is_error
+    (text,) = _texts(answer)
+    assert (
+        text.startswith("The session ended (refused): ")
+        and "a replay journal needs at least one reply" in text
+    )
+    assert [run.status for run in _runs(tmp_path)] == ["refused"]
+
+
+class _Wire:
+    """`gg mcp serve` over stdio, spoken line by line as a client would."""
+
+    def __init__(self, config: Path, tmp_path: Path) -> None:
+        self.process = subprocess.Popen(
+            [*GG, "mcp", "serve", str(config)],
+            cwd=tmp_path,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.asked = 0
+
+    def ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        self.asked += 1
+        self.tell({"jsonrpc": "2.0", "id": self.asked, "method": method, "params": params})
+        assert self.process.stdout is not None
+        while True:
+            answer = json.loads(self.process.stdout.readline())
+            if answer.get("id") == self.asked:
+                return answer
+
+    def tell(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def opened(self) -> _Wire:
+        client = {"name": "wire", "version": "0"}
+        self.ask(
+            "initialize",
+            {"protocolVersion": LATEST_PROTOCOL_VERSION, "capabilities": {}, "clientInfo": client},
+        )
+        self.tell({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return self
+
+    def call(self, arm: str, program: str) -> dict[str, Any]:
+        return self.ask("tools/call", {"name": arm, "arguments": {"program": program}})["result"]
+
+
+@pytest.mark.parametrize(
+    ("stop", "code", "said"),
+    [
+        ("SIGTERM", 143, "interrupted by SIGTERM (the process was told to stop)"),
+        ("SIGINT", 130, "interrupted by the operator (Ctrl-C)"),
+        ("stdin", 0, "ended: the MCP client closed the session"),
+    ],
+)
+def test_the_server_stops_on_a_signal_or_closed_stdin_after_a_refused_session(
+    tmp_path: Path, stop: str, code: int, said: str
+) -> None:
+    wire = _Wire(_empty_journal_behind(tmp_path), tmp_path).opened()
+    try:
+        assert wire.call("run_program_javascript", "1")["isError"] is True
+        opened = wire.call("run_program_python", "x = 1\n")  # rooted at the python profile: no journal read
+        assert opened["isError"] is False, opened
+        if stop == "stdin":
+            assert wire.process.stdin is not None
+            wire.process.stdin.close()
+        else:
+            wire.process.send_signal(getattr(signal, stop))
+        assert wire.process.wait(timeout=START_SECS) == code
+    finally:
+        if wire.process.poll() is None:
+            wire.process.kill()
+            wire.process.wait()
+    shown = [(run.language, run.status, run.message) for run in _runs(tmp_path)]
+    assert shown[0][:2] == ("javascript", "refused") and shown[1:] == [("python", "interrupted", said)]

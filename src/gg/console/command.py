@@ -11,8 +11,6 @@ line naming the port, exit 2.
 
 from __future__ import annotations
 
-import errno
-import socket
 import sys
 import webbrowser
 from pathlib import Path
@@ -21,6 +19,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gg.console.hosts import EVERY_ADDRESS, NotAHostName, answered_names, is_loopback
+from gg.console.listening import bound_socket, unbound_reason
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 from gg.telemetry.layout import located_store, store_path
 from gg.wire import escaped
@@ -94,29 +93,6 @@ def notices(host: str, port: int, path: Path) -> list[str]:
     return out
 
 
-def bound_socket(host: str, port: int) -> socket.socket:
-    """A socket bound to `host`:`port`; `OSError` when the address cannot be bound."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-def unbound_reason(host: str, port: int, failure: OSError) -> str:
-    """The one line `gg console` ends with when it cannot bind `host`:`port`."""
-    if failure.errno == errno.EADDRINUSE:
-        return (
-            f"gg console: port {port} on {host} is taken (another program listens there); "
-            "choose another with --port."
-        )
-    return f"gg console: cannot bind {host} port {port}: {failure.strerror or failure}."
-
-
 def _names(host: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     try:
         return answered_names(host, allowed)
@@ -150,7 +126,7 @@ def console(store: str | None, port: int, host: str, allowed: tuple[str, ...], o
     try:
         sock = bound_socket(host, port)
     except OSError as failure:
-        click.echo(unbound_reason(host, port, failure), err=True)
+        click.echo(unbound_reason("gg console", host, port, failure), err=True)
         raise SystemExit(REFUSED_EXIT) from None
     for notice in notices(host, port, path) if where.url is None else []:
         click.echo(notice, err=True)

@@ -3,8 +3,9 @@ with the official `mcp` SDK's `Client`, over stdio (`gg.mcp.stdio`) or streamabl
 
 Rules kept here:
 - `open` starts (or reaches) the server, negotiates the protocol and lists every tool (following
-  the list's pages); a server that cannot be started or reached, or that fails to answer within
-  `OPEN_TIMEOUT_SECS`, is `Unreachable`, saying why;
+  the list's pages), all within `OPEN_TIMEOUT_SECS` (the launch's bound, whatever the calls'
+  `timeoutSecs`); a server that cannot be started or reached, or that has not listed its tools
+  by then, is `Unreachable`, saying why, and is stopped at once;
 - `call` sends one `tools/call` and waits at most `timeout` seconds: past it the request is
   cancelled and `TimeoutError` raised; the server stays up;
 - a server that stops answering for good during a call (its process ended, its connection
@@ -54,6 +55,13 @@ class Connection:
 
     async def open(self) -> list[ToolSchema]:
         """Open the session and list the server's tools. Raises `Unreachable`."""
+        try:
+            return await asyncio.wait_for(self._listed(), OPEN_TIMEOUT_SECS)
+        except TimeoutError:
+            await self.close(at_once=True)
+            raise Unreachable(f"it did not answer within {OPEN_TIMEOUT_SECS:g} s of being started") from None
+
+    async def _listed(self) -> list[ToolSchema]:
         client = await self._connected()
         tools: list[ToolSchema] = []
         cursor: str | None = None
@@ -85,11 +93,15 @@ class Connection:
             await self._lost()
             raise Unreachable(f"the connection failed ({type(broken).__name__}: {broken})") from None
 
-    async def close(self) -> None:
+    async def close(self, *, at_once: bool = False) -> None:
+        """End the session; one that never opened, or one given up `at_once` (its server not
+        answering), is cancelled."""
         if self._ended is not None:
             self._ended.set()
-        holder, self._holder, self._client = self._holder, None, None
+        holder, client, self._holder, self._client = self._holder, self._client, None, None
         if holder is not None:
+            if client is None or at_once:
+                holder.cancel()
             await asyncio.gather(holder, return_exceptions=True)
 
     @property
@@ -107,7 +119,10 @@ class Connection:
             client = await asyncio.wait_for(asyncio.shield(opened), OPEN_TIMEOUT_SECS)
         except TimeoutError:
             await self.close()
-            raise Unreachable(f"it did not answer within {OPEN_TIMEOUT_SECS:g} s of being opened") from None
+            raise Unreachable(f"it did not answer within {OPEN_TIMEOUT_SECS:g} s of being started") from None
+        except asyncio.CancelledError:
+            await self.close()
+            raise
         except Exception as failed:
             await self.close()
             raise Unreachable(self._failure_words(failed)) from None

@@ -8,8 +8,10 @@ Rules kept here:
   each turn, and each request after the first answers the call whose program the last turn ran:
   every message the request holds after the last reply (the call's receipt, the library id or
   `ok`; each view the turn opened; gg's feedback), in order, as they stand;
-- when the session ends (its program finished it, a ceiling stopped it), the call it was running
-  is answered with how it ended; the next call starts a new session;
+- when the session ends (its program finished it, a ceiling stopped it, its launch was refused),
+  the call it was running, every call still waiting for it and every call handed to it later is
+  answered with how it ended (a refused session's answer is an error); the next call starts a new
+  session;
 - closing the bridge ends the session where it waits for a call (`Ended`), recorded with why: the
   client closed the session, or what stopped the server (Ctrl-C, SIGTERM).
 """
@@ -35,6 +37,7 @@ class CallReading:
 
     texts: tuple[str, ...]
     ended: bool = False
+    refused: bool = False
 
 
 class Bridge:
@@ -47,11 +50,16 @@ class Bridge:
         self._waiting: Future[CallReading] | None = None
         self._lock = threading.Lock()
         self._replies = 0
+        self._ending: CallReading | None = None
 
     def submit(self, program: str) -> Future[CallReading]:
         """Hand `program` to the session as its next reply; the future is the call's answer."""
         answer: Future[CallReading] = Future()
-        self._programs.put((program, answer))
+        with self._lock:
+            if self._ending is not None:
+                _settle(answer, self._ending)
+            else:
+                self._programs.put((program, answer))
         return answer
 
     def complete(self, request: Request) -> Reply:
@@ -67,9 +75,17 @@ class Bridge:
         call = ToolCall(f"call_{n}", SUBMIT_PROGRAM, {"program": program})
         return Reply(text="", calls=(call,), usage=Usage(0, 0), model=MODEL_ID)
 
-    def ended(self, texts: tuple[str, ...]) -> None:
-        """The session ended: the call it ran (if any) is answered with `texts`."""
-        self._answer(CallReading(texts, ended=True))
+    def ended(self, texts: tuple[str, ...], *, refused: bool = False) -> None:
+        """The session ended: the call it ran, every call waiting and every later one are
+        answered with `texts`."""
+        ending = CallReading(texts, ended=True, refused=refused)
+        self._answer(ending)
+        with self._lock:
+            self._ending = ending
+            while not self._programs.empty():
+                item = self._programs.get_nowait()
+                if not isinstance(item, str):
+                    _settle(item[1], ending)
 
     def close(self, why: str = CLOSED) -> None:
         """End the session where it waits for a call, saying `why`."""
@@ -79,7 +95,13 @@ class Bridge:
         with self._lock:
             waiting, self._waiting = self._waiting, None
         if waiting is not None:
-            waiting.set_result(reading)
+            _settle(waiting, reading)
+
+
+def _settle(answer: Future[CallReading], reading: CallReading) -> None:
+    """Answer a call, unless its caller gave up on it (the server stopping cancels it)."""
+    if not answer.cancelled():
+        answer.set_result(reading)
 
 
 def next_reading(request: Request) -> tuple[str, ...]:

@@ -5,12 +5,17 @@ server starts; without the `mcp` extra the command says how to install it (exit 
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
 import click
 
+from gg.console.listening import bound_socket, unbound_reason
+from gg.exits import REFUSED_EXIT
+
 DEFAULT_PORT = 8766
+HOST = "127.0.0.1"
 NEEDS_EXTRA = "gg mcp serve needs the MCP SDK: pip install 'gg[mcp]'"
 
 
@@ -40,12 +45,23 @@ def serve(config: Path, over_http: bool, port: int) -> None:
     except ImportError:
         click.echo(NEEDS_EXTRA, err=True)
         sys.exit(2)
-    if over_http:
-        click.echo(f"gg mcp: serving http://127.0.0.1:{port}/mcp (Ctrl-C stops it)", err=True)
+    listening = _listening(port) if over_http else None
     try:
-        serving(capability_set, Path.cwd(), http_port=port if over_http else None)
+        serving(capability_set, Path.cwd(), http=listening)
     except KeyboardInterrupt as stop:
         from gg.agents.interruption import signal_of
         from gg.loop.status import RunStatus, exit_code_of
 
         sys.exit(exit_code_of(RunStatus.INTERRUPTED, signal_of(stop)))
+
+
+def _listening(port: int) -> socket.socket:
+    """The loopback socket `--http` serves on, bound before the server says it serves; a port it
+    cannot bind ends the command with one line naming it (exit 2)."""
+    try:
+        listening = bound_socket(HOST, port)
+    except OSError as failure:
+        click.echo(unbound_reason("gg mcp serve", HOST, port, failure), err=True)
+        sys.exit(REFUSED_EXIT)
+    click.echo(f"gg mcp: serving http://{HOST}:{port}/mcp (Ctrl-C stops it)", err=True)
+    return listening

@@ -11,8 +11,11 @@ Rules kept here:
   then gg's feedback, each as one text block; the program library lasts across calls, so an id
   one answer names is fetched by the next call's program;
 - calls to one arm take their turns one at a time, in the order they came; arms run apart;
-- a session that ends (a program finished it, a ceiling stopped it) answers its last call with
-  how it ended; the next call starts a new session;
+- a session that ends (a program finished it, a ceiling stopped it, its launch was refused)
+  answers its last call with how it ended, a refused one as an error; the next call starts a new
+  session;
+- a call waits on the server's loop, never on a thread, and stdin is read on the loop too
+  (`gg.mcp_server.stdin`): nothing holds the server once it is told to stop;
 - the server speaks over stdio, or over streamable HTTP on loopback (`--http`); when it stops
   (its client closes stdio, Ctrl-C, SIGTERM), every session still open ends, recorded as
   interrupted, saying why.
@@ -20,19 +23,26 @@ Rules kept here:
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
-from mcp.server.mcpserver import MCPServer
-from mcp_types import CallToolResult, TextContent
-from pydantic import Field
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.stdio import stdio_server
+from mcp_types import CallToolResult, ContentBlock, InputRequiredResult, TextContent
+from pydantic import Field, ValidationError
 
 from gg.agents.interruption import message_of, sigterm_interrupts
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
+from gg.loop.status import RunStatus
+from gg.mcp_server.arguments import refused_arguments
 from gg.mcp_server.bridge import CLOSED, Bridge, CallReading
+from gg.mcp_server.stdin import stdin_lines
 from gg.prompts import render
 from gg.sandbox.languages import LANGUAGES
 
@@ -64,16 +74,20 @@ class ArmSessions:
         self._capability_set = capability_set
         self._store = store
         self._lock = threading.Lock()
+        self._turns = asyncio.Lock()
         self._bridge: Bridge | None = None
         self._thread: threading.Thread | None = None
 
-    def call(self, program: str) -> CallReading:
-        """Run `program` as the open session's next turn (opening one when none is)."""
-        with self._lock:
-            bridge = self._bridge or self._open()
-            reading = bridge.submit(program).result()
+    async def call(self, program: str) -> CallReading:
+        """Run `program` as the open session's next turn (opening one when none is); the call waits
+        on the event loop, never on a thread, so a stop is never held up by it."""
+        async with self._turns:
+            with self._lock:
+                answer = (self._bridge or self._open()).submit(program)
+            reading = await asyncio.wrap_future(answer)
             if reading.ended:
-                self._join()
+                with self._lock:
+                    self._join()
             return reading
 
     def close(self, why: str = CLOSED) -> None:
@@ -97,27 +111,48 @@ class ArmSessions:
             thread.join()
 
     def _session(self, bridge: Bridge) -> None:
+        """Run the session to its end; however it ends, every call handed to it is answered."""
         from gg.api.run import run
 
         try:
             result = run(self._capability_set, model=bridge, store=self._store)
-        except KeyboardInterrupt:  # the bridge was closed: the run recorded why
-            return
+        except KeyboardInterrupt as stop:  # the bridge was closed: the run recorded why
+            bridge.ended((message_of(stop),))
         except ConfigError as refused:
-            bridge.ended((str(refused),))
-            return
-        ended = render(
-            "mcp-serve-ended",
-            status=result.status,
-            final=result.final_text or result.message or "",
-            run=result.run_id,
-        )
-        bridge.ended((ended,))
+            bridge.ended((str(refused),), refused=True)
+        except BaseException as failed:
+            bridge.ended((f"{type(failed).__name__}: {failed}",), refused=True)
+            raise
+        else:
+            final = result.final_text or result.message or ""
+            ended = render("mcp-serve-ended", status=result.status, final=final, run=result.run_id)
+            bridge.ended((ended,), refused=result.status == RunStatus.REFUSED)
+
+
+class ServedTools(MCPServer):
+    """The SDK's server, whose tools answer wrong arguments with one plain sentence
+    (`gg.mcp_server.arguments`), and which reads stdin on its loop (`gg.mcp_server.stdin`)."""
+
+    async def run_stdio_async(self) -> None:
+        lines = await stdin_lines()
+        async with stdio_server(stdin=cast(Any, lines)) as (read_stream, write_stream):
+            server = self._lowlevel_server
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as refused:
+            if isinstance(refused.__cause__, ValidationError):
+                raise ToolError(refused_arguments(refused.__cause__)) from None
+            raise
 
 
 def build_server(capability_set: CapabilitySet, store: Path) -> tuple[MCPServer, list[ArmSessions]]:
     """The MCP server with one tool per arm, and the sessions its tools run in."""
-    app = MCPServer(SERVER_NAME, instructions=render("mcp-serve-instructions"), log_level="WARNING")
+    app = ServedTools(SERVER_NAME, instructions=render("mcp-serve-instructions"), log_level="WARNING")
     sessions: list[ArmSessions] = []
     for arm, rooted in served_arms(capability_set).items():
         held = ArmSessions(rooted, store)
@@ -131,29 +166,40 @@ def build_server(capability_set: CapabilitySet, store: Path) -> tuple[MCPServer,
 
 
 def _tool(held: ArmSessions) -> Callable[..., Any]:
-    def run_program(
+    async def run_program(
         program: Annotated[str, Field(description=render("mcp-serve-program"))],
     ) -> CallToolResult:
-        reading = held.call(program)
-        return CallToolResult(content=[TextContent(type="text", text=text) for text in reading.texts])
+        reading = await held.call(program)
+        texts: list[ContentBlock] = [TextContent(type="text", text=text) for text in reading.texts]
+        return CallToolResult(content=texts, is_error=reading.refused)
 
     return run_program
 
 
-def serve(capability_set: CapabilitySet, store: Path, *, http_port: int | None = None) -> None:
+def serve(capability_set: CapabilitySet, store: Path, *, http: socket.socket | None = None) -> None:
     """Serve until the client closes stdio, or until Ctrl-C or SIGTERM stops the server; every
     open session then ends, saying which (a stop is raised on)."""
     app, sessions = build_server(capability_set, store)
     why = CLOSED
     try:
         with sigterm_interrupts():
-            if http_port is None:
+            if http is None:
                 app.run()
             else:
-                app.run("streamable-http", host="127.0.0.1", port=http_port)
+                _serve_http(app, http)
     except KeyboardInterrupt as stop:
         why = message_of(stop)
         raise
     finally:
         for held in sessions:
             held.close(why)
+
+
+def _serve_http(app: MCPServer, listening: socket.socket) -> None:
+    """Streamable HTTP on the socket `gg mcp serve --http` bound (`gg.console.listening`)."""
+    import uvicorn
+
+    host = str(listening.getsockname()[0])
+    config = uvicorn.Config(app.streamable_http_app(host=host), log_level="warning")
+    with listening:
+        uvicorn.Server(config).run(sockets=[listening])
