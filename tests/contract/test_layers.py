@@ -16,7 +16,7 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "gg"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("wire", "errors", "ids", "outcome", "prompts", "exits", "deadline", "version"),
+    ("wire", "errors", "ids", "outcome", "prompts", "exits", "deadline", "version", "listening"),
     ("config",),
     ("telemetry",),
     ("providers",),
@@ -40,7 +40,7 @@ SAME_FLOOR: dict[str, frozenset[str]] = {
     "api": frozenset({"terminal", "otel", "playback"}),
     "study": frozenset({"terminal"}),
     "otel": frozenset({"terminal"}),
-    "mcp_server": frozenset({"api", "console"}),
+    "mcp_server": frozenset({"api"}),
 }
 """The imports allowed between packages of one floor, by importer."""
 

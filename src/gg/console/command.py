@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 import click
 
 from gg.console.hosts import EVERY_ADDRESS, NotAHostName, answered_names, is_loopback
-from gg.console.listening import bound_socket, unbound_reason
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
+from gg.listening import bound_socket, unbound_reason
 from gg.telemetry.layout import located_store, store_path
 from gg.wire import escaped
 

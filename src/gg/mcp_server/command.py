@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from gg.console.listening import bound_socket, unbound_reason
 from gg.exits import REFUSED_EXIT
+from gg.listening import bound_socket, unbound_reason
 
 DEFAULT_PORT = 8766
 HOST = "127.0.0.1"

@@ -196,7 +196,7 @@ def serve(capability_set: CapabilitySet, store: Path, *, http: socket.socket | N
 
 
 def _serve_http(app: MCPServer, listening: socket.socket) -> None:
-    """Streamable HTTP on the socket `gg mcp serve --http` bound (`gg.console.listening`)."""
+    """Streamable HTTP on the socket `gg mcp serve --http` bound (`gg.listening`)."""
     import uvicorn
 
     host = str(listening.getsockname()[0])
