@@ -168,39 +168,6 @@ def test_a_wait_that_fails_takes_its_slot_back_in_turn_so_the_bound_holds() -> N
     assert order == ["waiter"]
 
 
-def test_a_holder_waiting_with_its_slot_kept_still_counts_against_the_slots() -> None:
-    scheduler = Scheduler(2)
-    assert scheduler.acquire()  # a parent whose program waits on its subagents
-    order: list[str] = []
-    with scheduler.waiting():
-        assert scheduler.acquire()  # a child takes the one slot left
-        waiter = _queue(scheduler, "second child", order, threading.Event())
-        assert _queued(scheduler, 1)
-        assert order == []  # two slots held, one by a holder that computes: the line waits
-        scheduler.release()  # the first child's turn ends
-        waiter.join(10)
-    assert order == ["second child"]
-    scheduler.release()
-
-
-def test_when_every_holder_waits_the_head_of_the_line_takes_one_more_and_only_one() -> None:
-    scheduler = Scheduler(2)
-    assert scheduler.acquire() and scheduler.acquire()  # a root and its child, both to wait
-    order: list[str] = []
-    with scheduler.waiting(), scheduler.waiting():
-        assert scheduler.acquire()  # every slot held waits: the grandchild they wait on takes a third
-        behind = _queue(scheduler, "behind", order, threading.Event())
-        assert _queued(scheduler, 1)
-        assert order == []  # the grandchild computes: no fourth
-        with scheduler.waiting():  # the grandchild waits on a child of its own
-            behind.join(10)  # every slot held waits again: one more
-        assert order == ["behind"]
-        scheduler.release()
-    scheduler.release()
-    scheduler.release()
-    assert scheduler._free == 2  # pyright: ignore[reportPrivateUsage]
-
-
 class _Watched(threading.Condition):
     """A line's condition that tells the test when the main thread next waits on it."""
 

@@ -1,8 +1,7 @@
 """Many agents on few guests: with more agents taking turns at once than their arm has guests
-(`maxParallel` 3, three guests here, one kept by the root's program waiting on its workers), a
-turn finding no guest free waits in line before it asks its model; a turn waiting for its model's
-reply holds none, and programs waiting in a host function let one more start once every guest
-waits, so every agent still gets there at once."""
+(`maxParallel` 3, two guests here), a turn finding no guest free waits in line before it asks its
+model; a turn waiting for its model's reply, or a program waiting in a host function, holds none,
+so every agent still gets there at once."""
 
 from __future__ import annotations
 
@@ -42,9 +41,9 @@ for (;;) {
 
 
 @pytest.fixture(autouse=True)
-def three_guests(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An arm of three guests, whatever this machine's cores: the root waiting keeps one."""
-    monkeypatch.setattr(leases, "GUESTS", 3)
+def two_guests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An arm of two guests, whatever this machine's cores."""
+    monkeypatch.setattr(leases, "GUESTS", 2)
 
 
 def _crew(tmp_path: Path, worker: str, **run: Any) -> Crew:
@@ -62,7 +61,7 @@ def test_a_turn_finding_no_guest_free_waits_in_line_before_it_asks_its_model(tmp
     def running() -> int:
         return len(list(workspace.glob("in-*")))
 
-    assert came_true(lambda: running() >= 2, WATCHDOG_SECS)  # two workers' programs hold the two guests left
+    assert came_true(lambda: running() >= 2, WATCHDOG_SECS)  # two workers' programs hold the two guests
     assert not came_true(lambda: running() > 2, 1.0)
     (workspace / "go").write_text("go")
     thread.join(WATCHDOG_SECS * 2)
@@ -100,7 +99,7 @@ def test_a_turn_waiting_for_its_models_reply_holds_no_guest(tmp_path: Path) -> N
         return client if agent_id == "root" else _Meeting(client, meeting)
 
     crew = _crew(tmp_path, FINISH, wrap=wrap)
-    assert not meeting.broken  # all three asked at once, on the two guests the root's wait leaves
+    assert not meeting.broken  # all three asked at once, on two guests
     assert crew.finished["status"] == "completed"
 
 
@@ -114,7 +113,7 @@ def arrive() -> int:
     return MET.wait()
 
 
-def test_programs_waiting_in_a_host_function_on_each_other_let_one_more_start(tmp_path: Path) -> None:
+def test_a_program_waiting_in_a_host_function_holds_no_guest(tmp_path: Path) -> None:
     MET.reset()
     (tmp_path / "workspace").mkdir()
     journal = tmp_path / "journal.jsonl"
@@ -143,5 +142,5 @@ def test_programs_waiting_in_a_host_function_on_each_other_let_one_more_start(tm
         ],
     }
     result = gg.run(document, families=[meeting], store=tmp_path)
-    assert not MET.broken  # all three programs were in the call at once, the root's waiting too
+    assert not MET.broken  # all three programs were in the call at once, on two guests
     assert result.status == "completed"

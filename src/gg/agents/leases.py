@@ -7,20 +7,13 @@ Rules kept here:
   (`CHECKED_LANGUAGES`) has one arm per set of operations withheld from the profiles that write
   it, each checking programs against the SDK those profiles are offered. Leasing is safe from several agent
   threads; each arm leases its own guest processes to the programs it runs;
-- a turn holds one of its arm's guests from its start to its end, never per agent: an arm has
-  `maxParallel` of them, at most two a core (`gg.sandbox.lease.GUESTS`), and a turn finding
-  none free waits in line before it asks its model, first come first served
-  (`gg.agents.scheduler`), as a turn waits for its slot. While it waits for its model's reply
-  no program of the turn runs: it holds none, and comes back at the head of the line. While its
-  program waits on work outside gg (a subagent, a shell command, a host function) the program
-  stays live in its guest process, so the turn keeps its guest, counted as waiting: the agents
-  it waits on share the rest. When every guest held is held by a program waiting so, the head of
-  the line takes one more, so the work waited on can run and no wait holds up what it waits on;
-- so an arm's guest processes number at most its guests, however many agents the run has (a
-  program leases one process of its own, and the arm starts one only when none idle fits,
-  `gg.sandbox.lease`), save that a guest past them starts while every guest held waits: then at
-  most one past the most programs waiting at once. A root waiting on its subagents keeps one of
-  the guests; each level of a tree of agents all waiting on the level below may add one;
+- a turn holds one of its arm's guests while it computes, from its start to its end, never
+  per agent: an arm has `maxParallel` of them, at most two a core (`gg.sandbox.lease.GUESTS`),
+  and a turn finding none free waits in line before it asks its model, first come first served
+  (`gg.agents.scheduler`), as a turn waits for its slot. While it waits on work outside gg (its
+  model's reply, a subagent, a shell command, a host function) it holds none, and it comes back
+  at the head of the line. So the programs of an arm running at once are at most its guests
+  and those waiting on outside work, however many agents the run has;
 - once the run stops (`stop`), every turn in line for a guest is let go without one.
 """
 
@@ -80,8 +73,7 @@ class GuestLeases:
 
     def guests(self, language: LanguageSpec) -> Scheduler:
         """The line for the guests of `language`'s arm: a turn `acquire`s one as it starts,
-        steps aside while it waits for its model's reply, keeps it `waiting` while its program
-        waits on outside work, and `release`s it as it ends."""
+        steps aside while it waits on outside work and `release`s it as it ends."""
         with self._lock:
             line = self._lines.get(language.id)
             if line is None:

@@ -13,11 +13,6 @@ Rules kept here:
   line, ahead of every turn not yet begun. An interruption of the wait (Ctrl-C, SIGTERM) takes
   the slot back at once, without waiting in line, so the run stops without waiting for another
   agent's turn to end; so does one arriving while it waits in line to take the slot back;
-- a holder waiting on outside work with its slot kept (`waiting`: its program stays live in its
-  guest process) counts against the slots as it waits; while every slot held is held by one
-  waiting, the head of the line may take one more, so the work waited on can run: a wait never
-  holds up what it waits on. So the slots held at once are never more
-  than the slots, or than one past the most holders ever waiting at once, whichever is larger;
 - a wait in line that is interrupted leaves the line: its place never blocks the agents behind it;
 - once the run stops, every agent in line is let go without a slot (`acquire` answers False).
 """
@@ -34,9 +29,7 @@ from gg.loop.run import Ticket
 
 class Scheduler:
     def __init__(self, slots: int) -> None:
-        self._slots = slots
         self._free = slots
-        self._waiting = 0  # holders waiting on outside work with their slot kept
         self._line: deque[Ticket] = deque()
         self._stopped = False
         self._changed = threading.Condition()
@@ -93,19 +86,6 @@ class Scheduler:
                     self._line.appendleft(ticket)
                     self._take(ticket, anyway=True)
 
-    @contextmanager
-    def waiting(self) -> Generator[None]:
-        """Keep the caller's slot through the block, counted as waiting on outside work: while
-        every slot held is held by a waiting caller, the head of the line takes one more."""
-        with self._changed:
-            self._waiting += 1
-            self._changed.notify_all()
-        try:
-            yield
-        finally:
-            with self._changed:
-                self._waiting -= 1
-
     def stop(self) -> None:
         with self._changed:
             self._stopped = True
@@ -117,18 +97,13 @@ class Scheduler:
         `anyway` (a turn that must still give one back) or not at all. Interrupted while waiting,
         the ticket leaves the line, taking the slot `anyway` at once."""
         try:
-            while not self._stopped and not (self._line[0] is ticket and self._open()):
+            while not self._stopped and not (self._line[0] is ticket and self._free > 0):
                 self._changed.wait()
         except BaseException:
             self._leave_line(ticket, taken=anyway)
             raise
         self._leave_line(ticket, taken=anyway or not self._stopped)
         return not self._stopped
-
-    def _open(self) -> bool:
-        """Whether the head of the line may take a slot (the condition held): one is free, or
-        every slot held is held by a caller waiting on outside work."""
-        return self._free > 0 or self._waiting >= self._slots - self._free
 
     def _leave_line(self, ticket: Ticket, *, taken: bool) -> None:
         """`ticket` out of the line (the condition held), its slot `taken`; the line moves on."""

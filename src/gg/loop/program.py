@@ -55,10 +55,10 @@ def run_submission(
 
 def _run_link(agent: Incarnation, run: Run, source: str, deferred: DeferredDeclarations) -> Link:
     """One program of the chain, in the run's arm for the agent's language, behind the membrane
-    (a call waiting on outside work keeps its guest, counted as waiting)."""
+    (a call waiting on outside work steps aside from the arm's guests)."""
     setup, held = agent.setup, agent.holdings
     scope = _program_scope(agent, run, deferred)
-    aside = run.guests(setup.language).waiting
+    aside = run.guests(setup.language).stepped_aside
     membrane = Membrane(setup.registry, scope, agent.stream, setup.language.id, run.clock, aside)
     arm = run.arm(setup.language, setup.registry)
     ceilings = replace(setup.ceilings, run_left=run.left)

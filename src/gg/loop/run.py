@@ -9,9 +9,8 @@ The loop is handed the run, never builds it: whatever carries these members is o
   when started (`Ticket`), and gives it back as it ends; an agent stopped before its first turn
   leaves its place;
 - its arm for a language, leased for each program, and the line for that arm's guests
-  (`GuestLine`): a turn takes one once it has its slot, steps aside while it waits for its
-  model's reply (no program of the turn runs then), keeps it, counted as waiting, while its program waits
-  on outside work, and gives it back as it ends;
+  (`GuestLine`): a turn takes one once it has its slot, steps aside while it waits on outside
+  work, and gives it back as it ends;
 - the waits an agent declared, cleared once its turn's waits are over, and the board issues it
   waits on, each answered as it stands when the wait ends (`IssueAnswer`);
 - the fault it holds, when one stopped it: no model is asked and no program runs after it;
@@ -47,14 +46,7 @@ class GuestLine(Protocol):
     def release(self) -> None: ...
 
     def stepped_aside(self) -> AbstractContextManager[None]:
-        """Give the guest back for the block (no program of the turn runs in it: the model's
-        reply), then take one at the head of the line."""
-        ...
-
-    def waiting(self) -> AbstractContextManager[None]:
-        """Keep the guest for the block, counted as waiting: the turn's program stays live in its
-        guest process while it waits on outside work (a subagent, a shell command, a host
-        function)."""
+        """Give the guest back for the block (outside work), then take one at the head of the line."""
         ...
 
 

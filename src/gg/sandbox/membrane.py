@@ -9,7 +9,7 @@
    against its shape, at any depth (`gg.sdk.shape_check`);
 3. dispatch: the operation's handler acts on the program's scope; one that waits on work
    outside gg (`waits_externally`: a subagent, a shell command, a host function) acts inside
-   the membrane's `aside` (the run's: the program's guest counts as waiting meanwhile);
+   the membrane's `aside` (the run's: the turn holds none of its arm's guests meanwhile);
 4. record: every call is bracketed `api_call` / `api_result` through the `CallLog`, refused ones
    included, and counted (`api_calls` every call, `tool_calls` those that reached a tool).
 
@@ -56,7 +56,7 @@ LIVE_LOG_LINES = 200  # lines of one program passed on live; its record keeps it
 
 
 Aside = Callable[[], AbstractContextManager[object]]
-"""What a call that waits on outside work is made inside (`Scheduler.waiting`)."""
+"""What a call that waits on outside work is made inside (`Scheduler.stepped_aside`)."""
 
 
 class CallLog(Protocol):
