@@ -297,3 +297,19 @@ def test_the_server_stops_on_a_signal_or_closed_stdin_after_a_refused_session(
             wire.process.wait()
     shown = [(run.language, run.status, run.message) for run in _runs(tmp_path)]
     assert shown[0][:2] == ("javascript", "refused") and shown[1:] == [("python", "interrupted", said)]
+
+
+def test_a_served_root_names_no_model_since_the_client_is_its_model(tmp_path: Path) -> None:
+    config = _config(tmp_path)
+    document = json.loads(config.read_text())
+    document["agents"] = [{key: value for key, value in document["agents"][0].items() if key != "model"}]
+    config.write_text(json.dumps(document))
+    server = _stdio(config, tmp_path)
+
+    async def drive() -> list[str]:
+        async with Client(server) as client:
+            program = 'import { views } from "gg";\nviews.openText("hello", "served with no model");\n'
+            return _texts(await client.call_tool("run_program_javascript", {"program": program}))
+
+    answered = run_client(drive)
+    assert any("served with no model" in text for text in answered), answered

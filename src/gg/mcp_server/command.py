@@ -35,8 +35,8 @@ def serve(config: Path, over_http: bool, port: int) -> None:
     from gg.config import load_capability_set
     from gg.errors import ConfigError
 
-    try:
-        capability_set = load_capability_set(config)
+    try:  # the client is the served root's model: the root need not name one
+        capability_set = load_capability_set(config, root_model_handed=True)
     except ConfigError as refusal:
         click.echo(str(refusal), err=True)
         sys.exit(2)

@@ -39,4 +39,3 @@ def require_sdk() -> None:
         found = False
     if not found:
         raise MissingExtra(MISSING_EXTRA)
-
