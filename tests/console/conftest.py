@@ -80,6 +80,29 @@ def console_client(store: Path) -> TestClient:
     return TestClient(create_app(store), base_url="http://127.0.0.1")
 
 
+@dataclass(frozen=True)
+class BothBackends:
+    """The example run's store, and a PostgreSQL database it was copied into (`gg store copy`): a
+    console client on each."""
+
+    sqlite: TestClient
+    postgres: TestClient
+
+
+@pytest.fixture
+def both_backends(example_store: Path, request: pytest.FixtureRequest, tmp_path: Path) -> BothBackends:
+    from click.testing import CliRunner
+
+    from gg.cli import main
+    from gg.telemetry.location import parse_store_url
+
+    url = request.getfixturevalue("postgres").fresh_database()
+    copied = CliRunner().invoke(main, ["store", "copy", str(example_store), url])
+    assert copied.exit_code == 0, copied.output
+    on_postgres = create_app(parse_store_url(url, base=tmp_path))
+    return BothBackends(console_client(example_store), TestClient(on_postgres, base_url="http://127.0.0.1"))
+
+
 @pytest.fixture
 def example_client(example_store: Path) -> TestClient:
     return console_client(example_store)

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from console.conftest import BothBackends
 from console.test_routes import FILES, example_run
 from gg.cli import main
 from gg.console.app import create_app
@@ -24,13 +25,9 @@ def rows(page: str) -> list[str]:
 
 
 def test_the_example_run_reads_the_same_from_postgresql(
-    example_store: Path, postgres: PostgresServer, tmp_path: Path
+    example_store: Path, both_backends: BothBackends
 ) -> None:
-    url = postgres.fresh_database()
-    copied = CliRunner().invoke(main, ["store", "copy", str(example_store), url])
-    assert copied.exit_code == 0, copied.output
-    on_sqlite = TestClient(create_app(example_store), base_url="http://127.0.0.1")
-    on_postgres = TestClient(create_app(parse_store_url(url, base=tmp_path)), base_url="http://127.0.0.1")
+    on_sqlite, on_postgres = both_backends.sqlite, both_backends.postgres
     assert rows(on_postgres.get("/").text) == rows(on_sqlite.get("/").text) != []
     run = example_run(example_store)
     for file in FILES:
