@@ -22,14 +22,14 @@ def _document(entries: object) -> dict[str, object]:
 def test_keys_and_whole_modules_are_kept_as_written(tmp_path: Path) -> None:
     (tmp_path / "workspace").mkdir()
     entries = ["files.write_file", "memories.*", "my_notes.add_note"]
-    loaded = parse_capability_set(_document(entries), tmp_path, root_model_handed=True)
+    loaded = parse_capability_set(_document(entries), tmp_path, models_handed=(0,))
     assert loaded.root.disabled_operations == tuple(entries)
 
 
 def test_an_entry_of_another_shape_is_refused_where_it_is_written(tmp_path: Path) -> None:
     (tmp_path / "workspace").mkdir()
     with pytest.raises(ConfigError) as refused:
-        parse_capability_set(_document(["files", "files.*.x", "*", ""]), tmp_path, root_model_handed=True)
+        parse_capability_set(_document(["files", "files.*.x", "*", ""]), tmp_path, models_handed=(0,))
     wanted = (
         "must be a non-empty string of an operation's key (module.operation) or a whole module (module.*)"
     )

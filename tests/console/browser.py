@@ -19,6 +19,7 @@ import pytest
 import uvicorn
 
 from gg.console.app import create_app
+from gg.console.server import server_config
 
 CHROMIUM = Path(os.environ.get("GG_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_FLAGS = (
@@ -50,7 +51,7 @@ def chromium_path() -> Path:
 @contextmanager
 def served(store: Path, *, poll_secs: float = 0.5) -> Iterator[str]:
     """The console over `store` on 127.0.0.1 at a free port; yields its base URL."""
-    config = uvicorn.Config(
+    config = server_config(
         create_app(store, poll_secs=poll_secs),
         host="127.0.0.1",
         port=0,

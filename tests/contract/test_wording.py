@@ -137,6 +137,23 @@ def _memory_renders() -> dict[str, str]:
         renders[f"memories guide {strategy} read-only"] = m.guide(reader, names)
         renders[f"memories block {strategy}"] = m.pinned_block(owner) or "(none)"
         renders[f"memories notice {strategy}"] = m.notice_text(reader, names) or "(none)"
+    return renders | _withheld_call_renders()
+
+
+def _withheld_call_renders() -> dict[str, str]:
+    """A memories refusal whose profile withholds a call it would name (handed as "")."""
+    edit, delete = "gg.memories.edit_memory", "gg.memories.delete_memory"
+    full = {"cap": 64, "cap_name": "maxCount"}
+    fulls = {"delete": (edit, ""), "revise": ("", delete), "both": ("", "")}
+    renders = {
+        f"memories full, {withheld} withheld": prompts.render(
+            "memories-full", **full, revise_call=revise_call, delete_call=delete_call
+        )
+        for withheld, (revise_call, delete_call) in fulls.items()
+    }
+    renders["memories taken, revise withheld"] = prompts.render("memories-taken", name="kiln", revise_call="")
+    missing = prompts.render("memories-missing", name="kiln", create_call="")
+    renders["memories missing, create withheld"] = missing
     return renders
 
 

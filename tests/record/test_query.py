@@ -98,6 +98,28 @@ def test_a_refusal_names_what_the_query_would_do_in_words(store: Path, sql: str,
     assert f"gg query only reads, and this query {named};" in str(refused.value)
 
 
+@pytest.mark.parametrize(
+    ("sql", "named"),
+    [
+        ("VACUUM", "would rewrite the store (VACUUM);"),
+        ("VACUUM main", "would rewrite the store (VACUUM);"),
+        ("VACUUM INTO '{copy}'", "would write a copy of the store to a file ({copy});"),
+        ("vacuum main into '{copy}'", "would write a copy of the store to a file ({copy});"),
+    ],
+)
+def test_a_vacuum_is_refused_as_what_it_would_do_and_writes_nothing(
+    store: Path, tmp_path: Path, sql: str, named: str
+) -> None:
+    copy = tmp_path / "copy.db"
+    before = _digest(store)
+    with pytest.raises(NotARead) as refused:
+        run_query(store, sql.format(copy=copy))
+    assert f"gg query only reads, and this query {named.format(copy=copy)}" in str(refused.value)
+    assert "attach" not in str(refused.value)
+    assert not copy.exists()
+    assert _digest(store) == before
+
+
 def test_writing_to_a_view_is_refused(store: Path) -> None:
     with pytest.raises(QueryError, match="cannot modify runs because it is a view"):
         run_query(store, "DELETE FROM runs")

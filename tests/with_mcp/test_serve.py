@@ -313,3 +313,76 @@ def test_a_served_root_names_no_model_since_the_client_is_its_model(tmp_path: Pa
 
     answered = run_client(drive)
     assert any("served with no model" in text for text in answered), answered
+
+
+def test_every_served_profile_names_no_model_each_arm_alike(tmp_path: Path) -> None:
+    """The root and the profile served for the second arm both leave their model unnamed: the
+    client is each one's model, and each arm answers."""
+    config = _config(tmp_path)
+    document = json.loads(config.read_text())
+    document["agents"] = [
+        {key: value for key, value in agent.items() if key != "model"} for agent in document["agents"]
+    ]
+    config.write_text(json.dumps(document))
+    server = _stdio(config, tmp_path)
+
+    async def drive() -> tuple[list[str], list[str]]:
+        async with Client(server) as client:
+            js = 'import { views } from "gg";\nviews.openText("hello", "javascript with no model");\n'
+            py = 'import gg\ngg.views.open_text("hello", "python with no model")\n'
+            return (
+                _texts(await client.call_tool("run_program_javascript", {"program": js})),
+                _texts(await client.call_tool("run_program_python", {"program": py})),
+            )
+
+    js_answer, py_answer = run_client(drive)
+    assert any("javascript with no model" in text for text in js_answer), js_answer
+    assert any("python with no model" in text for text in py_answer), py_answer
+
+
+def test_a_profile_no_arm_serves_still_names_its_model_exit_2(tmp_path: Path) -> None:
+    """A third profile on an arm another profile serves is answered by its own model: left
+    unnamed, the server refuses to start, naming it (and only it)."""
+    config = _config(tmp_path)
+    document = json.loads(config.read_text())
+    helper = {key: value for key, value in document["agents"][1].items() if key != "model"}
+    document["agents"] = [
+        {key: value for key, value in agent.items() if key != "model"} for agent in document["agents"]
+    ] + [{**helper, "slug": "helper"}]
+    config.write_text(json.dumps(document))
+    done = subprocess.run(
+        [*GG, "mcp", "serve", str(config)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "agents[2].model" in done.stderr and "is required" in done.stderr, done.stderr
+    assert "agents[0].model" not in done.stderr and "agents[1].model" not in done.stderr
+
+
+def test_a_served_profile_spawned_in_another_arms_session_is_refused_at_the_spawn(tmp_path: Path) -> None:
+    """No model answers the profile served for the Python arm inside the JavaScript arm's session:
+    its spawn there is `unavailable`, naming why, and the session goes on."""
+    config = _config(tmp_path)
+    document = json.loads(config.read_text())
+    agents = [{key: value for key, value in agent.items() if key != "model"} for agent in document["agents"]]
+    agents[0]["capabilities"].append({"id": "subagents", "params": {"maxDepth": 1}})
+    agents[0]["subagents"] = [{"agent": "scribe", "scopes": ["subagent"]}]
+    document["agents"] = agents
+    config.write_text(json.dumps(document))
+    server = _stdio(config, tmp_path)
+    spawn = (
+        'import { delegation, views } from "gg";\n'
+        "try {\n"
+        '  delegation.spawnSubagent({ agent: "scribe", prompt: "add" });\n'
+        '  views.openText("spawned", "yes");\n'
+        "} catch (e) {\n"
+        '  views.openText("refused", `${e.code}: ${e.message}`);\n'
+        "}\n"
+    )
+
+    async def drive() -> list[str]:
+        async with Client(server) as client:
+            return _texts(await client.call_tool("run_program_javascript", {"program": spawn}))
+
+    answered = "\n".join(run_client(drive))
+    assert "unavailable: `scribe`'s model cannot be used" in answered, answered
+    assert "names no model" in answered

@@ -119,7 +119,7 @@ def _memories_segment(holdings: Holdings[Surface], setup: AgentSetup) -> str:
     module = holdings.modules.get(ModuleKind.MEMORIES)
     if not isinstance(module, MemoriesModule) or not setup.registry.in_family("memories"):
         return ""  # no memories, or the profile withholds the whole module
-    return module.guide_text(spelling(setup), setup.registry.withheld)
+    return module.guide_text(spelling(setup))
 
 
 def announce(agent: Incarnation, arrival: Arrival) -> None:

@@ -36,19 +36,24 @@ def load_for_run(
     root_model_handed: bool,
 ) -> CapabilitySet:
     """`load`, for a run that may be handed the root's model (then the root profile need not
-    name one)."""
+    name one). A loaded `CapabilitySet` is judged again as a document, but a profile behind its
+    root that it holds without a model was let go without one where it was loaded (`gg mcp
+    serve`'s profiles served for other arms) and is not asked for one again: spawning it where no
+    model answers it is refused at the spawn, naming it."""
     from gg.agents.profiles import own_modules_judge
     from gg.config.load import load_capability_set, parse_capability_set
     from gg.config.model import CapabilitySet
 
-    handed, judge = root_model_handed, own_modules_judge()
+    handed, judge = (0,) if root_model_handed else (), own_modules_judge()  # the root: agents[0]
     if isinstance(config, CapabilitySet):
+        unnamed = [index for index, agent in enumerate(config.agents) if index and agent.model is None]
+        handed = (*handed, *unnamed)
         config = config.model_dump(mode="json", by_alias=True, exclude_none=True)
     if isinstance(config, Mapping):
         folder = Path(base or Path.cwd())
-        return parse_capability_set(config, folder, IN_CODE, root_model_handed=handed, operations=judge)
+        return parse_capability_set(config, folder, IN_CODE, models_handed=handed, operations=judge)
     if isinstance(config, str | Path):  # pyright: ignore[reportUnnecessaryIsInstance]
-        return load_capability_set(config, root_model_handed=handed, operations=judge)
+        return load_capability_set(config, models_handed=handed, operations=judge)
     raise TypeError(f"gg.load takes a path, a mapping or a CapabilitySet, not {type(config).__name__}")
 
 

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ _BINDING = frozenset({CapabilityId.HOST_FUNCTIONS.value, CapabilityId.MCP.value}
 
 
 def load_capability_set(
-    path: str | Path, *, root_model_handed: bool = False, operations: OperationJudge | None = None
+    path: str | Path, *, models_handed: Collection[int] = (), operations: OperationJudge | None = None
 ) -> CapabilitySet:
     """The capability set at `path`; raises `ConfigError` naming every defect at once."""
     file = locate(path)
@@ -58,7 +58,7 @@ def load_capability_set(
         document,
         base=file.resolve().parent,
         source=str(file),
-        root_model_handed=root_model_handed,
+        models_handed=models_handed,
         operations=operations,
     )
 
@@ -68,14 +68,14 @@ def parse_capability_set(
     base: Path,
     source: str = "(capability set)",
     *,
-    root_model_handed: bool = False,
+    models_handed: Collection[int] = (),
     operations: OperationJudge | None = None,
 ) -> CapabilitySet:
-    """Judge `document` whole; paths in it resolve against `base`. `root_model_handed`: the run is
-    handed the root's model, so the root profile need not name one; `operations` judges what the
-    profiles' ablations name."""
+    """Judge `document` whole; paths in it resolve against `base`. `models_handed`: the profiles
+    (by index in `agents`) the run is handed a model for, which need not name one; `operations`
+    judges what the profiles' ablations name."""
     loaded, findings = judge_capability_set(
-        document, base, root_model_handed=root_model_handed, operations=operations
+        document, base, models_handed=models_handed, operations=operations
     )
     if findings or loaded is None:
         raise ConfigError(source, render_defects(findings, document))
@@ -86,13 +86,13 @@ def judge_capability_set(
     document: Mapping[str, Any],
     base: Path,
     *,
-    root_model_handed: bool = False,
+    models_handed: Collection[int] = (),
     operations: OperationJudge | None = None,
 ) -> tuple[CapabilitySet | None, list[Finding]]:
     """The capability set `document` describes (None when refused), and every defect found in it."""
     findings: list[Finding] = [
         *repeated_key_findings(document),
-        *cross_field_findings(document, root_model_handed=root_model_handed),
+        *cross_field_findings(document, models_handed=models_handed),
         *([] if operations is None else _ablation_findings(document, operations)),
     ]
     loaded: CapabilitySet | None = None

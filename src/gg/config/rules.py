@@ -20,7 +20,7 @@ Each skips what is mis-shaped (pydantic names that) and yields findings at preci
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from gg.config.catalogue import CapabilityId, Provider
@@ -40,10 +40,12 @@ _LIBRARY_PARAMS = {"keep": KEEP, "idLength": ID_LENGTH}
 
 
 def cross_field_findings(
-    document: Mapping[str, Any], *, root_model_handed: bool = False
+    document: Mapping[str, Any], *, models_handed: Collection[int] = ()
 ) -> Iterator[Finding]:
-    """Every cross-field defect in the document. Every profile but a machine names its model;
-    the root's (`agents[0]`) may go unnamed when the run is handed one (`gg.run(model=...)`)."""
+    """Every cross-field defect in the document. Every profile but a machine names its model,
+    but those the run is handed a model for (`models_handed`, by index in `agents`: the root's,
+    `0`, for `gg.run(model=...)`; each one `gg mcp serve` serves, whose model is the client) may
+    go unnamed."""
     yield from _error_rate_pair(mapping(document.get("limits")) or {})
     yield from hooks_findings(document.get("hooks"), ("hooks",), session=True)
     agents = sequence(document.get("agents"))
@@ -58,7 +60,7 @@ def cross_field_findings(
         if (profile := mapping(agent)) is None:
             continue
         worker = not is_machine(profile)
-        if worker and "model" not in profile and not (index == 0 and root_model_handed):
+        if worker and "model" not in profile and index not in models_handed:
             yield Finding(("agents", index, "model"), "is required")
         yield from _model_binding(mapping(profile.get("model")), ("agents", index, "model"))
         capabilities = profile.get("capabilities", ABSENT)

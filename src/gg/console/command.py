@@ -134,9 +134,10 @@ def console(store: str | None, port: int, host: str, allowed: tuple[str, ...], o
     import uvicorn  # the server and the app load only when the console runs
 
     from gg.console.app import create_app
+    from gg.console.server import server_config
 
     if open_browser:
         webbrowser.open(address)
-    config = uvicorn.Config(create_app(where, hosts=names), log_level="warning", timeout_graceful_shutdown=2)
+    config = server_config(create_app(where, hosts=names), log_level="warning", timeout_graceful_shutdown=2)
     with sock:
         uvicorn.Server(config).run(sockets=[sock])

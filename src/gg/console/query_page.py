@@ -2,8 +2,9 @@
 chart of a column the reader chose.
 
 Rules:
-- The whole page is its URL: `?sql=` the query, `&chart=` the column drawn, `&label=` the column
-  naming each bar (the first other column unless told). A reader shares a query by its URL.
+- The page is its parameters: `sql` the query, `chart` the column drawn, `label` the column
+  naming each bar (the first other column unless told); a reader shares a query by its URL
+  (`gg.console.routes.query` says when a query is too long for one).
 - A query runs as `gg query` runs it (`gg.record.query`: read-only, one read, the row and time
   bounds), on an SQLite or a PostgreSQL store; a refusal or an error is shown in words beside
   the views' columns, never a traceback.

@@ -32,11 +32,11 @@ def mcp() -> None:
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
 def serve(config: Path, over_http: bool, port: int) -> None:
     """Serve CONFIG's arms as MCP tools, one `run_program_<arm>` each."""
-    from gg.config import load_capability_set
     from gg.errors import ConfigError
+    from gg.mcp_server.arms import load_served
 
-    try:  # the client is the served root's model: the root need not name one
-        capability_set = load_capability_set(config, root_model_handed=True)
+    try:  # the client is each served profile's model: none of them need name one
+        capability_set = load_served(config)
     except ConfigError as refusal:
         click.echo(str(refusal), err=True)
         sys.exit(2)

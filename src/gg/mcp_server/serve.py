@@ -2,7 +2,8 @@
 `run_program_<arm>` (`run_program_javascript`, `run_program_python_typed`), taking `{program}`.
 
 Rules kept here:
-- an arm is served by the first profile (in document order) whose programs are written in it,
+- an arm is served by the first profile (in document order) whose programs are written in it
+  (`gg.mcp_server.arms`, which loads each served profile without a model of its own),
   with everything that profile enables (its modules, its ceilings, its workspace), as the root of
   a session recorded in the run store like any `gg run` (`gg show`, the console); the MCP client
   is its model (`gg.mcp_server.bridge`);
@@ -41,26 +42,13 @@ from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
 from gg.loop.status import RunStatus
 from gg.mcp_server.arguments import refused_arguments
+from gg.mcp_server.arms import served_arms
 from gg.mcp_server.bridge import CLOSED, Bridge, CallReading
 from gg.mcp_server.stdin import stdin_lines
 from gg.prompts import render
 from gg.sandbox.languages import LANGUAGES
 
 SERVER_NAME = "gg"
-
-
-def served_arms(capability_set: CapabilitySet) -> dict[str, CapabilitySet]:
-    """Each arm a profile writes programs in, with the capability set rooted at the first such
-    profile (every other profile kept behind it), in document order."""
-    arms: dict[str, CapabilitySet] = {}
-    for agent in capability_set.agents:
-        if agent.machine is not None:
-            continue
-        arm = agent.language.value
-        if arm not in arms:
-            others = tuple(other for other in capability_set.agents if other is not agent)
-            arms[arm] = capability_set.model_copy(update={"agents": (agent, *others)})
-    return arms
 
 
 def tool_name(arm: str) -> str:

@@ -6,7 +6,8 @@ Rules:
   connection in a transaction of their own (`BEGIN READ WRITE`: a TEMP view is the session's and
   is never written to the store), before the query's `READ ONLY` transaction starts.
 - One read: text whose first word (after comments and opening parentheses) is not SELECT, WITH,
-  VALUES or TABLE is refused before it reaches the server, naming what it would do. The server
+  VALUES or TABLE is refused before it reaches the server, naming what it would do (a VACUUM:
+  rewrite the store, as on SQLite; any other: its first word). The server
   refuses the rest: the query is declared as a cursor, which holds one statement and no write (a
   second statement, a write inside a WITH); the read-only transaction refuses any other write.
 - The time bound is the transaction's `statement_timeout`, and the clock while rows are fetched;
@@ -25,6 +26,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, LiteralString, cast
 
 from gg.record.query_answer import (
+    REWRITES_THE_STORE,
     BadQuery,
     NotARead,
     QueryAnswer,
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
     import psycopg
 
 READS = frozenset({"select", "with", "values", "table"})
+_WORDED = {"vacuum": REWRITES_THE_STORE}  # a first word whose refusal says more than the word
 _FIRST_WORD = re.compile(r"(?:\s+|--[^\n]*|/\*.*?\*/|\()*([A-Za-z_]*)", re.S)
 _READ_ONLY = re.compile(r"cannot execute (.+?) in a read-only transaction")
 _CURSOR = "gg_query"
@@ -70,7 +73,7 @@ def check_first_word(sql: str) -> None:
     if not word:
         raise NotARead("gg query answers one SELECT (or WITH ... SELECT); this returns no rows")
     if word not in READS:
-        raise only_reads(word)
+        raise only_reads(_WORDED.get(word, word))
 
 
 def install_views(connection: psycopg.Connection[tuple[Any, ...]]) -> None:

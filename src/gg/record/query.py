@@ -6,6 +6,9 @@ Rules:
   lets a statement read and call functions and nothing else: a write, an ATTACH, a PRAGMA, a
   transaction is refused by SQLite itself while it prepares the statement, before anything runs
   (`NotARead`). The text is never judged by pattern: SQLite decides what it does.
+- A VACUUM is refused as what it would do (rewrite the store, or write a copy of it to a file
+  with INTO), not as the ATTACH SQLite makes for it as it starts: the program SQLite compiles for
+  the text (its EXPLAIN) holds the Vacuum instruction.
 - One statement: a second one after the first is refused, as is text that returns no rows.
 - Rows are bounded (`rows`): the answer holds at most that many and says when there were more.
   Time is bounded (`seconds`): a query still running past it, its rows fetched included, is
@@ -27,6 +30,7 @@ from pathlib import Path
 
 from gg.record.query_answer import (
     MAX_ANSWER_BYTES,
+    REWRITES_THE_STORE,
     TOO_LARGE,
     AnswerTooLarge,
     BadQuery,
@@ -34,6 +38,7 @@ from gg.record.query_answer import (
     QueryAnswer,
     QueryError,
     bounded_answer,
+    copies_the_store,
     only_reads,
     past_time_bound,
 )
@@ -72,10 +77,12 @@ _CATALOGUES = frozenset({"sqlite_master", "sqlite_temp_master"})  # a PRAGMA fun
 
 
 class Guard:
-    """The authorizer of a query connection: reads pass, everything else is denied and noted."""
+    """The authorizer of a query connection: reads pass, everything else is denied and noted,
+    the file of a denied ATTACH apart (`attached`)."""
 
     def __init__(self) -> None:
         self.denied: list[str] = []
+        self.attached: list[str] = []
 
     def __call__(
         self, action: int, arg1: str | None, arg2: str | None, db: str | None, trigger: str | None
@@ -85,6 +92,8 @@ class Guard:
             return sqlite3.SQLITE_DENY
         if action in _READS:
             return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_ATTACH:
+            self.attached.append(arg1 or "")
         what = "change the schema" if arg1 in _CATALOGUES else _ACTIONS.get(action, f"do action {action}")
         self.denied.append(what if arg1 is None else f"{what} ({arg1})")
         return sqlite3.SQLITE_DENY
@@ -144,14 +153,30 @@ def _answer(
     except sqlite3.ProgrammingError as refused:
         raise NotARead(f"gg query answers one statement at a time ({refused})") from None
     except sqlite3.DatabaseError as failed:
-        raise _failure(failed, guard, seconds) from None
+        raise _failure(failed, guard, seconds, _vacuum(db, guard, sql)) from None
     finally:
         db.set_progress_handler(None, 0)
 
 
-def _failure(failed: sqlite3.DatabaseError, guard: Guard, seconds: float) -> QueryError:
+def _vacuum(db: sqlite3.Connection, guard: Guard, sql: str) -> str | None:
+    """What `sql` would do in words when SQLite compiles it to a VACUUM, which attaches a database
+    itself as it starts (a plain one the empty name, one INTO its file); None for anything else."""
+    if not guard.attached:
+        return None
+    try:
+        program = db.execute(f"EXPLAIN {sql}").fetchall()  # compiled, never run
+    except sqlite3.Error:
+        return None
+    vacuum = next((step for step in program if step[1] == "Vacuum"), None)
+    if vacuum is None:
+        return None
+    into = vacuum[3]  # the register holding the INTO file; 0 without one
+    return REWRITES_THE_STORE if not into else copies_the_store(guard.attached[0])
+
+
+def _failure(failed: sqlite3.DatabaseError, guard: Guard, seconds: float, vacuum: str | None) -> QueryError:
     if guard.denied:
-        return only_reads(guard.denied[0])
+        return only_reads(vacuum or guard.denied[0])
     if isinstance(failed, sqlite3.OperationalError) and str(failed) == "interrupted":
         return past_time_bound(seconds)
     if isinstance(failed, sqlite3.DataError) and "too big" in str(failed):

@@ -44,6 +44,15 @@ def past_time_bound(seconds: float) -> PastTimeBound:
     return PastTimeBound(f"the query ran past its time bound ({seconds:g} s) and was stopped")
 
 
+REWRITES_THE_STORE = "rewrite the store (VACUUM)"
+"""What a VACUUM would do, on either backend, in the words of a refusal."""
+
+
+def copies_the_store(file: str) -> str:
+    """What a VACUUM INTO `file` would do, in the words of a refusal."""
+    return f"write a copy of the store to a file ({file})"
+
+
 def only_reads(what: str) -> NotARead:
     """The refusal of a query that would do `what` (a write, a PRAGMA, ...) rather than read."""
     return NotARead(

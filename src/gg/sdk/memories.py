@@ -25,7 +25,7 @@ from gg.config.memories import Call
 from gg.errors import ErrorCode, FatalFault, GgDefect, OperationError
 from gg.sdk.registry import Alias, Capability, ErrorDoc, Handler, Operation, Param, ParamType
 from gg.sdk.scope import ProgramScope
-from gg.state.memories import CallNames, Draft, MemoryHolder, MemoryRefusal, call_names
+from gg.state.memories import CallNames, Draft, MemoryHolder, MemoryRefusal, call_names, named_calls
 
 CAPABILITY = "memories"
 FAMILY = "memories"
@@ -46,12 +46,12 @@ def _holder(scope: ProgramScope, call: Call) -> MemoryHolder:
             "memories-not-offered",
             call=names[call],
             strategy=holder.strategy.value,
-            calls=[names[c] for c in holder.strategy.calls],
+            calls=[names[c] for c in holder.strategy.calls if c in names],
         )
         raise OperationError(call.value, ErrorCode.UNAVAILABLE, not_offered)
     if not holder.offers(call):
         names = _names(scope, call)
-        reads = prompts.render("memories-read-only", calls=[names[c] for c in holder.offered])
+        reads = prompts.render("memories-read-only", calls=[names[c] for c in named_calls(holder, names)])
         raise OperationError(call.value, ErrorCode.REFUSED, reads)
     return holder
 

@@ -273,7 +273,8 @@ class ArmSpelling:
     """How one arm spells what a sentence a program reads names. Called with an operation's wire
     key it gives the operation's name (`memories.read_memory` -> `gg.memories.readMemory`; a key
     the registry does not hold is only prefixed, `gg.<key>`), so it is a `gg.state.module.Spelling`;
-    `argument` gives an argument's (`old_string` -> `oldString` or `old_string`)."""
+    `argument` gives an argument's (`old_string` -> `oldString` or `old_string`); `withholds` says
+    whether the profile's ablation withholds an operation, which no sentence then names."""
 
     registry: Registry = field(repr=False)
     language: str
@@ -285,3 +286,7 @@ class ArmSpelling:
     def argument(self, name: str) -> str:
         """The snake_case argument `name` as this arm writes it."""
         return spelled(name, self.language)
+
+    def withholds(self, wire: str) -> bool:
+        """Whether the profile this registry serves withholds the operation of key `wire`."""
+        return self.registry.held_back(wire) is not None

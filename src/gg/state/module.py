@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, ClassVar, Protocol, Self, runtime_checkable
 
 from gg.config.kinds import ModuleKind, Origin
 from gg.state.storeids import StoreIds
@@ -48,6 +48,8 @@ __all__ = [
     "ModuleClasses",
     "Moment",
     "Spelling",
+    "Withholding",
+    "withholds",
 ]
 
 Spelling = Callable[[str], str]
@@ -62,6 +64,21 @@ class ArmNames(Protocol):
     def __call__(self, key: str, /) -> str: ...
 
     def argument(self, name: str) -> str: ...
+
+
+@runtime_checkable
+class Withholding(Protocol):
+    """A spelling that knows which operations the holder's profile withholds (its ablation,
+    `disabledOperations`): an arm's (`gg.sdk.registry.ArmSpelling`)."""
+
+    def withholds(self, key: str, /) -> bool: ...
+
+
+def withholds(spell: Spelling | ArmNames, key: str) -> bool:
+    """Whether the holder `spell` spells for is denied operation `key` by its profile's ablation; a
+    spelling that does not know (`Withholding`) withholds nothing. A sentence names no withheld
+    operation."""
+    return isinstance(spell, Withholding) and spell.withholds(key)
 
 
 class Moment(StrEnum):

@@ -6,7 +6,8 @@
 - A sentence that names an operation or an argument is a `Wording`: its template, with each
   operation kept as its key (`memories.write_memory`) and each argument as its snake_case name
   (`in_scope`) until the sentence is read; `spell` (a `gg.state.module.ArmNames`) then spells
-  them as the arm writes them (`gg.memories.writeMemory` and `inScope`, or as they are).
+  them as the arm writes them (`gg.memories.writeMemory` and `inScope`, or as they are). An
+  operation the holder's profile withholds (its ablation) is never named.
 - `str(refusal)` is its sentence with each operation as its key and each argument as its
   snake_case name: for gg's own logs, never for a program.
 - A `PlainRefusal` (a path, a view) names nothing an arm spells its own way: its `message` is what
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from gg import prompts
 from gg.errors import ErrorCode, OperationError
+from gg.state.module import withholds
 
 if TYPE_CHECKING:
     from gg.state.module import ArmNames
@@ -39,7 +41,9 @@ class Wording:
     arguments: Mapping[str, str] = field(default_factory=dict[str, str])
 
     def spelt(self, spell: ArmNames) -> str:
-        calls = {value: spell(key) for value, key in self.calls.items()}
+        """The sentence for the arm `spell` spells for; an operation its profile withholds is
+        handed as "" (the template leaves out what would name it)."""
+        calls = {value: "" if withholds(spell, key) else spell(key) for value, key in self.calls.items()}
         arguments = {value: spell.argument(name) for value, name in self.arguments.items()}
         return prompts.render(self.template, **self.values, **calls, **arguments)
 

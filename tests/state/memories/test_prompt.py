@@ -11,6 +11,11 @@ from .world import Run, note, profile
 NAMES = {call: f"gg.memories.{call.value}" for call in Call}
 
 
+def _without(withheld: Call) -> dict[Call, str]:
+    """The names of a holder whose profile withholds `withheld` (`call_names` leaves it out)."""
+    return {call: name for call, name in NAMES.items() if call is not withheld}
+
+
 def test_a_scratchpad_pins_every_body_with_its_description() -> None:
     holder = Run().open(profile(), "root")
     assert pinned_block(holder) is None
@@ -102,11 +107,11 @@ def test_the_guide_never_names_a_withheld_read_or_search_call() -> None:
     run = Run()
     indexed = run.open(profile(Strategy.MARKDOWN), "root")
     searched = run.open(profile(Strategy.KEYWORD_SEARCH, slug="searcher"), "searcher")
-    without_read = guide(indexed, NAMES, withheld=("memories.read_memory",))
+    without_read = guide(indexed, _without(Call.READ))
     assert "read_memory" not in without_read and "bodies cannot be read in this session" in without_read
-    only_search = guide(searched, NAMES, withheld=("memories.read_memory",))
+    only_search = guide(searched, _without(Call.READ))
     assert "read_memory" not in only_search and "find them with `gg.memories.search_memories`" in only_search
-    only_read = guide(searched, NAMES, withheld=("memories.search_memories",))
+    only_read = guide(searched, _without(Call.SEARCH))
     assert "search_memories" not in only_read
     assert "read one by its name with `gg.memories.read_memory`" in only_read
     assert "read a body with `gg.memories.read_memory`" in guide(indexed, NAMES)

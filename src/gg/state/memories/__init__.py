@@ -28,8 +28,9 @@ The interface a module framework calls; only `open_holder`, `fork` and `adopt` b
 - `block_at(holder, BlockMoment.FIRST_TURN | COMPACTION)`: the pinned block to build then, if any;
   `notice_text(holder, names)`: the tail notice, once; `guide(holder, names)`: the system prompt's
   section; `names` spells each `Call` for the agent's arm (`call_names(spell)`, `spell` the
-  arm's `gg.state.module.Spelling`).
-- `holder.offered`: the calls the holder may make (its strategy's; the reads alone when read-only).
+  arm's `gg.state.module.Spelling`, which leaves out the calls the profile's ablation withholds).
+- `holder.offered`: the calls the holder may make (its strategy's; the reads alone when read-only);
+  `named_calls(holder, names)`: those of them a sentence may name (none its profile withholds).
 - A store's `MemoryRefusal` is worded when it is read: `refusal.said(spell)`, `spell` the arm's
   `gg.state.module.ArmNames` (its calls and arguments).
 """
@@ -44,6 +45,7 @@ from gg.state.memories.prompt import (
     call_names,
     guide,
     mismatch_reason,
+    named_calls,
     notice_text,
     pinned_block,
 )
@@ -88,6 +90,7 @@ __all__ = [
     "fork",
     "guide",
     "mismatch_reason",
+    "named_calls",
     "notice_text",
     "open_holder",
     "pinned_block",

@@ -19,7 +19,6 @@ of an agent instance's set.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -114,10 +113,9 @@ class MemoriesModule(Module):
     def notice(self, spell: Spelling) -> str | None:
         return notice_text(self.holder, call_names(spell))
 
-    def guide_text(self, spell: Spelling, withheld: Collection[str] = ()) -> str:
-        """The system prompt's section on these memories; the calls keyed in `withheld` (the
-        profile's ablation) are not listed among its calls."""
-        return guide(self.holder, call_names(spell), withheld)
+    def guide_text(self, spell: Spelling) -> str:
+        """The system prompt's section on these memories, naming no call the profile withholds."""
+        return guide(self.holder, call_names(spell))
 
 
 def _profile(holder: Holder) -> MemoryProfile:

@@ -11,12 +11,14 @@
 - The strategy mismatch reason a successor's opening note carries (`mismatch_reason`), and the
   system prompt's section on the holder's memories (`guide`).
 A text that names a call names it as the holder's arm spells it (`gg.memories.readMemory`,
-`gg.memories.read_memory`), never by its key: `call_names(spell)`, handed in as `names`.
+`gg.memories.read_memory`), never by its key: `call_names(spell)`, handed in as `names`. It names
+only a call the holder is offered (`named_calls`): one of its strategy's (a read-only holder's reads
+alone) that its profile's ablation (`disabledOperations`) does not withhold, which `names` leaves out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -27,17 +29,26 @@ from gg.config.memories.strategy import Call, Pinned, Strategy
 from gg.state.memories.checks import MAX_SLUG_CHARS
 from gg.state.memories.holder import MemoryHolder
 from gg.state.memories.notices import notice_entries
+from gg.state.module import withholds
 
 if TYPE_CHECKING:
     from gg.state.module import Spelling
 
 CallNames = Mapping[Call, str]
-"""Each call as the holder's arm spells it (`gg.memories.readMemory`, `gg.memories.read_memory`)."""
+"""Each call as the holder's arm spells it (`gg.memories.readMemory`, `gg.memories.read_memory`),
+those its profile withholds left out."""
 
 
 def call_names(spell: Spelling) -> CallNames:
-    """Each call as the holder's arm (`spell`) spells its operation key."""
-    return {call: spell(call.key) for call in Call}
+    """Each call as the holder's arm (`spell`) spells its operation key, but those the holder's
+    profile withholds."""
+    return {call: spell(call.key) for call in Call if not withholds(spell, call.key)}
+
+
+def named_calls(holder: MemoryHolder, names: CallNames) -> list[Call]:
+    """The calls `holder` is offered and a sentence may name: its own (`MemoryHolder.offered`)
+    that `names` holds."""
+    return [call for call in holder.offered if call in names]
 
 
 class BlockMoment(StrEnum):
@@ -71,7 +82,7 @@ def notice_text(holder: MemoryHolder, names: CallNames) -> str | None:
     entries = notice_entries(holder.take_news(), holder.strategy)
     if not entries:
         return None
-    read = names[Call.READ] if holder.offers(Call.READ) else ""
+    read = names[Call.READ] if Call.READ in named_calls(holder, names) else ""
     return prompts.render("memories-notice", entries=entries, read_call=read)
 
 
@@ -79,10 +90,10 @@ def mismatch_reason(held: Strategy, receiving: Strategy) -> str:
     return prompts.render("memories-mismatch", held=held.value, receiving=receiving.value)
 
 
-def guide(holder: MemoryHolder, names: CallNames, withheld: Collection[str] = ()) -> str:
-    """The system prompt's section on this holder's memories; a call keyed in `withheld` is
-    neither listed among its calls nor named as the way to read or find them."""
-    calls = [call for call in holder.offered if call.key not in withheld]
+def guide(holder: MemoryHolder, names: CallNames) -> str:
+    """The system prompt's section on this holder's memories; a call `names` leaves out is neither
+    listed among its calls nor named as the way to read or find them."""
+    calls = named_calls(holder, names)
     return prompts.render(
         "memories-guide",
         strategy=holder.strategy.value,
