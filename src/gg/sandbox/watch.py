@@ -74,7 +74,7 @@ class Deadline:
     def call(self, operation: str) -> CallServed:
         """The serving of one call to `operation` (a context): on the program's clock unless the
         operation waits on outside work."""
-        return CallServed(self, operation in self._external)
+        return CallServed(self, True) if operation in self._external else ON_THE_CLOCK
 
     def give_back(self, secs: float) -> None:
         """`secs` the program spent waiting on outside work are off its clock."""
@@ -99,6 +99,9 @@ class CallServed:
     def __exit__(self, *exc: object) -> None:
         if self._external:
             self._deadline.give_back(self._deadline.now() - self._began)
+
+
+ON_THE_CLOCK = CallServed(Deadline(0.0), False)  # a call not given back: one span serves them all
 
 
 class Overran(Exception):
