@@ -23,8 +23,14 @@ the median of the rounds' own ratios, wall and CPU. Targets: JavaScript ≤ 100 
 calls within 1.5× of succeeding ones on both arms, by wall and by CPU. The machine's load average is
 printed with the figures: they are only comparable under like load.
 
+Beside the JavaScript call, the floor under it (`floor`, `bench/floor.py`): the same round trip
+between a bare Deno program and a bare Python loop over two named pipes, no gg code in it, measured
+the same way (`CALL_ROUNDS` rounds of `CALLS`, each after `CALL_GAP_SECS`); then what gg's call
+costs above that floor, wall and CPU. No host call between a Deno guest and a Python host costs
+less than the floor on this machine.
+
 Name sections to run only those: `bench/guest.py row calls` (`javascript`, `typescript`, `python`,
-`calls`, and `row`, the in-a-row part of `javascript`).
+`calls`, `floor`, the floor alone, and `row`, the in-a-row part of `javascript`).
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from floor import cpu_secs, floor
+
 from gg.config.ceilings import Ceilings
 from gg.errors import ErrorCode, OperationError
 from gg.sandbox.arms.javascript import JavaScriptArm
@@ -44,7 +52,6 @@ from gg.sandbox.arms.typescript import TypeScriptArm
 from gg.sandbox.deno.declarations import declarations
 from gg.sandbox.deno.tscheck import TypeChecker
 from gg.sandbox.execution import Arm
-from gg.sandbox.process import descendants
 from gg.sdk.registry import Always, Operation, Param, ParamType, Registry
 
 RUNS = 60
@@ -175,6 +182,7 @@ def call_costs() -> None:
     """The cost of one host call, succeeding and failing, on each arm: wall time, and the CPU time
     gg and the guest's processes spent (which a busy machine inflates far less), per call."""
     print(f"host calls ({CALLS} in one program, {CALL_ROUNDS} rounds), load {_load()}")
+    bare = floor_costs()
     arms: list[tuple[str, Callable[[], JavaScriptArm | PythonArm], str, str]] = [
         ("JavaScript", lambda: JavaScriptArm(registry()), JS_CALLS, JS_FAILING),
         ("Python", lambda: PythonArm(registry()), PY_CALLS, PY_FAILING),
@@ -193,9 +201,19 @@ def call_costs() -> None:
             goal = f"   (target ≤ {CALL_TARGET_US:.0f} µs: {'met' if ok[0] <= CALL_TARGET_US else 'NOT met'})"
         print(f"{name + ' call, succeeding':<42} {ok[0]:7.1f} µs   cpu {ok[1]:6.1f} µs{goal}")
         print(f"{name + ' call, failing':<42} {bad[0]:7.1f} µs   cpu {bad[1]:6.1f} µs")
+        if name == "JavaScript":
+            above = f"{ok[0] - bare[0]:+7.1f} µs   cpu {ok[1] - bare[1]:+6.1f} µs"
+            print(f"{'JavaScript call, gg above the floor':<42} {above}")
         against = f"wall {ratio[0]:.2f}×  cpu {ratio[1]:.2f}× (target ≤ {FAILING_RATIO}×: {within})"
         print(f"{name + ' failing ÷ succeeding':<42} {against}")
     print(f"{'load at the end':<42} {_load()}")
+
+
+def floor_costs() -> tuple[float, float]:
+    """The floor under a JavaScript host call (`bench/floor.py`), measured as gg's call is."""
+    bare = floor(CALLS, CALL_ROUNDS, CALL_GAP_SECS)
+    print(f"{'floor: bare Deno ↔ Python round trip':<42} {bare[0]:7.1f} µs   cpu {bare[1]:6.1f} µs")
+    return bare
 
 
 def paired(
@@ -226,26 +244,13 @@ def per_call(arm: JavaScriptArm | PythonArm, source: str) -> tuple[float, float]
     """The wall time of one program of CALLS calls, and the CPU time gg and its guest spent on
     it, per call, in µs; the program starts after `CALL_GAP_SECS` of rest."""
     time.sleep(CALL_GAP_SECS)
-    cpu = _cpu_secs(arm.pool.pid)
+    cpu = cpu_secs(arm.pool.pid)
     start = time.perf_counter()
     execution = arm.run(source, echo_host, CEILINGS)
     wall = time.perf_counter() - start
     if not execution.ok:
         raise SystemExit(f"benchmark program failed: {execution.failure}")
-    return wall * 1e6 / CALLS, (_cpu_secs(arm.pool.pid) - cpu) * 1e6 / CALLS
-
-
-def _cpu_secs(guest: int | None) -> float:
-    """The CPU seconds this process and the guest process `guest` with its descendants used."""
-    used = time.process_time()
-    for pid in descendants(guest) if guest is not None else ():
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as file:
-                fields = file.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        used += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return used
+    return wall * 1e6 / CALLS, (cpu_secs(arm.pool.pid) - cpu) * 1e6 / CALLS
 
 
 def checked(checker: TypeChecker, source: str) -> float:
@@ -341,11 +346,12 @@ def in_a_row_only() -> None:
         in_a_row(arm, f"4 host calls, {RUNS} in a row, wall", FOUR_CALLS)
 
 
-SECTIONS: dict[str, Callable[[], None]] = {
+SECTIONS: dict[str, Callable[[], object]] = {
     "javascript": javascript,
     "typescript": typescript,
     "python": python,
     "calls": call_costs,
+    "floor": floor_costs,
     "row": in_a_row_only,
 }
 

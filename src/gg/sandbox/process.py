@@ -1,5 +1,5 @@
 """The one guest-process layer: every engine process gg starts (a Deno pool process, a Python
-worker, the TypeScript checker) is started, watched, timed and stopped here.
+worker, the TypeScript checker) is started, measured and stopped here.
 
 Rules kept here:
 - each process owns a private temporary directory (`private_folder`, with the sub-folders its
@@ -21,14 +21,9 @@ Rules kept here:
   descendants; the leader's alone when its engine starts no process, `Launch.alone`), read from
   `/proc`; `data_bytes()` what the leader has mapped as data, which its
   `RLIMIT_DATA` bounds; `limit_data(bytes)` lowers that limit for a while, `limit_data(None)`
-  lifts it back to where it was launched;
-- a `Deadline` is a program's time ceiling on the wall clock; the time a call to an operation
-  that waits on outside work (`Operation.waits_externally`: a shell, a sub-agent) spends on the
-  host is credited back, every other host call runs on the clock; what is left of the run's time
-  bounds it too, and is never credited: a program ends at the run's deadline at the latest;
-- a `Watch` holds one running program to its deadline and, where the engine asks for it, its
-  guest's resident memory to a limit; a program past either is `Overran`, and its pool stops
-  the guest at once.
+  lifts it back to where it was launched.
+
+A running program's clock and memory ceiling are watched in `gg.sandbox.watch`.
 """
 
 from __future__ import annotations
@@ -40,19 +35,16 @@ import shutil
 import subprocess
 import tempfile
 import threading
-import time
 from collections import deque
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Generic, Protocol, TypeVar
 
-from gg.deadline import RunLeft, unbounded, within
 from gg.sandbox.sentinel import SENTINEL, kill_group
 
 STDERR_TAIL_CHUNKS = 64
 READ_BYTES = 4096
 STOP_WAIT_SECS = 5.0
-WATCH_SECS = 0.005  # how often a running guest's resident memory is read
 
 
 class Closable(Protocol):
@@ -212,7 +204,7 @@ def resident_bytes(pid: int) -> int:
 
 def descendants(pid: int) -> list[int]:
     """`pid` and every process descending from it, as `/proc` shows them now (read with plain
-    `os` calls: a running guest's memory is read every `WATCH_SECS`)."""
+    `os` calls: a running guest's memory is read every few milliseconds)."""
     found, pending = [], [pid]
     while pending:
         current = pending.pop()
@@ -233,12 +225,21 @@ def resident(pid: int) -> int:
 
 
 def _read(path: str) -> bytes:
-    """What the `/proc` file at `path` holds; empty once it is gone."""
+    """What the `/proc` file at `path` holds; empty once it is gone. Read with plain `os` calls:
+    a file object would ask the kernel three more things about every file first."""
     try:
-        with open(path, "rb") as file:
-            return file.read()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return b""
+    chunks: list[bytes] = []
+    try:
+        while chunk := os.read(fd, READ_BYTES):
+            chunks.append(chunk)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
@@ -260,130 +261,3 @@ def _popen(launch: Launch) -> subprocess.Popen[bytes]:
         if limit is None
         else lambda: resource.setrlimit(resource.RLIMIT_DATA, (limit, limit)),
     )
-
-
-class Deadline:
-    """A program's time ceiling on `clock` (the wall clock), `secs` from now; the time spent
-    serving a call to one of the `external` operations is added back, and so is the time the
-    program waited for its engine before it began (`hold`, then `begin`). Whatever its own end,
-    it passes once `run_left` (what is left of the run's time) reads 0."""
-
-    def __init__(
-        self,
-        secs: float,
-        external: Collection[str] = (),
-        clock: Callable[[], float] = time.monotonic,
-        run_left: RunLeft = unbounded,
-    ) -> None:
-        self._external = external
-        self._clock = clock
-        self._run_left = run_left
-        self._secs = secs
-        self._set = clock()
-        self._end = self._set + secs
-
-    def now(self) -> float:
-        return self._clock()
-
-    def remaining(self) -> float:
-        return within(self._end - self._clock(), self._run_left())
-
-    def passed(self) -> bool:
-        return self.remaining() <= 0
-
-    def restart(self, secs: float) -> None:
-        """The ceiling starts again, `secs` from now."""
-        self._secs = secs
-        self._set = self._clock()
-        self._end = self._set + secs
-
-    def hold(self, most_secs: float) -> None:
-        """The program waits for its engine before it begins: until it does, the deadline stands
-        `most_secs` from now, the longest that wait may take."""
-        self._end = self._clock() + most_secs
-
-    def begin(self, waited_secs: float) -> None:
-        """The program began `waited_secs` after the deadline was set: its ceiling counts from
-        then."""
-        self._end = self._set + waited_secs + self._secs
-
-    def begin_now(self) -> None:
-        """The program begins now: its ceiling counts from here."""
-        self._end = self._clock() + self._secs
-
-    def call(self, operation: str) -> CallServed:
-        """The serving of one call to `operation` (a context): on the program's clock unless the
-        operation waits on outside work."""
-        return CallServed(self, operation in self._external)
-
-    def give_back(self, secs: float) -> None:
-        """`secs` the program spent waiting on outside work are off its clock."""
-        self._end += secs
-
-
-class CallServed:
-    """The span of one call served for a program (`Deadline.call`): given back to its deadline
-    when the call waits on outside work."""
-
-    __slots__ = ("_began", "_deadline", "_external")
-
-    def __init__(self, deadline: Deadline, external: bool) -> None:
-        self._deadline = deadline
-        self._external = external
-        self._began = 0.0
-
-    def __enter__(self) -> None:
-        if self._external:
-            self._began = self._deadline.now()
-
-    def __exit__(self, *exc: object) -> None:
-        if self._external:
-            self._deadline.give_back(self._deadline.now() - self._began)
-
-
-class Overran(Exception):
-    """A running program went past a ceiling gg holds it to: its time, or its guest's memory."""
-
-    def __init__(self, memory: bool) -> None:
-        super().__init__("past its memory ceiling" if memory else "past its time ceiling")
-        self.memory = memory
-
-
-class Watch:
-    """The ceilings gg holds one running program to: its `deadline`, and, when `resident_limit`
-    is given, the resident memory of its guest `process`: read every `WATCH_SECS` at most, the
-    first time `WATCH_SECS` after the watch begins (the limit was set from a reading just taken)."""
-
-    def __init__(
-        self,
-        deadline: Deadline,
-        process: GuestProcess,
-        resident_limit: int | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.deadline = deadline
-        self._process = process
-        self._limit = resident_limit
-        self._clock = clock
-        self._next_look = clock() + WATCH_SECS
-
-    def hold_memory(self, resident_limit: int) -> None:
-        """From now on, hold the guest's resident memory to `resident_limit` (set from a reading
-        just taken: the first look comes `WATCH_SECS` later)."""
-        self._limit = resident_limit
-        self._next_look = self._clock() + WATCH_SECS
-
-    def wait_secs(self) -> float:
-        """How long to wait for the guest's next message. Raises `Overran` when the program is
-        past its deadline or its guest past its resident limit."""
-        remaining = self.deadline.remaining()
-        if remaining <= 0:
-            raise Overran(memory=False)
-        if self._limit is None:
-            return remaining
-        now = self._clock()
-        if now >= self._next_look:
-            self._next_look = now + WATCH_SECS
-            if self._process.resident_bytes() > self._limit:
-                raise Overran(memory=True)
-        return min(remaining, max(self._next_look - now, 0.0))

@@ -3,7 +3,7 @@ clock and what is given back to it."""
 
 from __future__ import annotations
 
-from gg.sandbox.process import Deadline
+from gg.sandbox.watch import Deadline
 from support.manual_clock import ManualClock
 
 

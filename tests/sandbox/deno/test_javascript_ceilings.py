@@ -26,7 +26,7 @@ from gg.sandbox.deno.pool import MAIN_HEAP_MB, DenoPool, start
 from gg.sandbox.deno.serving import Held, Serving, drain
 from gg.sandbox.deno.wire import DenoProcess, run_message
 from gg.sandbox.livelogs import StreamedTail
-from gg.sandbox.process import Deadline, Watch
+from gg.sandbox.watch import Deadline, Watch
 from gg.sdk.codemodule import CodeModule
 from support.manual_clock import HeldClock, ManualClock
 from support.wall_bounds import ANSWERED_WITHIN_SECS, STOPPED_WITHIN_SECS

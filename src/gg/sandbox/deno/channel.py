@@ -12,6 +12,8 @@ Rules kept here:
 - once the run is over gg closes and removes both: a Worker still writing then gets a broken
   pipe and one still reading the end of the file, so no Worker that outlived its run can take a
   later run's replies;
+- a read asks for at most what a pipe holds (`READ_BYTES`, 64 KiB): a pipe never gives more, and
+  a larger buffer is a fresh mapping for every call taken;
 - a line too deeply nested for Python's JSON reader is a call whose arguments are refused, as on
   the main channel (`gg.sandbox.deno.wire`).
 """
@@ -26,7 +28,7 @@ from typing import Any
 
 from gg.sandbox.deno.wire import decode
 
-READ_BYTES = 1 << 20
+READ_BYTES = 1 << 16  # what a pipe holds: a larger read gets no more, and costs a fresh mapping
 CHANNEL_FOLDER = "ch"  # the sub-folder of a guest's private folder the pipes are made in
 _OPEN_FLAGS = os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC
 

@@ -57,7 +57,8 @@ from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job
 from gg.sandbox.lease import GUESTS, Leases
 from gg.sandbox.livelogs import StreamedTail
-from gg.sandbox.process import Deadline, GuestProcess, Launch, Overran, Watch, private_folder
+from gg.sandbox.process import GuestProcess, Launch, private_folder
+from gg.sandbox.watch import Deadline, Overran, Watch
 
 START_SECS = 15.0
 DATA_BASE_BYTES = 4608 * 1024**2

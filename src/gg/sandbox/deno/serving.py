@@ -31,7 +31,7 @@ from gg.sandbox.deno.wire import DenoProcess, EngineLost, arguments, encode
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, reply, report_of
 from gg.sandbox.livelogs import StreamedTail
-from gg.sandbox.process import Watch
+from gg.sandbox.watch import Watch
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,17 @@ def decode(line: bytes | bytearray | memoryview) -> dict[str, Any]:
     head, its arguments None."""
     text = str(line, "utf-8", "surrogatepass")
     try:
-        return _DECODER.decode(text)
+        return _value(text)
     except RecursionError:
         head = _DECODER.decode(text[: text.index(',"args":')] + "}")
         return {**head, "args": None}
+
+
+def _value(text: str) -> Any:
+    """The JSON value `text` is: read straight off when it is nothing but the value (as the guest
+    writes it), by the whole reader otherwise (blanks around it, or an error to raise)."""
+    try:
+        value, end = _DECODER.raw_decode(text)
+    except ValueError:
+        value, end = None, -1
+    return value if end == len(text) else _DECODER.decode(text)

@@ -47,7 +47,8 @@ from gg.sandbox.lease import GUESTS, Leases
 from gg.sandbox.livelogs import StreamedTail
 from gg.sandbox.monty.bundle import PyBundle
 from gg.sandbox.monty.worker.channel import Channel, ChannelClosed
-from gg.sandbox.process import Deadline, Guest, GuestProcess, Launch, Overran, Watch, private_folder
+from gg.sandbox.process import Guest, GuestProcess, Launch, private_folder
+from gg.sandbox.watch import Deadline, Overran, Watch
 
 START_SECS = 30.0
 CHECK_SECS = 10.0
