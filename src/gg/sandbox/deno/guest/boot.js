@@ -447,20 +447,44 @@ async function runProgram(message) {
   program = message.program;
   programUrl = message.lang === "ts" ? PROGRAM_URLS.ts : PROGRAM_URLS.js;
   libs = new Map(G.Object.entries(message.libs ?? {}));
-  const run = { over: false, failure: null, calls: null };
-  current.run = run;
+  sourceMaps.clear();
   logs.count = 0;
   logs.lastFlush = -Infinity;
+  const next = prepared === null ? openRun() : prepared.catch(openRun);
+  prepared = null;
+  const opened = await next.catch((error) => ({ run: newRun(), realm: null, error }));
+  current.run = opened.run;
+  current.realm = opened.realm;
   try {
-    sourceMaps.clear();
-    const realm = await openRealm(run);
-    current.realm = realm;
-    await evaluated(realm, programUrl);
+    if (opened.realm === null) throw opened.error;
+    await evaluated(opened.realm, programUrl);
     await drained();
   } catch (error) {
     fail(error, false);
   }
-  endRun(run);
+  endRun(opened.run);
+}
+
+// ---- realms made ahead ---------------------------------------------------------------------
+
+// The next program's run record and realm, its SDK loaded, made while the Worker waits: at boot
+// and, for a Worker kept for its owner, once gg has lifted the data limit (`prepare`).
+let prepared = null;
+
+function newRun() {
+  return { over: false, failure: null, calls: null };
+}
+
+async function openRun() {
+  const run = newRun();
+  return { run, realm: await openRealm(run) };
+}
+
+function prepare() {
+  if (prepared !== null) return prepared;
+  prepared = openRun();
+  prepared.catch(() => {}); // the run that takes it opens another
+  return prepared;
 }
 
 // The run is over: its bridge is revoked, so what the program left behind can never call, log
@@ -478,5 +502,7 @@ function endRun(run) {
 
 ctl.on("message", (message) => {
   if (message?.t === "run") runProgram(message);
+  else if (message?.t === "prepare") prepare();
 });
-post({ t: "ready" });
+// `realm.js` is evaluated by now: the first realm is made before the Worker says it is ready.
+queueMicrotask(() => prepare().finally(() => post({ t: "ready" })));

@@ -89,11 +89,12 @@ function refill() {
   bootWorker();
 }
 
-// After `rest`: the next spare at once when none is left, else only once the process has been
-// idle a while.
+// After `rest`: each warm Worker makes its next realm ahead; the next spare is booted at once
+// when none is left, else only once the process has been idle a while.
 function rested() {
   pool.resting = true;
   prune();
+  for (const slot of pool.warm.values()) if (!slot.dead) slot.ctl.postMessage({ t: "prepare" });
   scheduleRefill(pool.spares.length === 0 ? 0 : REFILL_IDLE_MS);
 }
 

@@ -24,6 +24,7 @@ const WEB_APIS = G.Object.getOwnPropertyNames(G)
   .filter((name) => !REALM_NAMES.has(name) && !UNAVAILABLE.includes(name))
   .map((name) => [name, G[name], G.Object.getOwnPropertyDescriptor(G, name).enumerable]);
 const defineOn = G.Object.defineProperty;
+const locatedErrors = new WeakSet(); // the SyntaxErrors `located` made
 const GATE = "gg-gate:" + G.crypto.randomUUID();
 const GATE_SOURCE = "await undefined;\n";
 const SDK_ENTRIES = ["sdk:/core.js", "sdk:/gg.js"];
@@ -52,13 +53,17 @@ const REALM_SETUP = `(function (record, quietNames, throwers, invoke, words, cap
   }
   const calls = { cap, made: 0, refused: 0 };
   globalThis[Symbol.for("gg.bridge")] = { invoke, words: JSON.parse(words), calls, plainDepth };
-  const refusal = (message, stack) => {
-    const error = new TypeError(message);
-    error.code = "ERR_MODULE_NOT_FOUND";
-    Object.defineProperty(error, "stack", { value: "TypeError: " + message + stack, writable: true, configurable: true });
+  const made = (name, message, stack) => {
+    const error = name === "SyntaxError" ? new SyntaxError(message) : name === "TypeError" ? new TypeError(message) : new Error(message);
+    Object.defineProperty(error, "stack", { value: name + ": " + message + stack, writable: true, configurable: true });
     return error;
   };
-  return { calls, refusal, ObjectPrototype: Object.prototype, PromisePrototype: Promise.prototype, ReferenceError };
+  const refusal = (message, stack) => {
+    const error = made("TypeError", message, stack);
+    error.code = "ERR_MODULE_NOT_FOUND";
+    return error;
+  };
+  return { calls, refusal, made, ObjectPrototype: Object.prototype, PromisePrototype: Promise.prototype, ReferenceError };
 })`;
 
 // A fresh realm for `run`, its SDK loaded (as the boot loaded it into the Worker before).
@@ -72,7 +77,7 @@ async function openRealm(run) {
   const made = setup(sinkOf(run), QUIET_METHODS, THROWERS, bridgeOf(run), WORDS_JSON, callCap, plainDepth);
   run.calls = made.calls;
   const realm = {
-    context, modules: new Map(), ApiError: null, ReferenceError: made.ReferenceError, refusal: made.refusal,
+    context, modules: new Map(), ApiError: null, ReferenceError: made.ReferenceError, refusal: made.refusal, made: made.made,
     ObjectPrototype: made.ObjectPrototype, PromisePrototype: made.PromisePrototype,
   };
   for (const url of SDK_ENTRIES) await evaluated(realm, url);
@@ -106,13 +111,19 @@ async function evaluated(realm, url) {
 }
 
 // The module `spec` names from `referencing`; a refused one is the realm's TypeError, as the
-// module loader words it, its `frames` those of the `import()` that asked for it.
+// module loader words it, its `frames` those of the `import()` that asked for it. An error the
+// boot module raised (a source that does not parse, a TypeScript source that cannot be
+// stripped) reaches the program as the realm's own error, never the Worker's.
 async function linked(realm, spec, referencing, frames) {
   if (spec === GATE) return moduleFor(realm, GATE);
   try {
     return await moduleFor(realm, resolveSpecifier(String(spec), referencing?.identifier));
   } catch (error) {
     if (typeof error === "string") throw realm.refusal(error, frames);
+    if (locatedErrors.has(error)) throw realm.made("SyntaxError", String(error.message), frames);
+    if (error !== null && typeof error === "object" && isPrototypeOf(G.Object.prototype, error)) {
+      throw realm.refusal(String(error), frames); // worded as the module loader words it
+    }
     throw error;
   }
 }
@@ -156,6 +167,7 @@ async function located(error, source, url) {
     const message = String(error.message) + " at " + url + ":" + place[1] + ":" + place[2];
     const shown = new SyntaxErrorClass(message);
     defineOn(shown, "stack", { value: "SyntaxError: " + message, writable: true, configurable: true });
+    locatedErrors.add(shown);
     return shown;
   }
   return error;
