@@ -69,7 +69,6 @@ const FRAME_CHARS = 400; // characters (code points) of one frame, its location 
 const PROGRAM_URLS = { js: "sandbox:/program.js", ts: "sandbox:/program.ts" };
 const STRIPPED_NAME = "file:///stripTypeScriptTypes.ts";
 const MAP_PREFIX = "//# sourceMappingURL=data:application/json;base64,";
-const BRIDGE = Symbol.for("gg.bridge");
 const stripTypes = stripTypeScriptTypes;
 const decodeBase64 = G.atob;
 const encodeBase64 = G.btoa;
@@ -90,7 +89,7 @@ function say(key, values) {
 
 function isInternalParent(parentURL) {
   const parent = String(parentURL ?? "");
-  return parent.startsWith("sdk:/") || parent.startsWith("data:");
+  return parent.startsWith("sdk:/");
 }
 
 function refuse(spec, sentence) {
