@@ -26,7 +26,8 @@ calls within 1.5× of succeeding ones on both arms, by wall and by CPU. The mach
 printed with the figures: they are only comparable under like load.
 
 Name sections to run only those: `bench/guest.py row calls` (`javascript`, `typescript`, `python`,
-`calls`, and `row`, the in-a-row part of `javascript`).
+`calls`, and `row`, the in-a-row part of `javascript`; `memory`, the guest process's resident memory
+every 50 of 200 programs of one owner and of none, is run only when named).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ FOUR_CALLS = (
     'const a = files.echo("one");\nconst b = files.echo("two");\n'
     'const c = files.echo("three");\nviews.openText("sum", [a, b, c].join(","));\n'
 )
+WARM_PROGRAMS = 200
+KEEPS = 'globalThis.kept = Array.from({ length: 2000 }, (_, i) => ({ i, s: "x".repeat(50) }));\n'
 THOUSAND = 'import { files } from "gg";\nfor (let i = 0; i < 1000; i++) files.echo(String(i));\n'
 JS_CALLS = f'import {{ files }} from "gg";\nfor (let i = 0; i < {CALLS}; i++) files.echo(String(i));\n'
 JS_FAILING = (
@@ -354,12 +357,31 @@ def in_a_row_only() -> None:
         in_a_row(arm, f"4 host calls, {RUNS} in a row", FOUR_CALLS)
 
 
+def warm_memory() -> None:
+    """The guest process's resident memory over `WARM_PROGRAMS` programs of one owner (a warm
+    Worker, a realm each, retired after 64) and of no owner (a Worker each)."""
+    print(f"resident memory over {WARM_PROGRAMS} programs, load {_load()}")
+    for owner in (ROW_OWNER, None):
+        with JavaScriptArm(registry()) as arm:
+            seen = [_rss_after(arm, owner) for _ in range(WARM_PROGRAMS // 50)]
+        print(f"{'one owner' if owner else 'no owner':<42} MiB after 50, 100, …: {seen}")
+
+
+def _rss_after(arm: JavaScriptArm, owner: str | None) -> int:
+    """The guest process's resident memory (MiB) after 50 more programs of `owner`."""
+    for _ in range(50):
+        timed(arm, KEEPS, 0, owner)
+    with open(f"/proc/{arm.pool.pid}/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) // 1024 for line in status if line.startswith("VmRSS"))
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "javascript": javascript,
     "typescript": typescript,
     "python": python,
     "calls": call_costs,
     "row": in_a_row_only,
+    "memory": warm_memory,
 }
 
 
