@@ -446,6 +446,7 @@ async function runProgram(message) {
   program = message.program;
   programUrl = message.lang === "ts" ? PROGRAM_URLS.ts : PROGRAM_URLS.js;
   libs = new Map(G.Object.entries(message.libs ?? {}));
+  refusals.clear();
   sourceMaps.clear();
   logs.count = 0;
   logs.lastFlush = -Infinity;

@@ -53,17 +53,17 @@ const REALM_SETUP = `(function (record, quietNames, throwers, invoke, words, cap
   }
   const calls = { cap, made: 0, refused: 0 };
   globalThis[Symbol.for("gg.bridge")] = { invoke, words: JSON.parse(words), calls, plainDepth };
-  const made = (name, message, stack) => {
-    const error = name === "SyntaxError" ? new SyntaxError(message) : name === "TypeError" ? new TypeError(message) : new Error(message);
-    Object.defineProperty(error, "stack", { value: name + ": " + message + stack, writable: true, configurable: true });
+  // made later, once the program may have replaced globals: so what they need is taken now
+  const define = Object.defineProperty;
+  const [SyntaxErrorClass, TypeErrorClass] = [SyntaxError, TypeError];
+  const withStack = (error, stack) => define(error, "stack", { value: stack, writable: true, configurable: true });
+  const syntaxError = (message, frames) => withStack(new SyntaxErrorClass(message), "SyntaxError: " + message + frames);
+  const refusal = (message, frames) => {
+    const error = withStack(new TypeErrorClass(message), "TypeError: " + message + frames);
+    define(error, "code", { value: "ERR_MODULE_NOT_FOUND", writable: true, enumerable: true, configurable: true });
     return error;
   };
-  const refusal = (message, stack) => {
-    const error = made("TypeError", message, stack);
-    error.code = "ERR_MODULE_NOT_FOUND";
-    return error;
-  };
-  return { calls, refusal, made, ObjectPrototype: Object.prototype, PromisePrototype: Promise.prototype, ReferenceError };
+  return { calls, refusal, syntaxError, ObjectPrototype: Object.prototype, PromisePrototype: Promise.prototype, ReferenceError };
 })`;
 
 // A fresh realm for `run`, its SDK loaded (as the boot loaded it into the Worker before).
@@ -77,7 +77,7 @@ async function openRealm(run) {
   const made = setup(sinkOf(run), QUIET_METHODS, THROWERS, bridgeOf(run), WORDS_JSON, callCap, plainDepth);
   run.calls = made.calls;
   const realm = {
-    context, modules: new Map(), ApiError: null, ReferenceError: made.ReferenceError, refusal: made.refusal, made: made.made,
+    context, modules: new Map(), ApiError: null, ReferenceError: made.ReferenceError, refusal: made.refusal, syntaxError: made.syntaxError,
     ObjectPrototype: made.ObjectPrototype, PromisePrototype: made.PromisePrototype,
   };
   for (const url of SDK_ENTRIES) await evaluated(realm, url);
@@ -120,7 +120,7 @@ async function linked(realm, spec, referencing, frames) {
     return await moduleFor(realm, resolveSpecifier(String(spec), referencing?.identifier));
   } catch (error) {
     if (typeof error === "string") throw realm.refusal(error, frames);
-    if (locatedErrors.has(error)) throw realm.made("SyntaxError", String(error.message), frames);
+    if (locatedErrors.has(error)) throw realm.syntaxError(String(error.message), frames);
     if (error !== null && typeof error === "object" && isPrototypeOf(G.Object.prototype, error)) {
       throw realm.refusal(String(error), frames); // worded as the module loader words it
     }
