@@ -73,6 +73,22 @@ def test_an_owners_programs_share_its_worker_and_no_other_program_does(
     assert owned(arm, host, WALK, owner).logs == ("4",)
 
 
+def test_a_process_keeps_the_workers_of_the_two_owners_it_served_last(arm: JavaScriptArm, host: Host) -> None:
+    first, second, third = (f"agent-{uuid.uuid4()}" for _ in range(3))
+    assert [owned(arm, host, WALK, owner).logs for owner in (first, second, third)] == [("1",)] * 3
+    assert owned(arm, host, WALK, third).logs == ("2",)
+    assert owned(arm, host, WALK, second).logs == ("2",)
+    assert owned(arm, host, WALK, first).logs == ("1",)  # its Worker was retired for the third's
+
+
+def test_a_worker_serves_one_owner_64_programs_then_the_next_gets_another(
+    arm: JavaScriptArm, host: Host
+) -> None:
+    owner = f"agent-{uuid.uuid4()}"
+    seen = [owned(arm, host, WALK, owner).logs[0] for _ in range(66)]
+    assert seen == [str(n) for n in range(1, 65)] + ["1", "2"]
+
+
 def test_a_program_that_failed_to_its_end_keeps_the_worker_and_a_fresh_realm_for_the_next(
     arm: JavaScriptArm, host: Host
 ) -> None:
