@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -71,6 +72,19 @@ def test_an_owners_programs_share_its_worker_and_no_other_program_does(
     assert owned(arm, host, WALK, None).logs == ("1",)
     assert owned(arm, host, WALK, None).logs == ("1",)
     assert owned(arm, host, WALK, owner).logs == ("4",)
+
+
+def test_an_owners_program_is_leased_the_process_holding_its_worker_not_the_one_given_back_last(
+    arm: JavaScriptArm, host: Host
+) -> None:
+    quick, slow = f"agent-{uuid.uuid4()}", f"agent-{uuid.uuid4()}"
+    lingers = WALK + "await Atomics.waitAsync(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400).value;\n"
+    with ThreadPoolExecutor(2) as pool:
+        held = pool.submit(owned, arm, host, lingers, slow)
+        assert owned(arm, host, WALK, quick).logs == ("1",)
+        assert held.result().logs == ("1",)  # its process went back last
+    assert owned(arm, host, WALK, quick).logs == ("2",)
+    assert owned(arm, host, WALK, slow).logs == ("2",)
 
 
 def test_a_process_keeps_the_workers_of_the_two_owners_it_served_last(arm: JavaScriptArm, host: Host) -> None:
