@@ -8,6 +8,7 @@ Worker, and show that only one owner's later programs ever do."""
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -85,6 +86,25 @@ def test_an_owners_program_is_leased_the_process_holding_its_worker_not_the_one_
         assert held.result().logs == ("1",)  # its process went back last
     assert owned(arm, host, WALK, quick).logs == ("2",)
     assert owned(arm, host, WALK, slow).logs == ("2",)
+
+
+def test_a_warm_worker_idle_for_two_seconds_is_retired_with_the_work_left_in_it(
+    arm: JavaScriptArm, host: Host
+) -> None:
+    owner = f"agent-{uuid.uuid4()}"
+    spins = (
+        "const cell = new Int32Array(new SharedArrayBuffer(4));\n"
+        "(function spin() {\n"
+        "  W.spins = (W.spins ?? 0) + 1;\n"
+        "  Atomics.waitAsync(cell, 0, 0, 1).value.then(spin);\n"
+        "})();\n"
+    )
+    assert owned(arm, host, WALK + spins, owner).logs == ("1",)
+    pause = "await Atomics.waitAsync(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100).value;\n"
+    still = WALK + "const before = W.spins;\n" + pause + "console.log(W.spins > before);\n"
+    assert owned(arm, host, still, owner).logs == ("2", "true")  # the first's work runs on
+    time.sleep(3.5)  # the rule is one of time: idle past 2 s, the Worker is retired
+    assert owned(arm, host, WALK + "console.log(W.spins);\n", owner).logs == ("1", "undefined")
 
 
 def test_a_process_keeps_the_workers_of_the_two_owners_it_served_last(arm: JavaScriptArm, host: Host) -> None:

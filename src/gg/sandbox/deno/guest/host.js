@@ -25,8 +25,10 @@
 //   after `rest` (sent once it is lifted), until the next run comes;
 // - a run names its owner (one agent incarnation) or none. A Worker whose program of an owner
 //   ended `ok` or `threw` is kept warm for that owner's next program instead of retired, for
-//   `WARM_RUNS` programs at most and for the `WARM_OWNERS` owners served last (the oldest is
-//   retired); a run of that owner takes it before any spare. Each program still runs in a realm
+//   `WARM_RUNS` programs at most, for the `WARM_OWNERS` owners served last (the oldest is
+//   retired) and while the next comes within `WARM_IDLE_MS` (work a program left behind runs
+//   no longer than that past its owner's last program); a run of that owner takes it before
+//   any spare. Each program still runs in a realm
 //   of its own (`realm.js`); only an owner's own later programs share its Worker's realm. A run
 //   with no owner gets a fresh Worker, retired after it;
 // - Workers have no `resourceLimits`: with them, Deno ends a Worker as out of memory on any
@@ -46,6 +48,9 @@ const RETIRE_WAIT_MS = 50; // the longest a run waits for the Worker retired bef
 // over 64 programs is under 1 ms each.
 const WARM_RUNS = 64;
 const WARM_OWNERS = 2; // kept warm per process: a process serves the few agents leased to it
+// A warm Worker idle this long is retired: an agent's programs in a row (a replay, a hand-over
+// chain) come far sooner, and a turn that waits for a model finds a spare booted meanwhile.
+const WARM_IDLE_MS = 2000;
 const encoder = new TextEncoder();
 const conn = await Deno.connect({ transport: "unix", path: Deno.args[0] });
 const writer = conn.writable.getWriter();
@@ -69,7 +74,7 @@ function bootWorker() {
   const ctl = new MessageChannel();
   const workerData = { ctl: ctl.port2, ...pool.bundle };
   const worker = new Worker(pool.boot, { workerData, transferList: [ctl.port2] });
-  const slot = { worker, ctl: ctl.port1, ready: false, run: null, program: null, dead: false, served: 0 };
+  const slot = { worker, ctl: ctl.port1, ready: false, run: null, program: null, dead: false, served: 0, idle: null };
   ctl.port1.on("message", (message) => onWorkerMessage(slot, message));
   worker.on("error", (error) => onWorkerError(slot, error));
   worker.on("exit", () => onWorkerExit(slot));
@@ -141,6 +146,7 @@ function warmWorker(owner) {
   if (typeof owner !== "string" || !pool.warm.has(owner)) return null;
   const slot = pool.warm.get(owner);
   pool.warm.delete(owner);
+  clearTimeout(slot.idle);
   return slot.dead ? null : slot;
 }
 
@@ -151,12 +157,17 @@ function keepWarm(slot, result) {
   if (result.status !== "ok" && result.status !== "threw") return false;
   pool.warm.delete(owner);
   pool.warm.set(owner, slot);
-  if (pool.warm.size > WARM_OWNERS) {
-    const [oldest, stale] = pool.warm.entries().next().value;
-    pool.warm.delete(oldest);
-    retire(stale);
-  }
+  slot.idle = setTimeout(() => coolDown(owner, slot), WARM_IDLE_MS);
+  if (pool.warm.size > WARM_OWNERS) coolDown(...pool.warm.entries().next().value);
   return true;
+}
+
+// `owner`'s warm Worker is retired, if it is still `slot`.
+function coolDown(owner, slot) {
+  if (pool.warm.get(owner) !== slot) return;
+  pool.warm.delete(owner);
+  clearTimeout(slot.idle);
+  retire(slot);
 }
 
 // No spare may take the run yet: say so once, with whether a Worker boots for it (none does when
