@@ -10,8 +10,10 @@ The same for Python (`python`, and `python-typed` with its `ty` check). Target: 
 
 Back to back comes two ways: in bursts of `BURST` programs with a turn's gap between bursts (a
 hand-over chain, several submissions of one reply: target ≤ 8 ms p50), and `RUNS` in a row with
-no gap at all, as a replay makes them (target ≤ 10 ms p50; the mean is printed too: every
-program gets a Worker booted for it, and a boot's CPU is spent whenever it comes).
+no gap at all, as a replay makes them: as one owner (one agent's replay, whose Worker is kept
+warm and gives each program a fresh realm; target ≤ 10 ms p50), and with no owner (every program
+gets a Worker booted for it, and a boot's CPU is spent whenever it comes); the mean is printed
+too.
 
 Then the cost of one host call on each arm, succeeding and failing (an `ApiError` the program
 catches), from `CALLS` calls made by one program, in `CALL_ROUNDS` rounds of one succeeding and one
@@ -30,7 +32,8 @@ costs above that floor, wall and CPU. No host call between a Deno guest and a Py
 less than the floor on this machine.
 
 Name sections to run only those: `bench/guest.py row calls` (`javascript`, `typescript`, `python`,
-`calls`, `floor`, the floor alone, and `row`, the in-a-row part of `javascript`).
+`calls`, `floor`, the floor alone, and `row`, the in-a-row part of `javascript`). What a warm Worker
+keeps over many programs is `bench/warm_memory.py`'s.
 """
 
 from __future__ import annotations
@@ -139,11 +142,14 @@ def echo_host(operation: str, args: Mapping[str, Any]) -> Any:
     return args.get("text")
 
 
-def timed(arm: Arm, source: str, idle: float) -> tuple[float, float]:
+ROW_OWNER = "bench/one-agent"  # the in-a-row programs' owner: one agent's replay
+
+
+def timed(arm: Arm, source: str, idle: float, owner: str | None = None) -> tuple[float, float]:
     """Wall time of one run in ms (as the caller sees it) and the guest's own duration."""
     time.sleep(idle)
     start = time.perf_counter()
-    execution = arm.run(source, echo_host, CEILINGS)
+    execution = arm.run(source, echo_host, CEILINGS, owner=owner)
     wall = (time.perf_counter() - start) * 1000
     if not execution.ok:
         raise SystemExit(f"benchmark program failed: {execution.failure}")
@@ -156,8 +162,10 @@ def summary(label: str, samples: list[float]) -> None:
     print(f"{label:<42} p50 {statistics.median(ordered):7.2f} ms   p95 {p95:7.2f} ms   (n={len(ordered)})")
 
 
-def series(arm: Arm, source: str, idle: float, pick: Callable[[tuple[float, float]], float]) -> list[float]:
-    return [pick(timed(arm, source, idle)) for _ in range(RUNS)]
+def series(
+    arm: Arm, source: str, idle: float, pick: Callable[[tuple[float, float]], float], owner: str | None = None
+) -> list[float]:
+    return [pick(timed(arm, source, idle, owner)) for _ in range(RUNS)]
 
 
 def bursts(arm: Arm, source: str) -> list[float]:
@@ -170,18 +178,24 @@ def bursts(arm: Arm, source: str) -> list[float]:
 
 
 def in_a_row(arm: Arm, label: str, source: str) -> None:
-    """RUNS programs with no gap at all, after a turn's gap (the spares booted as between turns)."""
+    """RUNS programs with no gap at all, after a turn's gap (the spares booted as between turns):
+    as one owner, against the target, then with no owner."""
+    print(f"{'load':<42} {load_average()}")
     time.sleep(BURST_GAP_SECS)
-    walls = series(arm, source, 0, lambda t: t[0])
-    summary(label, walls)
+    walls = series(arm, source, 0, lambda t: t[0], ROW_OWNER)
+    summary(label + ", one owner", walls)
     met = "met" if statistics.median(walls) <= ROW_TARGET_MS else "NOT met"
     print(f"{'':<42} mean {statistics.fmean(walls):7.2f} ms   (target ≤ {ROW_TARGET_MS:.0f} ms p50: {met})")
+    time.sleep(BURST_GAP_SECS)
+    fresh = series(arm, source, 0, lambda t: t[0])
+    summary(label + ", no owner", fresh)
+    print(f"{'':<42} mean {statistics.fmean(fresh):7.2f} ms")
 
 
 def call_costs() -> None:
     """The cost of one host call, succeeding and failing, on each arm: wall time, and the CPU time
     gg and the guest's processes spent (which a busy machine inflates far less), per call."""
-    print(f"host calls ({CALLS} in one program, {CALL_ROUNDS} rounds), load {_load()}")
+    print(f"host calls ({CALLS} in one program, {CALL_ROUNDS} rounds), load {load_average()}")
     bare = floor_costs()
     arms: list[tuple[str, Callable[[], JavaScriptArm | PythonArm], str, str]] = [
         ("JavaScript", lambda: JavaScriptArm(registry()), JS_CALLS, JS_FAILING),
@@ -206,7 +220,7 @@ def call_costs() -> None:
             print(f"{'JavaScript call, gg above the floor':<42} {above}")
         against = f"wall {ratio[0]:.2f}×  cpu {ratio[1]:.2f}× (target ≤ {FAILING_RATIO}×: {within})"
         print(f"{name + ' failing ÷ succeeding':<42} {against}")
-    print(f"{'load at the end':<42} {_load()}")
+    print(f"{'load at the end':<42} {load_average()}")
 
 
 def floor_costs() -> tuple[float, float]:
@@ -232,7 +246,7 @@ def paired(
     return rounds
 
 
-def _load() -> str:
+def load_average() -> str:
     return " ".join(f"{figure:.2f}" for figure in os.getloadavg())
 
 
@@ -332,8 +346,8 @@ def javascript() -> None:
         summary("4 host calls, idle gap, wall", series(arm, FOUR_CALLS, IDLE_SECS, lambda t: t[0]))
         summary(f"trivial, back to back in bursts of {BURST}, wall", bursts(arm, TRIVIAL))
         summary(f"4 host calls, back to back in bursts of {BURST}", bursts(arm, FOUR_CALLS))
-        in_a_row(arm, f"trivial, {RUNS} in a row, wall", TRIVIAL)
-        in_a_row(arm, f"4 host calls, {RUNS} in a row, wall", FOUR_CALLS)
+        in_a_row(arm, f"trivial, {RUNS} in a row", TRIVIAL)
+        in_a_row(arm, f"4 host calls, {RUNS} in a row", FOUR_CALLS)
         thousand = [timed(arm, THOUSAND, IDLE_SECS) for _ in range(5)]
         summary("1000 host calls in one program, wall", [t[0] for t in thousand])
         summary("1000 host calls in one program, guest", [t[1] for t in thousand])
@@ -342,8 +356,8 @@ def javascript() -> None:
 def in_a_row_only() -> None:
     with JavaScriptArm(registry()) as arm:
         timed(arm, TRIVIAL, 0)
-        in_a_row(arm, f"trivial, {RUNS} in a row, wall", TRIVIAL)
-        in_a_row(arm, f"4 host calls, {RUNS} in a row, wall", FOUR_CALLS)
+        in_a_row(arm, f"trivial, {RUNS} in a row", TRIVIAL)
+        in_a_row(arm, f"4 host calls, {RUNS} in a row", FOUR_CALLS)
 
 
 SECTIONS: dict[str, Callable[[], object]] = {

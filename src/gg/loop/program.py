@@ -62,8 +62,16 @@ def _run_link(agent: Incarnation, run: Run, source: str, deferred: DeferredDecla
     membrane = Membrane(setup.registry, scope, agent.stream, setup.language.id, run.clock, aside)
     arm = run.arm(setup.language, setup.registry)
     ceilings = replace(setup.ceilings, run_left=run.left)
-    execution = arm.run(source, membrane, ceilings, held.surface.modules.current())
+    modules = held.surface.modules.current()
+    execution = arm.run(source, membrane, ceilings, modules, owner=_owner(agent))
     return Link(source, execution, membrane.counts, scope.declarations)
+
+
+def _owner(agent: Incarnation) -> str:
+    """Who a program runs for, to its arm: one incarnation of one agent (its id, its profile and
+    the incarnation itself), so a successor, a child or another agent never shares its guest
+    scope."""
+    return f"{agent.id}/{agent.setup.slug}/{id(agent):x}"
 
 
 def _program_scope(agent: Incarnation, run: Run, deferred: DeferredDeclarations) -> ProgramScope:

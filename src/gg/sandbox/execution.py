@@ -104,7 +104,12 @@ class Arm(Protocol):
         host: HostCalls,
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
-    ) -> Execution: ...
+        *,
+        owner: str | None = None,
+    ) -> Execution:
+        """Run `source` to its end; `owner` (one agent incarnation) lets the arm serve that
+        owner's programs from a warm engine scope, never shared with another owner."""
+        ...
 
     def close(self) -> None: ...
 

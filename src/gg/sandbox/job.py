@@ -6,6 +6,9 @@ Rules kept here:
 - a job holds the program, the code modules loaded for it, its two ceilings and what is left of
   the run's time (read live: the run's deadline stops it too); how an engine reads the program
   (TypeScript stripped, Python type-checked first) is the engine's own option;
+- a job's `owner` names who runs it (one agent incarnation): an engine may serve an owner's
+  programs one after another from one warm engine scope, and never shares one between owners;
+  `None` (the default) asks for a fresh scope of its own;
 - a report's `status` is one `GuestStatus`; `failure` is the guest's own description of what the
   program threw, `detail` the engine's last words when it was lost, `diagnostics` the checker's
   rejection, `compile_ms` the check's time where the guest checks, and `crowded` says the guest
@@ -49,12 +52,20 @@ class Job:
     timeout_secs: float
     memory_bytes: int
     run_left: RunLeft = field(default=unbounded, compare=False)
+    owner: str | None = None
 
     @classmethod
-    def of(cls, program: str, modules: Sequence[CodeModule], ceilings: Ceilings) -> Job:
-        """The job of `program` under `ceilings`."""
+    def of(
+        cls, program: str, modules: Sequence[CodeModule], ceilings: Ceilings, owner: str | None = None
+    ) -> Job:
+        """The job of `program` under `ceilings`, run for `owner`."""
         return cls(
-            program, tuple(modules), ceilings.timeout_secs, ceilings.max_memory_bytes, ceilings.run_left
+            program,
+            tuple(modules),
+            ceilings.timeout_secs,
+            ceilings.max_memory_bytes,
+            ceilings.run_left,
+            owner,
         )
 
 

@@ -3,10 +3,10 @@ whole run, so a program waiting in a host call (a parent waiting for its sub-age
 another agent's program on the same arm.
 
 Rules kept here:
-- `lease(need)` hands out an idle process that fits `need` (the one given back last first), else
-  starts a new one; when no idle process fits, the last one given back is stopped first, so a
-  larger need replaces a process rather than adding one. A process that died while idle is never
-  handed out;
+- `lease(need)` hands out an idle process that fits `need` (one the caller `prefer`s first, then
+  the one given back last), else starts a new one; when no idle process fits, the last one given
+  back is stopped first, so a larger need replaces a process rather than adding one. A process
+  that died while idle is never handed out;
 - starting happens outside the lock: a slow start holds up no one else;
 - the lease ends with its `with` block: the process goes back to the idle spares, the one idle
   longest stopped past `spares`; it is stopped instead when the block raised, when its holder
@@ -88,9 +88,10 @@ class Leases(Generic[P]):
         return self._started
 
     @contextlib.contextmanager
-    def lease(self, need: int) -> Generator[P]:
-        """A process of the caller's own for the `with` block."""
-        process = self._take(need)
+    def lease(self, need: int, prefer: Callable[[P], bool] | None = None) -> Generator[P]:
+        """A process of the caller's own for the `with` block; an idle one `prefer` picks, if
+        it fits, before the others."""
+        process = self._take(need, prefer)
         try:
             yield process
         except BaseException:
@@ -138,9 +139,9 @@ class Leases(Generic[P]):
                 return
         process.kill()
 
-    def _take(self, need: int) -> P:
+    def _take(self, need: int, prefer: Callable[[P], bool] | None = None) -> P:
         with self._lock:
-            process, doomed = self._pick(need)
+            process, doomed = self._pick(need, prefer)
             if process is not None:
                 self._hold(process)
         for stale in doomed:
@@ -152,11 +153,13 @@ class Leases(Generic[P]):
                 self._hold(process)
         return process
 
-    def _pick(self, need: int) -> tuple[P | None, list[P]]:
-        """An idle process that fits `need`, and the idle ones to stop (dead, or in its way)."""
+    def _pick(self, need: int, prefer: Callable[[P], bool] | None) -> tuple[P | None, list[P]]:
+        """An idle process that fits `need` (a preferred one first), and the idle ones to stop
+        (dead, or in its way)."""
         dead = [process for process in self._idle if not process.alive()]
         self._idle = [process for process in self._idle if process not in dead]
-        for process in reversed(self._idle):
+        preferred = [process for process in self._idle if prefer is not None and prefer(process)]
+        for process in [*reversed(preferred), *reversed(self._idle)]:
             if self._fits(process, need):
                 self._idle.remove(process)
                 return process, dead

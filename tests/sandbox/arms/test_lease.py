@@ -170,3 +170,25 @@ def test_no_replacement_is_kept_once_the_pool_was_closed() -> None:
         leases.discard(process, replace=1)
     time.sleep(0.05)
     assert leases.started == 1 and len(made) == 1
+
+
+def test_a_lease_takes_the_idle_process_it_prefers_before_the_one_given_back_last() -> None:
+    leases, made = _leases()
+    with leases.lease(1) as first, leases.lease(1) as second:
+        assert first is not second
+    # `first` went back last, so a plain lease would take it; one preferring `second` takes that
+    with leases.lease(1, lambda process: process is second) as preferred:
+        assert preferred is second
+    with leases.lease(1) as plain:
+        assert plain is second  # given back last now
+    with leases.lease(1, lambda process: process is first) as again:
+        assert again is first
+    assert leases.started == 2 and made == [first, second]
+
+
+def test_a_preferred_process_too_small_for_the_need_is_passed_over() -> None:
+    leases, _ = _leases()
+    with leases.lease(1) as small:
+        pass
+    with leases.lease(2, lambda process: process is small) as large:
+        assert large is not small and large.size == 2

@@ -136,6 +136,24 @@ def test_constructs_that_need_code_keep_their_positions_through_a_map(arm: TypeS
     ]
 
 
+def test_an_owners_typescript_programs_share_a_worker_each_in_a_fresh_realm_with_its_own_map(
+    arm: TypeScriptArm, host: Host
+) -> None:
+    owner = f"agent-{time.monotonic_ns()}"
+    count = (
+        "const W: { seen?: number } = TextEncoder.constructor('return globalThis')();\n"
+        "W.seen = (W.seen ?? 0) + 1;\n"
+        "console.log(W.seen, typeof (globalThis as { left?: number }).left);\n"
+        "(globalThis as { left?: number }).left = 1;\n"
+    )
+    throws = "enum Level { Low, High }\nthrow new Error('level ' + Level.High);\n"
+    first = arm.run(count, host, CEILINGS, owner=owner)
+    second = arm.run(count + throws, host, CEILINGS, owner=owner)
+    assert first.ok and first.logs == ("1 undefined",)
+    assert second.logs == ("2 undefined",)
+    assert failure_text(second).splitlines() == ["Error: level 1", "    at program.ts:6:7"]
+
+
 def test_the_guests_globals_are_declared_and_timers_network_and_dom_are_not(
     arm: TypeScriptArm, host: Host
 ) -> None:

@@ -58,8 +58,10 @@ class JavaScriptArm(ClosesOnExit):
         host: HostCalls,
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
+        *,
+        owner: str | None = None,
     ) -> Execution:
-        job = Job.of(source, modules, ceilings)
+        job = Job.of(source, modules, ceilings, owner)
         return execution_of(self._pool.run(job, host, SourceLanguage.JS), job, ceilings)
 
     def close(self) -> None:

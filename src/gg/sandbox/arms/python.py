@@ -65,8 +65,10 @@ class PythonArm(ClosesOnExit):
         host: HostCalls,
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
+        *,
+        owner: str | None = None,
     ) -> Execution:
-        job = Job.of(source, modules, ceilings)
+        job = Job.of(source, modules, ceilings, owner)
         report = self._pool.run(job, host, checked=self._checked)
         failure = failure_of(report, ceilings, self._declared, [module.key for module in modules])
         compile_ms = (report.compile_ms or 0.0) if self._checked else None

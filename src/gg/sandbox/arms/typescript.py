@@ -72,6 +72,8 @@ class TypeScriptArm(ClosesOnExit):
         host: HostCalls,
         ceilings: Ceilings,
         modules: Sequence[CodeModule] = (),
+        *,
+        owner: str | None = None,
     ) -> Execution:
         started = time.perf_counter()
         try:
@@ -86,7 +88,7 @@ class TypeScriptArm(ClosesOnExit):
         if errors:
             failure = compile_failure(errors, source, self._words, self._checker.scrubbed)
             return Execution(failure=failure, duration_ms=0.0, compile_ms=compile_ms)
-        job = Job.of(source, modules, ceilings)
+        job = Job.of(source, modules, ceilings, owner)
         return execution_of(self._pool.run(job, host, SourceLanguage.TS), job, ceilings, compile_ms)
 
     def close(self) -> None:

@@ -69,7 +69,8 @@ def build_bundle(registry: Registry, call_cap: int = MAX_SDK_CALLS) -> GuestBund
         sdk[f"sdk:/{family}.js"] = family_module(family, registry.in_family(family))
     external = frozenset(op.wire for op in registry if op.waits_externally)
     words = guest_words(families, call_cap)
-    return GuestBundle(_guest_source("boot.js"), sdk, words, families, external, call_cap)
+    boot = _guest_source("boot.js") + _guest_source("realm.js")
+    return GuestBundle(boot, sdk, words, families, external, call_cap)
 
 
 def aggregate_module(families: Iterable[str]) -> str:

@@ -1,9 +1,13 @@
-"""A pool of long-lived Deno processes, each running one program at a time in a fresh Worker.
+"""A pool of long-lived Deno processes, each running one program at a time in a realm of its own.
 
 Rules kept here:
 - a program runs on a process leased to it for its whole run (`gg.sandbox.lease`): a program
   running on another thread, or waiting there in a host call, never holds it up; an idle process
   serves the next program;
+- a job's owner is named in its `run` message: the guest keeps the Worker of an owner's program
+  that ended `ok` or `threw` warm for that owner's next program (`guest/host.js`), so the lease
+  prefers the idle process that ran the owner's last such program. A job with no owner runs in
+  a fresh Worker, as every job of another owner does;
 - each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
   an empty cwd, the folder of its runs' pipes), a minimal environment, stdin from /dev/null, and
   permission for its one socket path and that folder only; its `DENO_DIR` is the cache gg's
@@ -40,6 +44,7 @@ from __future__ import annotations
 import itertools
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable
 from enum import StrEnum
@@ -65,6 +70,9 @@ DATA_BASE_BYTES = 4608 * 1024**2
 MAIN_HEAP_MB = 1024
 _MiB = 1024 * 1024
 
+WARM_OWNERS_KEPT = 256  # owners whose last process is remembered, for the lease to prefer it
+# Statuses after which the next program keeps the Worker warm for the same owner.
+_WARM_AFTER = frozenset({GuestStatus.OK, GuestStatus.THREW})
 # Statuses after which the next program gets a fresh process: a trap leaves the engine suspect, and
 # an out-of-memory Worker's memory may not be back yet, so the next Worker could not boot in it.
 _FRESH_PROCESS_AFTER = frozenset({GuestStatus.TRAP, GuestStatus.OOM})
@@ -99,6 +107,8 @@ class DenoPool:
         self._clock = clock
         self._leases = Leases(self._start, _fits, spares)
         self._ids = itertools.count(1)
+        self._warm: dict[str, DenoProcess] = {}  # owner -> the process holding its warm Worker
+        self._warm_lock = threading.Lock()
 
     @property
     def pid(self) -> int | None:
@@ -114,7 +124,7 @@ class DenoPool:
     def run(self, job: Job, host: HostCalls, language: SourceLanguage = SourceLanguage.JS) -> GuestReport:
         """Run `job` to its end on a process of its own, serving its host calls with `host`."""
         heap = heap_mb(job)
-        with self._leases.lease(heap) as process:
+        with self._leases.lease(heap, self._holds_warm(job.owner)) as process:
             run_id = next(self._ids)
             process.process.forget_words()
             started = time.monotonic()
@@ -127,10 +137,35 @@ class DenoPool:
             except OSError as error:
                 raise GgDefect(FatalFault.HOST_FAULT, f"the run's pipes were not made: {error}") from error
             message = run_message(run_id, job.program, language.value, job.modules, channel.paths)
+            if job.owner is not None:
+                message["owner"] = job.owner
             try:
-                return self._ran(process, message, Serving(held, host, streamed, channel), heap, started)
+                report = self._ran(process, message, Serving(held, host, streamed, channel), heap, started)
             finally:
                 channel.close()
+            self._remember(job.owner, process, report)
+            return report
+
+    def _holds_warm(self, owner: str | None) -> Callable[[DenoProcess], bool] | None:
+        """Whether a process holds `owner`'s warm Worker, for the lease to prefer it."""
+        if owner is None:
+            return None
+        with self._warm_lock:
+            holder = self._warm.get(owner)
+        return lambda process: process is holder
+
+    def _remember(self, owner: str | None, process: DenoProcess, report: GuestReport) -> None:
+        """Note the process that now holds `owner`'s warm Worker (the guest kept it after a
+        program that ended `ok` or `threw`); the oldest owners are forgotten past
+        `WARM_OWNERS_KEPT`."""
+        if owner is None:
+            return
+        with self._warm_lock:
+            self._warm.pop(owner, None)
+            if report.status in _WARM_AFTER and not report.crowded:
+                self._warm[owner] = process
+            while len(self._warm) > WARM_OWNERS_KEPT:
+                del self._warm[next(iter(self._warm))]
 
     def _ran(
         self, process: DenoProcess, message: dict[str, Any], serving: Serving, heap: int, started: float

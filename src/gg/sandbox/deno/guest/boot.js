@@ -1,27 +1,31 @@
-// The worker boot module: one fresh node:worker_threads Worker runs one program.
+// The worker boot module: a node:worker_threads Worker that runs programs, each in a realm of its
+// own (`realm.js`, appended to this module), one at a time.
 //
 // Rules kept here:
 // - every specifier resolves through `resolveSpecifier`: `gg`, `gg:<family>`, `gg:core` and
 //   `lib:<key>` for anyone; `sdk:/...` and the program itself only for gg's own modules; every
-//   other specifier becomes a `refused:` URL whose load throws the refusal sentence (a throwing
-//   resolve hook is ignored for static `node:` imports, a throwing load is not);
-// - the lockdown runs after the node imports and before the program: what a program must not
-//   reach is deleted, timers and fetch are throwers naming what is missing;
+//   other specifier becomes a `refused:` URL whose load throws the refusal sentence;
+// - the lockdown runs on the Worker's own global after the node imports: what a program must
+//   not reach is deleted, timers and fetch are throwers naming what is missing; a realm gets
+//   what is left;
 // - the program talks to gg over the run's own two named pipes, never through the main thread:
 //   its calls, the lines it logs and the run's `end` go out as JSON lines, built here from
 //   strings alone (nothing a program planted on a prototype can change a line), and each call
-//   blocks until its one reply line has come back;
+//   blocks until its one reply line has come back; the pipes are closed at the run's end;
 // - console output is kept here, each line cut to 2 KiB: the first lines go out one by one (a
 //   program stopped at its ceiling keeps them), then at most every `LOG_BATCH_MS`, and before
 //   every call and at the end; between two batches only the last `MAX_LOG_LINES` are kept, the
 //   others counted as dropped;
-// - the program's outcome is the first uncaught failure: the module's own throw, an error raised
-//   from a job, or a rejection still unhandled once the job queue is empty;
+// - the program's outcome is the first uncaught failure of its own: the module's own throw, an
+//   error raised from a job, or a rejection of one of its realm's promises still unhandled once
+//   the job queue is empty; a failure of another realm (work an earlier program left behind)
+//   is not counted;
 // - a TypeScript program (`program.ts`) and a `.ts` code module run with their types stripped:
 //   blanked out in place, so every position stays the author's; a construct that needs code
 //   (an enum, a parameter property) is transformed instead, with a source map naming the file.
-import { registerHooks, stripTypeScriptTypes } from "node:module";
+import { stripTypeScriptTypes } from "node:module";
 import { setImmediate } from "node:timers";
+import vm from "node:vm";
 import { workerData } from "node:worker_threads";
 
 const { ctl, sdk, words, families, callCap, plainDepth } = workerData;
@@ -33,6 +37,8 @@ const post = ctl.postMessage.bind(ctl);
 const uncurry = (f) => G.Function.prototype.call.bind(f);
 const writeFile = uncurry(G.Deno.FsFile.prototype.writeSync);
 const readFile = uncurry(G.Deno.FsFile.prototype.readSync);
+const closeFile = uncurry(G.Deno.FsFile.prototype.close);
+const isPrototypeOf = uncurry(G.Object.prototype.isPrototypeOf);
 const encoder = new G.TextEncoder();
 const decoder = new G.TextDecoder();
 const encodeText = uncurry(G.TextEncoder.prototype.encode);
@@ -63,7 +69,6 @@ const FRAME_CHARS = 400; // characters (code points) of one frame, its location 
 const PROGRAM_URLS = { js: "sandbox:/program.js", ts: "sandbox:/program.ts" };
 const STRIPPED_NAME = "file:///stripTypeScriptTypes.ts";
 const MAP_PREFIX = "//# sourceMappingURL=data:application/json;base64,";
-const BRIDGE = Symbol.for("gg.bridge");
 const stripTypes = stripTypeScriptTypes;
 const decodeBase64 = G.atob;
 const encodeBase64 = G.btoa;
@@ -84,7 +89,7 @@ function say(key, values) {
 
 function isInternalParent(parentURL) {
   const parent = String(parentURL ?? "");
-  return parent.startsWith("sdk:/") || parent.startsWith("data:");
+  return parent.startsWith("sdk:/");
 }
 
 function refuse(spec, sentence) {
@@ -136,8 +141,9 @@ function renamed(error, url) {
 function mapped(code, url) {
   const at = lastIndexOfText(code, MAP_PREFIX);
   if (at < 0) return code;
-  const map = decodeBase64(trimText(sliceText(code, at + MAP_PREFIX.length)));
-  return sliceText(code, 0, at) + MAP_PREFIX + encodeBase64(replaceAllText(map, STRIPPED_NAME, url));
+  const map = replaceAllText(decodeBase64(trimText(sliceText(code, at + MAP_PREFIX.length))), STRIPPED_NAME, url);
+  keepSourceMap(url, map);
+  return sliceText(code, 0, at) + MAP_PREFIX + encodeBase64(map);
 }
 
 function stripped(source, url) {
@@ -153,15 +159,6 @@ function stripped(source, url) {
   }
 }
 
-registerHooks({
-  resolve(spec, context) {
-    return { url: resolveSpecifier(String(spec), context?.parentURL), shortCircuit: true };
-  },
-  load(url) {
-    return { format: "module", source: loadSource(String(url)), shortCircuit: true };
-  },
-});
-
 // ---- the run's channel ---------------------------------------------------------------------
 
 const READ_BYTES = 1 << 16;
@@ -173,6 +170,18 @@ const channel = { calls: null, replies: null };
 function openChannel(paths) {
   channel.calls = openFile(paths.calls, { write: true });
   channel.replies = openFile(paths.replies, { read: true });
+}
+
+function closeChannel() {
+  for (const file of [channel.calls, channel.replies]) {
+    try {
+      closeFile(file);
+    } catch {
+      // already closed
+    }
+  }
+  channel.calls = null;
+  channel.replies = null;
 }
 
 // One line out: `text` is gg's own JSON, built from strings alone.
@@ -262,28 +271,14 @@ function record(args) {
   if (logs.count <= EAGER_LOG_LINES || now() - logs.lastFlush >= LOG_BATCH_MS) flushLogs();
 }
 
-function makeConsole() {
-  const out = (...args) => record(args);
-  const quiet = () => {};
-  const methods = { log: out, info: out, debug: out, warn: out, error: out, trace: out, dir: out, dirxml: out, table: out };
-  methods.assert = (condition, ...args) => { if (!condition) record(["Assertion failed", ...args]); };
-  for (const name of ["count", "countReset", "group", "groupCollapsed", "groupEnd", "time", "timeEnd", "timeLog", "clear", "profile", "profileEnd", "timeStamp"]) methods[name] = quiet;
-  return G.Object.freeze(methods);
-}
-
 // ---- the bridge ----------------------------------------------------------------------------
 
+// One call out and its reply line. The realm's runtime gets this only through `bridgeOf`.
 function invoke(operation, argsJson) {
   flushLogs();
   sendLine('{"t":"call","op":' + stringify(operation) + ',"args":' + argsJson + "}");
   return receiveLine();
 }
-
-const calls = { cap: callCap, made: 0, refused: 0 };
-G[BRIDGE] = { invoke, words, calls, plainDepth };
-const { ApiError } = await import("gg:core");
-await import("gg");
-delete G[BRIDGE];
 
 // ---- failure capture -----------------------------------------------------------------------
 
@@ -331,7 +326,9 @@ function ownProperties(error) {
 }
 
 function kindOf(error) {
-  if (error instanceof ApiError) return "api";
+  const realm = current.realm;
+  if (realm !== null && realm.ApiError !== null && error instanceof realm.ApiError) return "api";
+  if (realm !== null && error instanceof realm.ReferenceError) return "name";
   if (error instanceof ReferenceErrorClass) return "name";
   return "throw";
 }
@@ -366,7 +363,7 @@ function describe(error, rejected) {
       const value = kept(fullText(error), HEAD_CHARS);
       return { kind: "throw", rejected, value: value.text, valueCut: value.cut };
     }
-    const { head, frames } = splitStack(error.stack);
+    const { head, frames } = splitStack(remapped(error.stack));
     const fallback = `${error.name}: ${error.message}`;
     const shown = kept(head || fallback, HEAD_CHARS);
     return { kind: kindOf(error), rejected, head: shown.text, headCut: shown.cut, frames, props: ownProperties(error) };
@@ -375,14 +372,34 @@ function describe(error, rejected) {
   }
 }
 
-const outcome = { failure: null };
+// The program now running: its realm, its outcome, its calls; `null` between programs.
+const current = { run: null, realm: null };
 
 function fail(error, rejected) {
-  if (outcome.failure === null) outcome.failure = describe(error, rejected);
+  const run = current.run;
+  if (run === null || run.over) return;
+  if (run.failure === null) run.failure = describe(error, rejected);
 }
 
-G.addEventListener("error", (event) => { event.preventDefault(); fail(event.error, false); });
-G.addEventListener("unhandledrejection", (event) => { event.preventDefault(); fail(event.reason, true); });
+// A failure counts for the program now running only when it is that program's own: an object
+// of another realm (an earlier program's leftover work) is dropped.
+function ownFailure(error) {
+  const realm = current.realm;
+  if (realm === null) return false;
+  if (error === null || (typeof error !== "object" && typeof error !== "function")) return true;
+  return isPrototypeOf(realm.ObjectPrototype, error) || isPrototypeOf(G.Object.prototype, error);
+}
+
+G.addEventListener("error", (event) => { event.preventDefault(); if (ownFailure(event.error)) fail(event.error, false); });
+G.addEventListener("unhandledrejection", (event) => {
+  event.preventDefault();
+  if (ownPromise(event.promise)) fail(event.reason, true);
+});
+
+function ownPromise(promise) {
+  const realm = current.realm;
+  return realm !== null && isPrototypeOf(realm.PromisePrototype, promise);
+}
 
 // ---- lockdown ------------------------------------------------------------------------------
 
@@ -407,7 +424,6 @@ function lockdown() {
     const thrower = { [name]() { throw new Error(say("unavailable", { name })); } }[name];
     G.Object.defineProperty(G, name, { value: thrower, writable: true, configurable: true, enumerable: false });
   }
-  G.Object.defineProperty(G, "console", { value: makeConsole(), writable: true, configurable: true, enumerable: false });
 }
 
 lockdown();
@@ -430,18 +446,63 @@ async function runProgram(message) {
   program = message.program;
   programUrl = message.lang === "ts" ? PROGRAM_URLS.ts : PROGRAM_URLS.js;
   libs = new Map(G.Object.entries(message.libs ?? {}));
+  refusals.clear();
+  sourceMaps.clear();
+  logs.count = 0;
+  logs.lastFlush = -Infinity;
+  const next = prepared === null ? openRun() : prepared.catch(openRun);
+  prepared = null;
+  const opened = await next.catch((error) => ({ run: newRun(), realm: null, error }));
+  current.run = opened.run;
+  current.realm = opened.realm;
   try {
-    await import(programUrl);
+    if (opened.realm === null) throw opened.error;
+    await evaluated(opened.realm, programUrl);
     await drained();
   } catch (error) {
     fail(error, false);
   }
+  endRun(opened.run);
+}
+
+// ---- realms made ahead ---------------------------------------------------------------------
+
+// The next program's run record and realm, its SDK loaded, made while the Worker waits: at boot
+// and, for a Worker kept for its owner, once gg has lifted the data limit (`prepare`).
+let prepared = null;
+
+function newRun() {
+  return { over: false, failure: null, calls: null };
+}
+
+async function openRun() {
+  const run = newRun();
+  return { run, realm: await openRealm(run) };
+}
+
+function prepare() {
+  if (prepared !== null) return prepared;
+  prepared = openRun();
+  prepared.catch(() => {}); // the run that takes it opens another
+  return prepared;
+}
+
+// The run is over: its bridge is revoked, so what the program left behind can never call, log
+// or end a run again; its last lines and `end` go out, the channel is closed.
+function endRun(run) {
   flushLogs();
+  run.over = true;
   sendLine('{"t":"end"}');
-  post({ t: "done", failure: outcome.failure, refusedCalls: calls.refused });
+  closeChannel();
+  const refusedCalls = run.calls === null ? 0 : Number(run.calls.refused) || 0;
+  current.run = null;
+  current.realm = null;
+  post({ t: "done", failure: run.failure, refusedCalls });
 }
 
 ctl.on("message", (message) => {
   if (message?.t === "run") runProgram(message);
+  else if (message?.t === "prepare") prepare();
 });
-post({ t: "ready" });
+// `realm.js` is evaluated by now: the first realm is made before the Worker says it is ready.
+queueMicrotask(() => prepare().finally(() => post({ t: "ready" })));

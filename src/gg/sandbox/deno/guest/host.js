@@ -23,6 +23,14 @@
 //   the one retired last has ended (or `RETIRE_WAIT_MS` passed), says `started`, and hands the
 //   program to its Worker on `go` (sent once the limit is set); spares are booted again only
 //   after `rest` (sent once it is lifted), until the next run comes;
+// - a run names its owner (one agent incarnation) or none. A Worker whose program of an owner
+//   ended `ok` or `threw` is kept warm for that owner's next program instead of retired, for
+//   `WARM_RUNS` programs at most, for the `WARM_OWNERS` owners served last (the oldest is
+//   retired) and while the next comes within `WARM_IDLE_MS` (work a program left behind runs
+//   no longer than that past its owner's last program); a run of that owner takes it before
+//   any spare. Each program still runs in a realm
+//   of its own (`realm.js`); only an owner's own later programs share its Worker's realm. A run
+//   with no owner gets a fresh Worker, retired after it;
 // - Workers have no `resourceLimits`: with them, Deno ends a Worker as out of memory on any
 //   last-resort collection, so an allocation the data limit refuses never becomes the RangeError
 //   that names the program's line. The heap is bounded by the data limit and V8's own flags;
@@ -35,13 +43,21 @@ const SPARE_WORKERS = 4; // a whole hand-over chain runs back to back on Workers
 const REFILL_IDLE_MS = 100; // idle this long (between turns), the spares are booted again
 const MAX_LINGERING_WORKERS = 2; // retired Workers still alive past which a process is crowded
 const RETIRE_WAIT_MS = 50; // the longest a run waits for the Worker retired before it to end
+// A warm Worker serves one owner this many programs, then is retired: what realms leave in the
+// Worker (compiled code V8 keeps, the blob store) is bounded by it, and a boot (~50 ms) spread
+// over 64 programs is under 1 ms each.
+const WARM_RUNS = 64;
+const WARM_OWNERS = 2; // kept warm per process: a process serves the few agents leased to it
+// A warm Worker idle this long is retired: an agent's programs in a row (a replay, a hand-over
+// chain) come far sooner, and a turn that waits for a model finds a spare booted meanwhile.
+const WARM_IDLE_MS = 2000;
 const encoder = new TextEncoder();
 const conn = await Deno.connect({ transport: "unix", path: Deno.args[0] });
 const writer = conn.writable.getWriter();
 
 const pool = {
   boot: null, bundle: null, spares: [], current: null, waiting: null, refill: null,
-  retired: new Set(), announced: false, resting: true,
+  retired: new Set(), announced: false, resting: true, warm: new Map(), // owner -> Worker, oldest first
 };
 
 function send(line) {
@@ -58,7 +74,7 @@ function bootWorker() {
   const ctl = new MessageChannel();
   const workerData = { ctl: ctl.port2, ...pool.bundle };
   const worker = new Worker(pool.boot, { workerData, transferList: [ctl.port2] });
-  const slot = { worker, ctl: ctl.port1, ready: false, run: null, program: null, dead: false };
+  const slot = { worker, ctl: ctl.port1, ready: false, run: null, program: null, dead: false, served: 0, idle: null };
   ctl.port1.on("message", (message) => onWorkerMessage(slot, message));
   worker.on("error", (error) => onWorkerError(slot, error));
   worker.on("exit", () => onWorkerExit(slot));
@@ -78,11 +94,12 @@ function refill() {
   bootWorker();
 }
 
-// After `rest`: the next spare at once when none is left, else only once the process has been
-// idle a while.
+// After `rest`: each warm Worker makes its next realm ahead; the next spare is booted at once
+// when none is left, else only once the process has been idle a while.
 function rested() {
   pool.resting = true;
   prune();
+  for (const slot of pool.warm.values()) if (!slot.dead) slot.ctl.postMessage({ t: "prepare" });
   scheduleRefill(pool.spares.length === 0 ? 0 : REFILL_IDLE_MS);
 }
 
@@ -112,14 +129,45 @@ function startRun(message) {
   if (pool.refill !== null) clearTimeout(pool.refill);
   pool.refill = null;
   prune();
-  const slot = settled(message) ? pool.spares.shift() ?? null : null;
+  const slot = settled(message) ? warmWorker(message.owner) ?? pool.spares.shift() ?? null : null;
   if (slot === null) return waitForSpare(message);
   const waited = pool.waiting !== null ? { waitedMs: performance.now() - message.received } : {};
   pool.waiting = null;
-  slot.run = { id: message.id, started: performance.now(), over: false };
+  const owner = typeof message.owner === "string" ? message.owner : null;
+  slot.run = { id: message.id, started: performance.now(), over: false, owner };
+  slot.served += 1;
   slot.program = { t: "run", program: message.program, lang: message.lang, libs: message.libs, channel: message.channel };
   pool.current = slot;
   sendMessage({ t: "started", id: message.id, ...waited });
+}
+
+// The Worker kept warm for `owner`, taken out of the warm set; none for a run with no owner.
+function warmWorker(owner) {
+  if (typeof owner !== "string" || !pool.warm.has(owner)) return null;
+  const slot = pool.warm.get(owner);
+  pool.warm.delete(owner);
+  clearTimeout(slot.idle);
+  return slot.dead ? null : slot;
+}
+
+// After its program ended `ok` or `threw`, a Worker serves its owner again while it may.
+function keepWarm(slot, result) {
+  const owner = slot.run.owner;
+  if (owner === null || slot.dead || slot.served >= WARM_RUNS) return false;
+  if (result.status !== "ok" && result.status !== "threw") return false;
+  pool.warm.delete(owner);
+  pool.warm.set(owner, slot);
+  slot.idle = setTimeout(() => coolDown(owner, slot), WARM_IDLE_MS);
+  if (pool.warm.size > WARM_OWNERS) coolDown(...pool.warm.entries().next().value);
+  return true;
+}
+
+// `owner`'s warm Worker is retired, if it is still `slot`.
+function coolDown(owner, slot) {
+  if (pool.warm.get(owner) !== slot) return;
+  pool.warm.delete(owner);
+  clearTimeout(slot.idle);
+  retire(slot);
 }
 
 // No spare may take the run yet: say so once, with whether a Worker boots for it (none does when
@@ -152,7 +200,7 @@ function finish(slot, result) {
   if (run === null || run.over) return;
   run.over = true;
   const lingering = pool.retired.size;
-  retire(slot);
+  if (!keepWarm(slot, result)) retire(slot);
   if (pool.current === slot) pool.current = null;
   const ms = performance.now() - run.started;
   const crowded = lingering > MAX_LINGERING_WORKERS;

@@ -309,6 +309,7 @@ export function call(spec, required, options) {
   readOptions(spec, options, args);
   const answer = parse(invoke(spec.wire, stringify(args)));
   if (!answer.ok) {
+    if (answer.closed !== undefined) throw new Error(String(answer.closed));
     const error = answer.error;
     throw new ApiError(String(error.operation), String(error.code), String(error.message));
   }
