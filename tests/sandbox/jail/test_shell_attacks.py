@@ -221,11 +221,18 @@ class World:
 
 @pytest.fixture
 def world(
-    request: pytest.FixtureRequest, tmp_path: Path, arms: ArmShelf, monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    arms: ArmShelf,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[World]:
     case = yaml.safe_load(Path(request.param).read_text())
     build_canary(tmp_path, case)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    # gg's own Deno cache (a guest started here fills it) is kept apart from the home whose every
+    # byte the case checks: Deno writes it, never the command
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("gg-cache")))
     for name, value in ENVIRONMENT.items():
         monkeypatch.setenv(name, value)
     listener = Listener()
