@@ -82,3 +82,14 @@ def test_two_profiles_defining_one_mcp_server_otherwise_are_named_beside_every_o
         "  - agents[1].capabilities[2].params.servers.notes: defines the server otherwise than"
         ' agents[0].capabilities[2].params.servers.notes (found ["python3", "other.py"])',
     ]
+
+
+def test_max_turns_past_what_a_store_holds_is_refused_not_shown_as_a_whole_number(folder: Path) -> None:
+    document = example()
+    document["limits"]["maxTurns"] = 1e300
+    path = write(folder, document)
+    assert check_report(path) == (
+        2,
+        f"{path}: 1 defect\n  - limits.maxTurns: must be a whole number from 1 to 9223372036854775807, "
+        "the most a store holds (found 1e+300)",
+    )
