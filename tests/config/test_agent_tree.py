@@ -263,6 +263,42 @@ def test_a_state_no_edge_leads_to_is_refused(folder: Path) -> None:
     assert defect.found == '"orphan"' and "entry state `explore`" in defect.reason
 
 
+@pytest.mark.parametrize(
+    ("name", "point"), [("b\u202e", "U+202E"), ("b\x1b[31m", "U+001B"), ("b\nc", "U+000A")]
+)
+def test_a_state_name_holding_a_control_or_bidi_character_is_refused_naming_its_code_point(
+    folder: Path, name: str, point: str
+) -> None:
+    states = [{**STATES[0], "transitions": [edge(name, "history")]}, {**STATES[1], "name": name}, STATES[2]]
+    defects = refusal(fsm_run(states), folder)
+    for path in (f"{STATES_AT}[1].name", f"{STATES_AT}[0].transitions[0].to"):
+        assert at(defects, path).reason == f"must hold no control or bidi character; {point} is one"
+    assert all(name not in defect.render() for defect in defects)
+
+
+def test_a_name_a_finding_quotes_is_escaped(folder: Path) -> None:
+    states = [{**STATES[0], "name": "e\u202e", "transitions": [edge("nowhere")]}, *STATES[1:]]
+    defects = refusal(fsm_run(states), folder)
+    assert "`e\\u202e`, `build`, `verify`" in at(defects, f"{STATES_AT}[0].transitions[0].to").reason
+    assert "entry state `e\\u202e`" in at(defects, f"{STATES_AT}[1].name").reason
+
+
+def test_an_edge_naming_one_kind_twice_is_refused(folder: Path) -> None:
+    states = [{**STATES[0], "transitions": [edge("build", "history", "history")]}, *STATES[1:]]
+    defect = at(refusal(fsm_run(states), folder), f"{STATES_AT}[0].transitions[0].transfer[1]")
+    assert (defect.found, defect.reason) == ('"history"', "repeats history; a transfer names each kind once")
+
+
+def test_a_machine_with_no_terminal_state_is_refused(folder: Path) -> None:
+    states = [*STATES[:2], {**STATES[2], "transitions": [edge("explore", "history")]}]
+    defect = at(refusal(fsm_run(states), folder), STATES_AT)
+    assert defect.reason == (
+        "must hold a terminal state (one with no edge out), where the machine's work ends; "
+        "every state here has an edge out"
+    )
+    assert defect.found == '["explore", "build", "verify"]'
+
+
 def test_one_refusal_names_every_defect_of_the_tree(folder: Path) -> None:
     states = [
         {**STATES[0], "transitions": [edge("nowhere", "notes")]},

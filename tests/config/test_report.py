@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from gg.config import check_report
@@ -59,3 +60,36 @@ def test_a_missing_file_is_reported_rather_than_raised(tmp_path: Path) -> None:
     code, text = check_report(tmp_path / "absent.json")
     assert code == 2
     assert text.endswith("(document): does not exist (found (absent))")
+
+
+def test_two_profiles_defining_one_mcp_server_otherwise_are_named_beside_every_other_defect(
+    folder: Path,
+) -> None:
+    document = example()
+    document["limits"]["maxTurns"] = 0
+    helper = copy.deepcopy(root(document))
+    helper["slug"] = "helper"
+    for profile, script in ((root(document), "server.py"), (helper, "other.py")):
+        servers = {"notes": {"command": ["python3", script]}}
+        profile["capabilities"].append({"id": "mcp", "params": {"servers": servers}})
+    document["agents"].append(helper)
+    path = write(folder, document)
+    code, text = check_report(path)
+    assert code == 2
+    assert text.splitlines() == [
+        f"{path}: 2 defects",
+        "  - limits.maxTurns: must be a whole number, 1 or more (found 0)",
+        "  - agents[1].capabilities[2].params.servers.notes: defines the server otherwise than"
+        ' agents[0].capabilities[2].params.servers.notes (found ["python3", "other.py"])',
+    ]
+
+
+def test_max_turns_past_what_a_store_holds_is_refused_not_shown_as_a_whole_number(folder: Path) -> None:
+    document = example()
+    document["limits"]["maxTurns"] = 1e300
+    path = write(folder, document)
+    assert check_report(path) == (
+        2,
+        f"{path}: 1 defect\n  - limits.maxTurns: must be a whole number from 1 to 9223372036854775807, "
+        "the most a store holds (found 1e+300)",
+    )

@@ -50,8 +50,13 @@ def test_non_finite_numbers_are_refused(value: float) -> None:
     refused(SECONDS.check, value)
 
 
-def test_whole_numbers_are_not_clamped_however_large() -> None:
-    assert BYTES.check(10**30) == 10**30
+def test_a_whole_number_is_bounded_by_the_stores_64_bit_integer_never_clamped() -> None:
+    assert BYTES.check(9223372036854775807) == 9223372036854775807
+    for value in (9223372036854775808, 10**30, 1e300):
+        assert refused(BYTES.check, value) == (
+            "must be a whole number of bytes from 1 to 9223372036854775807, the most a store holds"
+        )
+    assert BYTES.schema()["maximum"] == 9223372036854775807 and ID_LENGTH.schema()["maximum"] == 32
 
 
 def test_a_number_too_large_for_a_float_is_refused_rather_than_overflowing() -> None:

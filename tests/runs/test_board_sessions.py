@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from crew import Crew, line, profile, run_crew
+from crew import Crew, line, profile, run_crew, subagents
 
 from gg.sandbox.execution import Arm
 
@@ -158,6 +158,57 @@ def test_an_issue_whose_implementers_end_unfinished_is_retried_then_failed(tmp_p
     (issue,) = crew.of("board_state")[-1]["issues"]
     assert (issue["status"], issue["retries"], issue["assignedAgentId"]) == ("failed", 1, "root.2")
     assert "Issue `ISSUE-1` is failed." in crew.prompt("root", 1)
+
+
+SELF_DONE = {  # the implementer sets its own issue done, reports the refusal, and ends its work
+    "javascript": """import { board, files, session } from "gg";
+files.writeFile("bolts.txt", "12");
+try { board.updateIssue("ISSUE-1", { status: "done" }); }
+catch (e) { console.log(e.code + ": " + e.message); }
+session.finish("counted 12");
+""",
+    "python": """import gg
+from gg import board, files, session
+files.write_file("bolts.txt", "12")
+try:
+    board.update_issue("ISSUE-1", status="done")
+except gg.ApiError as e:
+    print(gg.core.details(e).code + ": " + gg.core.details(e).message)
+session.finish("counted 12")
+""",
+}
+
+
+def test_an_implementer_cannot_set_its_reviewed_issue_done_so_its_reviewer_still_runs(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    board = {"id": "project-management", "params": {"maxEpics": 1, "maxIssues": 3, "maxRetries": 0}}
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", board, subagents(1), language=lang, roster=ROSTER),
+            profile("impl", board, language=lang),
+            profile("rev", language=lang, role="review"),
+        ],
+        [
+            line(FILE[lang].replace("REVIEWERS", '["rev"]')),
+            line(_finish(lang, "the bolts are counted")),
+            line(SELF_DONE[lang], profile="impl"),
+            line(REVIEW[lang]["yes"], profile="rev"),
+        ],
+        arm=arm,
+    )
+    assert crew.logs("root.1") == [
+        "conflict: `ISSUE-1` names reviewers (`rev`), so it is done once they approve: its implementer"
+        " ends its work and gg starts them; no program sets it done"
+    ]
+    spawned = [(e["agentId"], e["profileId"]) for e in crew.of("agent_spawned")]
+    assert spawned == [("root", "root"), ("root.1", "impl"), ("root.2", "rev")]
+    arriving = crew.of("board_state", "root.2")[0]["issues"][0]["status"]
+    assert arriving == "in_review"
+    assert crew.index("model_request", "root", 1) > crew.index("agent_finished", "root.2")
+    assert "Issue `ISSUE-1` is done. The last word on it: counted 12" in crew.prompt("root", 1)
 
 
 BLOCKED = {

@@ -253,3 +253,39 @@ delegation.exec("worker", "finish without notes")
     assert roster == {"kind": "memories", "moduleId": "", "enabled": False, "writable": False}
     assert crew.of("memory_state", "root@2") == []
     assert "the memories" in crew.prompt("root@2", 0).split("Succession")[-1]
+
+
+READ_ONLY_ROOT = {
+    "javascript": """import { memories, session } from "gg";
+try { memories.createMemory({ name: "a", description: "d", body: "written to a read-only store" }); }
+catch (e) { console.log(e.code + ": " + e.message); }
+session.finish("tried");
+""",
+    "python": """import gg
+from gg import memories, session
+try:
+    memories.create_memory(name="a", description="d", body="written to a read-only store")
+except gg.ApiError as e:
+    print(gg.core.details(e).code + ": " + gg.core.details(e).message)
+session.finish("tried")
+""",
+}
+
+
+def test_a_read_only_root_with_nothing_to_inherit_reads_only_and_its_roster_says_so(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    crew = run_crew(
+        tmp_path,
+        [profile("root", _memories("markdown", "read-only"), language=lang)],
+        [line(READ_ONLY_ROOT[lang])],
+        arm=arm,
+    )
+    read = "gg.memories.readMemory" if lang == "javascript" else "gg.memories.read_memory"
+    assert crew.logs("root") == [
+        f"refused: this agent may read these memories, not change them; the calls it has: `{read}`"
+    ]
+    (row,) = [r for r in crew.one("agent_modules", "root")["modules"] if r["kind"] == "memories"]
+    assert (row["scope"], row["writable"], row["origin"]) == ("read-only", False, "created")
+    assert crew.of("memory_revision") == []

@@ -51,16 +51,20 @@ def test_modules_are_named_by_the_rule_and_dispatch_under_those_names(tmp_path: 
     assert result.final_text == "2,note 3,4"
 
 
-def test_two_profiles_that_define_one_server_otherwise_refuse_the_launch(tmp_path: Path) -> None:
+def test_two_profiles_that_define_one_server_otherwise_refuse_the_launch_before_a_run_exists(
+    tmp_path: Path,
+) -> None:
     document = config(tmp_path, "javascript", STDIO_SERVER)
     other = json.loads(json.dumps(document["agents"][0]))
     other["slug"] = "helper"
     other["capabilities"][1]["params"]["timeoutSecs"] = 9
     document["agents"].append(other)
-    result = gg.run(document, model=Acting(["never"], tmp_path / "workspace"), store=tmp_path)
-    assert result.status == "refused"
+    model = Acting(["never"], tmp_path / "workspace")
+    with pytest.raises(gg.ConfigError) as refusal:
+        gg.run(document, model=model, store=tmp_path)
     said = "agents[1].capabilities[1].params.servers.fixture: defines the server otherwise than agents[0]"
-    assert said in (result.message or "")
+    assert said in str(refusal.value) and model.requests == []
+    assert not (tmp_path / ".gg").exists()
 
 
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])

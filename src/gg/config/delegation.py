@@ -10,7 +10,8 @@ Shape rules enforced here (cross-field rules live in `roster.py` and `machines.p
 - `fsm.params.states` lists the machine's states, the first being its entry; a state names the
   profile that runs it (`agent`) and its outgoing edges (`transitions`, none for a terminal
   state); an edge names its target (`to`), the module kinds it carries (`transfer`; absent or
-  empty carries nothing) and when to take it (`description`).
+  empty carries nothing) and when to take it (`description`). A state's name and an edge's `to`
+  are `Name`s: no control or bidi character.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pydantic import Field
 from gg.config.catalogue import CapabilityId, RosterScope
 from gg.config.kinds import ModuleKind
 from gg.config.part import Enabled, Part
-from gg.config.values import Choice, Text, Whole
+from gg.config.values import Choice, Name, Text, Whole
 
 __all__ = [
     "SLUG_PATTERN",
@@ -86,7 +87,7 @@ class ForkCapability(Part):
 
 
 class FsmTransition(Part):
-    to: Annotated[str, Text(described="the state it leads to")]
+    to: Annotated[str, Name(described="the state it leads to")]
     transfer: tuple[Annotated[ModuleKind, Choice(ModuleKind)], ...] | None = None
     description: Description | None = None
 
@@ -97,7 +98,7 @@ class FsmTransition(Part):
 
 
 class FsmState(Part):
-    name: Annotated[str, Text(described="the state's name")]
+    name: Annotated[str, Name(described="the state's name")]
     agent: Slug
     transitions: tuple[FsmTransition, ...] = ()
 

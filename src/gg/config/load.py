@@ -3,8 +3,9 @@
 - `load_capability_set(path)` reads a JSON or TOML file (or the one config file in a folder);
   relative paths in it resolve against the file's folder.
 - `parse_capability_set(document, base)` judges an already-parsed document; shape checks
-  (pydantic), cross-field rules, repeated JSON keys and the workspace pass (`gg.config.skills`,
-  once the rest loads) are collected into one `ConfigError`;
+  (pydantic), cross-field rules, repeated JSON keys, one definition per MCP server key
+  (`gg.config.mcp_listing`) and the workspace pass (`gg.config.skills`, once the rest loads) are
+  collected into one `ConfigError`;
   `judge_capability_set` returns the same findings unrendered (a study maps them to its own keys).
 - what a profile's `disabledOperations` names is the SDK's to judge: a caller that knows the
   modules (`gg check`, a launch) hands an `OperationJudge`, so an entry that withholds nothing is
@@ -24,6 +25,7 @@ from pydantic import ValidationError
 from gg.config.catalogue import OPERATION_ENTRY, CapabilityId
 from gg.config.defects import Finding, mapping, render_defects, sequence
 from gg.config.document import locate, read_document, repeated_key_findings
+from gg.config.mcp_listing import mcp_listing_findings
 from gg.config.model import CapabilitySet
 from gg.config.rules import cross_field_findings
 from gg.config.skills import skills_findings
@@ -93,6 +95,7 @@ def judge_capability_set(
     findings: list[Finding] = [
         *repeated_key_findings(document),
         *cross_field_findings(document, models_handed=models_handed),
+        *mcp_listing_findings(document, base),
         *([] if operations is None else _ablation_findings(document, operations)),
     ]
     loaded: CapabilitySet | None = None

@@ -3,14 +3,17 @@
 A machine is a shell: it takes no turns, so it writes no `model`, `role` or roster and enables no
 other capability (its `task`, when written, is the task its states' fresh windows open on). Its
 table refuses the launch, each defect at its key path and every one at once, when:
-- `states` lists no state (the first is the entry);
+- `states` lists no state (the first is the entry), or no terminal state (one with no edge out,
+  where the machine's work ends: the run's ending is the terminal state's);
 - a state's name repeats another's, or a state cannot be reached from the entry;
 - a state names no profile of the run, or names a machine (a state is run by a profile that takes
   turns);
 - an edge leads to no state of the machine;
+- an edge's `transfer` names one kind twice;
 - an edge's `transfer` carries a kind the outgoing state's profile would not hold: judged by that
   profile's own switch for every kind but the board, which every agent of a run with a board holds.
-A `transfer` entry that is not one of the six kind names is refused by its shape (`delegation.py`).
+A `transfer` entry that is not one of the six kind names is refused by its shape (`delegation.py`),
+and so is a state's name holding a control or bidi character; a name a finding quotes is escaped.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from gg.config.catalogue import CapabilityId
 from gg.config.defects import Finding, Loc, mapping, sequence
 from gg.config.kinds import KIND_CAPABILITY, ModuleKind, held_by_profile
+from gg.wire import escaped
 
 __all__ = ["enabled_capabilities", "is_machine", "machine_findings", "state_profiles"]
 
@@ -118,6 +122,13 @@ def _table(
                 mapping(edge) or {}, (*here, "transitions", edge_number), state, known, profiles, board
             )
     yield from _unreachable(states, loc)
+    if all(sequence(state.get("transitions")) for state in states):
+        yield Finding(
+            loc,
+            "must hold a terminal state (one with no edge out), where the machine's work ends; "
+            "every state here has an edge out",
+            [name if isinstance(name, str) else None for name in names],
+        )
 
 
 def _runner(agent: object, loc: Loc, profiles: Mapping[str, Mapping[str, Any]]) -> Iterator[Finding]:
@@ -145,8 +156,11 @@ def _edge(
     if outgoing is None or is_machine(outgoing):
         return
     capabilities = frozenset(enabled_capabilities(outgoing))
-    for number, kind in enumerate(sequence(edge.get("transfer")) or []):
-        if kind in set(ModuleKind) and not held_by_profile(ModuleKind(kind), capabilities, board):
+    kinds = sequence(edge.get("transfer")) or []
+    for number, kind in enumerate(kinds):
+        if isinstance(kind, str) and kinds.index(kind) < number:
+            yield Finding((*loc, "transfer", number), f"repeats {kind}; a transfer names each kind once")
+        elif kind in set(ModuleKind) and not held_by_profile(ModuleKind(kind), capabilities, board):
             yield Finding(
                 (*loc, "transfer", number),
                 f"carries {kind}, which `{runner}` does not hold: its profile does not enable "
@@ -168,8 +182,9 @@ def _unreachable(states: list[Mapping[str, Any]], loc: Loc) -> Iterator[Finding]
     for number, state in enumerate(states):
         name = state.get("name")
         if isinstance(name, str) and name and name not in reached:
-            yield Finding((*loc, number, "name"), f"cannot be reached from the entry state `{entry}`")
+            shown = escaped(entry) if isinstance(entry, str) else entry
+            yield Finding((*loc, number, "name"), f"cannot be reached from the entry state `{shown}`")
 
 
 def _listed(names: Mapping[str, Any] | Sequence[str]) -> str:
-    return ", ".join(f"`{name}`" for name in names) or "none"
+    return ", ".join(f"`{escaped(name)}`" for name in names) or "none"

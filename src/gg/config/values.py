@@ -4,7 +4,8 @@ Each rule checks one value, words its own refusal ("must be a whole number from 
 describes itself in the JSON Schema. Rules shared by every field:
 - numbers are JSON/TOML numbers only: strings ("5") and booleans (`true`) are refused;
 - a whole number may be written as a float with an integral value (`5e8`, `3.0`), never with a
-  fraction (`500000000.5`); non-finite numbers are refused; nothing is clamped;
+  fraction (`500000000.5`), and none is above 2**63 - 1 (`STORED_MOST`, the largest a store's
+  64-bit integer holds); non-finite numbers are refused; nothing is clamped;
 - `null` is refused wherever a value is wanted; optional fields accept it as "not written";
 - a place (file or folder) is a non-blank string, resolved against the config file's folder
   (validation context key `base`), and must exist as that kind.
@@ -27,6 +28,7 @@ from gg.wire import first_heading_unsafe, heading_safe_pattern
 
 __all__ = ["REFUSAL", "Choice", "Flag", "Name", "Number", "Place", "Text", "Whole", "refuse"]
 
+STORED_MOST = 2**63 - 1  # the largest whole number a store holds (SQLite's and PostgreSQL's 64-bit integers)
 REFUSAL = "gg_value"  # the pydantic error type our rules raise; its message is our own wording
 
 
@@ -109,11 +111,13 @@ class Whole(_Rule):
         whole = _whole(value)
         if whole is None or whole < self.low or (self.high is not None and whole > self.high):
             raise refuse(self.wanted)
+        if whole > STORED_MOST:
+            raise refuse(f"must be {self.what}{_range_words(self.low, STORED_MOST)}, the most a store holds")
         return whole
 
     def schema(self) -> JsonSchemaValue:
-        bounds = {"minimum": self.low} | ({"maximum": self.high} if self.high is not None else {})
-        return {"type": "integer", **bounds}
+        most = STORED_MOST if self.high is None else min(self.high, STORED_MOST)
+        return {"type": "integer", "minimum": self.low, "maximum": most}
 
 
 @dataclass(frozen=True)

@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gg.config.catalogue import MCP_SERVER_GRANT
-from gg.config.defects import render_path
+from gg.config.defects import render_found, render_path
 from gg.config.mcp import McpServer
-from gg.config.model import CapabilitySet, McpCapability
+from gg.config.mcp_listing import ListedServer as Listed
+from gg.config.mcp_listing import mcp_listing, server_found
+from gg.config.model import CapabilitySet
 from gg.errors import ConfigDefect, ConfigError
 from gg.mcp.calling import ServerSeat, handler_of
 from gg.mcp.connection import OPEN_TIMEOUT_SECS, Connection, Unreachable
@@ -57,17 +58,6 @@ _OWN_RECORDS = frozenset(decl.name for decl in SDK_TYPES)  # names no MCP record
 Served = tuple[FamilyDeclaration, ServerSeat, dict[str, ServedTool]]
 
 
-@dataclass(frozen=True)
-class Listed:
-    """One server as the profiles name it: its key, its definition, its call timeout, and where
-    the first profile naming it lists it (a key path, for a refusal)."""
-
-    key: str
-    server: McpServer
-    timeout_secs: float
-    path: str
-
-
 @dataclass
 class McpBinding:
     """What the run serves of its MCP servers, and the connections to close with it."""
@@ -86,21 +76,15 @@ class McpBinding:
 
 
 def listed_servers(capability_set: CapabilitySet) -> list[Listed]:
-    """Every server the profiles name, once each, in document order. Raises `ConfigError` naming
-    every key two profiles define otherwise."""
-    found: dict[str, Listed] = {}
-    defects: list[ConfigDefect] = []
-    for path, key, server, timeout in _entries(capability_set):
-        earlier = found.get(key)
-        if earlier is None:
-            found[key] = Listed(key, server, timeout, path)
-        elif (earlier.server, earlier.timeout_secs) != (server, timeout):
-            defects.append(
-                ConfigDefect(path, _found(server), f"defines the server otherwise than {earlier.path}")
-            )
-    if defects:
-        raise ConfigError(SOURCE, defects)
-    return list(found.values())
+    """Every server the profiles name, once each, in document order (`gg.config.mcp_listing`, whose
+    rule the load already holds the set to). Raises `ConfigError` naming every key two profiles
+    define otherwise."""
+    listed, findings = mcp_listing(capability_set.agents)
+    if findings:
+        raise ConfigError(
+            SOURCE, [ConfigDefect(render_path(f.loc), render_found(f.found), f.reason) for f in findings]
+        )
+    return listed
 
 
 def bind_mcp_servers(
@@ -196,16 +180,6 @@ async def _close_all(connections: Iterable[Connection]) -> None:
     await asyncio.gather(*(connection.close() for connection in connections), return_exceptions=True)
 
 
-def _entries(capability_set: CapabilitySet) -> Iterator[tuple[str, str, McpServer, float]]:
-    """(key path, key, server, call timeout) of every server an enabled `mcp` lists."""
-    for a, agent in enumerate(capability_set.agents):
-        for c, capability in enumerate(agent.capabilities):
-            if isinstance(capability, McpCapability) and capability.enabled:
-                for key, server in capability.params.servers.items():
-                    path = render_path(("agents", a, "capabilities", c, "params", "servers", key))
-                    yield path, key, server, capability.params.timeout_secs
-
-
 def _found(server: McpServer) -> str:
     """What a refusal says it found: the command, or the url."""
-    return json.dumps(list(server.command)) if server.command is not None else json.dumps(server.url)
+    return render_found(server_found(server))

@@ -196,7 +196,11 @@ BOARD_OPERATIONS: tuple[Operation, ...] = (
         summary="Change an issue's fields or its status.",
         gate=_GATE,
         handler=_update_issue,
-        errors=(_NOT_FOUND, ErrorDoc(ErrorCode.INVALID_ARGUMENT, "nothing to change, or a field is blank")),
+        errors=(
+            _NOT_FOUND,
+            ErrorDoc(ErrorCode.INVALID_ARGUMENT, "nothing to change, or a field is blank"),
+            ErrorDoc(ErrorCode.CONFLICT, "`done` for an issue naming reviewers (done once they approve)"),
+        ),
     ),
     Operation(
         family="board",

@@ -8,7 +8,7 @@ from gg.config.kinds import Origin
 from gg.config.memories import Scope, Strategy
 from gg.state.memories import ScopeSource, decide_binding
 
-from .world import Run, note, profile
+from .world import Run, profile
 
 MARKDOWN, PAD = Strategy.MARKDOWN, Strategy.SCRATCHPAD
 
@@ -23,8 +23,8 @@ MARKDOWN, PAD = Strategy.MARKDOWN, Strategy.SCRATCHPAD
         (Scope.INHERITED, None, ScopeSource.OWN, Origin.CREATED, True),
         (Scope.INHERITED, MARKDOWN, ScopeSource.OWN, Origin.CREATED, True),
         (Scope.READ_ONLY, PAD, ScopeSource.SPAWNER, Origin.INHERITED, False),
-        (Scope.READ_ONLY, None, ScopeSource.OWN, Origin.CREATED, True),
-        (Scope.READ_ONLY, MARKDOWN, ScopeSource.OWN, Origin.CREATED, True),
+        (Scope.READ_ONLY, None, ScopeSource.OWN, Origin.CREATED, False),
+        (Scope.READ_ONLY, MARKDOWN, ScopeSource.OWN, Origin.CREATED, False),
     ],
 )
 def test_the_binding_follows_the_scope_and_the_spawners_strategy(
@@ -76,10 +76,10 @@ def test_an_inheritor_organized_otherwise_than_its_spawner_gets_a_store_of_its_o
     assert (child.module_id, child.origin, child.strategy) == ("memories-1", Origin.CREATED, MARKDOWN)
 
 
-def test_a_read_only_agent_with_no_spawner_to_inherit_from_writes_its_own_store() -> None:
+def test_a_read_only_agent_with_no_spawner_to_inherit_from_reads_its_own_store_only() -> None:
     root = Run().open(profile(scope=Scope.READ_ONLY), "root")
-    assert (root.origin, root.writable) == (Origin.CREATED, True)
-    root.store.write(root.agent_id, note("m"))
+    assert (root.origin, root.scope, root.writable) == (Origin.CREATED, Scope.READ_ONLY, False)
+    assert list(root.offered) == []  # a scratchpad is read in the window: no call reads it
 
 
 def test_every_fresh_store_mints_the_next_id() -> None:

@@ -4,8 +4,9 @@ caps and its scope, the settings every binding of a holder to a store is decided
 
 - `scope` (required): `isolated` (a store of its own), `shared` (the one store of its profile in
   the run), `inherited` (its spawner's store, when the spawner organizes memories the same way;
-  its own otherwise), `read-only` (as `inherited`, without writing; a store of its own stays
-  writable). Write access belongs to the holder, never to the store.
+  its own otherwise), `read-only` (as `inherited`, without writing, whichever store it binds:
+  with no spawner's store to read, its own, which stays empty). Write access belongs to the
+  holder, never to the store.
 """
 
 from __future__ import annotations

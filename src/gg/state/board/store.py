@@ -8,7 +8,9 @@ of the run holds, one store for the run (`board-0`).
   issue is removed. An epic that does not exist is `not-found`; the blocked-by list follows
   `gg.state.dag`, the text fields `gg.state.items`.
 - At `maxEpics` or `maxIssues` the next one is `limit-exceeded`. An update needs one field at
-  least (what it changes: `IssuePatch`); a program may set `open`, `in_progress` or `done`.
+  least (what it changes: `IssuePatch`); a program may set `open`, `in_progress` or `done`, but an
+  issue naming reviewers is done only once they approve (`conflict`: its implementer ends its work
+  and gg starts them).
   Removing an epic ungroups its issues; removing an issue strips it from every list. An unknown id
   is `not-found`; a refused write changes nothing.
 - gg moves an issue through its lifecycle with `move` (`gg.state.board.lifecycle`), and names the
@@ -228,6 +230,7 @@ class Board:
         if patch.status is not None:
             if patch.status not in SETTABLE:
                 raise Refusal(ErrorCode.INVALID_ARGUMENT, worded("board-status"))
+            _check_unreviewed(issue, patch.status)
             progress = replace(progress, status=patch.status)
         self._put(replace(issue, spec=spec, progress=progress))
 
@@ -290,6 +293,14 @@ class Board:
             return False
         done = IssueStatus.DONE
         return all(b in self._issues and self._issues[b].status is done for b in issue.spec.blocked_by)
+
+
+def _check_unreviewed(issue: Issue, status: IssueStatus) -> None:
+    """Raises `Refusal` when `status` would make `issue` done past the reviewers it names."""
+    reviewers = issue.spec.reviewers
+    if status is IssueStatus.DONE and reviewers and issue.status is not IssueStatus.DONE:
+        named = ", ".join(f"`{name}`" for name in reviewers)
+        raise Refusal(ErrorCode.CONFLICT, worded("board-done-unreviewed", id=issue.id, reviewers=named))
 
 
 def _shown(identifier: str) -> str:

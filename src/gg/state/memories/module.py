@@ -49,7 +49,8 @@ class MemoriesModule(Module):
         """A store of its own, attributed to no agent yet (a run binds one with `bind`)."""
         profile = _profile(holder)
         store = MemoryStore(profile.strategy, profile.caps)
-        return cls(MemoryHolder(store, "", "", scope=profile.scope, writable=True, origin=Origin.CREATED))
+        writable = profile.scope is not Scope.READ_ONLY
+        return cls(MemoryHolder(store, "", "", scope=profile.scope, writable=writable, origin=Origin.CREATED))
 
     @classmethod
     def bind(cls, holder: Holder, instance: Instance, ids: StoreIds) -> Bound:

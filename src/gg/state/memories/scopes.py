@@ -7,7 +7,9 @@ offers, or None (the run's root, an agent gg dispatches itself, a spawner keepin
 | `isolated` | a store of its own | created | yes |
 | `shared` | its profile's store, created by the first instance that binds it | profile | yes |
 | `inherited` | the spawner's, if organized as this profile's; else its own | inherited / created | yes |
-| `read-only` | as `inherited` | inherited / created | no / yes |
+| `read-only` | as `inherited` | inherited / created | no |
+A `read-only` holder never writes: with no spawner's store to read, it reads a store of its own,
+which therefore stays empty.
 Inheritance is an offer the spawner makes whatever its own scope, and it chains: the store a
 spawner holds (however it came by it) is the one it offers.
 
@@ -48,11 +50,10 @@ def decide_binding(profile: MemoryProfile, spawner: Strategy | None) -> BindingD
     """Where a new holder of `profile` binds, given the strategy its spawner's store offers."""
     if profile.scope is Scope.SHARED:
         return BindingDecision(ScopeSource.PROFILE, Origin.PROFILE, writable=True)
+    writable = profile.scope is not Scope.READ_ONLY
     if profile.scope.inherits and spawner is profile.strategy:
-        return BindingDecision(
-            ScopeSource.SPAWNER, Origin.INHERITED, writable=profile.scope is Scope.INHERITED
-        )
-    return BindingDecision(ScopeSource.OWN, Origin.CREATED, writable=True)
+        return BindingDecision(ScopeSource.SPAWNER, Origin.INHERITED, writable)
+    return BindingDecision(ScopeSource.OWN, Origin.CREATED, writable)
 
 
 class ProfileStores:
