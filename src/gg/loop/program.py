@@ -77,7 +77,7 @@ def _owner(agent: Incarnation) -> str:
 def _program_scope(agent: Incarnation, run: Run, deferred: DeferredDeclarations) -> ProgramScope:
     """What one program of `agent` acts on in its current turn: its setup's role, capabilities,
     workspace, arm spelling and shell, what it holds, its port onto the run's other agents, and
-    the run's deadline on the run's clock."""
+    the run's deadline on the run's clock, and its halt (a run that holds a fault serves no call)."""
     setup, held = agent.setup, agent.holdings
     return ProgramScope(
         agent_id=agent.id,
@@ -89,6 +89,7 @@ def _program_scope(agent: Incarnation, run: Run, deferred: DeferredDeclarations)
         library=held.library,
         deadline=run.deadline,
         clock=run.clock,
+        halt=run.halt_if_broken,
         window=held.window,
         archive=held.archive,
         surface=held.surface,
