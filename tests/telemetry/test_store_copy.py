@@ -89,6 +89,22 @@ def test_an_ndjson_folder_is_copied_into_a_store_and_completes_a_run_cut_short(
     assert "skipped 1 run already there" in copy(str(source), named(store_at))
 
 
+@pytest.mark.parametrize("given", [".gg", "."])
+def test_a_gg_folder_holding_a_store_completes_a_run_its_events_file_holds_more_of(
+    store_at: StoreLocation, tmp_path: Path, given: str
+) -> None:
+    laptop = tmp_path / "laptop"
+    emit_sample_run([NdjsonSink(laptop, RUN_ID)])  # the run's local copy holds all of it
+    local = RunStore(parse_store_url(laptop, base=laptop))
+    emit_sample_run([local], finish=False)  # its runs.db, 17 of its 25 events
+    local.close()
+    said = copy(str(laptop / given), named(store_at))
+    assert "copied 1 run (25 events)" in said, said
+    whole = RunStore(store_at, create=False)
+    assert whole.find_run(RUN_ID).status == "completed" and whole.find_run(RUN_ID).events == 25
+    assert "skipped 1 run already there (25 events)" in copy(str(laptop / given), named(store_at))
+
+
 def test_an_unreadable_events_file_is_named_and_the_others_copied(tmp_path: Path) -> None:
     emit_sample_run([NdjsonSink(tmp_path, RUN_ID)])
     broken = tmp_path / ".gg" / "runs" / "run-broken" / "events.ndjson"
