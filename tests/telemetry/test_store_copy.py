@@ -182,3 +182,40 @@ def test_a_folder_of_events_files_copies_no_study_and_makes_no_study_table(tmp_p
     assert "copied 1 run (25 events)" in said and "stud" not in said
     with sqlite3.connect(tmp_path / "into.db") as db:
         assert db.execute("SELECT name FROM sqlite_master WHERE name LIKE 'stud%'").fetchall() == []
+
+
+def _status(where: StoreLocation) -> tuple[str, str]:
+    with Ledger(where) as ledger:
+        (study,) = ledger.studies(None)
+    return study.status, study.updated_at
+
+
+def test_a_study_s_newer_status_is_carried_and_an_older_one_never(
+    store_at: StoreLocation, other: StoreLocation
+) -> None:
+    two_runs(store_at)
+    _study_with_cells(other, 4)
+    _study_with_cells(store_at, 4)
+    with Ledger(other) as held:
+        held.end_study(STUDY_ID, "interrupted", "2026-12-01T09:02:00.000Z")
+    with Ledger(store_at) as source:
+        source.end_study(STUDY_ID, "finished", "2026-12-01T09:03:00.000Z")  # later: the newer
+    copy(named(store_at), named(other))
+    assert _status(other) == ("finished", "2026-12-01T09:03:00.000Z")
+    with Ledger(other) as held:
+        held.end_study(STUDY_ID, "failed", "2026-12-01T09:04:00.000Z")  # the target's is newer now
+    copy(named(store_at), named(other))
+    assert _status(other) == ("failed", "2026-12-01T09:04:00.000Z")
+
+
+def test_a_study_whose_source_holds_more_cells_carries_its_status(
+    store_at: StoreLocation, other: StoreLocation
+) -> None:
+    two_runs(store_at)
+    _study_with_cells(other, 2)
+    with Ledger(other) as held:
+        held.end_study(STUDY_ID, "interrupted", "2026-12-01T09:30:00.000Z")  # cut, on a clock ahead
+    _study_with_cells(store_at, 4)  # resumed elsewhere and finished: every cell the target holds and more
+    said = copy(named(store_at), named(other))
+    assert "copied 0 studies and 2 cells" in said
+    assert _status(other) == ("finished", "2026-12-01T09:30:00.000Z")
