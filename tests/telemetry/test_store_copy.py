@@ -98,11 +98,16 @@ def test_a_gg_folder_holding_a_store_completes_a_run_its_events_file_holds_more_
     local = RunStore(parse_store_url(laptop, base=laptop))
     emit_sample_run([local], finish=False)  # its runs.db, 17 of its 25 events
     local.close()
+    elsewhere = "run-20261201-000000-00000002"  # a run recorded elsewhere: only its local copy here
+    Telemetry(elsewhere, [NdjsonSink(laptop, elsewhere)]).emit(
+        "root", 0, RunStarted(name="b", config_path="", workspace="", model="m", language="python", limits={})
+    )
     said = copy(str(laptop / given), named(store_at))
-    assert "copied 1 run (25 events)" in said, said
+    assert "copied 2 runs (26 events)" in said, said
     whole = RunStore(store_at, create=False)
     assert whole.find_run(RUN_ID).status == "completed" and whole.find_run(RUN_ID).events == 25
-    assert "skipped 1 run already there (25 events)" in copy(str(laptop / given), named(store_at))
+    assert whole.find_run(elsewhere).events == 1
+    assert "skipped 2 runs already there (26 events)" in copy(str(laptop / given), named(store_at))
 
 
 def test_an_unreadable_events_file_is_named_and_the_others_copied(tmp_path: Path) -> None:
