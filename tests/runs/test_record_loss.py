@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from session import program, run_session
+from session import Profile, program, run_session
 
 from gg.telemetry.emitter import CollectingSink
 from gg.telemetry.events import Event, EventType
@@ -61,3 +61,32 @@ def test_a_record_lost_at_the_first_event_refuses_the_run(tmp_path: Path) -> Non
     assert session.requests == []
     assert (session.result.status.value, session.result.exit_code) == ("refused", 2)
     assert session.finished["message"].startswith("the run's record is lost: ")
+
+
+def test_a_record_lost_mid_program_serves_none_of_its_later_calls(tmp_path: Path) -> None:
+    writes = (
+        'import { files, session } from "gg";\nawait files.listDir();\n'
+        'await files.writeFile("x.txt", "x");\nawait files.writeFile("y.txt", "y");\n'
+        'session.finish("done");\n'
+    )
+    disk = FullDisk(tmp_path / "runs.db", EventType.API_CALL, nth=2)
+    session = run_session(tmp_path, [program(writes)], record=[disk])
+    assert not (session.workspace / "x.txt").exists() and not (session.workspace / "y.txt").exists()
+    loss = f"the run's record is lost: {disk.path} could not be written (No space left on device)"
+    assert (session.result.status.value, session.result.message) == ("internal_error", loss)
+    assert len(session.of_type("api_call")) == 2  # the call that met the loss, refused: no later one
+    assert session.outcome(1)["outcome"] == "fatal"
+
+
+def test_a_record_lost_while_a_program_computes_stops_it_at_once_unjudged(tmp_path: Path) -> None:
+    """The loss is met on the program's first live line; the program would compute 5 s more, then
+    log again: stopped at once, it never does, and it is never recorded as having run."""
+    busy = (
+        'console.log("a");\nconst t0 = Date.now();\nwhile (Date.now() - t0 < 5000) {}\n'
+        'console.log("after");\n'
+    )
+    disk = FullDisk(tmp_path / "runs.db", EventType.PROGRAM_LOG)
+    session = run_session(tmp_path, [program(busy)], Profile(timeout_secs=60), record=[disk])
+    assert [e["lines"] for e in session.of_type("program_log")] == [["a"]]
+    assert session.executions(1) == [] and session.outcome(1)["outcome"] == "fatal"
+    assert session.result.status.value == "internal_error"

@@ -72,3 +72,18 @@ def test_a_study_run_from_inside_a_workspace_template_is_refused(
         and "holds gg's run store" in refused.output
     )
     assert not (template / ".gg").exists()
+
+
+def test_a_missing_store_lists_no_runs_and_no_studies_both_exit_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    missing = f"{tmp_path / '.gg' / 'runs.db'} does not exist"
+    runs, studies = (CliRunner().invoke(main, command) for command in (["runs"], ["study", "list"]))
+    assert (runs.exit_code, runs.output) == (0, f"no runs yet: {missing}\n")
+    assert (studies.exit_code, studies.output) == (0, f"no studies yet: {missing}\n")
+    as_json = CliRunner().invoke(main, ["study", "list", "--json"])
+    assert as_json.exit_code == 0 and json.loads(as_json.output) == {"schema": 1, "studies": []}
+    shown = CliRunner().invoke(main, ["study", "show", "latest"])  # a study named, none there: 1
+    assert shown.exit_code == 1 and "no studies yet" in shown.output
+    assert not (tmp_path / ".gg").exists()

@@ -89,6 +89,27 @@ def test_an_ndjson_folder_is_copied_into_a_store_and_completes_a_run_cut_short(
     assert "skipped 1 run already there" in copy(str(source), named(store_at))
 
 
+@pytest.mark.parametrize("given", [".gg", "."])
+def test_a_gg_folder_holding_a_store_completes_a_run_its_events_file_holds_more_of(
+    store_at: StoreLocation, tmp_path: Path, given: str
+) -> None:
+    laptop = tmp_path / "laptop"
+    emit_sample_run([NdjsonSink(laptop, RUN_ID)])  # the run's local copy holds all of it
+    local = RunStore(parse_store_url(laptop, base=laptop))
+    emit_sample_run([local], finish=False)  # its runs.db, 17 of its 25 events
+    local.close()
+    elsewhere = "run-20261201-000000-00000002"  # a run recorded elsewhere: only its local copy here
+    Telemetry(elsewhere, [NdjsonSink(laptop, elsewhere)]).emit(
+        "root", 0, RunStarted(name="b", config_path="", workspace="", model="m", language="python", limits={})
+    )
+    said = copy(str(laptop / given), named(store_at))
+    assert "copied 2 runs (26 events)" in said, said
+    whole = RunStore(store_at, create=False)
+    assert whole.find_run(RUN_ID).status == "completed" and whole.find_run(RUN_ID).events == 25
+    assert whole.find_run(elsewhere).events == 1
+    assert "skipped 2 runs already there (26 events)" in copy(str(laptop / given), named(store_at))
+
+
 def test_an_unreadable_events_file_is_named_and_the_others_copied(tmp_path: Path) -> None:
     emit_sample_run([NdjsonSink(tmp_path, RUN_ID)])
     broken = tmp_path / ".gg" / "runs" / "run-broken" / "events.ndjson"
@@ -166,3 +187,40 @@ def test_a_folder_of_events_files_copies_no_study_and_makes_no_study_table(tmp_p
     assert "copied 1 run (25 events)" in said and "stud" not in said
     with sqlite3.connect(tmp_path / "into.db") as db:
         assert db.execute("SELECT name FROM sqlite_master WHERE name LIKE 'stud%'").fetchall() == []
+
+
+def _status(where: StoreLocation) -> tuple[str, str]:
+    with Ledger(where) as ledger:
+        (study,) = ledger.studies(None)
+    return study.status, study.updated_at
+
+
+def test_a_study_s_newer_status_is_carried_and_an_older_one_never(
+    store_at: StoreLocation, other: StoreLocation
+) -> None:
+    two_runs(store_at)
+    _study_with_cells(other, 4)
+    _study_with_cells(store_at, 4)
+    with Ledger(other) as held:
+        held.end_study(STUDY_ID, "interrupted", "2026-12-01T09:02:00.000Z")
+    with Ledger(store_at) as source:
+        source.end_study(STUDY_ID, "finished", "2026-12-01T09:03:00.000Z")  # later: the newer
+    copy(named(store_at), named(other))
+    assert _status(other) == ("finished", "2026-12-01T09:03:00.000Z")
+    with Ledger(other) as held:
+        held.end_study(STUDY_ID, "failed", "2026-12-01T09:04:00.000Z")  # the target's is newer now
+    copy(named(store_at), named(other))
+    assert _status(other) == ("failed", "2026-12-01T09:04:00.000Z")
+
+
+def test_a_study_whose_source_holds_more_cells_carries_its_status(
+    store_at: StoreLocation, other: StoreLocation
+) -> None:
+    two_runs(store_at)
+    _study_with_cells(other, 2)
+    with Ledger(other) as held:
+        held.end_study(STUDY_ID, "interrupted", "2026-12-01T09:30:00.000Z")  # cut, on a clock ahead
+    _study_with_cells(store_at, 4)  # resumed elsewhere and finished: every cell the target holds and more
+    said = copy(named(store_at), named(other))
+    assert "copied 0 studies and 2 cells" in said
+    assert _status(other) == ("finished", "2026-12-01T09:30:00.000Z")

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +24,7 @@ from gg.telemetry.ndjson import NdjsonSink, read_events
 from runs.session import program, run_session
 from support.postgres_server import PASSWORD, PostgresServer, free_port
 
+GG = Path(sys.executable).parent / "gg"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "spec-audit"
 LIST = 'import { files } from "gg";\nfiles.listDir();\n'
 FINISH = 'import { session } from "gg";\nsession.finish("done");\n'
@@ -115,3 +119,52 @@ def test_a_server_gone_mid_run_ends_it_internal_error_and_its_ndjson_copy_restor
     whole = RunStore(where, create=False)
     assert [json.dumps(e) for e in whole.events("run-test")] == [json.dumps(e) for e in kept]
     assert (whole.find_run("run-test").status, whole.find_run("run-test").exit_code) == ("internal_error", 1)
+
+
+def test_a_server_gone_mid_program_stops_it_at_its_next_call_and_no_driver_line_is_printed(
+    own_server: PostgresServer, tmp_path: Path
+) -> None:
+    """A real `gg run`: the program waits for `go.txt`, which the test writes once the server is
+    stopped; the call that meets the loss is refused, so `x.txt` is never written."""
+    url = own_server.fresh_database()
+    (tmp_path / "workspace").mkdir()
+    waits = (
+        'import { files, session } from "gg";\nawait files.writeFile("a.txt", "a");\n'
+        'while (!JSON.stringify(await files.listDir()).includes("go.txt")) {}\n'
+        'await files.writeFile("x.txt", "x");\nsession.finish("done");\n'
+    )
+    capabilities = [{"id": "responses-as-code", "params": {"language": "javascript", "timeoutSecs": 120}}]
+    agent = {"slug": "root", "task": "t", "model": {"provider": "replay", "journal": "j.jsonl"}}
+    document = {"name": "cut", "workspace": "workspace", "agents": [{**agent, "capabilities": capabilities}]}
+    (tmp_path / "gg.json").write_text(json.dumps(document))
+    (tmp_path / "j.jsonl").write_text(json.dumps(program(waits)) + "\n")
+    gg = subprocess.Popen(
+        [str(GG), "run", ".", "--store", url],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    while not (tmp_path / "workspace" / "a.txt").exists() and gg.poll() is None:
+        time.sleep(0.01)
+    own_server.stop()  # `immediate`, as a crash: psycopg's pipeline meets a lost connection
+    (tmp_path / "workspace" / "go.txt").write_text("go")
+    out, err = gg.communicate(timeout=120)
+    assert gg.returncode == 1, out + err
+    assert not (tmp_path / "workspace" / "x.txt").exists()
+    assert err.startswith("gg: the run's record is lost: "), err
+    assert "psycopg" not in out + err and "Pipeline" not in err and "finished" not in out
+
+
+def test_psycopg_s_own_log_lines_never_reach_the_terminal(postgres: PostgresServer, tmp_path: Path) -> None:
+    speaks = (
+        "import logging, sys\nfrom pathlib import Path\nfrom gg.telemetry.location import parse_store_url\n"
+        "from gg.telemetry.postgres import connect\n"
+        "connect(parse_store_url(sys.argv[1], base=Path(sys.argv[2]))).close()\n"
+        "logging.getLogger('psycopg').warning('error ignored terminating <psycopg.Pipeline [BAD]>')\n"
+    )
+    said = subprocess.run(
+        [sys.executable, "-c", speaks, postgres.fresh_database(), str(tmp_path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (said.returncode, said.stdout, said.stderr) == (0, "", "")

@@ -60,6 +60,16 @@ def test_a_location_gg_cannot_read_is_refused_without_its_password(
     assert "hunter2" not in str(refused.value)
 
 
+def test_an_unencoded_at_sign_in_a_password_is_refused_and_no_part_of_it_shown(tmp_path: Path) -> None:
+    url = "postgresql://gg:pa@ss@127.0.0.1:1/x"
+    with pytest.raises(BadStoreUrl) as refused:
+        parse_store_url(url, base=tmp_path)
+    said = str(refused.value)
+    assert said == ("postgresql://gg:***@127.0.0.1:1/x holds an @ in its user or password: write it %40")
+    result = CliRunner().invoke(main, ["runs", "--store", url])
+    assert result.exit_code == 2 and "pa@" not in result.output and "ss@" not in result.output, result.output
+
+
 def test_a_password_is_replaced_and_a_url_without_one_kept() -> None:
     assert (
         without_password("postgresql://u:p%40ss@h:1/d?sslmode=require")

@@ -1,13 +1,20 @@
 """Running one submission (seed 001, "Turn execution", steps 2-5): its program, and the programs
 it hands over, each in the agent's arm behind the membrane, under the agent's ceilings and what
 is left of the run's time; then the library entry, the one `code_execution` record for the whole
-chain, and what the agent's modules report since."""
+chain, and what the agent's modules report since.
+
+A run that comes to hold a fault (its record lost, another agent's defect) while a program runs
+stops it at once: what is left of the run's time reads 0 to the program's ceiling from then on,
+so its guest is stopped as one past its time, and the program is never judged or recorded
+(`Run.halt_if_broken` after it: the turn is Fatal). Its calls are refused meanwhile (the scope's
+`halt`, `gg.sandbox.membrane`)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from gg.deadline import RunLeft
 from gg.loop.calls import Submission
 from gg.loop.chain import Handover, Link, fold_counts, fold_executions, next_program
 from gg.loop.modules import report
@@ -61,10 +68,17 @@ def _run_link(agent: Incarnation, run: Run, source: str, deferred: DeferredDecla
     aside = run.guests(setup.language).stepped_aside
     membrane = Membrane(setup.registry, scope, agent.stream, setup.language.id, run.clock, aside)
     arm = run.arm(setup.language, setup.registry)
-    ceilings = replace(setup.ceilings, run_left=run.left)
+    ceilings = replace(setup.ceilings, run_left=_left_unless_broken(run))
     modules = held.surface.modules.current()
     execution = arm.run(source, membrane, ceilings, modules, owner=_owner(agent))
+    run.halt_if_broken()
     return Link(source, execution, membrane.counts, scope.declarations)
+
+
+def _left_unless_broken(run: Run) -> RunLeft:
+    """What is left of the run's time, as a program's ceiling reads it: none once the run holds a
+    fault (see the module rules)."""
+    return lambda: 0.0 if run.fault is not None else run.left()
 
 
 def _owner(agent: Incarnation) -> str:
@@ -77,7 +91,7 @@ def _owner(agent: Incarnation) -> str:
 def _program_scope(agent: Incarnation, run: Run, deferred: DeferredDeclarations) -> ProgramScope:
     """What one program of `agent` acts on in its current turn: its setup's role, capabilities,
     workspace, arm spelling and shell, what it holds, its port onto the run's other agents, and
-    the run's deadline on the run's clock."""
+    the run's deadline on the run's clock, and its halt (a run that holds a fault serves no call)."""
     setup, held = agent.setup, agent.holdings
     return ProgramScope(
         agent_id=agent.id,
@@ -89,6 +103,7 @@ def _program_scope(agent: Incarnation, run: Run, deferred: DeferredDeclarations)
         library=held.library,
         deadline=run.deadline,
         clock=run.clock,
+        halt=run.halt_if_broken,
         window=held.window,
         archive=held.archive,
         surface=held.surface,

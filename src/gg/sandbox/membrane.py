@@ -3,7 +3,10 @@
 1. gate: the call must be bound for this agent (`Always`, its capability, or its ending role) and
    not withheld by its profile's ablation (`Registry.held_back`: refused `unavailable` by name);
    the role gate runs before any argument is looked at; once the run's wall-clock budget is
-   spent, a call that would reach a tool is refused `limit-exceeded` (endings never are);
+   spent, a call that would reach a tool is refused `limit-exceeded` (endings never are); once
+   the run holds a fault (its record lost, another agent's defect), no call is served at all:
+   the scope's `halt` raises `GgDefect(RUN_BROKEN)`, which stops the program there (the call
+   that met the fault, as its `api_call` was written, included);
 2. validate: the arguments must match the operation's declared parameters (a guest SDK already
    checked them, but the host never trusts the guest); a host function's parameter is judged
    against its shape, at any depth (`gg.sdk.shape_check`);
@@ -123,6 +126,7 @@ class Membrane:
         ordinal = self.counts.api_calls
         self.counts.api_calls += 1
         self._log.call_started(operation, ordinal)
+        self._scope.halt()
         try:
             if op is None:
                 raise self._not_offered(operation)

@@ -2,7 +2,8 @@
 
 A `ProgramScope` is built by the turn for each program: what the program's calls act on (the
 agent's role and capabilities, its workspace, the views, library, surface, skills read set and
-memories holder it holds, the run's deadline, its port onto the run's other agents), how its arm
+memories holder it holds, the run's deadline, its port onto the run's other agents, the run's
+`halt`, which raises `GgDefect(RUN_BROKEN)` once the run holds a fault), how its arm
 spells the calls and arguments a message names (`spell`, which every scope a run builds carries),
 and two sets of declarations the loop acts on afterwards:
 - `declarations` belong to this one program: its ending (the last call wins) and its hand-over
@@ -136,6 +137,7 @@ class ProgramScope:
     library: ProgramLibrary | None = None
     deadline: float | None = None  # the run's wall-clock budget, on `clock`
     clock: Callable[[], float] = time.monotonic  # the run's monotonic clock
+    halt: Callable[[], None] = lambda: None  # the run's `halt_if_broken`: raises once it holds a fault
     window: Window | None = None  # the agent's window, which the context family acts on
     tasks: TasksModule | None = None  # its task list, when its profile enables `tasks`
     board: BoardHandle | None = None  # its handle on the run's board, in a run that has one

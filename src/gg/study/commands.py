@@ -98,7 +98,12 @@ def _report_end(end: StudyEnd, study_path: Path, where: StoreLocation) -> None:
 
 
 def list_studies(limit: int, as_json: bool, as_csv: bool, where: StoreLocation) -> None:
-    """`gg study list`: the studies, newest first."""
+    """`gg study list`: the studies, newest first; a store not made yet lists none (exit 0, as
+    `gg runs` lists no runs), naming where it looked."""
+    if _missing(where):
+        if not _emit(studies_table([]), as_json, as_csv):
+            click.echo(f"no studies yet: {where.shown} does not exist")
+        return
     with _ledger(where) as ledger:
         studies = [(row, len(ledger.cells(row.id))) for row in ledger.studies(limit)]
     if _emit(studies_table(studies), as_json, as_csv):
@@ -214,8 +219,13 @@ def _model(reference: str | None) -> Model:
     return Model(provider, name)
 
 
+def _missing(where: StoreLocation) -> bool:
+    """Whether the store is an SQLite file not made yet."""
+    return where.url is None and not where.path.exists()
+
+
 def _ledger(where: StoreLocation) -> Ledger:
-    if where.url is None and not where.path.exists():
+    if _missing(where):
         _fail(f"gg study: no studies yet: {where.shown} does not exist", 1)
     try:
         return Ledger(where)

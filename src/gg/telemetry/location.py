@@ -5,7 +5,9 @@ Rules:
 - Accepted: a path (a `runs.db` file, a folder holding `.gg/runs.db`, or `.gg/` itself), a
   `sqlite:///PATH` or `file://PATH` URL of one (`sqlite:///runs.db` is relative,
   `sqlite:////abs/runs.db` absolute), or a `postgresql://user:password@host:port/database` URL
-  (`postgres://` too). Anything else with a `scheme://` is `BadStoreUrl`, naming what is accepted.
+  (`postgres://` too). Anything else with a `scheme://` is `BadStoreUrl`, naming what is accepted;
+  so is a PostgreSQL URL whose user or password holds an `@` not written `%40` (libpq would read
+  the password's tail as the host, and quote it back).
 - Nothing given: `GG_STORE` when set (and not empty), else `<base>/.gg/runs.db`.
 - A PostgreSQL store keeps its runs' local copies (`events.ndjson`) under `<base>/.gg/runs/`,
   as an SQLite store keeps them beside its file: `path` is that local store file's place, and
@@ -115,6 +117,10 @@ def _checked_postgres(url: str) -> str:
         port = parts.port
     except ValueError as bad:
         raise BadStoreUrl(f"{escaped(without_password(url))} is no PostgreSQL URL gg reads ({bad})") from None
+    if parts.netloc.count("@") > 1:
+        raise BadStoreUrl(
+            f"{escaped(without_password(url))} holds an @ in its user or password: write it %40"
+        )
     lacks = [
         name
         for name, value in (("a host", parts.hostname), ("a database", parts.path.strip("/")))

@@ -16,12 +16,17 @@ Rules:
 - A server that cannot be reached, refuses the login, or goes away is `StoreUnreachable`: the URL
   without its password, and the reason the server or the network gave. Without psycopg it is a
   `RunStoreError` naming the extra to install.
+- psycopg's own log lines (`error ignored terminating <psycopg.Pipeline [BAD]>` as a lost
+  connection is torn down) never reach the terminal: the `psycopg` logger is given a handler
+  that drops them, so Python's last-resort handler never prints them; what the failure means is
+  gg's to say (`StoreUnreachable`, a loss of the run's record).
 - A reader's connection is read-only (`default_transaction_read_only`): it never creates,
   migrates or writes a store; a database holding no run store is `NoStoreThere`.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Generator, Sequence
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, LiteralString, cast
@@ -34,6 +39,7 @@ if TYPE_CHECKING:
 
 CONNECT_TIMEOUT_SECS = 10
 EXTRA = "pip install 'gg[postgres]'"
+_DRIVER_LINES = logging.NullHandler()  # where psycopg's own log lines go (see the module rules)
 
 
 class StoreUnreachable(RunStoreError):
@@ -107,6 +113,7 @@ def _connected(location: StoreLocation) -> PostgresDb:
     except ImportError:
         raise RunStoreError(f"the run store {location.shown} is on PostgreSQL: {EXTRA}") from None
     assert location.url is not None
+    logging.getLogger("psycopg").addHandler(_DRIVER_LINES)  # once: a handler is added only once
     with reaching(location):
         connection = psycopg.connect(location.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECS)
     return PostgresDb(connection, location)
