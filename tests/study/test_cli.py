@@ -72,3 +72,17 @@ def test_a_study_run_from_inside_a_workspace_template_is_refused(
         and "holds gg's run store" in refused.output
     )
     assert not (template / ".gg").exists()
+
+
+def test_a_live_model_whose_key_is_not_set_refuses_the_study_before_anything_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    refused = CliRunner().invoke(main, ["study", "run", str(file), "--model", "anthropic:claude-sonnet-5-5"])
+    assert refused.exit_code == 2, refused.output
+    assert "config javascript (task csv-total): model: 1 defect" in refused.output
+    assert "the anthropic API key is read from `ANTHROPIC_API_KEY`, which is not set" in refused.output
+    assert not (tmp_path / ".gg").exists()

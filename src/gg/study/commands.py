@@ -4,7 +4,8 @@ only when a study command runs (so `gg --version` and the other commands never i
 Exit codes of `gg study run`: 0 every cell finished (solved or not); 1 some cells were left
 unfinished (their workers kept dying; resume to run them); 2 a refused study (a defect in the
 study file or a capability set it makes, a resume that does not match, no Ray, a run store that
-cannot be used, a host that cannot jail the study's check commands); 130 interrupted (resume
+cannot be used, a host that cannot jail the study's check commands, a hosted model whose key is
+not set); 130 interrupted (resume
 with `--resume ID`).
 """
 
@@ -20,6 +21,7 @@ from typing import NoReturn
 import click
 from rich.console import Console
 
+from gg.agents.models import Overrides, require_hosted_models
 from gg.errors import ConfigError
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
 from gg.sandbox.jail import JailUnavailable
@@ -67,8 +69,17 @@ def run(
     )
     console = _console(stderr=True)
     try:
-        end = run_study(loaded, executor, base, TerminalProgress(console), model, resume, where=where)
-    except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
+        end = run_study(
+            loaded,
+            executor,
+            base,
+            TerminalProgress(console),
+            model,
+            resume,
+            where=where,
+            admit=lambda chosen: _admit(loaded, chosen),
+        )
+    except (ResumeRefused, StudyLookupError, RayUnavailable, ConfigError) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
     except StoreUnreachable as unreachable:
         _fail(f"gg study run: {unreachable}", INCOMPLETE_EXIT)
@@ -178,6 +189,17 @@ def _refuse_a_template_holding_the_store(loaded: Study, folder: Path) -> None:
                 " Run gg from a folder outside it.",
                 REFUSED_EXIT,
             )
+
+
+def _admit(loaded: Study, model: Model) -> None:
+    """Raises `ConfigError` for the first capability set of the study whose hosted model could not
+    be built (a key not set): every cell would be refused, so the study is, before it begins."""
+    overrides = Overrides(provider=model.provider, model=model.model)
+    for (config, task), capability_set in loaded.sets.items():
+        try:
+            require_hosted_models(capability_set, overrides)
+        except ConfigError as refusal:
+            raise ConfigError(f"config {config} (task {task}): {refusal.source}", refusal.defects) from None
 
 
 def _refuse_unjailable_checks(loaded: Study) -> None:

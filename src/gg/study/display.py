@@ -65,6 +65,7 @@ def render_study(study: StudyRow, finished: int, console: Console) -> None:
 RESULT_HEADINGS = (
     "config",
     "solved",
+    "not run",
     "rate (95% CI)",
     "turns",
     "programs",
@@ -84,7 +85,8 @@ def render_results(results: Sequence[ConfigResult], console: Console) -> None:
     for result in results:
         table.add_row(
             result.config,
-            f"{result.solved}/{result.cells}",
+            f"{result.solved}/{result.scored}",
+            str(result.not_run),
             _rate(result),
             _spread(result.turns),
             _spread(result.programs),
@@ -98,7 +100,9 @@ def render_results(results: Sequence[ConfigResult], console: Console) -> None:
     if by_type:
         console.print("error turns by type: " + "; ".join(by_type), highlight=False)
     console.print(
-        "turns, programs, tokens, cost and wall time: median / p90 over the config's cells", style="dim"
+        "solved: over the cells whose check ran (not run: a refused run, a check that could not be"
+        " jailed); turns, programs, tokens, cost and wall time: median / p90 over the config's cells",
+        style="dim",
     )
 
 
@@ -143,6 +147,7 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
         f"only {comparison.a}",
         f"only {comparison.b}",
         "neither",
+        "not run",
         "McNemar p",
         "Δ cost $",
         "Δ turns",
@@ -165,6 +170,7 @@ def _tally_cells(tally: PairTally) -> tuple[str, ...]:
         str(tally.only_a),
         str(tally.only_b),
         str(tally.neither),
+        str(tally.not_run),
         f"{tally.p_value:.4g}",
         _difference(tally.cost.median, tally.cost.mean, "{:+.4f}"),
         _difference(tally.turns.median, tally.turns.mean, "{:+.1f}"),

@@ -3,6 +3,8 @@
 Rules:
 - the executor is joined before anything is recorded: one that cannot be (no Ray cluster) leaves
   the store as it was;
+- the study's model is admitted (`admit`: every hosted model's key set, say) before anything is
+  recorded: a new study's before the store is opened, a resumed study's once adopted;
 - a new study gets a fresh id; `resume` names an earlier one, which must have been written from the
   same study file (same fingerprint) and, when a model is given, with the same model;
 - on resume, records cut short by a killed driver are deleted and their cells run again; every
@@ -110,15 +112,21 @@ def run_study(
     resume: str | None = None,
     clock: Clock = utc_now,
     where: StoreLocation | None = None,
+    admit: Callable[[Model], None] = lambda _model: None,
 ) -> StudyEnd:
     """Run every unfinished cell of `study`, recording in the store at `where` (under `base`,
     `<base>/.gg/runs.db`, when None); an executor that cannot be joined raises before the store
-    is opened."""
+    is opened, and so is `admit`'s refusal of the study's model (a resumed study's model is
+    admitted once adopted, before anything is written)."""
+    if resume is None:
+        admit(model)
     with executor.joined():
         store = RunStore(StoreLocation(Backend.SQLITE, store_path(base)) if where is None else where)
         ledger = Ledger(store.location)
         try:
-            study_id, model, discarded = _open(study, ledger, model, resume, executor.name, clock)
+            study_id, model, discarded = _open(
+                study, ledger, _Launch(model, resume, executor.name, admit), clock
+            )
             for run_id in discarded:
                 shutil.rmtree(runs_beside(store.path) / run_id, ignore_errors=True)
             writer = _Writer(study_id, store, ledger, base, clock)
@@ -128,16 +136,26 @@ def run_study(
             store.close()
 
 
-def _open(
-    study: Study, ledger: Ledger, model: Model, resume: str | None, executor: str, clock: Clock
-) -> tuple[str, Model, tuple[str, ...]]:
+@dataclass(frozen=True)
+class _Launch:
+    """What the command line asks of a study's start: its model, the study it resumes, the
+    executor's name and the judge of the model."""
+
+    model: Model
+    resume: str | None
+    executor: str
+    admit: Callable[[Model], None]
+
+
+def _open(study: Study, ledger: Ledger, launch: _Launch, clock: Clock) -> tuple[str, Model, tuple[str, ...]]:
     """The study's id and model, created or adopted, and the cut-short runs a resume discarded."""
     now = format_timestamp(clock())
-    if resume is None:
+    model, executor = launch.model, launch.executor
+    if launch.resume is None:
         study_id = new_study_id(clock)
         ledger.begin_study(_row(study, study_id, model, executor, now))
         return study_id, model, ()
-    row = ledger.find_study(resume)
+    row = ledger.find_study(launch.resume)
     if row.fingerprint != study.fingerprint:
         raise ResumeRefused(
             f"{row.id} was run from a different study file than {study.file}; resume it with that one"
@@ -150,6 +168,7 @@ def _open(
         raise ResumeRefused(f"{row.id} is still running (process {row.pid})")
     provider, _, name = (row.model or "").partition(":")
     adopted = Model(provider or None, name or None)
+    launch.admit(adopted)
     ledger.adopt_study(row.id, executor, now)
     return row.id, adopted, tuple(ledger.discard_unfinished(row.id))
 
