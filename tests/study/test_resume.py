@@ -3,6 +3,7 @@ no finished cell runs again, none is lost, no run is recorded twice."""
 
 from __future__ import annotations
 
+import os
 import secrets
 import signal
 import sqlite3
@@ -20,7 +21,15 @@ from gg.study.runner import FINISHED, Model, ResumeRefused, run_study
 from gg.telemetry.layout import events_path
 from support.waiting import wait_until
 
-from .processes import RELEASED, WAIT_SECS, alive, checking_workers, committed_cells, released_then
+from .processes import (
+    RELEASED,
+    WAIT_SECS,
+    alive,
+    checking_workers,
+    committed_cells,
+    endless,
+    released_then,
+)
 from .studies import arms_study
 
 GG = str(Path(sys.executable).parent / "gg")
@@ -147,3 +156,29 @@ def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path:
     )
     assert resumed.returncode == 0, resumed.stderr
     assert len(_cells(store)) == 4 and len(_runs(store)) == 4
+
+
+@pytest.mark.timeout(400)  # real gg processes on a shared machine
+def test_a_study_stopped_mid_cell_leaves_no_cell_workspace_behind(tmp_path: Path) -> None:
+    marker = f"cut-mid-cell-{secrets.token_hex(4)}"
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",), check=endless(marker))
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    driver = subprocess.Popen(
+        [GG, "study", "run", str(file), "--parallel", "2"],
+        cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_until(
+            lambda: len(checking_workers(marker)) == 2, "both cells to wait at their checks", WAIT_SECS
+        )
+        assert len(list(temporary.glob("gg-cell-*"))) == 2  # each worker's, holding its cell's workspace
+    finally:
+        driver.send_signal(signal.SIGINT)
+        _, stderr = driver.communicate(timeout=120)
+    assert driver.returncode == 130, stderr
+    assert list(temporary.glob("gg-cell-*")) == []
