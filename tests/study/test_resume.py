@@ -159,7 +159,13 @@ def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path:
 
 
 @pytest.mark.timeout(400)  # real gg processes on a shared machine
-def test_a_study_stopped_mid_cell_leaves_no_cell_workspace_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("stop", "code", "said"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "interrupted by SIGTERM")],
+)
+def test_a_study_stopped_mid_cell_says_how_to_resume_and_leaves_no_cell_workspace_behind(
+    tmp_path: Path, stop: signal.Signals, code: int, said: str
+) -> None:
     marker = f"cut-mid-cell-{secrets.token_hex(4)}"
     file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",), check=endless(marker))
     temporary = tmp_path / "tmp"
@@ -178,7 +184,14 @@ def test_a_study_stopped_mid_cell_leaves_no_cell_workspace_behind(tmp_path: Path
         )
         assert len(list(temporary.glob("gg-cell-*"))) == 2  # each worker's, holding its cell's workspace
     finally:
-        driver.send_signal(signal.SIGINT)
-        _, stderr = driver.communicate(timeout=120)
-    assert driver.returncode == 130, stderr
+        driver.send_signal(stop)
+        _, stderr = driver.communicate(timeout=120)  # to its end: every worker's stderr closed too
+    assert driver.returncode == code, stderr
+    with Ledger(tmp_path / ".gg" / "runs.db") as ledger:
+        stopped = ledger.find_study("latest")
+    assert stopped.status == "interrupted"
+    assert (
+        f"study {stopped.id} {said}; its finished cells are kept. Resume with: gg study run {file}" in stderr
+    )
+    assert "driver is gone" not in stderr
     assert list(temporary.glob("gg-cell-*")) == []

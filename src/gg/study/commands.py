@@ -5,8 +5,7 @@ Exit codes of `gg study run`: 0 every cell finished (solved or not); 1 some cell
 unfinished (their workers kept dying; resume to run them); 2 a refused study (a defect in the
 study file or a capability set it makes, a resume that does not match, no Ray, a run store that
 cannot be used, a host that cannot jail the study's check commands, a hosted model whose key is
-not set); 130 interrupted (resume
-with `--resume ID`).
+not set); 130 interrupted by Ctrl-C, 143 by SIGTERM (resume with `--resume ID`).
 """
 
 from __future__ import annotations
@@ -21,9 +20,10 @@ from typing import NoReturn
 import click
 from rich.console import Console
 
+from gg.agents.interruption import said_of, signal_of, sigterm_interrupts
 from gg.agents.models import Overrides, require_hosted_models
 from gg.errors import ConfigError
-from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
+from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT, SIGNAL_EXIT_BASE
 from gg.sandbox.jail import JailUnavailable
 from gg.study.check_jail import require_check_jail
 from gg.study.cluster import RayCluster, RayUnavailable
@@ -45,7 +45,6 @@ from gg.terminal.glyphs import plural
 
 __all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]
 
-INTERRUPTED_EXIT = 130
 PIPE_WIDTH = 160
 
 
@@ -69,16 +68,17 @@ def run(
     )
     console = _console(stderr=True)
     try:
-        end = run_study(
-            loaded,
-            executor,
-            base,
-            TerminalProgress(console),
-            model,
-            resume,
-            where=where,
-            admit=lambda chosen: _admit(loaded, chosen),
-        )
+        with sigterm_interrupts():
+            end = run_study(
+                loaded,
+                executor,
+                base,
+                TerminalProgress(console),
+                model,
+                resume,
+                where=where,
+                admit=lambda chosen: _admit(loaded, chosen),
+            )
     except (ResumeRefused, StudyLookupError, RayUnavailable, ConfigError) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
     except StoreUnreachable as unreachable:
@@ -87,9 +87,10 @@ def run(
         _fail(f"gg study run: the run store {where.shown} cannot be used: {unusable}", REFUSED_EXIT)
     except StudyInterrupted as interrupted:
         resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
-        _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
-    except KeyboardInterrupt:  # before the study had begun: nothing to resume
-        _fail("\ninterrupted before the study began", INTERRUPTED_EXIT)
+        message = f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}"
+        _fail(message, SIGNAL_EXIT_BASE + interrupted.signum)
+    except KeyboardInterrupt as stop:  # before the study had begun: nothing to resume
+        _fail(f"\n{said_of(stop)} before the study began", SIGNAL_EXIT_BASE + signal_of(stop))
     _report_end(end, study_path, where)
 
 

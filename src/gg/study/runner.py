@@ -14,7 +14,8 @@ Rules:
   and its NDJSON file, then the cell's result is committed (`ledger.py`); a cell delivered a
   second time is dropped;
 - a cell whose workers kept dying is left unfinished (a resume runs it again) and the study ends
-  `incomplete`; a study whose every cell finished ends `finished`; Ctrl-C ends it `interrupted`.
+  `incomplete`; a study whose every cell finished ends `finished`; Ctrl-C, or a SIGTERM where the
+  caller lets it through as `Terminated`, ends it `interrupted`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gg.agents.interruption import said_of, signal_of
 from gg.record.runs import RUNNING
 from gg.record.store import RunStore
 from gg.study.cell import CellSpec
@@ -66,11 +68,13 @@ class ResumeRefused(Exception):
 
 
 class StudyInterrupted(Exception):
-    """Ctrl-C stopped the study; its finished cells stand and `--resume study_id` runs the rest."""
+    """Ctrl-C or a SIGTERM (`signum`) stopped the study; its finished cells stand and
+    `--resume study_id` runs the rest."""
 
-    def __init__(self, study_id: str) -> None:
-        super().__init__(f"study {study_id} interrupted")
+    def __init__(self, study_id: str, stop: KeyboardInterrupt) -> None:
+        super().__init__(f"study {study_id} {said_of(stop)}")
         self.study_id = study_id
+        self.signum = signal_of(stop)
 
 
 @dataclass(frozen=True)
@@ -229,9 +233,9 @@ class _Writer:
                     finished.add(delivery.report.key)
                     if figures is not None:
                         progress.advance(delivery.report, figures)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             self.ledger.end_study(self.study_id, INTERRUPTED, self._now())
-            raise StudyInterrupted(self.study_id) from None
+            raise StudyInterrupted(self.study_id, stop) from None
         finally:
             progress.stop()
         status = FINISHED if len(finished) == len(cells) else INCOMPLETE
