@@ -115,8 +115,19 @@ def test_a_resume_from_a_changed_study_file_is_refused(tmp_path: Path) -> None:
     file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
     end = run_study(load_study(file), LocalPool(1), tmp_path, QuietProgress())
     file.write_text(file.read_text().replace("repeats = 1", "repeats = 2"))
-    with pytest.raises(ResumeRefused, match="different study file"):
+    with pytest.raises(ResumeRefused) as in_place:
         run_study(load_study(file), LocalPool(1), tmp_path, QuietProgress(), resume=end.study_id)
+    assert str(in_place.value) == (
+        f"{file} has changed since {end.study_id} was run from it (or a file it names has);"
+        " resume it with the study as it was"
+    )
+    other = tmp_path / "study" / "other.toml"
+    other.write_text(file.read_text())
+    with pytest.raises(ResumeRefused) as elsewhere:
+        run_study(load_study(other), LocalPool(1), tmp_path, QuietProgress(), resume=end.study_id)
+    assert str(elsewhere.value) == (
+        f"{end.study_id} was run from a different study file ({file}) than {other}; resume it with that one"
+    )
     file.write_text(file.read_text().replace("repeats = 2", "repeats = 1"))
     with pytest.raises(ResumeRefused, match="ran each config with its own model; resume it without --model"):
         run_study(

@@ -161,9 +161,7 @@ def _open(study: Study, ledger: Ledger, launch: _Launch, clock: Clock) -> tuple[
         return study_id, model, ()
     row = ledger.find_study(launch.resume)
     if row.fingerprint != study.fingerprint:
-        raise ResumeRefused(
-            f"{row.id} was run from a different study file than {study.file}; resume it with that one"
-        )
+        raise ResumeRefused(_changed(row, study))
     if model.reference is not None and model.reference != row.model:
         if row.model is None:
             raise ResumeRefused(f"{row.id} ran each config with its own model; resume it without --model")
@@ -175,6 +173,19 @@ def _open(study: Study, ledger: Ledger, launch: _Launch, clock: Clock) -> tuple[
     launch.admit(adopted)
     ledger.adopt_study(row.id, executor, now)
     return row.id, adopted, tuple(ledger.discard_unfinished(row.id))
+
+
+def _changed(row: StudyRow, study: Study) -> str:
+    """Why a study file that is not the one `row` was run from cannot resume it."""
+    if row.file == str(study.file):
+        return (
+            f"{study.file} has changed since {row.id} was run from it (or a file it names has);"
+            " resume it with the study as it was"
+        )
+    return (
+        f"{row.id} was run from a different study file ({row.file}) than {study.file};"
+        " resume it with that one"
+    )
 
 
 def _row(study: Study, study_id: str, model: Model, executor: str, now: str) -> StudyRow:
