@@ -162,6 +162,9 @@ def test_show_and_compare_print_their_tables_as_json_and_csv(
     assert finished.end.study_id in listed.output and "12/12" in listed.output
     unknown = runner.invoke(main, ["study", "compare", "latest", "javascript", "rust"])
     assert unknown.exit_code == 1 and "has no config `rust`" in unknown.output
+    itself = runner.invoke(main, ["study", "compare", "latest", "javascript", "javascript"])
+    assert itself.exit_code == 1
+    assert itself.output == "gg study compare: compares two configs; `javascript` is named twice\n"
 
 
 def test_list_prints_the_studies_as_json_and_csv(finished: Finished, monkeypatch: pytest.MonkeyPatch) -> None:

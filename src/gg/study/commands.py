@@ -141,6 +141,8 @@ def compare_configs(ref: str, a: str, b: str, as_json: bool, as_csv: bool, where
     with _ledger(where) as ledger:
         row = _find(ledger, ref)
         cells = ledger.cells(row.id)
+    if a == b:
+        _fail(f"gg study compare: compares two configs; `{a}` is named twice", 1)
     for name in (a, b):
         if name not in row.config_names:
             _fail(
