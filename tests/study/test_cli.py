@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,11 @@ def test_a_live_model_whose_key_is_not_set_refuses_the_study_before_anything_is_
     assert "config javascript (task csv-total): model: 1 defect" in refused.output
     assert "the anthropic API key is read from `ANTHROPIC_API_KEY`, which is not set" in refused.output
     assert not (tmp_path / ".gg").exists()
+
+
+@pytest.mark.timeout(60)  # a FIFO read would wait forever for a writer
+def test_study_check_refuses_a_fifo_at_once(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "study.toml")
+    refused = CliRunner().invoke(main, ["study", "check", str(tmp_path / "study.toml")])
+    assert refused.exit_code == 2
+    assert "is not a regular file (a FIFO, a device or a socket); name a file" in refused.output
