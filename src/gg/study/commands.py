@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import sys
+from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
@@ -59,26 +60,14 @@ def run(
     """`gg study run`: every unfinished cell, then the study's table."""
     model = _model(model_ref)
     loaded = _load(study_path)
-    base = Path.cwd()
     _refuse_a_template_holding_the_store(loaded, where.path.parent)
     _refuse_unjailable_checks(loaded)
     workers = parallel or os.cpu_count() or 1
     executor: Executor = (
         LocalPool(workers) if ray_address is None else RayCluster(ray_address, loaded.root, workers)
     )
-    console = _console(stderr=True)
     try:
-        with sigterm_interrupts():
-            end = run_study(
-                loaded,
-                executor,
-                base,
-                TerminalProgress(console),
-                model,
-                resume,
-                where=where,
-                admit=lambda chosen: _admit(loaded, chosen),
-            )
+        end = _run_study(loaded, executor, model, resume, where)
     except (ResumeRefused, StudyLookupError, RayUnavailable, ConfigError) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
     except StoreUnreachable as unreachable:
@@ -92,6 +81,16 @@ def run(
     except KeyboardInterrupt as stop:  # before the study had begun: nothing to resume
         _fail(f"\n{said_of(stop)} before the study began", SIGNAL_EXIT_BASE + signal_of(stop))
     _report_end(end, study_path, where)
+
+
+def _run_study(
+    loaded: Study, executor: Executor, model: Model, resume: str | None, where: StoreLocation
+) -> StudyEnd:
+    """The study run from this folder, a SIGTERM stopping it as Ctrl-C does."""
+    progress = TerminalProgress(_console(stderr=True))
+    admit = partial(_admit, loaded)
+    with sigterm_interrupts():
+        return run_study(loaded, executor, Path.cwd(), progress, model, resume, where=where, admit=admit)
 
 
 def _report_end(end: StudyEnd, study_path: Path, where: StoreLocation) -> None:
