@@ -112,6 +112,15 @@ def printable(text: str) -> str:
     return _NO_PICTURE.sub("\ufffd", pictured(text))
 
 
+_LINE_PICTURES = {ord("\n"): 0x2400 + ord("\n"), ord("\t"): 0x2400 + ord("\t")}
+
+
+def printable_line(text: str) -> str:
+    """`text` as a terminal may show it within one line (a table cell, a heading): `printable`,
+    with newline and tab pictured too, so no text splits a row."""
+    return printable(text).translate(_LINE_PICTURES)
+
+
 def terminal_safe(value: Any) -> Any:
     """`value` (a wire record, or any part of one) with every string made printable
     (`printable`: control characters as pictures, bidi controls as U+FFFD), so no escape

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,15 @@ def test_a_file_that_cannot_be_read_is_one_defect(tmp_path: Path) -> None:
     defect = refused(tmp_path / "plain" / "gg.json")
     assert defect.reason.startswith("cannot be read")
     assert defect.found == "(unreadable)"
+
+
+@pytest.mark.timeout(60)  # a FIFO read would wait forever for a writer
+def test_a_fifo_is_refused_at_once_never_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "gg.json")
+    defect = refused(tmp_path / "gg.json")
+    assert defect == ConfigDefect(
+        "(document)", "(unreadable)", "is not a regular file (a FIFO, a device or a socket); name a file"
+    )
 
 
 def test_a_file_that_is_not_utf8_is_one_defect(tmp_path: Path) -> None:

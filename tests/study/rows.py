@@ -18,6 +18,7 @@ def cell(
     tokens: tuple[int, int] = (1000, 100),
     errors: dict[str, int] | None = None,
     wall_ms: float = 500.0,
+    verdict: str | None = None,
 ) -> CellRow:
     by_type = errors or {}
     return CellRow(
@@ -28,7 +29,7 @@ def cell(
         run_id=f"run-{config}-{task}-{repeat}",
         status="completed",
         exit_code=0,
-        verdict="solved" if solved else "failed",
+        verdict=verdict or ("solved" if solved else "failed"),
         solved=solved,
         check_exit=0 if solved else 1,
         check_detail="",

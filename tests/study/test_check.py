@@ -41,6 +41,23 @@ def test_a_command_that_exits_otherwise_fails_with_its_code_and_output(tmp_path:
     assert outcome.exit_code == 3 and outcome.detail == "wrong\n"
 
 
+def test_the_whole_output_of_a_check_is_kept_not_its_last_2000_characters(tmp_path: Path) -> None:
+    command = 'python3 -c \'print("L" * 5000); print("END")\'; exit 1'
+    outcome = run_check(Check(command, 30), _jail(tmp_path))
+    assert outcome.verdict is CheckVerdict.FAILED and outcome.detail == "L" * 5000 + "\nEND\n"
+
+
+def test_an_output_past_16_kib_keeps_its_end_after_a_line_naming_what_was_dropped(tmp_path: Path) -> None:
+    command = 'python3 -c \'print("L" * 9999); print("M" * 9999); print("END")\'; exit 1'
+    outcome = run_check(Check(command, 30), _jail(tmp_path))
+    marker, kept = outcome.detail.split("\n", 1)
+    assert (
+        marker
+        == "[gg: 10000 bytes (1 line) before this were dropped; a check's output is kept to its last 16 KiB]"
+    )
+    assert kept == "M" * 9999 + "\nEND\n"
+
+
 def test_a_command_that_cannot_be_found_fails(tmp_path: Path) -> None:
     outcome = run_check(Check("no-such-command-anywhere", 10), _jail(tmp_path))
     assert outcome.verdict is CheckVerdict.FAILED and outcome.exit_code == 127

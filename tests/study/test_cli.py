@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,25 @@ def test_a_missing_store_lists_no_runs_and_no_studies_both_exit_0(
     shown = CliRunner().invoke(main, ["study", "show", "latest"])  # a study named, none there: 1
     assert shown.exit_code == 1 and "no studies yet" in shown.output
     assert not (tmp_path / ".gg").exists()
+
+
+def test_a_live_model_whose_key_is_not_set_refuses_the_study_before_anything_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    refused = CliRunner().invoke(main, ["study", "run", str(file), "--model", "anthropic:claude-sonnet-5-5"])
+    assert refused.exit_code == 2, refused.output
+    assert "config javascript (task csv-total): model: 1 defect" in refused.output
+    assert "the anthropic API key is read from `ANTHROPIC_API_KEY`, which is not set" in refused.output
+    assert not (tmp_path / ".gg").exists()
+
+
+@pytest.mark.timeout(60)  # a FIFO read would wait forever for a writer
+def test_study_check_refuses_a_fifo_at_once(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "study.toml")
+    refused = CliRunner().invoke(main, ["study", "check", str(tmp_path / "study.toml")])
+    assert refused.exit_code == 2
+    assert "is not a regular file (a FIFO, a device or a socket); name a file" in refused.output

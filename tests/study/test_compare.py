@@ -62,9 +62,25 @@ def test_the_comparison_table_has_a_row_per_task_and_one_for_all() -> None:
         "onlyA": 0,
         "onlyB": 2,
         "neither": 1,
+        "notRun": 0,
         "mcnemarP": 0.5,
         "costDiffMedian": None,
         "costDiffMean": None,
         "turnsDiffMedian": -1.0,
         "turnsDiffMean": None,
     }
+
+
+def test_a_pair_either_of_whose_checks_did_not_run_is_left_out_and_counted_apart() -> None:
+    rows = [
+        cell("a", "t1", 1, solved=False, verdict="not-run"),
+        cell("b", "t1", 1, solved=False, verdict="not-run"),
+        cell("a", "t1", 2, solved=True),
+        cell("b", "t1", 2, solved=False, verdict="not-run"),
+        cell("a", "t1", 3, solved=False),
+        cell("b", "t1", 3, solved=True),
+    ]
+    total = compare(rows, "a", "b", ["t1"]).total
+    assert (total.pairs, total.both, total.only_b, total.neither, total.not_run) == (1, 0, 1, 0, 2)
+    assert total.p_value == 1.0
+    assert comparison_table(compare(rows, "a", "b", ["t1"])).records()[-1]["notRun"] == 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -50,3 +51,22 @@ def test_a_cells_check_output_is_shown_as_bounded_text(
     assert [record["checkDetail"] for record in json.loads(as_json.output)["cells"]] == [
         f"{first}\nsecond\n\nthird\n"
     ] * 2
+
+
+def test_nothing_a_study_recorded_reaches_the_terminal_raw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store written elsewhere (an older gg, a copy) may hold any text: list and show picture it."""
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
+    end = run_study(load_study(file), LocalPool(1), tmp_path, QuietProgress())
+    raw = "arms\u202e\x1b[31m\nFAKE LINE [bold]x[/bold]"
+    with sqlite3.connect(tmp_path / ".gg" / "runs.db") as db:
+        db.execute("UPDATE studies SET name = ?, model = ? WHERE id = ?", (raw, raw, end.study_id))
+        db.execute("UPDATE study_cells SET status = ? WHERE study_id = ?", (raw, end.study_id))
+    monkeypatch.chdir(tmp_path)
+    for command in (["list"], ["show", "latest"], ["show", "latest", "--cells"]):
+        said = CliRunner().invoke(main, ["study", *command]).output
+        assert "\x1b" not in said and "\u202e" not in said and "FAKE LINE" in said, command
+        joined = said.replace("\n", "")
+        assert "arms\ufffd\N{SYMBOL FOR ESCAPE}[31m\N{SYMBOL FOR LINE FEED}FAKE" in joined, command
+        assert "[bold]x[/bold]" in joined, command  # shown, never read as markup

@@ -221,3 +221,15 @@ def test_the_study_schema_is_published_with_the_keys_as_written() -> None:
     task = schema["$defs"]["TaskDocument"]
     assert set(task["properties"]) == {"workspace", "text", "check", "journals"}
     assert set(schema["$defs"]["CheckDocument"]["properties"]) == {"command", "timeoutSecs", "produces"}
+
+
+def test_a_study_name_holding_a_control_or_bidi_character_is_refused_naming_it(tmp_path: Path) -> None:
+    document = _document(tmp_path)
+    document["name"] = "arms\u202e\u001b[31m\nFAKE LINE"
+    assert _refusal(tmp_path, document) == [
+        ("name", "must hold no control or bidi character; U+202E is one"),
+    ]
+    document["name"] = "arms\u001b[31m"
+    assert _refusal(tmp_path, document) == [
+        ("name", "must hold no control or bidi character; U+001B is one"),
+    ]

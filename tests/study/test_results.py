@@ -40,4 +40,20 @@ def test_the_results_table_has_a_column_per_error_type_met() -> None:
     assert table.columns[-2:] == ("errors.model_timeout", "errors.program_throw")
     records = table.records()
     assert (records[0]["errors.program_throw"], records[0]["errors.model_timeout"]) == (1, 0)
-    assert table.to_csv().splitlines()[0].startswith("config,cells,solved,rate,ciLow,ciHigh,turnsMedian")
+    header = table.to_csv().splitlines()[0]
+    assert header.startswith("config,cells,solved,notRun,rate,ciLow,ciHigh,turnsMedian")
+
+
+def test_a_cell_whose_check_did_not_run_is_counted_apart_never_in_the_solved_rate() -> None:
+    rows = [
+        cell("a", "t1", solved=True),
+        cell("a", "t2", solved=False),
+        cell("a", "t3", solved=False, turns=0, verdict="not-run"),
+        cell("b", "t1", solved=False, turns=0, verdict="not-run"),
+    ]
+    a, b = config_results(rows, ["a", "b"])
+    assert (a.cells, a.solved, a.not_run, a.rate) == (3, 1, 1, 0.5)
+    assert a.interval == (pytest.approx(0.0945312, abs=1e-7), pytest.approx(0.9054688, abs=1e-7))
+    assert (b.cells, b.solved, b.not_run, b.rate, b.interval) == (1, 0, 1, None, None)
+    records = results_table([a, b]).records()
+    assert (records[0]["notRun"], records[0]["rate"], records[1]["rate"]) == (1, 0.5, None)

@@ -3,6 +3,7 @@ no finished cell runs again, none is lost, no run is recorded twice."""
 
 from __future__ import annotations
 
+import os
 import secrets
 import signal
 import sqlite3
@@ -20,7 +21,15 @@ from gg.study.runner import FINISHED, Model, ResumeRefused, run_study
 from gg.telemetry.layout import events_path
 from support.waiting import wait_until
 
-from .processes import RELEASED, WAIT_SECS, alive, checking_workers, committed_cells, released_then
+from .processes import (
+    RELEASED,
+    WAIT_SECS,
+    alive,
+    checking_workers,
+    committed_cells,
+    endless,
+    released_then,
+)
 from .studies import arms_study
 
 GG = str(Path(sys.executable).parent / "gg")
@@ -106,8 +115,19 @@ def test_a_resume_from_a_changed_study_file_is_refused(tmp_path: Path) -> None:
     file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",))
     end = run_study(load_study(file), LocalPool(1), tmp_path, QuietProgress())
     file.write_text(file.read_text().replace("repeats = 1", "repeats = 2"))
-    with pytest.raises(ResumeRefused, match="different study file"):
+    with pytest.raises(ResumeRefused) as in_place:
         run_study(load_study(file), LocalPool(1), tmp_path, QuietProgress(), resume=end.study_id)
+    assert str(in_place.value) == (
+        f"{file} has changed since {end.study_id} was run from it (or a file it names has);"
+        " resume it with the study as it was"
+    )
+    other = tmp_path / "study" / "other.toml"
+    other.write_text(file.read_text())
+    with pytest.raises(ResumeRefused) as elsewhere:
+        run_study(load_study(other), LocalPool(1), tmp_path, QuietProgress(), resume=end.study_id)
+    assert str(elsewhere.value) == (
+        f"{end.study_id} was run from a different study file ({file}) than {other}; resume it with that one"
+    )
     file.write_text(file.read_text().replace("repeats = 2", "repeats = 1"))
     with pytest.raises(ResumeRefused, match="ran each config with its own model; resume it without --model"):
         run_study(
@@ -147,3 +167,42 @@ def test_a_study_stopped_with_ctrl_c_exits_130_naming_how_to_resume_it(tmp_path:
     )
     assert resumed.returncode == 0, resumed.stderr
     assert len(_cells(store)) == 4 and len(_runs(store)) == 4
+
+
+@pytest.mark.timeout(400)  # real gg processes on a shared machine
+@pytest.mark.parametrize(
+    ("stop", "code", "said"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "interrupted by SIGTERM")],
+)
+def test_a_study_stopped_mid_cell_says_how_to_resume_and_leaves_no_cell_workspace_behind(
+    tmp_path: Path, stop: signal.Signals, code: int, said: str
+) -> None:
+    marker = f"cut-mid-cell-{secrets.token_hex(4)}"
+    file = arms_study(tmp_path / "study", repeats=1, tasks=("csv-total",), check=endless(marker))
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    driver = subprocess.Popen(
+        [GG, "study", "run", str(file), "--parallel", "2"],
+        cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_until(
+            lambda: len(checking_workers(marker)) == 2, "both cells to wait at their checks", WAIT_SECS
+        )
+        assert len(list(temporary.glob("gg-cell-*"))) == 2  # each worker's, holding its cell's workspace
+    finally:
+        driver.send_signal(stop)
+        _, stderr = driver.communicate(timeout=120)  # to its end: every worker's stderr closed too
+    assert driver.returncode == code, stderr
+    with Ledger(tmp_path / ".gg" / "runs.db") as ledger:
+        stopped = ledger.find_study("latest")
+    assert stopped.status == "interrupted"
+    assert (
+        f"study {stopped.id} {said}; its finished cells are kept. Resume with: gg study run {file}" in stderr
+    )
+    assert "driver is gone" not in stderr
+    assert list(temporary.glob("gg-cell-*")) == []

@@ -35,6 +35,7 @@ EXPECTED_RESULTS = [
         "config": "javascript",
         "cells": 6,
         "solved": 4,
+        "notRun": 0,
         "rate": pytest.approx(4 / 6),
         "ciLow": pytest.approx(0.3000, abs=5e-5),
         "ciHigh": pytest.approx(0.9032, abs=5e-5),
@@ -55,6 +56,7 @@ EXPECTED_RESULTS = [
         "config": "typescript",
         "cells": 6,
         "solved": 6,
+        "notRun": 0,
         "rate": 1.0,
         "ciLow": pytest.approx(0.6097, abs=5e-5),
         "ciHigh": 1.0,
@@ -152,7 +154,7 @@ def test_show_and_compare_print_their_tables_as_json_and_csv(
         main, ["study", "compare", finished.end.study_id, "javascript", "typescript", "--csv"]
     )
     assert compared.exit_code == 0, compared.output
-    assert compared.output.splitlines()[-1].startswith("javascript,typescript,(all),6,4,0,2,0,0.5,,,1.0,")
+    assert compared.output.splitlines()[-1].startswith("javascript,typescript,(all),6,4,0,2,0,0,0.5,,,1.0,")
     cells = runner.invoke(main, ["study", "show", "latest", "--cells", "--csv"])
     header, *rows = csv.reader(io.StringIO(cells.output))
     assert len(rows) == 12 and "checkDetail" in header
@@ -160,6 +162,9 @@ def test_show_and_compare_print_their_tables_as_json_and_csv(
     assert finished.end.study_id in listed.output and "12/12" in listed.output
     unknown = runner.invoke(main, ["study", "compare", "latest", "javascript", "rust"])
     assert unknown.exit_code == 1 and "has no config `rust`" in unknown.output
+    itself = runner.invoke(main, ["study", "compare", "latest", "javascript", "javascript"])
+    assert itself.exit_code == 1
+    assert itself.output == "gg study compare: compares two configs; `javascript` is named twice\n"
 
 
 def test_list_prints_the_studies_as_json_and_csv(finished: Finished, monkeypatch: pytest.MonkeyPatch) -> None:

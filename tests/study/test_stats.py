@@ -71,3 +71,11 @@ def test_no_values_have_no_median() -> None:
 def test_a_quantile_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(ValueError):
         quantile([1.0], 1.5)
+
+
+@pytest.mark.parametrize("cells", [1, 3, 9, 17, 100])
+def test_the_interval_ends_exactly_at_0_with_none_solved_and_at_1_with_all(cells: int) -> None:
+    none = wilson_interval(0, cells)
+    every = wilson_interval(cells, cells)
+    assert none is not None and every is not None
+    assert none[0] == 0.0 and every[1] == 1.0

@@ -1,9 +1,13 @@
+import json
 from dataclasses import replace
 from datetime import UTC
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
 from rich.console import Console
 
+from gg.cli import main
 from gg.record.store import RunStore
 from gg.record.transcript import fold_transcript
 from gg.telemetry.emitter import CollectingSink
@@ -216,3 +220,37 @@ def test_the_runs_table_prints_no_control_or_bidi_character_a_run_recorded(tmp_p
     text = out.export_text()
     assert not {"\u202e", "\x1b", "\x85", "\u2066"} & set(text)
     assert "audit\ufffdgnp.exe\u241b[2J" in text and "m\ufffd\ufffd" in text
+
+
+def test_a_program_of_one_megabyte_line_is_shown_cut_so_showing_it_costs_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Wrapping one line costs the square of its length: the line is cut at 2,000 characters
+    before it is wrapped, and the whole program stays in `--json`."""
+    (tmp_path / "workspace").mkdir()
+    config = {
+        "name": "big-program",
+        "workspace": "workspace",
+        "agents": [
+            {
+                "slug": "root",
+                "task": "t",
+                "model": {"provider": "replay", "journal": "j.jsonl"},
+                "capabilities": [{"id": "responses-as-code", "params": {"language": "javascript"}}],
+            }
+        ],
+    }
+    (tmp_path / "gg.json").write_text(json.dumps(config))
+    program = 'import { session } from "gg";\n// ' + "x" * 1_000_000 + '\nsession.finish("ok");'
+    reply = {"text": "x", "calls": [{"name": "submit_program", "arguments": {"program": program}}]}
+    (tmp_path / "j.jsonl").write_text(json.dumps(reply) + "\n")
+    monkeypatch.chdir(tmp_path)
+    ran = CliRunner().invoke(main, ["run", "."])
+    assert ran.exit_code == 0, ran.output
+    shown = CliRunner().invoke(main, ["show", "latest"], terminal_width=100)
+    assert shown.exit_code == 0, shown.output
+    assert len(shown.output) < 20_000  # the line's first 2,000 characters, never its million
+    marker = "… (+998,003 characters; gg show --json holds the whole program)"
+    assert "".join(marker.split()) in "".join(shown.output.split())  # wrapped where the width says
+    as_json = CliRunner().invoke(main, ["show", "latest", "--json"])
+    assert "x" * 1_000_000 in as_json.output

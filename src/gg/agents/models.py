@@ -33,7 +33,7 @@ from gg.ids import ROOT_ID, AgentNode
 from gg.loop.stream import AgentStream
 from gg.providers.base import LogFn, ModelClient
 from gg.providers.book import JournalBook
-from gg.providers.factory import EndpointChoice, build_client, endpoint_of, price_id_of
+from gg.providers.factory import EndpointChoice, build_client, endpoint_of, price_id_of, require_connection
 from gg.providers.journal import JournalReply
 from gg.providers.recording import JournalRecorder
 from gg.providers.replay import ReplayClient
@@ -174,6 +174,23 @@ def _log_endpoint(stream: AgentStream, model_id: str, endpoint: EndpointChoice, 
         endpointFrom=endpoint.source,
         pricedAs=price_id,
     )
+
+
+def require_hosted_models(capability_set: CapabilitySet, overrides: Overrides) -> None:
+    """Raises the `ConfigError` the first profile of `capability_set` whose hosted model could
+    not be built would raise as its agent opens (a key not set, most often); a replayed profile
+    is never refused here."""
+    for profile in capability_set.agents:
+        provider, model = binding_of(capability_set, overrides, profile)
+        if provider != Provider.REPLAY:
+            lent = _lent_settings(profile.model, provider, model)
+            require_connection(
+                provider,
+                model,
+                base_url=lent["base_url"],
+                api_key_env=lent["api_key_env"],
+                pricing=lent["pricing"],
+            )
 
 
 def binding_of(

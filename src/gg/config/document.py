@@ -3,7 +3,8 @@
 Rules:
 - a path naming a folder means the one `gg.json` or `gg.toml` inside it; neither or both refuse;
 - `.toml` files are TOML, every other file is JSON (UTF-8, a byte-order mark tolerated);
-- a missing or unreadable file, text that does not parse (reported with its line and column), a
+- a missing or unreadable file, one that is not a regular file (a FIFO, say: refused at once,
+  never waited on), text that does not parse (reported with its line and column), a
   top level that is not an object and nesting deeper than `MAX_NESTING` each refuse with one
   defect at `(document)`;
 - a JSON object that writes a key twice keeps a record of it; `repeated_key_findings` names each
@@ -13,7 +14,9 @@ Rules:
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -78,7 +81,7 @@ def _depth(document: object) -> int:
 
 def _read_text(file: Path) -> str:
     try:
-        return file.read_bytes().decode("utf-8-sig")
+        return _regular_bytes(file).decode("utf-8-sig")
     except FileNotFoundError:
         raise _refusal(file, "does not exist") from None
     except IsADirectoryError:
@@ -89,6 +92,21 @@ def _read_text(file: Path) -> str:
         raise _refusal(
             file, f"is not UTF-8 text (byte {error.start} cannot be decoded)", UNREADABLE
         ) from None
+
+
+def _regular_bytes(file: Path) -> bytes:
+    """The bytes of `file`, opened without waiting: a FIFO, a device or a socket is refused at
+    once, never read (reading a FIFO would wait for a writer that may never come)."""
+    descriptor = os.open(file, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(descriptor, "rb") as opened:
+        mode = os.fstat(opened.fileno()).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(file)
+        if not stat.S_ISREG(mode):
+            raise _refusal(
+                file, "is not a regular file (a FIFO, a device or a socket); name a file", UNREADABLE
+            )
+        return opened.read()
 
 
 def _parse_json(file: Path, text: str) -> object:

@@ -170,6 +170,20 @@ class _Settings:
     temperature: float | None
 
 
+def require_connection(
+    provider: str,
+    model: str | None,
+    *,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    pricing: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> None:
+    """Raises the `ConfigError` `build_client` would for a hosted `provider:model` (a provider gg
+    does not know, a missing model or key, a `pricing` the table lacks), building nothing."""
+    _connection(provider, model, _Asked(base_url, api_key_env, pricing), environ)
+
+
 def build_client(
     *,
     provider: str,

@@ -8,7 +8,9 @@ Rules:
   with `/bin/sh -c` and its standard input empty; exit 0 is `solved`, any other exit `failed`,
   and a command still running after `timeoutSecs` is killed with everything it started and is
   `timed-out`;
-- the verdict keeps the exit code and the tail of what the command printed;
+- the verdict keeps the exit code and the command's whole output, up to the jail's bound on a
+  command's output (`MAX_OUTPUT_BYTES`, its last 16 KiB, cut at the start of a line); an output
+  longer than that opens with one line saying how many bytes and lines before it were dropped;
 - a run refused before its first turn is not checked, and neither is a run whose check cannot
   be jailed where it ran: `not-run` (the cell says why).
 """
@@ -19,13 +21,11 @@ import time
 from dataclasses import dataclass
 from enum import StrEnum
 
-from gg.sandbox.jail import TimedOut
+from gg.sandbox.jail import MAX_OUTPUT_BYTES, Output, TimedOut
 from gg.study.check_jail import CheckJail
 from gg.wire import well_formed
 
-__all__ = ["MAX_OUTPUT_CHARS", "Check", "CheckOutcome", "CheckVerdict", "run_check"]
-
-MAX_OUTPUT_CHARS = 2000
+__all__ = ["MAX_OUTPUT_BYTES", "Check", "CheckOutcome", "CheckVerdict", "run_check"]
 
 
 class CheckVerdict(StrEnum):
@@ -67,11 +67,24 @@ def run_check(check: Check, jail: CheckJail) -> CheckOutcome:
     if check.command is None:
         return CheckOutcome(CheckVerdict.SOLVED, duration_ms=_ms_since(started))
     end = jail.run(check.command, check.timeout_secs)
-    output = well_formed(end.output.text)[-MAX_OUTPUT_CHARS:]
+    output = said(end.output)
     if isinstance(end, TimedOut):
         return CheckOutcome(CheckVerdict.TIMED_OUT, None, output, _ms_since(started))
     verdict = CheckVerdict.SOLVED if end.exit_code == 0 else CheckVerdict.FAILED
     return CheckOutcome(verdict, end.exit_code, output, _ms_since(started))
+
+
+def said(output: Output) -> str:
+    """What a check printed, as its cell keeps it: the whole output, after a line naming what was
+    dropped before it when the jail kept only its end."""
+    text = well_formed(output.text)
+    if not output.truncated:
+        return text
+    lines = f" ({output.dropped_lines} line{'s' if output.dropped_lines != 1 else ''})"
+    return (
+        f"[gg: {output.dropped_bytes} bytes{lines} before this were dropped;"
+        f" a check's output is kept to its last {MAX_OUTPUT_BYTES // 1024} KiB]\n{text}"
+    )
 
 
 def _ms_since(started: float) -> float:

@@ -4,8 +4,8 @@ only when a study command runs (so `gg --version` and the other commands never i
 Exit codes of `gg study run`: 0 every cell finished (solved or not); 1 some cells were left
 unfinished (their workers kept dying; resume to run them); 2 a refused study (a defect in the
 study file or a capability set it makes, a resume that does not match, no Ray, a run store that
-cannot be used, a host that cannot jail the study's check commands); 130 interrupted (resume
-with `--resume ID`).
+cannot be used, a host that cannot jail the study's check commands, a hosted model whose key is
+not set); 130 interrupted by Ctrl-C, 143 by SIGTERM (resume with `--resume ID`).
 """
 
 from __future__ import annotations
@@ -14,14 +14,17 @@ import json
 import os
 import sqlite3
 import sys
+from functools import partial
 from pathlib import Path
 from typing import NoReturn
 
 import click
 from rich.console import Console
 
+from gg.agents.interruption import said_of, signal_of, sigterm_interrupts
+from gg.agents.models import Overrides, require_hosted_models
 from gg.errors import ConfigError
-from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT
+from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT, SIGNAL_EXIT_BASE
 from gg.sandbox.jail import JailUnavailable
 from gg.study.check_jail import require_check_jail
 from gg.study.cluster import RayCluster, RayUnavailable
@@ -43,7 +46,6 @@ from gg.terminal.glyphs import plural
 
 __all__ = ["check", "compare_configs", "list_studies", "run", "schema", "show"]
 
-INTERRUPTED_EXIT = 130
 PIPE_WIDTH = 160
 
 
@@ -58,17 +60,15 @@ def run(
     """`gg study run`: every unfinished cell, then the study's table."""
     model = _model(model_ref)
     loaded = _load(study_path)
-    base = Path.cwd()
     _refuse_a_template_holding_the_store(loaded, where.path.parent)
     _refuse_unjailable_checks(loaded)
     workers = parallel or os.cpu_count() or 1
     executor: Executor = (
         LocalPool(workers) if ray_address is None else RayCluster(ray_address, loaded.root, workers)
     )
-    console = _console(stderr=True)
     try:
-        end = run_study(loaded, executor, base, TerminalProgress(console), model, resume, where=where)
-    except (ResumeRefused, StudyLookupError, RayUnavailable) as refusal:
+        end = _run_study(loaded, executor, model, resume, where)
+    except (ResumeRefused, StudyLookupError, RayUnavailable, ConfigError) as refusal:
         _fail(f"gg study run: {refusal}", REFUSED_EXIT)
     except StoreUnreachable as unreachable:
         _fail(f"gg study run: {unreachable}", INCOMPLETE_EXIT)
@@ -76,10 +76,21 @@ def run(
         _fail(f"gg study run: the run store {where.shown} cannot be used: {unusable}", REFUSED_EXIT)
     except StudyInterrupted as interrupted:
         resume_with = f"gg study run {study_path} --resume {interrupted.study_id}"
-        _fail(f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}", INTERRUPTED_EXIT)
-    except KeyboardInterrupt:  # before the study had begun: nothing to resume
-        _fail("\ninterrupted before the study began", INTERRUPTED_EXIT)
+        message = f"\n{interrupted}; its finished cells are kept. Resume with: {resume_with}"
+        _fail(message, SIGNAL_EXIT_BASE + interrupted.signum)
+    except KeyboardInterrupt as stop:  # before the study had begun: nothing to resume
+        _fail(f"\n{said_of(stop)} before the study began", SIGNAL_EXIT_BASE + signal_of(stop))
     _report_end(end, study_path, where)
+
+
+def _run_study(
+    loaded: Study, executor: Executor, model: Model, resume: str | None, where: StoreLocation
+) -> StudyEnd:
+    """The study run from this folder, a SIGTERM stopping it as Ctrl-C does."""
+    progress = TerminalProgress(_console(stderr=True))
+    admit = partial(_admit, loaded)
+    with sigterm_interrupts():
+        return run_study(loaded, executor, Path.cwd(), progress, model, resume, where=where, admit=admit)
 
 
 def _report_end(end: StudyEnd, study_path: Path, where: StoreLocation) -> None:
@@ -134,6 +145,8 @@ def compare_configs(ref: str, a: str, b: str, as_json: bool, as_csv: bool, where
     with _ledger(where) as ledger:
         row = _find(ledger, ref)
         cells = ledger.cells(row.id)
+    if a == b:
+        _fail(f"gg study compare: compares two configs; `{a}` is named twice", 1)
     for name in (a, b):
         if name not in row.config_names:
             _fail(
@@ -183,6 +196,17 @@ def _refuse_a_template_holding_the_store(loaded: Study, folder: Path) -> None:
                 " Run gg from a folder outside it.",
                 REFUSED_EXIT,
             )
+
+
+def _admit(loaded: Study, model: Model) -> None:
+    """Raises `ConfigError` for the first capability set of the study whose hosted model could not
+    be built (a key not set): every cell would be refused, so the study is, before it begins."""
+    overrides = Overrides(provider=model.provider, model=model.model)
+    for (config, task), capability_set in loaded.sets.items():
+        try:
+            require_hosted_models(capability_set, overrides)
+        except ConfigError as refusal:
+            raise ConfigError(f"config {config} (task {task}): {refusal.source}", refusal.defects) from None
 
 
 def _refuse_unjailable_checks(loaded: Study) -> None:

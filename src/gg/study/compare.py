@@ -5,7 +5,8 @@
 - the paired differences are B − A, per pair, in cost (pairs where both were priced) and turns,
   given as median and mean;
 - the tally is given for every task and for the whole study; a cell without its partner (a study
-  not finished) is counted as unpaired and left out.
+  not finished) is counted as unpaired and left out, and so is a pair either of whose checks did
+  not run (`not-run`), counted apart (`not_run`): it is never a pair solved by neither.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gg.study.check import CheckVerdict
 from gg.study.rows import CellRow
 from gg.study.stats import mcnemar_exact, median
 
@@ -41,6 +43,7 @@ class PairTally:
     only_a: int
     only_b: int
     neither: int
+    not_run: int
     p_value: float
     cost: Difference
     turns: Difference
@@ -66,7 +69,8 @@ def compare(rows: Sequence[CellRow], a: str, b: str, tasks: Sequence[str]) -> Co
     return Comparison(a, b, per_task, _tally(ALL_TASKS, pairs), unpaired)
 
 
-def _tally(task: str, pairs: Sequence[tuple[CellRow, CellRow]]) -> PairTally:
+def _tally(task: str, paired: Sequence[tuple[CellRow, CellRow]]) -> PairTally:
+    pairs = [(x, y) for x, y in paired if _scored(x) and _scored(y)]
     only_a = sum(x.solved and not y.solved for x, y in pairs)
     only_b = sum(y.solved and not x.solved for x, y in pairs)
     both = sum(x.solved and y.solved for x, y in pairs)
@@ -78,7 +82,12 @@ def _tally(task: str, pairs: Sequence[tuple[CellRow, CellRow]]) -> PairTally:
         only_a=only_a,
         only_b=only_b,
         neither=len(pairs) - both - only_a - only_b,
+        not_run=len(paired) - len(pairs),
         p_value=mcnemar_exact(only_a, only_b),
         cost=_difference(costs),
         turns=_difference([float(y.turns - x.turns) for x, y in pairs]),
     )
+
+
+def _scored(row: CellRow) -> bool:
+    return row.verdict != CheckVerdict.NOT_RUN

@@ -3,7 +3,10 @@
 Rates and intervals are percentages; spreads are `median / p90`; cost is USD (`—` when no reply
 was priced, as a replayed run never is); wall time is seconds. A cell's check output is its first
 non-blank line, cut to 60 characters, and how many lines more it printed (the whole output is in
-`--json` and `--csv`); it is shown as text, never read as markup, its control characters pictured.
+`--json` and `--csv`). Every text a study recorded (its name, file and model, config and task
+names, statuses, ids, what a check said) is shown as text, never read as markup, and only as
+`printable_line` made it: control characters (newline and tab too) pictured, bidi controls as
+U+FFFD.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from gg.study.compare import Comparison, PairTally
 from gg.study.results import ConfigResult, Spread
 from gg.study.rows import CellRow, StudyRow
 from gg.terminal.glyphs import first_line, plural
-from gg.wire import pictured
+from gg.wire import printable_line
 
 __all__ = [
     "check_said",
@@ -33,6 +36,12 @@ NONE = "—"
 CHECK_CHARS = 60
 
 
+def shown(text: str) -> Text:
+    """A recorded text as a terminal may show it within one line (`printable_line`), never read as
+    markup."""
+    return Text(printable_line(text))
+
+
 def render_studies(studies: Sequence[tuple[StudyRow, int]], console: Console) -> None:
     """One row per study, newest first: its id, name, status and cells finished."""
     if not studies:
@@ -43,7 +52,14 @@ def render_studies(studies: Sequence[tuple[StudyRow, int]], console: Console) ->
         table.add_column(heading)
     for row, finished in studies:
         configs = ", ".join(row.config_names)
-        table.add_row(row.id, row.name, row.shown_status, f"{finished}/{row.cells}", configs, row.created_at)
+        table.add_row(
+            shown(row.id),
+            shown(row.name),
+            shown(row.shown_status),
+            f"{finished}/{row.cells}",
+            shown(configs),
+            shown(row.created_at),
+        )
     console.print(table)
 
 
@@ -54,17 +70,21 @@ def _grid(configs: int, tasks: int, repeats: int) -> str:
 
 def render_study(study: StudyRow, finished: int, console: Console) -> None:
     model = study.model or "each config's own"
-    console.print(
-        f"[bold]{study.id}[/bold]  {study.name}  {study.shown_status}  {finished}/{study.cells} cells"
-        f"  ({_grid(len(study.config_names), len(study.task_names), study.repeats)},"
-        f" seed {study.seed}, model {model}, {study.executor})",
-        highlight=False,
+    line = Text(printable_line(study.id), style="bold")
+    line.append(
+        printable_line(
+            f"  {study.name}  {study.shown_status}  {finished}/{study.cells} cells"
+            f"  ({_grid(len(study.config_names), len(study.task_names), study.repeats)},"
+            f" seed {study.seed}, model {model}, {study.executor})"
+        )
     )
+    console.print(line, highlight=False)
 
 
 RESULT_HEADINGS = (
     "config",
     "solved",
+    "not run",
     "rate (95% CI)",
     "turns",
     "programs",
@@ -83,8 +103,9 @@ def render_results(results: Sequence[ConfigResult], console: Console) -> None:
         )
     for result in results:
         table.add_row(
-            result.config,
-            f"{result.solved}/{result.cells}",
+            shown(result.config),
+            f"{result.solved}/{result.scored}",
+            str(result.not_run),
             _rate(result),
             _spread(result.turns),
             _spread(result.programs),
@@ -96,9 +117,11 @@ def render_results(results: Sequence[ConfigResult], console: Console) -> None:
     console.print(table)
     by_type = [f"{result.config} {_errors(result)}" for result in results if result.error_turns]
     if by_type:
-        console.print("error turns by type: " + "; ".join(by_type), highlight=False)
+        console.print(shown("error turns by type: " + "; ".join(by_type)), highlight=False)
     console.print(
-        "turns, programs, tokens, cost and wall time: median / p90 over the config's cells", style="dim"
+        "solved: over the cells whose check ran (not run: a refused run, a check that could not be"
+        " jailed); turns, programs, tokens, cost and wall time: median / p90 over the config's cells",
+        style="dim",
     )
 
 
@@ -108,14 +131,14 @@ def render_cells(rows: Sequence[CellRow], console: Console) -> None:
         table.add_column(heading)
     for row in rows:
         table.add_row(
-            row.config,
-            row.task,
+            shown(row.config),
+            shown(row.task),
             str(row.repeat),
-            row.verdict,
-            row.status,
+            shown(row.verdict),
+            shown(row.status),
             str(row.turns),
             f"{row.tokens:,}",
-            row.run_id,
+            shown(row.run_id),
             check_said(row.check_detail),
         )
     console.print(table)
@@ -127,7 +150,7 @@ def render_cells(rows: Sequence[CellRow], console: Console) -> None:
 def check_said(detail: str) -> Text:
     """What a cell's check printed, as its cell shows it: the first non-blank line, cut to
     `CHECK_CHARS`, then how many lines more."""
-    said = Text(pictured(first_line(detail, CHECK_CHARS)))
+    said = shown(first_line(detail, CHECK_CHARS))
     more = sum(1 for line in detail.splitlines() if line.strip()) - 1
     if more > 0:
         said.append(f" (+{plural(more, 'line')})", style="dim")
@@ -140,9 +163,10 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
         "task",
         "pairs",
         "both",
-        f"only {comparison.a}",
-        f"only {comparison.b}",
+        shown(f"only {comparison.a}"),
+        shown(f"only {comparison.b}"),
         "neither",
+        "not run",
         "McNemar p",
         "Δ cost $",
         "Δ turns",
@@ -154,17 +178,18 @@ def render_comparison(comparison: Comparison, console: Console) -> None:
     note = f"Δ is {comparison.b} − {comparison.a} per pair (same task, same repeat): median (mean)"
     if comparison.unpaired:
         note += f"; {comparison.unpaired} cells without their partner are left out"
-    console.print(note, style="dim")
+    console.print(shown(note), style="dim")
 
 
-def _tally_cells(tally: PairTally) -> tuple[str, ...]:
+def _tally_cells(tally: PairTally) -> tuple[str | Text, ...]:
     return (
-        tally.task,
+        shown(tally.task),
         str(tally.pairs),
         str(tally.both),
         str(tally.only_a),
         str(tally.only_b),
         str(tally.neither),
+        str(tally.not_run),
         f"{tally.p_value:.4g}",
         _difference(tally.cost.median, tally.cost.mean, "{:+.4f}"),
         _difference(tally.turns.median, tally.turns.mean, "{:+.1f}"),

@@ -11,6 +11,9 @@ Rules:
   times, then delivered `Lost`;
 - a worker that reports is handed its next cell before the report is delivered, so the worker
   runs while the driver records;
+- each worker works in a folder the driver makes for it (`gg-cell-*` in the temporary folder)
+  and removes once the worker has stopped, however it stopped: a worker killed mid-cell (on
+  Ctrl-C, on SIGTERM, by the kernel) leaves no workspace behind;
 - leaving the iteration (at its end, on Ctrl-C, on any error) stops every worker.
 """
 
@@ -20,19 +23,22 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import cast
 
 from gg.study.cell import ArmShelf, CellReport, CellSpec, run_cell
 from gg.study.delivery import DEFAULT_MAX_RETRIES, Delivered, Delivery, Lost
-from gg.study.workplace import Workplace
+from gg.study.workplace import FOLDER_PREFIX, Workplace
 
 __all__ = ["LocalPool"]
 
@@ -44,6 +50,7 @@ _PR_SET_PDEATHSIG = 1
 class _Worker:
     process: BaseProcess
     conn: Connection
+    folder: Path
     held: CellSpec | None = None
 
 
@@ -86,10 +93,11 @@ class LocalPool:
 
     def _start(self) -> _Worker:
         driver_end, worker_end = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(worker_end,), daemon=True)
+        folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
+        process = self._context.Process(target=_serve, args=(worker_end, folder), daemon=True)
         process.start()
         worker_end.close()
-        return _Worker(process, driver_end)
+        return _Worker(process, driver_end, folder)
 
     def _fill(self, pool: list[_Worker], ledger: _Ledger) -> None:
         """Hand every idle worker its next cell."""
@@ -146,13 +154,15 @@ def _stop(pool: list[_Worker]) -> None:
             worker.process.kill()
             worker.process.join()
         worker.conn.close()
+        shutil.rmtree(worker.folder, ignore_errors=True)
 
 
-def _serve(conn: Connection) -> None:
-    """A worker: run each cell the driver hands over, until it hands over None or goes away."""
+def _serve(conn: Connection, folder: Path) -> None:
+    """A worker: run each cell the driver hands over, in `folder`, until it hands over None or
+    goes away."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    shelf, workplace = ArmShelf(), Workplace()
+    shelf, workplace = ArmShelf(), Workplace(folder)
     try:
         while (spec := _next_cell(conn)) is not None:
             report = run_cell(spec, shelf, workplace)

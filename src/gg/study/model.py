@@ -19,7 +19,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from gg.config.model import Limits
-from gg.config.values import Number, Place, Text, Whole
+from gg.config.values import Name, Number, Place, Text, Whole
 from gg.wire import camel
 
 __all__ = [
@@ -76,7 +76,7 @@ class TaskDocument(_Part):
 class StudyDocument(_Part):
     """A whole study: configurations × tasks × repeats."""
 
-    name: Annotated[str, Text()]
+    name: Annotated[str, Name()]
     base: Any = Field(default=None, json_schema_extra=_CONFIG_SCHEMA)
     configs: dict[str, Any] = Field(
         json_schema_extra={"minProperties": 1, "additionalProperties": _CONFIG_SCHEMA}

@@ -3,6 +3,8 @@
 Rules:
 - the executor is joined before anything is recorded: one that cannot be (no Ray cluster) leaves
   the store as it was;
+- the study's model is admitted (`admit`: every hosted model's key set, say) before anything is
+  recorded: a new study's before the store is opened, a resumed study's once adopted;
 - a new study gets a fresh id; `resume` names an earlier one, which must have been written from the
   same study file (same fingerprint) and, when a model is given, with the same model;
 - on resume, records cut short by a killed driver are deleted and their cells run again; every
@@ -12,7 +14,8 @@ Rules:
   and its NDJSON file, then the cell's result is committed (`ledger.py`); a cell delivered a
   second time is dropped;
 - a cell whose workers kept dying is left unfinished (a resume runs it again) and the study ends
-  `incomplete`; a study whose every cell finished ends `finished`; Ctrl-C ends it `interrupted`.
+  `incomplete`; a study whose every cell finished ends `finished`; Ctrl-C, or a SIGTERM where the
+  caller lets it through as `Terminated`, ends it `interrupted`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gg.agents.interruption import said_of, signal_of
 from gg.record.runs import RUNNING
 from gg.record.store import RunStore
 from gg.study.cell import CellSpec
@@ -64,11 +68,13 @@ class ResumeRefused(Exception):
 
 
 class StudyInterrupted(Exception):
-    """Ctrl-C stopped the study; its finished cells stand and `--resume study_id` runs the rest."""
+    """Ctrl-C or a SIGTERM (`signum`) stopped the study; its finished cells stand and
+    `--resume study_id` runs the rest."""
 
-    def __init__(self, study_id: str) -> None:
-        super().__init__(f"study {study_id} interrupted")
+    def __init__(self, study_id: str, stop: KeyboardInterrupt) -> None:
+        super().__init__(f"study {study_id} {said_of(stop)}")
         self.study_id = study_id
+        self.signum = signal_of(stop)
 
 
 @dataclass(frozen=True)
@@ -110,15 +116,21 @@ def run_study(
     resume: str | None = None,
     clock: Clock = utc_now,
     where: StoreLocation | None = None,
+    admit: Callable[[Model], None] = lambda _model: None,
 ) -> StudyEnd:
     """Run every unfinished cell of `study`, recording in the store at `where` (under `base`,
     `<base>/.gg/runs.db`, when None); an executor that cannot be joined raises before the store
-    is opened."""
+    is opened, and so is `admit`'s refusal of the study's model (a resumed study's model is
+    admitted once adopted, before anything is written)."""
+    if resume is None:
+        admit(model)
     with executor.joined():
         store = RunStore(StoreLocation(Backend.SQLITE, store_path(base)) if where is None else where)
         ledger = Ledger(store.location)
         try:
-            study_id, model, discarded = _open(study, ledger, model, resume, executor.name, clock)
+            study_id, model, discarded = _open(
+                study, ledger, _Launch(model, resume, executor.name, admit), clock
+            )
             for run_id in discarded:
                 shutil.rmtree(runs_beside(store.path) / run_id, ignore_errors=True)
             writer = _Writer(study_id, store, ledger, base, clock)
@@ -128,20 +140,28 @@ def run_study(
             store.close()
 
 
-def _open(
-    study: Study, ledger: Ledger, model: Model, resume: str | None, executor: str, clock: Clock
-) -> tuple[str, Model, tuple[str, ...]]:
+@dataclass(frozen=True)
+class _Launch:
+    """What the command line asks of a study's start: its model, the study it resumes, the
+    executor's name and the judge of the model."""
+
+    model: Model
+    resume: str | None
+    executor: str
+    admit: Callable[[Model], None]
+
+
+def _open(study: Study, ledger: Ledger, launch: _Launch, clock: Clock) -> tuple[str, Model, tuple[str, ...]]:
     """The study's id and model, created or adopted, and the cut-short runs a resume discarded."""
     now = format_timestamp(clock())
-    if resume is None:
+    model, executor = launch.model, launch.executor
+    if launch.resume is None:
         study_id = new_study_id(clock)
         ledger.begin_study(_row(study, study_id, model, executor, now))
         return study_id, model, ()
-    row = ledger.find_study(resume)
+    row = ledger.find_study(launch.resume)
     if row.fingerprint != study.fingerprint:
-        raise ResumeRefused(
-            f"{row.id} was run from a different study file than {study.file}; resume it with that one"
-        )
+        raise ResumeRefused(_changed(row, study))
     if model.reference is not None and model.reference != row.model:
         if row.model is None:
             raise ResumeRefused(f"{row.id} ran each config with its own model; resume it without --model")
@@ -150,8 +170,22 @@ def _open(
         raise ResumeRefused(f"{row.id} is still running (process {row.pid})")
     provider, _, name = (row.model or "").partition(":")
     adopted = Model(provider or None, name or None)
+    launch.admit(adopted)
     ledger.adopt_study(row.id, executor, now)
     return row.id, adopted, tuple(ledger.discard_unfinished(row.id))
+
+
+def _changed(row: StudyRow, study: Study) -> str:
+    """Why a study file that is not the one `row` was run from cannot resume it."""
+    if row.file == str(study.file):
+        return (
+            f"{study.file} has changed since {row.id} was run from it (or a file it names has);"
+            " resume it with the study as it was"
+        )
+    return (
+        f"{row.id} was run from a different study file ({row.file}) than {study.file};"
+        " resume it with that one"
+    )
 
 
 def _row(study: Study, study_id: str, model: Model, executor: str, now: str) -> StudyRow:
@@ -210,9 +244,9 @@ class _Writer:
                     finished.add(delivery.report.key)
                     if figures is not None:
                         progress.advance(delivery.report, figures)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             self.ledger.end_study(self.study_id, INTERRUPTED, self._now())
-            raise StudyInterrupted(self.study_id) from None
+            raise StudyInterrupted(self.study_id, stop) from None
         finally:
             progress.stop()
         status = FINISHED if len(finished) == len(cells) else INCOMPLETE

@@ -1,7 +1,8 @@
 """The statistics a study reports, as small pure functions over numbers.
 
 - `wilson_interval(solved, cells)`: the Wilson score interval for a solved rate, 95% by default;
-  no interval for no cells.
+  no interval for no cells; its low end is exactly 0 when none was solved and its high end
+  exactly 1 when every one was (as the formula says, without a float's remainder).
 - `mcnemar_exact(only_a, only_b)`: the exact two-sided McNemar p-value, the binomial test of the
   discordant pairs at one half; 1.0 when no pair is discordant.
 - `median(values)` and `quantile(values, q)`: linear interpolation between order statistics (the
@@ -28,7 +29,9 @@ def wilson_interval(solved: int, cells: int, z: float = Z_95) -> tuple[float, fl
     z2 = z * z
     centre = (rate + z2 / (2 * cells)) / (1 + z2 / cells)
     spread = z / (1 + z2 / cells) * math.sqrt(rate * (1 - rate) / cells + z2 / (4 * cells * cells))
-    return max(0.0, centre - spread), min(1.0, centre + spread)
+    low = 0.0 if solved == 0 else max(0.0, centre - spread)
+    high = 1.0 if solved == cells else min(1.0, centre + spread)
+    return low, high
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:

@@ -8,7 +8,9 @@ Rules:
 - the check jail over that path (`check_jail.py`) is kept from cell to cell while the study's
   folder stays the same, so a worker opens one jail for a study, not one per cell; a new folder
   or another study's folder gets a new one;
-- the folder goes when the workplace is closed, or when the worker exits.
+- the folder goes when the workplace is closed, or when the worker exits; a workplace given a
+  `root` makes its folders inside it, so whoever made the root (the local pool's driver) removes
+  everything a worker left by removing it, even after killing the worker mid-cell.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ WORKSPACE_DIR = "workspace"
 class Workplace:
     """A worker's workspace path and the check jail over it."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path | None = None) -> None:
+        self._root = root
         self._folder: Path | None = None
         self._jail: CheckJail | None = None
 
@@ -64,6 +67,6 @@ class Workplace:
 
     def _workspace(self) -> Path:
         if self._folder is None:
-            self._folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
+            self._folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=self._root))
             weakref.finalize(self, shutil.rmtree, self._folder, True)
         return self._folder / WORKSPACE_DIR

@@ -14,6 +14,9 @@ Rules:
   `interrupted` (the operator's Ctrl-C ended the run), `timed_out` (the run's time ran out) or
   `unfinished` (the run recorded no end), and ends `→ interrupted`, `→ timed_out` (with the
   ceiling that stopped it) or `→ unfinished`, never with a verdict it did not have.
+- A program's line longer than `MAX_SOURCE_LINE_CHARS` is shown cut there, saying how many
+  characters more it held (`--json` holds the whole program), so a program of megabytes on one
+  line shows at once.
 - Echoes (the previous reply and receipts, repeated in the next request) are not shown twice.
 - A run of many agents prints its agent tree first (`agents_view`), then each agent's turns
   under a heading of its own, agent after agent in tree order.
@@ -53,6 +56,7 @@ from gg.terminal.glyphs import (
 LEXERS = {"javascript": "javascript", "typescript": "typescript", "python": "python"}
 SYNTAX_THEME = "ansi_dark"
 INDENT = "  "
+MAX_SOURCE_LINE_CHARS = 2_000  # a longer line of a program is shown cut, saying how much more it held
 
 
 def render_transcript(transcript: Transcript, console: Console, *, full: bool = False) -> None:
@@ -228,7 +232,24 @@ def _lexer(language: str, console: Console) -> str:
 
 
 def _source(source: str, lexer: str) -> Syntax:
-    return Syntax(source, lexer, line_numbers=True, theme=SYNTAX_THEME, word_wrap=True)
+    return Syntax(_cut_lines(source), lexer, line_numbers=True, theme=SYNTAX_THEME, word_wrap=True)
+
+
+def _cut_lines(source: str) -> str:
+    """`source` with each line longer than `MAX_SOURCE_LINE_CHARS` cut there and told how much
+    more it held: wrapping one line costs the square of its length (each wrapped row copies
+    what follows it), so a line is cut before it is wrapped and showing a program costs time in
+    proportion to its size."""
+    if len(source) <= MAX_SOURCE_LINE_CHARS:
+        return source
+    return "\n".join(
+        line if len(line) <= MAX_SOURCE_LINE_CHARS else _cut_line(line) for line in source.split("\n")
+    )
+
+
+def _cut_line(line: str) -> str:
+    more = len(line) - MAX_SOURCE_LINE_CHARS
+    return f"{line[:MAX_SOURCE_LINE_CHARS]} … (+{more:,} characters; gg show --json holds the whole program)"
 
 
 def _link(link: LinkRun, number: int, count: int, lexer: str, marks: Glyphs) -> list[RenderableType]:
