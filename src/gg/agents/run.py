@@ -36,7 +36,7 @@ from typing import Any
 from gg.agents.context import RunContext
 from gg.agents.families import bind_run_families, config_folder, log_run_families
 from gg.agents.hooks import ended_by_hook, open_hooks, session_end, session_start
-from gg.agents.interruption import message_of, signal_of
+from gg.agents.interruption import OutsideStop, held_stop, message_of, signal_of
 from gg.agents.issues import IssueDesk
 from gg.agents.leases import GuestLeases
 from gg.agents.models import ClientFor, ModelClients, Overrides, replayed_journals
@@ -145,7 +145,7 @@ def execute_run(
         if refusal is not None or run.fault is not None:  # a record that cannot be made refuses it
             end = AgentEnd(RunStatus.REFUSED, message=run.fault or str(refusal))
         else:
-            end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients, world.hooks)
+            end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients, world)
     except KeyboardInterrupt as interruption:  # after `run_started`, before the root opened
         end, stop = AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption)), interruption
     finally:
@@ -229,14 +229,14 @@ def _run_tree(
     stream: AgentStream,
     workspace: Path,
     clients: ModelClients,
-    hooks: tuple[PythonHook, ...] = (),
+    world: World,
 ) -> tuple[AgentEnd, Spawner | None, KeyboardInterrupt | None]:
     """The run's end, its spawner once the root opened, and the interruption that stopped it;
     the session's hooks fire around the root's lineage. An interruption while the root opens
     (its arm booting) ends the run as one at any later moment: every agent opened is recorded."""
     opened: list[Spawner] = []
     try:
-        root = _open_root(capability_set, run, stream, workspace, clients, hooks, opened)
+        root = _open_root(capability_set, run, stream, workspace, clients, world.hooks, opened)
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
         return AgentEnd(RunStatus.REFUSED, message=str(refusal)), None, None
     except KeyboardInterrupt as interruption:
@@ -247,20 +247,36 @@ def _run_tree(
     except Exception as defect:  # gg's own failure: recorded for the operator, never the model
         return _defect(stream, defect), None, None
     spawner = opened[0]
-    stop: KeyboardInterrupt | None = None
-    try:
-        end = session_start(root, run) or spawner.run_lineage(root)
-    except KeyboardInterrupt as interruption:
-        stop = interruption
-        end = AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption))
-    except Exception as defect:
-        end = _defect(stream, defect)
-    finally:
-        spawner.stop_all()
+    end, stop = _run_root(root, spawner, run, stream, held_stop())
     stream.turn = root.stream.turn
     end = ended_by_hook(end, run.hook_failure)
     session_end(run.hooks, stream, root.setup.slug, end)
     return end, spawner, stop
+
+
+def _run_root(
+    root: Incarnation, spawner: Spawner, run: RunContext, stream: AgentStream, outside: OutsideStop | None
+) -> tuple[AgentEnd, KeyboardInterrupt | None]:
+    """The root lineage's end and the interruption that stopped it: a Ctrl-C on this thread, or a
+    stop handed over from another (`outside`, held by the thread that started the run), which
+    stops every agent at once."""
+    if outside is not None:
+        outside.bind(spawner.stop_all)
+    stop: KeyboardInterrupt | None = None
+    end = AgentEnd(RunStatus.INTERRUPTED)
+    try:
+        end = session_start(root, run) or spawner.run_lineage(root)
+    except KeyboardInterrupt as interruption:
+        stop = interruption
+    except Exception as defect:
+        if outside is None or outside.given is None:
+            end = _defect(stream, defect)
+    finally:
+        spawner.stop_all()
+    stop = stop or (None if outside is None else outside.given)
+    if stop is not None:  # what a stop ended (the program it cut short) is never the run's end
+        return AgentEnd(RunStatus.INTERRUPTED, message=message_of(stop)), stop
+    return end, None
 
 
 def _open_root(
