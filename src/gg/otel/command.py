@@ -7,7 +7,8 @@ Rules:
   (exit 1) having sent nothing.
 - Spans go where `gg run --otel` sends them (the standard `OTEL_*` variables); `--json FILE`
   writes them as one OTLP JSON document to a new file instead (an existing file, or one that
-  cannot be written, is refused in one line naming it, exit 2), which needs no SDK. `--otel-content` adds message and program contents.
+  cannot be written, is refused in one line naming it, exit 2), which needs no SDK.
+  `--otel-content` adds message and program contents.
 - Sending needs the `otel` extra (refused, exit 2, without it); spans the collector did not take
   are counted and said, and make the exit 1.
 """
