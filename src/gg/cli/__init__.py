@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import click
 
-from gg.cli.interrupts import GgGroup  # first: a stop while the rest imports ends gg quietly
+from gg.cli.interrupts import GgGroup
 from gg.cli.query import query
 from gg.cli.reading import runs, show
 from gg.cli.reference import check, docs, schema
