@@ -55,9 +55,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gg.api.run import run
-from gg.errors import ConfigError
-from gg.version import __version__
+from gg.exits import quiet_start
+
+quiet_start()  # the `gg` command: a stop while gg imports ends it at once (130, 143)
+
+from gg.api.run import run  # noqa: E402
+from gg.errors import ConfigError  # noqa: E402
+from gg.version import __version__  # noqa: E402
 
 if TYPE_CHECKING:
     from gg.api.hook import hook

@@ -8,13 +8,48 @@ to (`gg.loop.status`), reads them here.
   argument found wanting);
 - 3 (`CEILING_EXIT`): a ceiling stopped the run;
 - 128 + the number of the signal that stopped it (`SIGNAL_EXIT_BASE`): 130 for Ctrl-C (SIGINT),
-  143 for SIGTERM.
+  143 for SIGTERM; while the `gg` command starts (its modules importing, its command line
+  parsed), either signal ends it at once, silently, with that code (`quiet_start`), until a
+  command runs and takes them back (`hand_signals_back`); a signal the process was started
+  ignoring stays ignored, and gg imported as a library leaves the process's signals alone.
 """
 
 from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import Any
 
 DONE_EXIT = 0
 INCOMPLETE_EXIT = 1
 REFUSED_EXIT = 2
 CEILING_EXIT = 3
 SIGNAL_EXIT_BASE = 128
+
+_QUIETED = (signal.SIGINT, signal.SIGTERM)
+_before: dict[int, Any] = {}  # the handlers `quiet_start` replaced, put back by `hand_signals_back`
+
+
+def quiet_start() -> None:
+    """When this process is the `gg` command, end it at once on SIGINT or SIGTERM until a command
+    runs."""
+    if os.path.basename(sys.argv[0]) != "gg" or threading.current_thread() is not threading.main_thread():
+        return
+    for signum in _QUIETED:
+        if signum not in _before and signal.getsignal(signum) is not signal.SIG_IGN:
+            _before[signum] = signal.signal(signum, _exit_at_once)
+
+
+def hand_signals_back() -> None:
+    """Put back the handlers `quiet_start` replaced: a command meets its stops itself."""
+    while _before:
+        signum, handler = _before.popitem()
+        signal.signal(signum, handler)
+
+
+def _exit_at_once(signum: int, frame: FrameType | None) -> None:
+    del frame
+    os._exit(SIGNAL_EXIT_BASE + signum)

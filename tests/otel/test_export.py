@@ -3,6 +3,7 @@ find, and a `--json` file that already exists, which it leaves as it was."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from otel.conftest import gg, run_id_of
@@ -45,3 +46,27 @@ def test_the_export_reads_the_store_gg_store_or_store_names(planner: Path, tmp_p
         ["export", "otel", "latest", "--store", str(elsewhere), "--json", str(tmp_path / "f.json")], tmp_path
     )
     assert flagged.returncode == 0 and run_id in (tmp_path / "f.json").read_text()
+
+
+def test_json_into_a_folder_that_does_not_exist_is_one_line_exit_2_naming_the_path(
+    planner: Path, tmp_path: Path
+) -> None:
+    ran = gg(["run", str(planner)], planner.parent)
+    assert ran.returncode == 0, ran.stderr
+    nowhere = tmp_path / "no" / "such" / "t.json"
+    result = gg(["export", "otel", run_id_of(ran.stdout), "--json", str(nowhere)], planner.parent)
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    assert result.stderr == f"gg export otel: cannot write {nowhere}: No such file or directory\n"
+
+
+def test_a_run_named_twice_is_exported_once(planner: Path, tmp_path: Path) -> None:
+    ran = gg(["run", str(planner)], planner.parent)
+    assert ran.returncode == 0, ran.stderr
+    run_id = run_id_of(ran.stdout)
+    written = tmp_path / "once.json"
+    result = gg(["export", "otel", "latest", run_id, run_id[:-2], "--json", str(written)], planner.parent)
+    assert result.returncode == 0, result.stderr
+    assert " spans of 1 run to " in result.stdout
+    document = json.loads(written.read_text())
+    spans = [s for r in document["resourceSpans"] for scope in r["scopeSpans"] for s in scope["spans"]]
+    assert len(spans) == len({span["spanId"] for span in spans}) > 0

@@ -8,14 +8,20 @@ Rules kept here:
 - the run's end names the signal that stopped it (`message_of`), and the run exits, and records,
   128 + that signal's number (`gg.loop.status.exit_code_of`): 130 for Ctrl-C, 143 for SIGTERM;
 - a stop that says why (`Ended`, raised where the run waits on its model) is recorded with its
-  own words, as Ctrl-C's is otherwise.
+  own words and the signal it names (Ctrl-C's SIGINT when it names none), as Ctrl-C's is
+  otherwise;
+- a run on a thread other than the main one, which no signal reaches, is stopped from outside by
+  the `OutsideStop` that thread started it under (`stopped_from_outside`): every agent is recorded
+  stopped and the program running ends at once, and the run ends as the stop handed over says.
 """
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Generator
+import threading
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from types import FrameType
 
 INTERRUPTED_MESSAGE = "interrupted by the operator (Ctrl-C)"
@@ -30,13 +36,62 @@ class Ended(KeyboardInterrupt):
     """A stop from outside the run that says why (`gg mcp serve`'s client closed the session):
     `message` is the run's last word on it."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, signum: int = signal.SIGINT) -> None:
         super().__init__(message)
         self.message = message
+        self.signum = signum
+
+
+class OutsideStop:
+    """How a run on a thread of its own is stopped from another: `stop(why)` stops it as a Ctrl-C
+    would, the run ending as `why` says; a stop given before the run bound its action acts as the
+    run binds it. Only the first stop counts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.given: KeyboardInterrupt | None = None
+        self._act: Callable[[], None] | None = None
+
+    def stop(self, why: KeyboardInterrupt) -> None:
+        with self._lock:
+            if self.given is not None:
+                return
+            self.given = why
+            act = self._act
+        if act is not None:
+            act()
+
+    def bind(self, act: Callable[[], None]) -> None:
+        """What stops the run (its agents recorded stopped, its guests closed)."""
+        with self._lock:
+            self._act = act
+            given = self.given
+        if given is not None:
+            act()
+
+
+_HELD: ContextVar[OutsideStop | None] = ContextVar("gg_outside_stop", default=None)
+
+
+@contextmanager
+def stopped_from_outside(stop: OutsideStop) -> Generator[None]:
+    """While inside, a run started on this thread is stopped by `stop`."""
+    token = _HELD.set(stop)
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
+def held_stop() -> OutsideStop | None:
+    """The stop a run started here is stopped by from outside, if its thread holds one."""
+    return _HELD.get()
 
 
 def signal_of(stop: KeyboardInterrupt) -> int:
-    """The number of the signal that raised `stop`."""
+    """The number of the signal that raised `stop` (or that an `Ended` names)."""
+    if isinstance(stop, Ended):
+        return stop.signum
     return signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT
 
 

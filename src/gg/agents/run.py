@@ -13,8 +13,9 @@ run at once, no agent takes a further step, and the end is written wherever the 
 holds, never as `completed`; a record that cannot be written at the run's first event refuses
 the launch (exit 2). A model that cannot be reached ends the run `model_error` (exit 1); a ceiling
 ends it with exit 3. The operator's Ctrl-C (`KeyboardInterrupt`), or a SIGTERM while `gg run`
-holds it (`gg.agents.interruption`), stops every agent and ends the run `interrupted` (exit 130, or
-143 for SIGTERM), naming which: its `run_finished` is written, counting every turn an agent began
+holds it (`gg.agents.interruption`), at any moment from `run_started` on (the root's arm still
+booting included), stops every agent and ends the run `interrupted` (exit 130, or 143 for SIGTERM),
+naming which: its `run_finished` is written, counting every turn an agent began
 (the one the interruption cut short included, as `gg show` lists them), and then the interruption
 is raised on to the caller. A run whose process vanished (`kill -9`) writes no end at all: the
 store reads it as `unfinished`. `run_finished` sums every agent's turns, programs, errors and spend, and
@@ -35,7 +36,7 @@ from typing import Any
 from gg.agents.context import RunContext
 from gg.agents.families import bind_run_families, config_folder, log_run_families
 from gg.agents.hooks import ended_by_hook, open_hooks, session_end, session_start
-from gg.agents.interruption import message_of, signal_of
+from gg.agents.interruption import OutsideStop, held_stop, message_of, signal_of
 from gg.agents.issues import IssueDesk
 from gg.agents.leases import GuestLeases
 from gg.agents.models import ClientFor, ModelClients, Overrides, replayed_journals
@@ -48,7 +49,7 @@ from gg.config.modules import board_caps
 from gg.deadline import MonotonicClock
 from gg.errors import ConfigError
 from gg.ids import ROOT_ID
-from gg.loop.agent import AgentEnd
+from gg.loop.agent import AgentEnd, Incarnation
 from gg.loop.hooks import PythonHook
 from gg.loop.limits import ErrorLedger
 from gg.loop.status import RunStatus, exit_code_of
@@ -137,14 +138,16 @@ def execute_run(
     workspace = (options.workspace or capability_set.workspace).resolve()
     clients = ModelClients(capability_set, options.overrides, run.tool_choice, given, run.left)
     stream.emit(_started(capability_set, options, workspace, clients))
-    log_run_families(stream, host)
     spawner: Spawner | None = None
     stop: KeyboardInterrupt | None = None
     try:
+        log_run_families(stream, host)
         if refusal is not None or run.fault is not None:  # a record that cannot be made refuses it
             end = AgentEnd(RunStatus.REFUSED, message=run.fault or str(refusal))
         else:
-            end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients, world.hooks)
+            end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients, world)
+    except KeyboardInterrupt as interruption:  # after `run_started`, before the root opened
+        end, stop = AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption)), interruption
     finally:
         run.close()
         host.close()
@@ -226,36 +229,76 @@ def _run_tree(
     stream: AgentStream,
     workspace: Path,
     clients: ModelClients,
-    hooks: tuple[PythonHook, ...] = (),
+    world: World,
 ) -> tuple[AgentEnd, Spawner | None, KeyboardInterrupt | None]:
     """The run's end, its spawner once the root opened, and the interruption that stopped it;
-    the session's hooks fire around the root's lineage."""
+    the session's hooks fire around the root's lineage. An interruption while the root opens
+    (its arm booting) ends the run as one at any later moment: every agent opened is recorded."""
+    opened: list[Spawner] = []
     try:
-        clients.open_journals()
-        run.hooks = open_hooks(capability_set, hooks, run.clock)
-        spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream, run.board), clients)
-        if run.board is not None:
-            run.issues = IssueDesk(spawner, run.board.board)
-        root = spawner.open_root()
-        run.leases.arm(root.setup.language, root.setup.registry)
+        root = _open_root(capability_set, run, stream, workspace, clients, world.hooks, opened)
     except (ConfigError, LookupError) as refusal:  # a provider without its key; an arm not built
         return AgentEnd(RunStatus.REFUSED, message=str(refusal)), None, None
+    except KeyboardInterrupt as interruption:
+        spawner = opened[0] if opened else None
+        if spawner is not None:
+            spawner.stop_all()
+        return AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption)), spawner, interruption
     except Exception as defect:  # gg's own failure: recorded for the operator, never the model
         return _defect(stream, defect), None, None
-    stop: KeyboardInterrupt | None = None
-    try:
-        end = session_start(root, run) or spawner.run_lineage(root)
-    except KeyboardInterrupt as interruption:
-        stop = interruption
-        end = AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption))
-    except Exception as defect:
-        end = _defect(stream, defect)
-    finally:
-        spawner.stop_all()
+    spawner = opened[0]
+    end, stop = _run_root(root, spawner, run, stream, held_stop())
     stream.turn = root.stream.turn
     end = ended_by_hook(end, run.hook_failure)
     session_end(run.hooks, stream, root.setup.slug, end)
     return end, spawner, stop
+
+
+def _run_root(
+    root: Incarnation, spawner: Spawner, run: RunContext, stream: AgentStream, outside: OutsideStop | None
+) -> tuple[AgentEnd, KeyboardInterrupt | None]:
+    """The root lineage's end and the interruption that stopped it: a Ctrl-C on this thread, or a
+    stop handed over from another (`outside`, held by the thread that started the run), which
+    stops every agent at once."""
+    if outside is not None:
+        outside.bind(spawner.stop_all)
+    stop: KeyboardInterrupt | None = None
+    end = AgentEnd(RunStatus.INTERRUPTED)
+    try:
+        end = session_start(root, run) or spawner.run_lineage(root)
+    except KeyboardInterrupt as interruption:
+        stop = interruption
+    except Exception as defect:
+        if outside is None or outside.given is None:
+            end = _defect(stream, defect)
+    finally:
+        spawner.stop_all()
+    stop = stop or (None if outside is None else outside.given)
+    if stop is not None:  # what a stop ended (the program it cut short) is never the run's end
+        return AgentEnd(RunStatus.INTERRUPTED, message=message_of(stop)), stop
+    return end, None
+
+
+def _open_root(
+    capability_set: CapabilitySet,
+    run: RunContext,
+    stream: AgentStream,
+    workspace: Path,
+    clients: ModelClients,
+    hooks: tuple[PythonHook, ...],
+    opened: list[Spawner],
+) -> Incarnation:
+    """Open the run's journals, hooks and root agent (its arm built); the spawner is put in
+    `opened` as soon as it exists, so an interruption still finds every agent it opened."""
+    clients.open_journals()
+    run.hooks = open_hooks(capability_set, hooks, run.clock)
+    spawner = Spawner(run, Profiles(capability_set, run.registry, workspace, stream, run.board), clients)
+    opened.append(spawner)
+    if run.board is not None:
+        run.issues = IssueDesk(spawner, run.board.board)
+    root = spawner.open_root()
+    run.leases.arm(root.setup.language, root.setup.registry)
+    return root
 
 
 def _tell_unused_lines(stream: AgentStream, clients: ModelClients) -> None:

@@ -5,7 +5,8 @@ Exit codes (`gg.exits`) of `gg run`: 0 the session ended; 1 gg's own defect (a r
 be written is one) or an unreachable model; 2 a refused launch (a damaged run store is refused);
 3 a ceiling stopped the run; 130 the operator interrupted it (Ctrl-C), 143 a SIGTERM stopped it
 (as `timeout`, systemd or `docker stop` send it), and gg says, for either, which run was kept and
-how to read it.
+how to read it. Every command exits 130 on Ctrl-C and 143 on SIGTERM wherever it lands, start-up
+included (`gg.cli.interrupts`), never with Click's `Aborted!`.
 
 Each command imports what it uses when it runs, never at the top of its module: `gg --version`
 loads click alone, `gg runs` and `gg show` the run store and the terminal views, and only a run
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import click
 
+from gg.cli.interrupts import GgGroup
 from gg.cli.query import query
 from gg.cli.reading import runs, show
 from gg.cli.reference import check, docs, schema
@@ -33,7 +35,7 @@ from gg.telemetry.store_command import store
 from gg.version import __version__
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=GgGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version=__version__, package_name="gg")
 def main() -> None:
     """gg: agents that answer every turn with a whole program."""

@@ -46,7 +46,7 @@ class Bridge:
     model_id = MODEL_ID
 
     def __init__(self) -> None:
-        self._programs: queue.Queue[tuple[str, Future[CallReading]] | str] = queue.Queue()
+        self._programs: queue.Queue[tuple[str, Future[CallReading]] | Ended] = queue.Queue()
         self._waiting: Future[CallReading] | None = None
         self._lock = threading.Lock()
         self._replies = 0
@@ -65,8 +65,8 @@ class Bridge:
     def complete(self, request: Request) -> Reply:
         self._answer(CallReading(next_reading(request)))
         item = self._programs.get()
-        if isinstance(item, str):
-            raise Ended(item)
+        if isinstance(item, Ended):
+            raise item
         program, answer = item
         with self._lock:
             self._waiting = answer
@@ -84,11 +84,11 @@ class Bridge:
             self._ending = ending
             while not self._programs.empty():
                 item = self._programs.get_nowait()
-                if not isinstance(item, str):
+                if not isinstance(item, Ended):
                     _settle(item[1], ending)
 
-    def close(self, why: str = CLOSED) -> None:
-        """End the session where it waits for a call, saying `why`."""
+    def close(self, why: Ended) -> None:
+        """End the session where it waits for a call, as `why` says."""
         self._programs.put(why)
 
     def _answer(self, reading: CallReading) -> None:

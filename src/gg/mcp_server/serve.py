@@ -18,8 +18,9 @@ Rules kept here:
 - a call waits on the server's loop, never on a thread, and stdin is read on the loop too
   (`gg.mcp_server.stdin`): nothing holds the server once it is told to stop;
 - the server speaks over stdio, or over streamable HTTP on loopback (`--http`); when it stops
-  (its client closes stdio, Ctrl-C, SIGTERM), every session still open ends, recorded as
-  interrupted, saying why.
+  (its client closes stdio, Ctrl-C, SIGTERM), every session still open ends at once, however its
+  call stands (a program running is stopped, never waited for), recorded as interrupted, saying
+  why, with the exit code of the signal that stopped it (143 for SIGTERM).
 """
 
 from __future__ import annotations
@@ -37,7 +38,14 @@ from mcp.server.stdio import stdio_server
 from mcp_types import CallToolResult, ContentBlock, InputRequiredResult, TextContent
 from pydantic import Field, ValidationError
 
-from gg.agents.interruption import message_of, sigterm_interrupts
+from gg.agents.interruption import (
+    Ended,
+    OutsideStop,
+    message_of,
+    signal_of,
+    sigterm_interrupts,
+    stopped_from_outside,
+)
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
 from gg.loop.status import RunStatus
@@ -64,6 +72,7 @@ class ArmSessions:
         self._lock = threading.Lock()
         self._turns = asyncio.Lock()
         self._bridge: Bridge | None = None
+        self._stop = OutsideStop()
         self._thread: threading.Thread | None = None
 
     async def call(self, program: str) -> CallReading:
@@ -78,17 +87,21 @@ class ArmSessions:
                     self._join()
             return reading
 
-    def close(self, why: str = CLOSED) -> None:
+    def close(self, why: Ended) -> None:
+        """End the open session however its call stands: where it waits for a call, or with the
+        program it runs stopped at once; recorded `interrupted`, saying `why`."""
         with self._lock:
             if self._bridge is not None:
                 self._bridge.close(why)
+                self._stop.stop(why)
             self._join()
 
     def _open(self) -> Bridge:
         bridge = Bridge()
         self._bridge = bridge
+        self._stop = OutsideStop()
         self._thread = threading.Thread(
-            target=self._session, args=(bridge,), name="gg-mcp-serve", daemon=True
+            target=self._session, args=(bridge, self._stop), name="gg-mcp-serve", daemon=True
         )
         self._thread.start()
         return bridge
@@ -98,14 +111,15 @@ class ArmSessions:
         if thread is not None:
             thread.join()
 
-    def _session(self, bridge: Bridge) -> None:
+    def _session(self, bridge: Bridge, stop: OutsideStop) -> None:
         """Run the session to its end; however it ends, every call handed to it is answered."""
         from gg.api.run import run
 
         try:
-            result = run(self._capability_set, model=bridge, store=self._store)
-        except KeyboardInterrupt as stop:  # the bridge was closed: the run recorded why
-            bridge.ended((message_of(stop),))
+            with stopped_from_outside(stop):
+                result = run(self._capability_set, model=bridge, store=self._store)
+        except KeyboardInterrupt as stopped:  # the bridge was closed: the run recorded why
+            bridge.ended((message_of(stopped),))
         except ConfigError as refused:
             bridge.ended((str(refused),), refused=True)
         except BaseException as failed:
@@ -168,7 +182,7 @@ def serve(capability_set: CapabilitySet, store: Path, *, http: socket.socket | N
     """Serve until the client closes stdio, or until Ctrl-C or SIGTERM stops the server; every
     open session then ends, saying which (a stop is raised on)."""
     app, sessions = build_server(capability_set, store)
-    why = CLOSED
+    why = Ended(CLOSED)
     try:
         with sigterm_interrupts():
             if http is None:
@@ -176,7 +190,7 @@ def serve(capability_set: CapabilitySet, store: Path, *, http: socket.socket | N
             else:
                 _serve_http(app, http)
     except KeyboardInterrupt as stop:
-        why = message_of(stop)
+        why = Ended(message_of(stop), signal_of(stop))
         raise
     finally:
         for held in sessions:

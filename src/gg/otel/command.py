@@ -2,12 +2,13 @@
 
 Rules:
 - RUN is an id, a unique prefix of one, or `latest`, in the run store `--store` or `GG_STORE` names
-  (the current folder's by default);
+  (the current folder's by default); a run named twice (`latest` and its id) is exported once;
   every run named is read before anything is sent, and one that cannot be found ends the command
   (exit 1) having sent nothing.
 - Spans go where `gg run --otel` sends them (the standard `OTEL_*` variables); `--json FILE`
-  writes them as one OTLP JSON document to a new file instead (an existing file is refused, exit
-  2), which needs no SDK. `--otel-content` adds message and program contents.
+  writes them as one OTLP JSON document to a new file instead (an existing file, or one that
+  cannot be written, is refused in one line naming it, exit 2), which needs no SDK.
+  `--otel-content` adds message and program contents.
 - Sending needs the `otel` extra (refused, exit 2, without it); spans the collector did not take
   are counted and said, and make the exit 1.
 """
@@ -111,6 +112,10 @@ def _write_json(path: Path, spans: list[Span], settings: OtelSettings, counted: 
             json.dump(document, file, ensure_ascii=False)
     except FileExistsError:
         click.echo(f"gg export otel: {escaped(str(path))} exists; name a new file", err=True)
+        sys.exit(REFUSED)
+    except OSError as unwritable:  # a folder that does not exist, or that gg may not write in
+        said = unwritable.strerror or str(unwritable)
+        click.echo(f"gg export otel: cannot write {escaped(str(path))}: {said}", err=True)
         sys.exit(REFUSED)
     click.echo(f"wrote {counted} to {escaped(str(path))}")
 

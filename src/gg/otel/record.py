@@ -56,7 +56,7 @@ class RunRecords:
 
 def read_runs(where: Path | StoreLocation, refs: list[str]) -> list[RunRecords]:
     """The runs `refs` name in the run store at `where` (a base folder holding `.gg/`, or a store's
-    location). Raises `RecordError`, naming why."""
+    location), each once, in the order first named. Raises `RecordError`, naming why."""
     import sqlite3
 
     from gg.record.reader import RunLookupError, open_reader
@@ -73,8 +73,8 @@ def read_runs(where: Path | StoreLocation, refs: list[str]) -> list[RunRecords]:
     except (RunStoreError, sqlite3.DatabaseError, OSError) as unusable:
         raise RecordError(f"the run store {where.shown} cannot be used: {unusable}") from None
     try:
-        rows = [store.find_run(ref) for ref in refs]
-        return [RunRecords(row.id, store.events(row.id)) for row in rows]
+        ids = dict.fromkeys(store.find_run(ref).id for ref in refs)  # a run named twice counts once
+        return [RunRecords(run_id, store.events(run_id)) for run_id in ids]
     except RunLookupError as missing:
         raise RecordError(str(missing)) from None
     except sqlite3.DatabaseError as damaged:

@@ -5,7 +5,8 @@ An entry is resolved, in this order:
 - a name (`inventory`): a family handed to the run under that name (`gg.run(..., families=[...])`),
   else one the replayed recording declares;
 - `package.module:attribute`: the `gg.family(...)` that attribute holds, imported; when the import
-  fails, the family the replayed recording declares under that entry. A recording that answers
+  fails (a module that calls `sys.exit` as it loads fails it too; a Ctrl-C stays the operator's),
+  the family the replayed recording declares under that entry. A recording that answers
   first (a playback, `gg.playback`) is asked before the import, so a function the record answered
   is never called again.
 
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 from gg.config.model import CapabilitySet, HostFunctionsCapability
 from gg.errors import ConfigDefect, ConfigError
-from gg.sdk.host.calling import describe
+from gg.sdk.host.calling import describe, exit_call
 from gg.sdk.host.declaration import FamilyDeclaration
 from gg.sdk.host.family import RESERVED_FAMILIES, HostFamily
 from gg.sdk.host.recording import HostRecording
@@ -118,6 +119,9 @@ def import_family(entry: str) -> HostFamily:
     module_name, _, attribute = entry.partition(":")
     try:
         module = importlib.import_module(module_name)
+    except SystemExit as exiting:  # a module that exits as it loads is refused, never gg's exit
+        said = f"SystemExit: the module called {exit_call(exiting)} as it loaded"
+        raise LookupError(f"cannot be imported ({said})") from None
     except Exception as failure:  # the module's own code may raise anything while it loads
         raise LookupError(f"cannot be imported ({describe(failure)})") from None
     if not hasattr(module, attribute):
