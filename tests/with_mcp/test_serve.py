@@ -268,6 +268,24 @@ class _Wire:
     def call(self, arm: str, program: str) -> dict[str, Any]:
         return self.ask("tools/call", {"name": arm, "arguments": {"program": program}})["result"]
 
+    def stop(self, how: str) -> int:
+        """Stop the server as `how` says (`stdin`: the client closes it; else a signal's name)
+        and wait for its exit code."""
+        if how == "stdin":
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+        else:
+            self.process.send_signal(getattr(signal, how))
+        return self.process.wait(timeout=START_SECS)
+
+    def __enter__(self) -> _Wire:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
 
 @pytest.mark.parametrize(
     ("stop", "code", "said"),
@@ -280,21 +298,11 @@ class _Wire:
 def test_the_server_stops_on_a_signal_or_closed_stdin_after_a_refused_session(
     tmp_path: Path, stop: str, code: int, said: str
 ) -> None:
-    wire = _Wire(_empty_journal_behind(tmp_path), tmp_path).opened()
-    try:
+    with _Wire(_empty_journal_behind(tmp_path), tmp_path).opened() as wire:
         assert wire.call("run_program_javascript", "1")["isError"] is True
         opened = wire.call("run_program_python", "x = 1\n")  # rooted at the python profile: no journal read
         assert opened["isError"] is False, opened
-        if stop == "stdin":
-            assert wire.process.stdin is not None
-            wire.process.stdin.close()
-        else:
-            wire.process.send_signal(getattr(signal, stop))
-        assert wire.process.wait(timeout=START_SECS) == code
-    finally:
-        if wire.process.poll() is None:
-            wire.process.kill()
-            wire.process.wait()
+        assert wire.stop(stop) == code
     shown = [(run.language, run.status, run.message) for run in _runs(tmp_path)]
     assert shown[0][:2] == ("javascript", "refused") and shown[1:] == [("python", "interrupted", said)]
 

@@ -6,7 +6,6 @@ recorded `interrupted`, saying what stopped it, with that signal's exit code (14
 from __future__ import annotations
 
 import json
-import signal
 from pathlib import Path
 
 import pytest
@@ -41,23 +40,13 @@ def _spinning_forever(tmp_path: Path) -> Path:
 def test_a_stopped_server_stops_the_program_running_and_records_the_session_interrupted(
     tmp_path: Path, stop: str, code: int, said: str, recorded: int
 ) -> None:
-    wire = _Wire(_spinning_forever(tmp_path), tmp_path).opened()
-    try:
+    with _Wire(_spinning_forever(tmp_path), tmp_path).opened() as wire:
         wire.asked += 1
         call = {"name": "run_program_javascript", "arguments": {"program": SPIN}}
         wire.tell({"jsonrpc": "2.0", "id": wire.asked, "method": "tools/call", "params": call})
         spinning = tmp_path / "workspace" / "spinning"
         wait_until(spinning.exists, "the call's program to run", START_SECS)
-        if stop == "stdin":
-            assert wire.process.stdin is not None
-            wire.process.stdin.close()
-        else:
-            wire.process.send_signal(getattr(signal, stop))
-        assert wire.process.wait(timeout=START_SECS) == code
-    finally:
-        if wire.process.poll() is None:
-            wire.process.kill()
-            wire.process.wait()
+        assert wire.stop(stop) == code
     (run,) = _runs(tmp_path)
     assert (run.status, run.exit_code, run.message) == ("interrupted", recorded, said)
     with gg.open_store(tmp_path) as store:
