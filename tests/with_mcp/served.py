@@ -20,6 +20,7 @@ import gg
 
 FIXTURE = Path(__file__).parent / "fixture_server.py"
 STDIO_SERVER = {"command": [sys.executable, str(FIXTURE)]}
+GG = [sys.executable, "-c", "from gg.cli import main; main()"]  # the `gg` command, as run from here
 START_WAIT_SECS = 60.0
 T = TypeVar("T")
 

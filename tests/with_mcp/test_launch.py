@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import gg
-from with_mcp.served import FIXTURE, STDIO_SERVER, Acting, alive, config, free_port
+from with_mcp.served import FIXTURE, GG, STDIO_SERVER, Acting, alive, config, free_port
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -82,7 +82,7 @@ def test_no_server_gg_started_outlives_gg(tmp_path: Path, stop: signal.Signals) 
     document["agents"][0]["model"] = {"provider": "replay", "journal": str(journal)}
     (tmp_path / "gg.json").write_text(json.dumps(document))
     run = subprocess.Popen(
-        [sys.executable, "-c", "from gg.cli import main; main()", "run", str(tmp_path / "gg.json")],
+        [*GG, "run", str(tmp_path / "gg.json")],
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -135,31 +135,22 @@ def test_a_server_that_never_answers_refuses_the_launch_after_60_s_and_is_record
         "hang": document["agents"][0]["capabilities"][1]["params"]["servers"]["fixture"]
     }
     (tmp_path / "bad.json").write_text(json.dumps(document))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    run = subprocess.run(
-        [sys.executable, "-c", "from gg.cli import main; main()", "run", "bad.json"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    run = _gg(tmp_path, "run", "bad.json", timeout=240)
     assert run.returncode == 2, run.stdout + run.stderr
     output = run.stdout + run.stderr
     assert "Traceback" not in output, output
     said = "servers.hang: cannot be reached: it did not answer within 60 s of being started"
     assert said in output, output
-    listing = subprocess.run(
-        [sys.executable, "-c", "from gg.cli import main; main()", "runs", "--json"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    listing = _gg(tmp_path, "runs", "--json", timeout=60)
     (recorded,) = json.loads(listing.stdout)["runs"]
     assert (recorded["status"], recorded["exitCode"]) == ("refused", 2)
     assert said in recorded["message"]
     folders = list((tmp_path / ".gg" / "runs").iterdir())
     assert [folder.name for folder in folders] == [recorded["id"]] and any(folders[0].iterdir())
     assert not alive(int((tmp_path / "server.pid").read_text()))
+
+
+def _gg(folder: Path, *args: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """`gg ARGS` run in `folder` as a user runs it, its output kept."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([*GG, *args], cwd=folder, env=env, capture_output=True, text=True, timeout=timeout)

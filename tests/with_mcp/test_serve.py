@@ -23,11 +23,10 @@ from mcp.client.stdio import get_default_environment
 from mcp_types import LATEST_PROTOCOL_VERSION
 
 import gg
-from with_mcp.served import free_port, run_client
+from with_mcp.served import GG, free_port, run_client
 
 pytestmark = pytest.mark.timeout(300)
 
-GG = [sys.executable, "-c", "from gg.cli import main; main()"]
 START_SECS = 120.0
 
 
