@@ -6,10 +6,13 @@ to exit after Ctrl-C (SIGINT) and after SIGTERM (`bench/stops.py`), under the de
 `maxParallel` and with every agent at once.
 
 Run as `.venv/bin/python bench/agents.py [counts...]` (`--stops` for the exit times alone). For
-each count it prints the per-turn harness overhead (a turn's wall time from its `model_request` to
-its `turn_outcome`, the replay answering at once, so all of it is gg and the guest; a turn waiting
-for a slot, or for one of its arm's guests, has not started) at p50 and p95 and against one
-agent, the run's wall time, the peak resident memory of gg with its guest processes (sampled
+each count it prints the per-turn harness overhead at p50 and p95 and against one agent: the
+time a turn holds one of its arm's guests, from its `model_request` to its `model_reply` (the
+replay answers at once) and from its `context_breakdown` (it has its guest again after the reply)
+to its `turn_outcome`, so all of it is gg and the guest; a turn waiting in line for a slot or a
+guest is not computing, and those waits are left out. The p50 of each turn's whole time from
+its request to its end, its wait in line included, is printed beside it (`in line`). Then the
+run's wall time, the peak resident memory of gg with its guest processes (sampled
 every 20 ms from `/proc`), how many guest processes the run started and how many were alive at
 once. The machine's load average is printed before and after.
 Targets (issue 27): 32 agents all at once within 3x of one agent's per-turn overhead; gg and its
@@ -52,30 +55,45 @@ FINISH = 'import { session } from "gg";\nsession.finish("twenty turns");\n'
 SAMPLE_SECS = 0.02
 
 
+MARKS = {
+    EventType.MODEL_REQUEST: "asked",
+    EventType.MODEL_REPLY: "answered",
+    EventType.CONTEXT_BREAKDOWN: "seated",  # emitted once the turn has a guest after its reply
+    EventType.TURN_OUTCOME: "ended",
+}
+
+
 class TurnClock:
-    """A sink noting when each agent's turns start and end, on the benchmark's clock."""
+    """A sink noting, on the benchmark's clock, when each agent's turns ask their model, hear the
+    reply, have their guest again after it, and end."""
 
     def __init__(self) -> None:
-        self.started: dict[tuple[str, int], float] = {}
-        self.ended: dict[tuple[str, int], float] = {}
+        self.marks: dict[str, dict[tuple[str, int], float]] = {mark: {} for mark in MARKS.values()}
 
     def write(self, event: Event) -> None:
-        key = (event.agent_id, event.turn)
-        if event.type is EventType.MODEL_REQUEST:
-            self.started[key] = time.perf_counter()
-        elif event.type is EventType.TURN_OUTCOME:
-            self.ended[key] = time.perf_counter()
+        mark = MARKS.get(event.type)
+        if mark is not None:
+            self.marks[mark][(event.agent_id, event.turn)] = time.perf_counter()
 
     def close(self) -> None:
         pass
 
-    def turn_ms(self) -> list[float]:
-        """Every subagent's turns (the root only spawns and waits)."""
+    def turns(self) -> list[tuple[str, int]]:
+        """Every subagent's turns that ended (the root only spawns and waits)."""
+        return [key for key in self.marks["ended"] if key[0] != "root"]
+
+    def held_ms(self) -> list[float]:
+        """Each turn's harness overhead: the time it held a guest, its model's reply included
+        and its waits in line for a guest left out."""
+        m = self.marks
         return [
-            (self.ended[key] - start) * 1000
-            for key, start in self.started.items()
-            if key[0] != "root" and key in self.ended
+            (m["answered"][key] - m["asked"][key] + m["ended"][key] - m["seated"][key]) * 1000
+            for key in self.turns()
         ]
+
+    def latency_ms(self) -> list[float]:
+        """Each turn from its model request to its end, its wait in line after the reply included."""
+        return [(self.marks["ended"][key] - self.marks["asked"][key]) * 1000 for key in self.turns()]
 
 
 class Memory:
@@ -159,7 +177,8 @@ def measure(agents: int, parallel: int) -> dict[str, Any]:
             result = execute_run(capability_set, telemetry, RunOptions())
         wall = time.perf_counter() - started
         telemetry.close()
-    turns = clock.turn_ms()
+    turns = clock.held_ms()
+    latency = clock.latency_ms()
     if result.status.value != "completed" or len(turns) != agents * TURNS:
         raise SystemExit(f"{agents} agents: the run ended {result.status.value} after {len(turns)} turns")
     return {
@@ -167,6 +186,7 @@ def measure(agents: int, parallel: int) -> dict[str, Any]:
         "turns": len(turns),
         "p50": statistics.median(turns),
         "p95": statistics.quantiles(turns, n=20)[18],
+        "latency": statistics.median(latency),
         "wall": wall,
         "peak_all": memory.peak_all,
         "guests": len(memory.guests),
@@ -174,7 +194,15 @@ def measure(agents: int, parallel: int) -> dict[str, Any]:
     }
 
 
-COLUMNS = (("agents", 6), ("turns", 6), ("p50 ms", 8), ("p95 ms", 8), ("p50 x1", 7), ("wall s", 7))
+COLUMNS = (
+    ("agents", 6),
+    ("turns", 6),
+    ("p50 ms", 8),
+    ("p95 ms", 8),
+    ("p50 x1", 7),
+    ("in line", 8),
+    ("wall s", 7),
+)
 HEADER = (
     " ".join(f"{name:>{width}}" for name, width in COLUMNS)
     + f" {'RSS gg+guests':>14} {'guests':>7} {'at once':>8}"
@@ -194,8 +222,8 @@ def table(counts: tuple[int, ...], parallel: int | None) -> list[dict[str, Any]]
         row["x1"] = row["p50"] / baseline
         print(
             f"{row['agents']:>6} {row['turns']:>6} {row['p50']:>8.1f} {row['p95']:>8.1f} "
-            f"{row['x1']:>6.2f}x {row['wall']:>7.2f} {row['peak_all'] / 2**20:>10.0f} MiB "
-            f"{row['guests']:>7} {row['peak_guests']:>8}",
+            f"{row['x1']:>6.2f}x {row['latency']:>8.1f} {row['wall']:>7.2f} "
+            f"{row['peak_all'] / 2**20:>10.0f} MiB {row['guests']:>7} {row['peak_guests']:>8}",
             flush=True,
         )
         rows.append(row)

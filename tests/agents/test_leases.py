@@ -41,6 +41,12 @@ class CountedArm:
     ) -> Execution:
         raise AssertionError("not run in these tests")
 
+    def home(self, owner: str) -> None:
+        return None
+
+    def idle(self) -> frozenset[int]:
+        return frozenset()
+
     def close(self) -> None:
         self.closes += 1
 
@@ -130,8 +136,8 @@ def test_an_arms_guests_are_max_parallel_at_most_its_guests(monkeypatch: pytest.
 def test_each_arm_has_one_line_for_its_guests_holding_that_many(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(leases_module, "GUESTS", 2)
     leases = GuestLeases(REGISTRY, build=Builder(), parallel=32)
-    line = leases.guests(JAVASCRIPT)
-    assert leases.guests(JAVASCRIPT) is line and leases.guests(PYTHON) is not line
+    line = leases.guests(JAVASCRIPT).line
+    assert leases.guests(JAVASCRIPT).line is line and leases.guests(PYTHON).line is not line
     assert line.acquire() and line.acquire()
     waiter = threading.Thread(target=line.acquire)
     waiter.start()
@@ -145,7 +151,7 @@ def test_each_arm_has_one_line_for_its_guests_holding_that_many(monkeypatch: pyt
 
 def test_a_stopped_run_lets_every_turn_in_line_for_a_guest_go_now_and_later() -> None:
     leases = GuestLeases(REGISTRY, build=Builder(), parallel=1)
-    line = leases.guests(JAVASCRIPT)
+    line = leases.guests(JAVASCRIPT).line
     assert line.acquire()
     answers: list[bool] = []
     waiter = threading.Thread(target=lambda: answers.append(line.acquire()))
@@ -156,3 +162,55 @@ def test_a_stopped_run_lets_every_turn_in_line_for_a_guest_go_now_and_later() ->
     waiter.join(10)
     assert answers == [False]
     assert not leases.guests(PYTHON).acquire()  # a line opened after the stop is stopped too
+
+
+class HomedArm(CountedArm):
+    """An arm whose owners' warm scopes live on the processes `homes` names, `idle` of them idle."""
+
+    def __init__(self, language: str, homes: dict[str, str]) -> None:
+        super().__init__(language)
+        self.homes = homes
+        self.idle_now: set[str] = set()
+
+    def home(self, owner: str) -> str | None:  # type: ignore[override]
+        return self.homes.get(owner)
+
+    def idle(self) -> frozenset[str]:  # type: ignore[override]
+        return frozenset(self.idle_now)
+
+
+def test_an_agent_whose_own_guest_is_idle_takes_the_next_one_ahead_of_those_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(leases_module, "GUESTS", 2)
+    arm = HomedArm("javascript", {"a": "q", "b": "p"})
+    leases = GuestLeases(REGISTRY, given=arm, parallel=2)  # type: ignore[arg-type]
+    held = leases.guests(JAVASCRIPT)
+    assert held.acquire() and held.acquire()
+    order: list[str] = []
+
+    def turn(owner: str) -> None:
+        line = leases.guests(JAVASCRIPT, owner)
+        if line.acquire():
+            order.append(owner)
+            line.release()
+
+    first = threading.Thread(target=turn, args=("a",))
+    first.start()
+    _wait_in_line(held.line, 1)
+    second = threading.Thread(target=turn, args=("b",))
+    second.start()
+    _wait_in_line(held.line, 2)
+    arm.idle_now = {"p"}  # b's process is idle, a's busy
+    held.release()
+    second.join(10)
+    assert order == ["b"]  # a waits for its own process while a guest is held
+    held.release()
+    first.join(10)
+    assert order == ["b", "a"]
+
+
+def _wait_in_line(line: object, count: int) -> None:
+    changed = line._changed  # type: ignore[attr-defined]
+    with changed:
+        assert changed.wait_for(lambda: len(line._line) == count, timeout=10)  # type: ignore[attr-defined]

@@ -300,3 +300,25 @@ def test_a_turn_interrupted_in_line_for_a_guest_gives_its_slot_back() -> None:
     next_turn.join(10)  # the interrupted turn's slot is free again: the next turn is seated at once
     run.stop()
     assert order == ["next turn"]
+
+
+def test_coming_back_inside_a_running_program_takes_the_first_free_slot_whatever_its_home() -> None:
+    scheduler = Scheduler(2, idle=lambda: {"p"})
+    assert scheduler.acquire()  # another turn holds a slot all along
+    assert scheduler.acquire()  # this turn's, its first (its home not yet known)
+    with scheduler.stepped_aside("q", holding=True):
+        pass  # back at once, though its home "q" is busy and a slot is held
+    order: list[str] = []
+
+    def back_from_its_model() -> None:
+        with scheduler.stepped_aside("q"):
+            pass
+        order.append("back")
+
+    thread = threading.Thread(target=back_from_its_model)
+    thread.start()
+    _queued(scheduler, 1)
+    assert order == []  # it waits for its home while the other slot is held
+    scheduler.release()  # no slot held: the first in line goes, whatever its home
+    thread.join(10)
+    assert order == ["back"]

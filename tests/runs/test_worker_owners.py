@@ -5,10 +5,12 @@ web API to the Worker's own realm to count the programs that reached it."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from crew import line, profile, run_crew, subagents
 
+from gg.loop.agent import Incarnation
 from gg.sandbox.execution import Arm
 
 pytestmark = pytest.mark.arms("javascript")
@@ -42,3 +44,18 @@ def test_an_agents_programs_share_its_worker_and_its_subagents_programs_do_not(
     assert crew.result.status.value == "completed", crew.result
     assert [crew.logs("root", n) for n in range(3)] == [["1"], ["2"], ["3"]]
     assert crew.logs("root.1") == ["1"]
+
+
+def test_every_incarnation_is_its_own_owner_even_one_built_where_a_freed_one_stood() -> None:
+    owners = set()
+    for _ in range(100):  # CPython builds each where the one freed before it stood
+        agent = Incarnation(
+            setup=SimpleNamespace(slug="root"),  # type: ignore[arg-type]
+            holdings=None,  # type: ignore[arg-type]
+            client=None,  # type: ignore[arg-type]
+            stream=SimpleNamespace(agent_id="root"),  # type: ignore[arg-type]
+            node=None,  # type: ignore[arg-type]
+        )
+        owners.add(agent.owner)
+        del agent
+    assert len(owners) == 100

@@ -42,7 +42,7 @@ from gg.deadline import MonotonicClock, is_spent, time_left
 from gg.errors import FatalFault, GgDefect
 from gg.ids import ROOT_ID
 from gg.loop.hooks import HookRunner
-from gg.loop.run import IssueAnswer, Ticket
+from gg.loop.run import GuestLine, IssueAnswer, Ticket
 from gg.loop.spend import Spend
 from gg.loop.stream import AgentStream
 from gg.providers.tool_choice import ToolChoiceMemory
@@ -177,9 +177,9 @@ class RunContext:
         """The run's arm for `language`, leased from the run's guests."""
         return self.leases.arm(language, offered)
 
-    def guests(self, language: LanguageSpec) -> Scheduler:
-        """The line for the guests of the run's arm for `language`."""
-        return self.leases.guests(language)
+    def guests(self, language: LanguageSpec, owner: str | None = None) -> GuestLine:
+        """The line for the guests of the run's arm for `language`, as `owner` takes them."""
+        return self.leases.guests(language, owner)
 
     def clear_waits(self, lineage: str) -> None:
         self.waits.clear(lineage)

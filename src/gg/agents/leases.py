@@ -14,17 +14,23 @@ Rules kept here:
   model's reply, a subagent, a shell command, a host function) it holds none, and it comes back
   at the head of the line. So the programs of an arm running at once are at most its guests
   and those waiting on outside work, however many agents the run has;
+- an agent takes its arm's guests through its own view of the line (`OwnedLine`), naming the
+  guest process that holds its warm scope (`Arm.home`); the line knows which of its arms'
+  processes are idle (`Arm.idle`), so a turn whose own process is idle goes first and its
+  program finds its scope warm (`gg.agents.seats` keeps the line moving while it is busy);
 - once the run stops (`stop`), every turn in line for a guest is let go without one.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Hashable
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Self
 
 from gg.agents.scheduler import Scheduler
+from gg.agents.seats import Home
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.sandbox.arms import CHECKED_LANGUAGES, build_arm
 from gg.sandbox.execution import Arm
@@ -71,16 +77,32 @@ class GuestLeases:
                 self._built.add(key)
             return arm
 
-    def guests(self, language: LanguageSpec) -> Scheduler:
-        """The line for the guests of `language`'s arm: a turn `acquire`s one as it starts,
-        steps aside while it waits on outside work and `release`s it as it ends."""
+    def guests(self, language: LanguageSpec, owner: str | None = None) -> OwnedLine:
+        """The line for the guests of `language`'s arm, as `owner` takes them: a turn `acquire`s
+        one as it starts, steps aside while it waits on outside work and `release`s it as it
+        ends."""
         with self._lock:
             line = self._lines.get(language.id)
             if line is None:
-                line = self._lines[language.id] = Scheduler(self._places)
+                line = Scheduler(self._places, lambda: self._idle(language.id))
+                self._lines[language.id] = line
                 if self._stopped:
                     line.stop()
-            return line
+            return OwnedLine(line, lambda: self._home(language.id, owner))
+
+    def _home(self, language: str, owner: str | None) -> Home:
+        """The guest holding `owner`'s warm scope in one of `language`'s arms, if one does."""
+        if owner is None:
+            return None
+        return next((home for arm in self._arms_of(language) if (home := arm.home(owner)) is not None), None)
+
+    def _idle(self, language: str) -> set[Hashable]:
+        """The guest processes of `language`'s arms idle now."""
+        return {home for arm in self._arms_of(language) for home in arm.idle()}
+
+    def _arms_of(self, language: str) -> list[Arm]:
+        with self._lock:
+            return [arm for (spoken, _), arm in self._arms.items() if spoken == language]
 
     def stop(self) -> None:
         """Let every turn in line for a guest go without one, now and from now on."""
@@ -105,3 +127,28 @@ class GuestLeases:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
+
+
+class OwnedLine:
+    """One agent's view of its arm's guest line: each place it takes or gives back names the
+    guest holding its warm scope, read at that moment."""
+
+    def __init__(self, line: Scheduler, home: Callable[[], Home]) -> None:
+        self._line = line
+        self._home = home
+
+    @property
+    def line(self) -> Scheduler:
+        """The arm's line itself, shared by every agent."""
+        return self._line
+
+    def acquire(self) -> bool:
+        return self._line.acquire(home=self._home())
+
+    def release(self) -> None:
+        self._line.release()
+
+    @contextmanager
+    def stepped_aside(self, *, holding: bool = False) -> Generator[None]:
+        with self._line.stepped_aside(self._home(), holding=holding):
+            yield

@@ -1,4 +1,5 @@
-"""How many agents take turns at once (`limits.maxParallel`): a first-come, first-served gate.
+"""How many agents take turns at once (`limits.maxParallel`), and how many of an arm's turns
+compute at once (`gg.agents.leases`): a first-come, first-served gate.
 
 Rules kept here:
 - a slot is held for a turn, never for a life: an agent takes one as each turn starts and gives it
@@ -14,23 +15,31 @@ Rules kept here:
   the slot back at once, without waiting in line, so the run stops without waiting for another
   agent's turn to end; so does one arriving while it waits in line to take the slot back;
 - a wait in line that is interrupted leaves the line: its place never blocks the agents behind it;
-- once the run stops, every agent in line is let go without a slot (`acquire` answers False).
+- once the run stops, every agent in line is let go without a slot (`acquire` answers False);
+- a turn in line may name its home (the guest holding its agent's warm scope), and the line may
+  be told which guests are idle: which turn takes the next free slot is then
+  `gg.agents.seats`' to decide, so one whose guest is idle may go first; with no homes named the
+  line is first come, first served.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Set
 from contextlib import contextmanager
 
+from gg.agents.seats import PASSES, Home, Places, Waiting, seat
 from gg.loop.run import Ticket
 
 
 class Scheduler:
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, idle: Callable[[], Set[Home]] = frozenset) -> None:
+        self._slots = slots
         self._free = slots
+        self._idle = idle  # the homes idle now
         self._line: deque[Ticket] = deque()
+        self._waiting: dict[Ticket, Waiting] = {}
         self._stopped = False
         self._changed = threading.Condition()
 
@@ -43,22 +52,22 @@ class Scheduler:
         ticket = Ticket()
         with self._changed:
             self._line.append(ticket)
+            self._waiting[ticket] = Waiting()
         return ticket
 
     def leave(self, ticket: Ticket) -> None:
         """Give up a place reserved in line without taking a turn."""
         with self._changed:
-            if ticket in self._line:
-                self._line.remove(ticket)
-                self._changed.notify_all()
+            self._leave_line(ticket, taken=False)
 
-    def acquire(self, ticket: Ticket | None = None) -> bool:
-        """Take a slot in turn (at `ticket`'s place, or at the back of the line); False when the
-        run stopped before one came free."""
+    def acquire(self, ticket: Ticket | None = None, home: Home = None) -> bool:
+        """Take a slot in turn (at `ticket`'s place, or at the back of the line), as a turn whose
+        agent's warm scope is at `home`; False when the run stopped before one came free."""
         with self._changed:
             if ticket is None or ticket not in self._line:
                 ticket = Ticket()
                 self._line.append(ticket)
+            self._waiting[ticket] = Waiting(home)
             return self._take(ticket, anyway=False)
 
     def release(self) -> None:
@@ -67,9 +76,10 @@ class Scheduler:
             self._changed.notify_all()
 
     @contextmanager
-    def stepped_aside(self) -> Generator[None]:
+    def stepped_aside(self, home: Home = None, *, holding: bool = False) -> Generator[None]:
         """Give the caller's slot back for the block, then take one again from the head of the
-        line, however the block ended (at once, when it was interrupted)."""
+        line, however the block ended (at once, when it was interrupted): as a turn at `home`,
+        unless the caller is `holding` its guest all along (then the first slot free)."""
         self.release()
         interrupted = False
         try:
@@ -84,31 +94,54 @@ class Scheduler:
                 else:
                     ticket = Ticket()
                     self._line.appendleft(ticket)
+                    self._waiting[ticket] = Waiting(home, PASSES if holding else 0)
                     self._take(ticket, anyway=True)
 
     def stop(self) -> None:
         with self._changed:
             self._stopped = True
             self._line.clear()
+            self._waiting.clear()
             self._changed.notify_all()
 
     def _take(self, ticket: Ticket, *, anyway: bool) -> bool:
-        """Wait at `ticket`'s place for a slot (the condition held); once stopped, take it
-        `anyway` (a turn that must still give one back) or not at all. Interrupted while waiting,
-        the ticket leaves the line, taking the slot `anyway` at once."""
+        """Wait at `ticket`'s place until it is seated (the condition held); once stopped, take a
+        slot `anyway` (a turn that must still give one back) or not at all. Interrupted while
+        waiting, the ticket leaves the line, taking a slot `anyway` at once."""
         try:
-            while not self._stopped and not (self._line[0] is ticket and self._free > 0):
+            while not self._stopped:
+                if self._seated(ticket):
+                    return True
                 self._changed.wait()
         except BaseException:
             self._leave_line(ticket, taken=anyway)
             raise
-        self._leave_line(ticket, taken=anyway or not self._stopped)
-        return not self._stopped
+        self._leave_line(ticket, taken=anyway)
+        return False
+
+    def _seated(self, ticket: Ticket) -> bool:
+        """Whether the next seating is `ticket`'s: if so, its slot is taken and the turns ahead of
+        it are marked passed (the condition held)."""
+        line = [self._waiting[waiting] for waiting in self._line]
+        idle = self._idle() if any(waiting.home is not None for waiting in line) else frozenset()
+        seating = seat(line, Places(self._free, self._slots, idle))
+        if seating is None or self._line[seating] is not ticket:
+            return False
+        self._free -= 1
+        for ahead in list(self._line)[:seating]:
+            waiting = self._waiting[ahead]
+            self._waiting[ahead] = Waiting(waiting.home, waiting.passed + 1)
+        self._line.remove(ticket)
+        del self._waiting[ticket]
+        self._changed.notify_all()
+        return True
 
     def _leave_line(self, ticket: Ticket, *, taken: bool) -> None:
-        """`ticket` out of the line (the condition held), its slot `taken`; the line moves on."""
+        """`ticket` out of the line without being seated (the condition held), a slot `taken`
+        all the same; the line moves on."""
         if ticket in self._line:
             self._line.remove(ticket)
+        self._waiting.pop(ticket, None)
         if taken:
             self._free -= 1
         self._changed.notify_all()

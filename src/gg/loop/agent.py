@@ -22,6 +22,7 @@ is spent across them); the summary is the incarnation's own (`tally`, `spend`).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -57,6 +58,10 @@ from gg.telemetry.events import LimitExceeded, LogLevel, TurnOutcomeEvent
 # error turn the session survives (an unparseable or cut-off reply, a timeout).
 _ENDS_THE_AGENT = frozenset({ErrorType.MODEL_AUTH, ErrorType.MODEL_REJECTED, ErrorType.MODEL_RETRY_EXHAUSTED})
 
+# Numbers each incarnation of this process apart from every other, a dead one's included (an
+# object's `id` is reused once it is freed, so it cannot tell a successor from its predecessor).
+_INCARNATIONS = itertools.count(1)
+
 
 @dataclass
 class Incarnation:
@@ -75,10 +80,18 @@ class Incarnation:
     last_report: str | None = None  # what its last turn produced, for whoever waits on it
     place: Ticket | None = None  # its place in the scheduler's line, taken when it was started
     hooks: AgentHooks | None = None  # the run's hooks as they fire for it, in a run that has any
+    serial: int = field(default_factory=lambda: next(_INCARNATIONS), init=False)
 
     @property
     def id(self) -> str:
         return self.stream.agent_id
+
+    @property
+    def owner(self) -> str:
+        """Who its programs run for, to its arm: one incarnation of one agent (its id, its profile
+        and the incarnation's serial number), so a successor, a child or another agent, in this
+        run or a later one on the same arm, never shares its guest scope."""
+        return f"{self.id}/{self.setup.slug}/{self.serial}"
 
     def summary(self) -> dict[str, Any]:
         """The incarnation's rollup: turns, programs run, errors, and what its replies cost."""
@@ -121,7 +134,7 @@ def run_agent(agent: Incarnation, run: Run, forks: ForkDispatch) -> AgentEnd | S
             if place is not None:
                 run.leave_line(place)
             return _stop_at(agent.stream, breach)
-        guests = run.guests(agent.setup.language)
+        guests = run.guests(agent.setup.language, agent.owner)
         if not _seated(run, guests, place):
             return _stopped(run)
         deferred = DeferredDeclarations()

@@ -12,6 +12,7 @@ so its guest is stopped as one past its time, and the program is never judged or
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from gg.deadline import RunLeft
@@ -65,12 +66,12 @@ def _run_link(agent: Incarnation, run: Run, source: str, deferred: DeferredDecla
     (a call waiting on outside work steps aside from the arm's guests)."""
     setup, held = agent.setup, agent.holdings
     scope = _program_scope(agent, run, deferred)
-    aside = run.guests(setup.language).stepped_aside
+    aside = partial(run.guests(setup.language, agent.owner).stepped_aside, holding=True)
     membrane = Membrane(setup.registry, scope, agent.stream, setup.language.id, run.clock, aside)
     arm = run.arm(setup.language, setup.registry)
     ceilings = replace(setup.ceilings, run_left=_left_unless_broken(run))
     modules = held.surface.modules.current()
-    execution = arm.run(source, membrane, ceilings, modules, owner=_owner(agent))
+    execution = arm.run(source, membrane, ceilings, modules, owner=agent.owner)
     run.halt_if_broken()
     return Link(source, execution, membrane.counts, scope.declarations)
 
@@ -79,13 +80,6 @@ def _left_unless_broken(run: Run) -> RunLeft:
     """What is left of the run's time, as a program's ceiling reads it: none once the run holds a
     fault (see the module rules)."""
     return lambda: 0.0 if run.fault is not None else run.left()
-
-
-def _owner(agent: Incarnation) -> str:
-    """Who a program runs for, to its arm: one incarnation of one agent (its id, its profile and
-    the incarnation itself), so a successor, a child or another agent never shares its guest
-    scope."""
-    return f"{agent.id}/{agent.setup.slug}/{id(agent):x}"
 
 
 def _program_scope(agent: Incarnation, run: Run, deferred: DeferredDeclarations) -> ProgramScope:

@@ -37,7 +37,7 @@ class Ticket:
 
 
 class GuestLine(Protocol):
-    """The line for one arm's guests (`gg.agents.leases`)."""
+    """The line for one arm's guests, as one agent takes them (`gg.agents.leases`)."""
 
     def acquire(self) -> bool:
         """Take a guest, waiting in line for one; False when the run stopped before one came free."""
@@ -45,8 +45,9 @@ class GuestLine(Protocol):
 
     def release(self) -> None: ...
 
-    def stepped_aside(self) -> AbstractContextManager[None]:
-        """Give the guest back for the block (outside work), then take one at the head of the line."""
+    def stepped_aside(self, *, holding: bool = False) -> AbstractContextManager[None]:
+        """Give the guest back for the block (outside work), then take one at the head of the
+        line; `holding`: the block is inside a program that keeps its guest process all along."""
         ...
 
 
@@ -106,8 +107,9 @@ class Run(Protocol):
         when None)."""
         ...
 
-    def guests(self, language: LanguageSpec) -> GuestLine:
-        """The line for the guests of the run's arm for `language`."""
+    def guests(self, language: LanguageSpec, owner: str | None = None) -> GuestLine:
+        """The line for the guests of the run's arm for `language`, as `owner` (an agent
+        incarnation, `Incarnation.owner`) takes them: its own guest first."""
         ...
 
     def clear_waits(self, lineage: str) -> None:

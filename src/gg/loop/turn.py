@@ -85,7 +85,7 @@ def take_turn(agent: Incarnation, run: Run, deferred: DeferredDeclarations | Non
     )
     agent.requests += 1
     run.halt_if_broken()
-    with run.guests(setup.language).stepped_aside():  # the model's reply is outside work
+    with run.guests(setup.language, agent.owner).stepped_aside():  # the model's reply is outside work
         reply = _ask_model(agent.client, request, stream, (run.spend, agent.spend), run)
     stream.emit(breakdown(sent, reply.usage.input_tokens))
     calls = _acknowledge(reply, held.window, held.library, stream)

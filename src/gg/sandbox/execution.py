@@ -11,7 +11,7 @@ A `Failure` is typed by its `ErrorType`; the heading the model reads follows fro
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
@@ -109,6 +109,15 @@ class Arm(Protocol):
     ) -> Execution:
         """Run `source` to its end; `owner` (one agent incarnation) lets the arm serve that
         owner's programs from a warm engine scope, never shared with another owner."""
+        ...
+
+    def home(self, owner: str) -> Hashable | None:
+        """The guest process holding `owner`'s warm scope, while one does (None: none, or an
+        arm that keeps none): the run seats `owner`'s next turn on it when it can."""
+        ...
+
+    def idle(self) -> Set[Hashable]:
+        """The guest processes idle now, named as `home` names them."""
         ...
 
     def close(self) -> None: ...

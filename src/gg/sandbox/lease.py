@@ -87,6 +87,11 @@ class Leases(Generic[P]):
     def started(self) -> int:
         return self._started
 
+    def idle(self) -> list[P]:
+        """The processes idle now."""
+        with self._lock:
+            return list(self._idle)
+
     @contextlib.contextmanager
     def lease(self, need: int, prefer: Callable[[P], bool] | None = None) -> Generator[P]:
         """A process of the caller's own for the `with` block; an idle one `prefer` picks, if

@@ -64,6 +64,12 @@ class JavaScriptArm(ClosesOnExit):
         job = Job.of(source, modules, ceilings, owner)
         return execution_of(self._pool.run(job, host, SourceLanguage.JS), job, ceilings)
 
+    def home(self, owner: str) -> int | None:
+        return self._pool.home(owner)
+
+    def idle(self) -> frozenset[int]:
+        return self._pool.idle()
+
     def close(self) -> None:
         self._pool.close()
 

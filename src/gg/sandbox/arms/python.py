@@ -76,5 +76,12 @@ class PythonArm(ClosesOnExit):
             failure, report.duration_ms, report.logs, report.dropped, compile_ms, report.refused_calls
         )
 
+    def home(self, owner: str) -> None:
+        """None: a Python program's scope is never kept warm past its run."""
+        return None
+
+    def idle(self) -> frozenset[int]:
+        return frozenset()
+
     def close(self) -> None:
         self._pool.close()

@@ -91,6 +91,12 @@ class TypeScriptArm(ClosesOnExit):
         job = Job.of(source, modules, ceilings, owner)
         return execution_of(self._pool.run(job, host, SourceLanguage.TS), job, ceilings, compile_ms)
 
+    def home(self, owner: str) -> int | None:
+        return self._pool.home(owner)
+
+    def idle(self) -> frozenset[int]:
+        return self._pool.idle()
+
     def close(self) -> None:
         self._checker.close()
         self._pool.close()

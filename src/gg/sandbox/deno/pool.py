@@ -146,6 +146,16 @@ class DenoPool:
             self._remember(job.owner, process, report)
             return report
 
+    def home(self, owner: str) -> int | None:
+        """The id of the process holding `owner`'s warm Worker, while the pool holds it."""
+        with self._warm_lock:
+            holder = self._warm.get(owner)
+        return holder.pid if holder is not None and holder.alive() else None
+
+    def idle(self) -> frozenset[int]:
+        """The ids of the processes idle now."""
+        return frozenset(process.pid for process in self._leases.idle())
+
     def _holds_warm(self, owner: str | None) -> Callable[[DenoProcess], bool] | None:
         """Whether a process holds `owner`'s warm Worker, for the lease to prefer it."""
         if owner is None:

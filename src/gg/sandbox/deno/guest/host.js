@@ -47,7 +47,7 @@ const RETIRE_WAIT_MS = 50; // the longest a run waits for the Worker retired bef
 // Worker (compiled code V8 keeps, the blob store) is bounded by it, and a boot (~50 ms) spread
 // over 64 programs is under 1 ms each.
 const WARM_RUNS = 64;
-const WARM_OWNERS = 2; // kept warm per process: a process serves the few agents leased to it
+const WARM_OWNERS = 8; // kept warm per process: the agents the run seats on it (32 agents on 4 processes)
 // A warm Worker idle this long is retired: an agent's programs in a row (a replay, a hand-over
 // chain) come far sooner, and a turn that waits for a model finds a spare booted meanwhile.
 const WARM_IDLE_MS = 2000;
