@@ -40,7 +40,7 @@ from gg.config import parse_capability_set
 from gg.config.catalogue import DEFAULT_MAX_PARALLEL
 from gg.sandbox.process import descendants, resident
 from gg.telemetry.emitter import Telemetry
-from gg.telemetry.events import Event, EventType
+from gg.telemetry.events import CodeExecution, Event, EventType
 
 TURNS = 20
 COUNTS = (1, 4, 16, 32, 128)
@@ -65,22 +65,27 @@ MARKS = {
 
 class TurnClock:
     """A sink noting, on the benchmark's clock, when each agent's turns ask their model, hear the
-    reply, have their guest again after it, and end."""
+    reply, have their guest again after it, and end; and every program that failed."""
 
     def __init__(self) -> None:
         self.marks: dict[str, dict[tuple[str, int], float]] = {mark: {} for mark in MARKS.values()}
+        self.failed: list[str] = []
 
     def write(self, event: Event) -> None:
         mark = MARKS.get(event.type)
         if mark is not None:
             self.marks[mark][(event.agent_id, event.turn)] = time.perf_counter()
+        ran = event.payload
+        if isinstance(ran, CodeExecution) and not ran.ok:
+            self.failed.append(f"{event.agent_id} turn {event.turn}: {ran.error_type}: {ran.error}")
 
     def close(self) -> None:
         pass
 
     def turns(self) -> list[tuple[str, int]]:
-        """Every subagent's turns that ended (the root only spawns and waits)."""
-        return [key for key in self.marks["ended"] if key[0] != "root"]
+        """Every subagent's turns that ended after their model's reply (the root only spawns and
+        waits)."""
+        return [key for key in self.marks["ended"] if key[0] != "root" and key in self.marks["seated"]]
 
     def held_ms(self) -> list[float]:
         """Each turn's harness overhead: the time it held a guest, its model's reply included
@@ -179,8 +184,11 @@ def measure(agents: int, parallel: int) -> dict[str, Any]:
         telemetry.close()
     turns = clock.held_ms()
     latency = clock.latency_ms()
-    if result.status.value != "completed" or len(turns) != agents * TURNS:
-        raise SystemExit(f"{agents} agents: the run ended {result.status.value} after {len(turns)} turns")
+    if result.status.value != "completed" or len(turns) != agents * TURNS or clock.failed:
+        failed = "".join(f"\n  {failure}" for failure in clock.failed)
+        raise SystemExit(
+            f"{agents} agents: the run ended {result.status.value} after {len(turns)} turns{failed}"
+        )
     return {
         "agents": agents,
         "turns": len(turns),

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import pytest
 
 from gg.agents import leases as leases_module
+from gg.agents import seats
 from gg.agents.leases import GuestLeases, guests_of
 from gg.config.catalogue import Role
 from gg.config.ceilings import Ceilings
@@ -183,6 +184,7 @@ def test_an_agent_whose_own_guest_is_idle_takes_the_next_one_ahead_of_those_befo
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(leases_module, "GUESTS", 2)
+    monkeypatch.setattr(seats, "PATIENCE_SECS", 3600.0)  # a turn waits for its own guest till it frees
     arm = HomedArm("javascript", {"a": "q", "b": "p"})
     leases = GuestLeases(REGISTRY, given=arm, parallel=2)  # type: ignore[arg-type]
     held = leases.guests(JAVASCRIPT)

@@ -12,6 +12,7 @@ from collections.abc import Generator
 
 import pytest
 
+from gg.agents import seats
 from gg.agents.context import RunContext
 from gg.agents.leases import GuestLeases
 from gg.agents.scheduler import Scheduler
@@ -302,7 +303,10 @@ def test_a_turn_interrupted_in_line_for_a_guest_gives_its_slot_back() -> None:
     assert order == ["next turn"]
 
 
-def test_coming_back_inside_a_running_program_takes_the_first_free_slot_whatever_its_home() -> None:
+def test_coming_back_inside_a_running_program_takes_the_first_free_slot_whatever_its_home(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(seats, "PATIENCE_SECS", 3600.0)  # a turn waits for its own guest till it frees
     scheduler = Scheduler(2, idle=lambda: {"p"})
     assert scheduler.acquire()  # another turn holds a slot all along
     assert scheduler.acquire()  # this turn's, its first (its home not yet known)
@@ -322,3 +326,13 @@ def test_coming_back_inside_a_running_program_takes_the_first_free_slot_whatever
     scheduler.release()  # no slot held: the first in line goes, whatever its home
     thread.join(10)
     assert order == ["back"]
+
+
+def test_a_turn_waits_for_its_own_busy_guest_a_while_then_takes_a_free_slot() -> None:
+    scheduler = Scheduler(2, idle=lambda: {"p"})
+    assert scheduler.acquire()  # another turn holds a slot all along; one is free
+    seated = threading.Event()
+    thread = threading.Thread(target=lambda: scheduler.acquire(home="q") and seated.set())
+    thread.start()
+    assert seated.wait(10)  # its own guest "q" never came free
+    thread.join(10)

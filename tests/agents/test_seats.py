@@ -1,7 +1,8 @@
 """Which turn in line takes the next free guest place: a turn whose own guest process is idle goes
 first, spare places go to the first turn with no home, a turn whose home is busy waits for it
 while places are held and at most 32 turns pass it, and with no homes the line is first come,
-first served. Whenever a place is free and no place is held, some turn is seated."""
+first served. A turn waits 50 ms at most for its own busy guest. Whenever a place is free and no
+place is held, some turn is seated."""
 
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ def test_a_turn_passed_32_times_takes_the_next_place() -> None:
     assert seat([Waiting("q", passed=31), Waiting("r")], places) is None
     assert seat([Waiting("q", passed=32), Waiting("r")], places) == 0
     assert seat([Waiting("q", passed=32), Waiting("p")], places) == 0  # ahead of an idle home too
+
+
+def test_a_turn_that_waited_50_ms_for_its_own_guest_takes_the_next_place() -> None:
+    line = [Waiting("q", since=10.0), Waiting("r", since=10.0)]
+    assert seat(line, Places(free=1, slots=4, idle={"p"}, now=10.049)) is None
+    assert seat(line, Places(free=1, slots=4, idle={"p"}, now=10.05)) == 0
 
 
 def test_some_turn_is_seated_whenever_no_place_is_held() -> None:

@@ -25,17 +25,25 @@ Rules kept here:
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Set
 from contextlib import contextmanager
+from dataclasses import replace
 
 from gg.agents.seats import PASSES, Home, Places, Waiting, seat
 from gg.loop.run import Ticket
 
 
 class Scheduler:
-    def __init__(self, slots: int, idle: Callable[[], Set[Home]] = frozenset) -> None:
+    def __init__(
+        self,
+        slots: int,
+        idle: Callable[[], Set[Home]] = frozenset,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._slots = slots
+        self._clock = clock
         self._free = slots
         self._idle = idle  # the homes idle now
         self._line: deque[Ticket] = deque()
@@ -67,7 +75,7 @@ class Scheduler:
             if ticket is None or ticket not in self._line:
                 ticket = Ticket()
                 self._line.append(ticket)
-            self._waiting[ticket] = Waiting(home)
+            self._waiting[ticket] = Waiting(home, since=self._clock())
             return self._take(ticket, anyway=False)
 
     def release(self) -> None:
@@ -94,7 +102,7 @@ class Scheduler:
                 else:
                     ticket = Ticket()
                     self._line.appendleft(ticket)
-                    self._waiting[ticket] = Waiting(home, PASSES if holding else 0)
+                    self._waiting[ticket] = Waiting(home, PASSES if holding else 0, self._clock())
                     self._take(ticket, anyway=True)
 
     def stop(self) -> None:
@@ -112,7 +120,7 @@ class Scheduler:
             while not self._stopped:
                 if self._seated(ticket):
                     return True
-                self._changed.wait()
+                self._changed.wait(self._patience_left(ticket))
         except BaseException:
             self._leave_line(ticket, taken=anyway)
             raise
@@ -124,17 +132,25 @@ class Scheduler:
         it are marked passed (the condition held)."""
         line = [self._waiting[waiting] for waiting in self._line]
         idle = self._idle() if any(waiting.home is not None for waiting in line) else frozenset()
-        seating = seat(line, Places(self._free, self._slots, idle))
+        seating = seat(line, Places(self._free, self._slots, idle, self._clock()))
         if seating is None or self._line[seating] is not ticket:
             return False
         self._free -= 1
         for ahead in list(self._line)[:seating]:
             waiting = self._waiting[ahead]
-            self._waiting[ahead] = Waiting(waiting.home, waiting.passed + 1)
+            self._waiting[ahead] = replace(waiting, passed=waiting.passed + 1)
         self._line.remove(ticket)
         del self._waiting[ticket]
         self._changed.notify_all()
         return True
+
+    def _patience_left(self, ticket: Ticket) -> float | None:
+        """How long `ticket`'s turn may still wait for its own guest before it takes a spare slot
+        (None: it waits for no guest of its own, or no longer, and only a change in line wakes it)."""
+        waiting, now = self._waiting.get(ticket), self._clock()
+        if waiting is None or waiting.home is None or waiting.patience_left(now) <= 0:
+            return None
+        return waiting.patience_left(now)
 
     def _leave_line(self, ticket: Ticket, *, taken: bool) -> None:
         """`ticket` out of the line without being seated (the condition held), a slot `taken`

@@ -13,7 +13,8 @@
 //   holds this thread for the whole boot, so Workers are booted one at a time: a program that
 //   finds none booted starts on the first that is, and Python is told (`waiting` as soon as
 //   this thread reads the run, `started` with the time it waited); `ready` is sent once the
-//   first Worker has booted;
+//   first Worker has booted. Each Worker kept warm (below) takes the place of a spare, down to
+//   one spare: an owner whose Worker is warm needs none;
 // - spares are booted only while no program runs or waits: at once after `rest` when none is
 //   left (the next program needs one, and the boot goes on while gg prepares it), else once the
 //   process has been idle for `REFILL_IDLE_MS` (as while a model thinks), so programs replayed
@@ -47,7 +48,7 @@ const RETIRE_WAIT_MS = 50; // the longest a run waits for the Worker retired bef
 // Worker (compiled code V8 keeps, the blob store) is bounded by it, and a boot (~50 ms) spread
 // over 64 programs is under 1 ms each.
 const WARM_RUNS = 64;
-const WARM_OWNERS = 8; // kept warm per process: the agents the run seats on it (32 agents on 4 processes)
+const WARM_OWNERS = 2; // kept warm per process: a process serves the few agents seated on it
 // A warm Worker idle this long is retired: an agent's programs in a row (a replay, a hand-over
 // chain) come far sooner, and a turn that waits for a model finds a spare booted meanwhile.
 const WARM_IDLE_MS = 2000;
@@ -90,7 +91,7 @@ function scheduleRefill(afterMs) {
 function refill() {
   pool.refill = null;
   prune();
-  if (!pool.resting || pool.waiting !== null || pool.spares.length >= SPARE_WORKERS) return;
+  if (!pool.resting || pool.waiting !== null || pool.spares.length >= sparesWanted()) return;
   bootWorker();
 }
 
@@ -101,6 +102,11 @@ function rested() {
   prune();
   for (const slot of pool.warm.values()) if (!slot.dead) slot.ctl.postMessage({ t: "prepare" });
   scheduleRefill(pool.spares.length === 0 ? 0 : REFILL_IDLE_MS);
+}
+
+// How many spares to keep: each warm Worker takes the place of one, down to one spare.
+function sparesWanted() {
+  return Math.max(SPARE_WORKERS - pool.warm.size, 1);
 }
 
 function prune() {
