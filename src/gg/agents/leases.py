@@ -130,8 +130,8 @@ class GuestLeases:
 
 
 class OwnedLine:
-    """One agent's view of its arm's guest line: each place it takes or gives back names the
-    guest holding its warm scope, read at that moment."""
+    """One agent's view of its arm's guest line: each time it waits in line, it names the guest
+    holding its warm scope, as that stands then."""
 
     def __init__(self, line: Scheduler, home: Callable[[], Home]) -> None:
         self._line = line
