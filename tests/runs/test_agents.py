@@ -730,3 +730,45 @@ def test_a_fork_copies_the_library_and_an_exec_into_a_profile_keeping_none_drops
     assert (fork["kind"], succession["kind"]) == ("fork", "exec")
     assert fork["library"] == {"disposition": "copied", "held": 1, "dropped": 0}  # the forking program
     assert succession["library"] == {"disposition": "dropped", "held": 0, "dropped": 2}
+
+
+def test_an_exec_declared_by_a_program_the_runs_end_stops_opens_no_successor(
+    tmp_path: Path, arm: Arm
+) -> None:
+    lang = arm.language
+    if lang == "javascript":
+        root = (
+            _imports(lang, "delegation", "files", "session")
+            + 'delegation.spawnSubagent({ agent: "worker", prompt: "hand on" });\n'
+            + _await("handing", lang)
+            + 'session.finish("ended first");\n'
+        )
+        hand_on = (
+            _imports(lang, "delegation", "files")
+            + 'delegation.exec("helper", "carry on");\nfiles.writeFile("handing", "yes");\nwhile (true) {}\n'
+        )
+    else:
+        root = (
+            _imports(lang, "delegation", "files", "session")
+            + 'delegation.spawn_subagent(agent="worker", prompt="hand on")\n'
+            + _await("handing", lang)
+            + 'session.finish("ended first")\n'
+        )
+        hand_on = (
+            _imports(lang, "delegation", "files")
+            + 'delegation.exec("helper", "carry on")\nfiles.write_file("handing", "yes")\n'
+            + "while True:\n    pass\n"
+        )
+    crew = run_crew(
+        tmp_path,
+        [
+            profile("root", subagents(), language=lang, roster=["worker"]),
+            profile("worker", EXEC, language=lang, roster=["helper"]),
+            profile("helper", language=lang),
+        ],
+        [line(root), line(hand_on, profile="worker")],
+        arm=arm,
+    )
+    assert crew.result.status.value == "completed" and crew.finished["finalText"] == "ended first"
+    assert crew.one("agent_finished", "root.1")["status"] == "stopped"
+    assert [e["type"] for e in crew.events if e["agentId"].startswith("root.1@")] == []

@@ -151,10 +151,14 @@ class Spawner:
             self._start(copy_of(agent, fork, self))
 
     def run_lineage(self, agent: Incarnation) -> AgentEnd:
-        """Run `agent` and its successors to the lineage's end, and record it."""
+        """Run `agent` and its successors to the lineage's end, and record it. Once the run is
+        ending no successor opens: the agent handing over is stopped where it stands."""
         while True:
             outcome = run_agent(agent, self.run, self)
             if not isinstance(outcome, Succession):
+                break
+            if self.run.ending:
+                outcome = AgentEnd(RunStatus.COMPLETED, stopped=True)
                 break
             try:
                 agent = successor_of(agent, outcome, self)
@@ -180,8 +184,8 @@ class Spawner:
         for lineage in self.run.lineages.running():
             with self._lock:
                 agent = self._current.get(lineage.id)
-            if agent is not None and agent.stream.seal_with(AgentFinished(status=AgentStatus.STOPPED.value)):
-                self.run.lineages.finish(lineage.id, ChildResult(lineage.id, AgentStatus.STOPPED, ""))
+            if agent is not None:
+                self._record_stopped(agent)
         self.run.stop()
         self.run.leases.close()
         until = time.monotonic() + JOIN_SECS
@@ -219,10 +223,17 @@ class Spawner:
         if end.status is RunStatus.INTERNAL_ERROR:
             self.run.stop(fault=end.message)
 
+    def _record_stopped(self, agent: Incarnation) -> None:
+        """Record `agent` stopped by the run, unless its end is recorded already."""
+        if agent.stream.seal_with(AgentFinished(status=AgentStatus.STOPPED.value)):
+            lineage = agent.node.lineage
+            self.run.lineages.finish(lineage, ChildResult(lineage, AgentStatus.STOPPED, ""))
+
     def _finish(self, agent: Incarnation, end: AgentEnd) -> None:
         agent.holdings.modules.release()
-        if end.stopped:
-            return  # the run records it (`stop_all`)
+        if end.stopped:  # recorded by `stop_all` already, unless it opened after the run began to stop
+            self._record_stopped(agent)
+            return
         result = child_result(agent, end)
         if agent.stream.seal_with(AgentFinished(status=result.status.value, summary=result.summary)):
             self.run.lineages.finish(agent.node.lineage, result)
