@@ -180,6 +180,25 @@ def test_a_launch_refused_before_anything_was_recorded_leaves_no_recording(
     assert (tmp_path / "rec.jsonl").read_text().startswith("// gg recording: ")
 
 
+def test_a_stop_while_the_start_is_kept_leaves_no_run_folder_and_no_journal(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gg.telemetry import start
+
+    copy = start.shutil.copytree
+
+    def stopped_midway(source: Path, target: Path, **options: object) -> None:
+        copy(source / "specs", Path(target) / "specs")  # half the workspace, then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(start.shutil, "copytree", stopped_midway)
+    result = CliRunner().invoke(main, ["run", str(example), "--record", "rec.jsonl"])
+    assert result.exit_code == 130, result.output
+    assert "before run" in result.output and "recorded anything" in result.output
+    assert not (example.parent / "rec.jsonl").exists()
+    assert list((example.parent / ".gg" / "runs").iterdir()) == []  # no empty events file, no half start
+
+
 def test_runs_and_show_print_machine_readable_json_with_the_documented_keys(example: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["run", str(example)]).exit_code == 0

@@ -14,8 +14,10 @@ lines are bad, a jail that cannot be made) is recorded, as a study's cells are.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -166,17 +168,17 @@ def _run_session(
         if recorder is not None:
             recorder.discard_unused()
         raise
-    if recorder is not None:
-        _keep_start(where.path, run_id, options.config_path, workspace, recorder)
     options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
         try:
             with sigterm_interrupts():
+                if recorder is not None:
+                    _keep_start(where.path, run_id, options.config_path, workspace, recorder)
                 result = execute_run(capability_set, telemetry, options)
         finally:
             telemetry.close()
     except KeyboardInterrupt as stop:
-        _say_what_was_kept(where, run_id, stop)
+        _say_what_was_kept(where, run_id, stop, recorder)
     if recorder is not None and result.exit_code == REFUSED_EXIT:
         recorder.discard_unused()
     _exit_after_run(result.exit_code)
@@ -212,9 +214,12 @@ def _exit_after_run(code: int) -> NoReturn:
     sys.exit(code)
 
 
-def _say_what_was_kept(where: StoreLocation, run_id: str, stop: KeyboardInterrupt) -> NoReturn:
+def _say_what_was_kept(
+    where: StoreLocation, run_id: str, stop: KeyboardInterrupt, recorder: JournalRecorder | None
+) -> NoReturn:
     """Ctrl-C or SIGTERM: the run is kept as it stood; say where, how far it got and how to read
-    it, and exit 128 + the signal's number."""
+    it, and exit 128 + the signal's number. A run stopped before it recorded anything (while its
+    start was being kept) leaves nothing behind: no empty run folder, no empty journal."""
     from gg.agents.interruption import said_of, signal_of
     from gg.loop.status import RunStatus, exit_code_of
     from gg.record.reader import RunLookupError
@@ -225,6 +230,7 @@ def _say_what_was_kept(where: StoreLocation, run_id: str, stop: KeyboardInterrup
     try:
         turns = read_store(lambda: store.find_run(run_id).turns, where)
     except RunLookupError:
+        _discard_unrecorded(where, run_id, recorder)
         click.echo(f"\ngg: {interrupted} before run {run_id} recorded anything.", err=True)
         _exit_after_run(exit_code)
     finally:
@@ -237,6 +243,18 @@ def _say_what_was_kept(where: StoreLocation, run_id: str, stop: KeyboardInterrup
         err=True,
     )
     _exit_after_run(exit_code)
+
+
+def _discard_unrecorded(where: StoreLocation, run_id: str, recorder: JournalRecorder | None) -> None:
+    """Remove run `run_id`'s folder while its events file holds nothing, and an unused journal."""
+    from gg.telemetry.layout import run_events_beside
+
+    events = run_events_beside(where.path, run_id)
+    with contextlib.suppress(OSError):
+        if events.stat().st_size == 0:
+            shutil.rmtree(events.parent)
+    if recorder is not None:
+        recorder.discard_unused()
 
 
 def _telemetry(

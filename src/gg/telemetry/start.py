@@ -77,6 +77,9 @@ def keep_start(
             f"gg: the start of run {run_id} could not be kept in {escaped(str(folder))} ({refused}); "
             "the run is recorded, but `gg replay --verify` cannot verify it"
         )
+    except BaseException:  # a stop (Ctrl-C, SIGTERM) mid-copy leaves no half of a start behind
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return None
 
 
