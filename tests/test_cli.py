@@ -199,6 +199,21 @@ def test_a_stop_while_the_start_is_kept_leaves_no_run_folder_and_no_journal(
     assert list((example.parent / ".gg" / "runs").iterdir()) == []  # no empty events file, no half start
 
 
+def test_a_sigterm_before_the_run_exists_ends_gg_run_with_one_line_and_no_journal(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gg.agents.interruption import Terminated
+    from gg.cli import session
+
+    def terminated(*_: object, **__: object) -> None:
+        raise Terminated  # as a SIGTERM raises it, once the journal exists and before the run does
+
+    monkeypatch.setattr(session, "_telemetry", terminated)
+    result = CliRunner().invoke(main, ["run", str(example), "--record", "rec.jsonl"])
+    assert result.exit_code == 143 and result.output == "\ngg: interrupted by SIGTERM.\n", result.output
+    assert not (example.parent / "rec.jsonl").exists()
+
+
 def test_runs_and_show_print_machine_readable_json_with_the_documented_keys(example: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["run", str(example)]).exit_code == 0

@@ -152,8 +152,24 @@ def _run_session(
     record: Path | None,
     otel: OtelSettings | None,
 ) -> None:
-    """Load the capability set, run it under telemetry (and a recorder), exit with its code."""
+    """Load the capability set, run it under telemetry (and a recorder), exit with its code. A
+    SIGTERM anywhere in it stops it as Ctrl-C does: before the run exists, the command ends with
+    one line (`GgGroup`) and leaves no recording; after, the run is kept as it stood."""
     from gg.agents.interruption import sigterm_interrupts
+
+    with sigterm_interrupts():
+        code = _session(options, where, verbose=verbose, record=record, otel=otel)
+    _exit_after_run(code)
+
+
+def _session(
+    options: RunOptions,
+    where: StoreLocation,
+    *,
+    verbose: bool,
+    record: Path | None,
+    otel: OtelSettings | None,
+) -> int:
     from gg.agents.run import execute_run
     from gg.telemetry.clock import new_run_id
 
@@ -164,24 +180,22 @@ def _run_session(
     run_id = new_run_id()
     try:
         telemetry = _telemetry(where, run_id, verbose=verbose, recorder=recorder, otel=otel)
-    except SystemExit:  # a store that cannot be used: the recording goes with the launch
-        if recorder is not None:
-            recorder.discard_unused()
+    except (SystemExit, KeyboardInterrupt):  # a store that cannot be used, a stop: no recording
+        _discard_unrecorded(where, run_id, recorder)
         raise
     options = dataclasses.replace(options, session_id=run_id, recorder=recorder)
     try:
         try:
-            with sigterm_interrupts():
-                if recorder is not None:
-                    _keep_start(where.path, run_id, options.config_path, workspace, recorder)
-                result = execute_run(capability_set, telemetry, options)
+            if recorder is not None:
+                _keep_start(where.path, run_id, options.config_path, workspace, recorder)
+            result = execute_run(capability_set, telemetry, options)
         finally:
             telemetry.close()
     except KeyboardInterrupt as stop:
         _say_what_was_kept(where, run_id, stop, recorder)
     if recorder is not None and result.exit_code == REFUSED_EXIT:
         recorder.discard_unused()
-    _exit_after_run(result.exit_code)
+    return result.exit_code
 
 
 def _keep_start(store: Path, run_id: str, config: Path, workspace: Path, recorder: JournalRecorder) -> None:
