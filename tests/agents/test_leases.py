@@ -26,6 +26,7 @@ from gg.sdk.codemodule import CodeModule
 from gg.sdk.registry import Registry
 from gg.sdk.scope import ProgramScope
 from support.guest_world import CEILINGS, QuietLog
+from support.lines import queued
 
 REGISTRY = default_registry()
 
@@ -142,8 +143,7 @@ def test_each_arm_has_one_line_for_its_guests_holding_that_many(monkeypatch: pyt
     assert line.acquire() and line.acquire()
     waiter = threading.Thread(target=line.acquire)
     waiter.start()
-    with line._changed:  # pyright: ignore[reportPrivateUsage]
-        assert line._changed.wait_for(lambda: len(line._line) == 1, timeout=10)  # pyright: ignore[reportPrivateUsage]
+    assert queued(line, 1)
     assert leases.guests(PYTHON).acquire()  # another arm's guests are its own
     line.release()
     waiter.join(10)
@@ -157,8 +157,7 @@ def test_a_stopped_run_lets_every_turn_in_line_for_a_guest_go_now_and_later() ->
     answers: list[bool] = []
     waiter = threading.Thread(target=lambda: answers.append(line.acquire()))
     waiter.start()
-    with line._changed:  # pyright: ignore[reportPrivateUsage]
-        assert line._changed.wait_for(lambda: len(line._line) == 1, timeout=10)  # pyright: ignore[reportPrivateUsage]
+    assert queued(line, 1)
     leases.stop()
     waiter.join(10)
     assert answers == [False]
@@ -199,10 +198,10 @@ def test_an_agent_whose_own_guest_is_idle_takes_the_next_one_ahead_of_those_befo
 
     first = threading.Thread(target=turn, args=("a",))
     first.start()
-    _wait_in_line(held.line, 1)
+    assert queued(held.line, 1)
     second = threading.Thread(target=turn, args=("b",))
     second.start()
-    _wait_in_line(held.line, 2)
+    assert queued(held.line, 2)
     arm.idle_now = {"p"}  # b's process is idle, a's busy
     held.release()
     second.join(10)
@@ -210,9 +209,3 @@ def test_an_agent_whose_own_guest_is_idle_takes_the_next_one_ahead_of_those_befo
     held.release()
     first.join(10)
     assert order == ["b", "a"]
-
-
-def _wait_in_line(line: object, count: int) -> None:
-    changed = line._changed  # type: ignore[attr-defined]
-    with changed:
-        assert changed.wait_for(lambda: len(line._line) == count, timeout=10)  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ from gg.loop.agent import _seated  # pyright: ignore[reportPrivateUsage]
 from gg.sandbox.languages import JAVASCRIPT
 from gg.sdk.catalogue import default_registry
 from gg.telemetry.emitter import CollectingSink, Telemetry
+from support.lines import queued
 
 
 def _queue(scheduler: Scheduler, name: str, order: list[str], started: threading.Event) -> threading.Thread:
@@ -34,12 +35,6 @@ def _queue(scheduler: Scheduler, name: str, order: list[str], started: threading
     return thread
 
 
-def _queued(scheduler: Scheduler, count: int) -> bool:
-    """Until `count` agents wait in line; False when they never did."""
-    with scheduler._changed:  # pyright: ignore[reportPrivateUsage]
-        return scheduler._changed.wait_for(lambda: len(scheduler._line) == count, timeout=10)  # pyright: ignore[reportPrivateUsage]
-
-
 def test_agents_past_the_bound_wait_in_line_and_none_is_refused() -> None:
     scheduler = Scheduler(1)
     assert scheduler.acquire()
@@ -49,7 +44,7 @@ def test_agents_past_the_bound_wait_in_line_and_none_is_refused() -> None:
         started = threading.Event()
         threads.append(_queue(scheduler, name, order, started))
         started.wait()
-        _queued(scheduler, len(threads))
+        queued(scheduler, len(threads))
     assert order == []
     scheduler.release()
     for thread in threads:
@@ -77,7 +72,7 @@ def test_stopping_lets_every_waiter_go_without_a_slot() -> None:
     started = threading.Event()
     waiter = _queue(scheduler, "waiter", order, started)
     started.wait()
-    _queued(scheduler, 1)
+    queued(scheduler, 1)
     scheduler.stop()
     waiter.join(10)
     assert order == [] and not waiter.is_alive() and scheduler.stopped
@@ -98,7 +93,7 @@ def test_a_place_reserved_when_an_agent_starts_keeps_its_order_whenever_its_thre
 
     late = threading.Thread(target=take, args=("second", second))
     late.start()  # the second-started agent's thread reaches the gate first
-    _queued(scheduler, 2)
+    queued(scheduler, 2)
     early = threading.Thread(target=take, args=("first", first))
     early.start()
     scheduler.release()
@@ -113,7 +108,7 @@ def test_an_agent_taking_turn_after_turn_lets_the_line_take_theirs_in_between() 
     assert scheduler.acquire()  # the busy agent's first turn
     started = threading.Event()
     other = _queue(scheduler, "other", turns, started)
-    _queued(scheduler, 1)
+    queued(scheduler, 1)
     turns.append("busy")
     scheduler.release()
     assert scheduler.acquire()  # the busy agent's second turn comes after the one in line
@@ -131,7 +126,7 @@ def test_an_agent_back_from_a_wait_resumes_its_turn_ahead_of_every_turn_not_yet_
     with scheduler.stepped_aside():
         assert scheduler.acquire()  # a child takes the freed slot
         waiters = [_queue(scheduler, name, order, started) for name in ("a", "b")]
-        _queued(scheduler, 2)
+        queued(scheduler, 2)
         scheduler.release()  # the child's turn ends; the wait it ended is over too
     order.append("resumed")  # the waiter holds the slot again, before either agent in line
     scheduler.release()
@@ -148,7 +143,7 @@ def test_an_interrupted_wait_takes_its_slot_back_at_once_without_waiting_in_line
     with pytest.raises(KeyboardInterrupt), scheduler.stepped_aside():
         assert scheduler.acquire()  # a child's turn holds the slot and does not end
         _queue(scheduler, "in line", order, started)
-        _queued(scheduler, 1)
+        queued(scheduler, 1)
         raise KeyboardInterrupt
     assert order == []
     scheduler.stop()
@@ -162,7 +157,7 @@ def test_a_wait_that_fails_takes_its_slot_back_in_turn_so_the_bound_holds() -> N
     order: list[str] = []
     started = threading.Event()
     waiter = _queue(scheduler, "waiter", order, started)
-    assert _queued(scheduler, 1)  # the failed wait holds the slot again: the next agent waits
+    assert queued(scheduler, 1)  # the failed wait holds the slot again: the next agent waits
     assert order == []
     scheduler.release()
     waiter.join(10)
@@ -226,7 +221,7 @@ def test_an_agent_interrupted_in_line_leaves_it_so_the_agents_behind_it_take_the
     place = scheduler.reserve()  # the interrupted agent's place, at the head of the line
     order: list[str] = []
     behind = _queue(scheduler, "behind", order, threading.Event())
-    assert _queued(scheduler, 2)
+    assert queued(scheduler, 2)
     interrupter = _interrupt_at_next_wait(watched)
     with pytest.raises(KeyboardInterrupt):
         scheduler.acquire(place)
@@ -248,7 +243,7 @@ def test_an_agent_interrupted_in_line_to_take_its_slot_back_takes_it_at_once_and
     interrupter.join(10)  # the wait ended; the interruption came as it waited to take its slot back
     order: list[str] = []
     behind = _queue(scheduler, "behind", order, threading.Event())
-    assert _queued(scheduler, 1)  # only the agent behind waits: the interrupted one holds its slot
+    assert queued(scheduler, 1)  # only the agent behind waits: the interrupted one holds its slot
     scheduler.release()  # the interrupted turn gives its slot back as it ends
     assert order == []  # the bound holds: the child's turn still holds the one slot
     scheduler.release()  # the child's turn ends
@@ -321,7 +316,7 @@ def test_coming_back_inside_a_running_program_takes_the_first_free_slot_whatever
 
     thread = threading.Thread(target=back_from_its_model)
     thread.start()
-    _queued(scheduler, 1)
+    queued(scheduler, 1)
     assert order == []  # it waits for its home while the other slot is held
     scheduler.release()  # no slot held: the first in line goes, whatever its home
     thread.join(10)

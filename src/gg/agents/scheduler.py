@@ -147,10 +147,9 @@ class Scheduler:
     def _patience_left(self, ticket: Ticket) -> float | None:
         """How long `ticket`'s turn may still wait for its own guest before it takes a spare slot
         (None: it waits for no guest of its own, or no longer, and only a change in line wakes it)."""
-        waiting, now = self._waiting.get(ticket), self._clock()
-        if waiting is None or waiting.home is None or waiting.patience_left(now) <= 0:
-            return None
-        return waiting.patience_left(now)
+        waiting = self._waiting.get(ticket)
+        left = None if waiting is None or waiting.home is None else waiting.patience_left(self._clock())
+        return left if left is not None and left > 0 else None
 
     def _leave_line(self, ticket: Ticket, *, taken: bool) -> None:
         """`ticket` out of the line without being seated (the condition held), a slot `taken`

@@ -61,10 +61,11 @@ def seat(line: Sequence[Waiting], places: Places) -> int | None:
     for index, waiting in enumerate(line):
         if waiting.home is not None and waiting.home in places.idle:
             homed.setdefault(waiting.home, index)
-    spare = places.free - len(homed)
+    first_at_home = set(homed.values())
+    spare = places.free - len(first_at_home)
     idle_line = places.free == places.slots
     for index, waiting in enumerate(line):
-        if index in homed.values() or waiting.passed >= PASSES:
+        if index in first_at_home or waiting.passed >= PASSES:
             return index
         if spare > 0 and (waiting.home is None or idle_line or waiting.patience_left(places.now) <= 0):
             return index

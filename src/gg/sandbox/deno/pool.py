@@ -148,8 +148,7 @@ class DenoPool:
 
     def home(self, owner: str) -> int | None:
         """The id of the process holding `owner`'s warm Worker, while the pool holds it."""
-        with self._warm_lock:
-            holder = self._warm.get(owner)
+        holder = self._holder(owner)
         return holder.pid if holder is not None and holder.alive() else None
 
     def idle(self) -> frozenset[int]:
@@ -160,9 +159,13 @@ class DenoPool:
         """Whether a process holds `owner`'s warm Worker, for the lease to prefer it."""
         if owner is None:
             return None
-        with self._warm_lock:
-            holder = self._warm.get(owner)
+        holder = self._holder(owner)
         return lambda process: process is holder
+
+    def _holder(self, owner: str) -> DenoProcess | None:
+        """The process the guest kept `owner`'s Worker warm on, as last noted."""
+        with self._warm_lock:
+            return self._warm.get(owner)
 
     def _remember(self, owner: str | None, process: DenoProcess, report: GuestReport) -> None:
         """Note the process that now holds `owner`'s warm Worker (the guest kept it after a
