@@ -214,6 +214,16 @@ def test_a_sigterm_before_the_run_exists_ends_gg_run_with_one_line_and_no_journa
     assert not (example.parent / "rec.jsonl").exists()
 
 
+def test_a_recording_among_the_run_stores_own_files_is_refused(example: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", str(example)]).exit_code == 0
+    for place in (".gg/runs.db-wal", ".gg/runs.db-journal", ".gg/runs/x.jsonl"):
+        refused = runner.invoke(main, ["run", str(example), "--record", place])
+        assert refused.exit_code == 2 and "run store's own files" in refused.output, (place, refused.output)
+    assert not (example.parent / ".gg" / "runs" / "x.jsonl").exists()
+    assert len(json.loads(runner.invoke(main, ["runs", "--json"]).output)["runs"]) == 1  # none recorded
+
+
 def test_runs_and_show_print_machine_readable_json_with_the_documented_keys(example: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(main, ["run", str(example)]).exit_code == 0

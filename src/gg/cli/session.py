@@ -176,7 +176,7 @@ def _session(
     capability_set = _capability_set(options.config_path)
     workspace = options.workspace or capability_set.workspace
     _refuse_a_workspace_holding_the_store(workspace, where.path)
-    recorder = None if record is None else _recorder(record, workspace)
+    recorder = None if record is None else _recorder(record, workspace, where.path)
     run_id = new_run_id()
     try:
         telemetry = _telemetry(where, run_id, verbose=verbose, recorder=recorder, otel=otel)
@@ -298,12 +298,20 @@ def _telemetry(
     return Telemetry(run_id, record, watchers=watchers)
 
 
-def _recorder(record: Path, workspace: Path) -> JournalRecorder:
-    """A recorder for a new file outside the workspace (where programs could rewrite it)."""
+def _recorder(record: Path, workspace: Path, store: Path) -> JournalRecorder:
+    """A recorder for a new file outside the workspace (where programs could rewrite it) and
+    outside the run store's own files (the store file `store`, its SQLite companions and the
+    runs' folder beside it), which gg rewrites and removes."""
     from gg.providers.recording import JournalRecorder
+    from gg.telemetry.layout import runs_beside
     from gg.wire import escaped
 
     try:
+        target = record.parent.resolve() / record.name
+        if target.is_relative_to(runs_beside(store).resolve()) or (
+            target.parent == store.parent.resolve() and target.name.startswith(store.name)
+        ):
+            raise FileExistsError("it lies among the run store's own files, which gg rewrites")
         return JournalRecorder.create_outside(record, workspace)
     except OSError as unwritable:
         click.echo(f"gg: cannot record to {escaped(str(record))}: {unwritable}", err=True)
