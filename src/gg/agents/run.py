@@ -250,7 +250,10 @@ def _run_tree(
     end, stop = _run_root(root, spawner, run, stream, held_stop())
     stream.turn = root.stream.turn
     end = ended_by_hook(end, run.hook_failure)
-    session_end(run.hooks, stream, root.setup.slug, end)
+    try:
+        session_end(run.hooks, stream, root.setup.slug, end)
+    except KeyboardInterrupt as interruption:  # the last hook cut short: every turn still counts
+        return AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption)), spawner, interruption
     return end, spawner, stop
 
 
