@@ -222,15 +222,17 @@ def migrate(db: Database, dialect: Dialect = SQLITE) -> None:
 @contextmanager
 def transaction(db: Database, dialect: Dialect = SQLITE) -> Generator[None]:
     """One transaction holding the store's write lock, committed when the block ends, rolled back
-    when it raises."""
+    when it raises. A stop (Ctrl-C, SIGTERM) may land at any statement, its `BEGIN` and `COMMIT`
+    included: the transaction it cut short is rolled back whole, never left open for the next."""
+    _roll_back(db)  # one a second stop left open, landing on its rollback
     with db.pipelined() if isinstance(db, Pipelined) else nullcontext():
-        db.execute(dialect.begin)
         try:
+            db.execute(dialect.begin)
             yield
+            db.execute("COMMIT")
         except BaseException:
             _roll_back(db)
             raise
-        db.execute("COMMIT")
 
 
 def _roll_back(db: Database) -> None:

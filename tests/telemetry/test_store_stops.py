@@ -1,0 +1,56 @@
+"""A stop (Ctrl-C, SIGTERM) that lands inside one of the store's writes (issue 27's newcomer: one
+in about 170 tries said "cannot start a transaction within a transaction" and lost the run's end).
+
+The write it cut short is rolled back whole, wherever the stop landed: before its `COMMIT` was
+sent, just after its `BEGIN`, or on its rollback too (a second stop). The next write (the run's end, `interrupted`) is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from gg.record.store import RunStore
+from gg.telemetry.emitter import Telemetry
+from gg.telemetry.events import Log, RunFinished
+from gg.telemetry.location import StoreLocation
+from gg.telemetry.store import StoreWriter
+
+from .sample import RUN_ID, StepClock, emit_sample_run
+
+
+class StopBefore:
+    """A store connection that raises `KeyboardInterrupt` as each statement of `at` is about to
+    be sent, once each, as a signal checked at that call would."""
+
+    def __init__(self, db: Any, at: tuple[str, ...]) -> None:
+        self._db, self._at = db, list(at)
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Any:
+        if self._at and sql.startswith(self._at[0]):
+            self._at.pop(0)
+            raise KeyboardInterrupt
+        return self._db.execute(sql, parameters)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
+@pytest.mark.parametrize("at", [("COMMIT",), ("INSERT INTO events",), ("COMMIT", "ROLLBACK")])
+def test_a_stop_inside_a_write_loses_that_write_only_and_the_runs_end_is_kept(
+    store_at: StoreLocation, at: tuple[str, ...]
+) -> None:
+    """A second stop may land on the rollback of the first: the next write rolls it back."""
+    store = RunStore(store_at)
+    telemetry = emit_sample_run([store], finish=False)
+    writer: StoreWriter = store._written()
+    writer._db = StopBefore(writer._db, at)
+    with pytest.raises(KeyboardInterrupt):
+        telemetry.emit("root", 2, Log(level="info", message="cut short"))
+    end = RunFinished(status="interrupted", exit_code=130, turns=2, duration_ms=1.0, final_text=None)
+    Telemetry(RUN_ID, [store], clock=StepClock()).emit("root", 2, end)
+    row = store.find_run(RUN_ID)
+    assert (row.status, row.exit_code, row.turns) == ("interrupted", 130, 2)
+    assert "cut short" not in [record.get("message") for record in store.events(RUN_ID)]
