@@ -2,7 +2,8 @@
 in about 170 tries said "cannot start a transaction within a transaction" and lost the run's end).
 
 The write it cut short is rolled back whole, wherever the stop landed: before its `COMMIT` was
-sent, just after its `BEGIN`, or on its rollback too (a second stop). The next write (the run's end, `interrupted`) is kept.
+sent, just after its `BEGIN`, or on its rollback too (a second stop). The next write (the run's
+end, `interrupted`) is kept.
 """
 
 from __future__ import annotations
