@@ -6,6 +6,8 @@ command's connection accepted by a loopback server that never answers."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import signal
 import socket
@@ -82,3 +84,84 @@ def test_ctrl_c_while_a_command_works_ends_it_with_one_line_and_130(
             gg.kill()
     assert gg.returncode == 130, stdout + stderr
     assert stderr.strip() == "gg: interrupted." and stdout == ""
+
+
+SIGNAL_AT = """
+import gc, os, signal
+from gg.agents import context
+from gg.telemetry import store
+
+MOMENT = os.environ["GG_TEST_SIGTERM_AT"]
+writing = store.StoreWriter.write
+
+
+def write(self, event):
+    writing(self, event)
+    if event.type.value == "run_finished" and MOMENT == "recorded":
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+freezing = gc.freeze
+
+
+def freeze():
+    if MOMENT == "leaving":
+        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGINT)
+    freezing()
+
+
+closing = context.RunContext.close
+
+
+def close(self):
+    if MOMENT == "closing":
+        os.kill(os.getpid(), signal.SIGTERM)
+    closing(self)
+
+
+store.StoreWriter.write = write
+gc.freeze = freeze
+context.RunContext.close = close
+"""
+
+
+@pytest.mark.parametrize("moment", ["recorded", "leaving"])
+def test_a_stop_after_the_runs_end_is_recorded_leaves_with_the_recorded_code(
+    tmp_path: Path, moment: str
+) -> None:
+    """A real SIGTERM sent at the moment the run's end (`completed`) is written, or while gg
+    leaves after it (a Ctrl-C on its heels): gg exits 0 as its record says, never 143 or by the
+    signal, and prints no traceback (a newcomer saw 143 beside `completed · exit 0`)."""
+    shutil.copytree(EXAMPLE, tmp_path / "sa", ignore=shutil.ignore_patterns("report.md"))
+    (tmp_path / "hook").mkdir()
+    (tmp_path / "hook" / "sitecustomize.py").write_text(SIGNAL_AT)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "hook"), "GG_TEST_SIGTERM_AT": moment}
+    ran = subprocess.run(
+        [str(GG), "run", "sa"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=WAIT_SECS
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "Traceback" not in ran.stderr, ran.stderr
+    if moment == "recorded":  # before the end line was printed: one line says what happened
+        assert "had ended (completed, exit 0); its end stands" in ran.stderr, ran.stderr
+    else:
+        assert "completed · exit 0" in ran.stdout and ran.stderr == "", ran.stderr
+    listed = subprocess.run([str(GG), "runs", "--json"], cwd=tmp_path, capture_output=True, text=True)
+    (row,) = json.loads(listed.stdout)["runs"]
+    assert (row["status"], row["exitCode"]) == ("completed", 0)
+
+
+def test_a_stop_while_the_run_closes_its_guests_is_its_recorded_end(tmp_path: Path) -> None:
+    """The root has finished and the run closes its guests when a real SIGTERM comes: the run
+    ends `interrupted`, exit 143, on its record as in its exit, and every turn is counted."""
+    shutil.copytree(EXAMPLE, tmp_path / "sa", ignore=shutil.ignore_patterns("report.md"))
+    (tmp_path / "hook").mkdir()
+    (tmp_path / "hook" / "sitecustomize.py").write_text(SIGNAL_AT)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "hook"), "GG_TEST_SIGTERM_AT": "closing"}
+    ran = subprocess.run(
+        [str(GG), "run", "sa"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=WAIT_SECS
+    )
+    assert ran.returncode == 143 and "Traceback" not in ran.stderr, ran.stdout + ran.stderr
+    listed = subprocess.run([str(GG), "runs", "--json"], cwd=tmp_path, capture_output=True, text=True)
+    (row,) = json.loads(listed.stdout)["runs"]
+    assert (row["status"], row["exitCode"], row["turns"]) == ("interrupted", 143, 5)

@@ -10,6 +10,8 @@ Rules kept here:
 - a stop that says why (`Ended`, raised where the run waits on its model) is recorded with its
   own words and the signal it names (Ctrl-C's SIGINT when it names none), as Ctrl-C's is
   otherwise;
+- once the run's end is recorded, a stop no longer stops anything: `gg run` leaves at once with
+  the exit code its record holds (`leave_on_stop`);
 - a run on a thread other than the main one, which no signal reaches, is stopped from outside by
   the `OutsideStop` that thread started it under (`stopped_from_outside`): every agent is recorded
   stopped and the program running ends at once, and the run ends as the stop handed over says.
@@ -17,10 +19,12 @@ Rules kept here:
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Generator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from types import FrameType
 
@@ -110,12 +114,30 @@ def said_of(stop: KeyboardInterrupt) -> str:
 @contextmanager
 def sigterm_interrupts() -> Generator[None]:
     """While inside, a SIGTERM raises `Terminated` on the main thread; the handler before is put
-    back on the way out."""
+    back on the way out, unless the process is leaving (`leave_on_stop`)."""
     before = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        if signal.getsignal(signal.SIGTERM) is _raise_terminated:
+            signal.signal(signal.SIGTERM, before)
+
+
+def leave_on_stop(code: int) -> None:
+    """From now on a Ctrl-C or SIGTERM ends the process at once with exit `code`, what its record
+    already says: once a run's end is kept, a stop can change neither, and what is left is
+    leaving (a stop raised there would exit 143 beside a recorded `completed`, or be printed as
+    an ignored exception)."""
+
+    def leave(signum: int, frame: FrameType | None) -> None:
+        del signum, frame
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(Exception):
+                stream.flush()
+        os._exit(code)
+
+    signal.signal(signal.SIGINT, leave)
+    signal.signal(signal.SIGTERM, leave)
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:

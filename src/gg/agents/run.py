@@ -149,12 +149,25 @@ def execute_run(
     except KeyboardInterrupt as interruption:  # after `run_started`, before the root opened
         end, stop = AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption)), interruption
     finally:
-        run.close()
-        host.close()
+        closing = _close(run, host)
+    if stop is None and closing is not None:  # the stop came as the run closed: it is the run's end
+        end, stop = AgentEnd(RunStatus.INTERRUPTED, message=message_of(closing)), closing
     end = _record_end(stream, run, end, spawner, clients, None if stop is None else signal_of(stop))
     if stop is not None and end.status is RunStatus.INTERRUPTED:
         raise stop
     return RunEnding(telemetry.run_id, end.status, end.final_text, end.message)
+
+
+def _close(run: RunContext, host: HostBinding) -> KeyboardInterrupt | None:
+    """Close the run's guests and host families; a stop landing there is returned, once each is
+    closed (a guest a stop kept from closing dies with gg: `gg.sandbox.sentinel`'s rule)."""
+    stop: KeyboardInterrupt | None = None
+    for close in (run.close, host.close):
+        try:
+            close()
+        except KeyboardInterrupt as interruption:
+            stop = stop or interruption
+    return stop
 
 
 def _record_end(

@@ -159,7 +159,7 @@ def _run_session(
 
     with sigterm_interrupts():
         code = _session(options, where, verbose=verbose, record=record, otel=otel)
-    _exit_after_run(code)
+        _exit_after_run(code)
 
 
 def _session(
@@ -221,9 +221,13 @@ def _capability_set(path: Path) -> CapabilitySet:
 
 
 def _exit_after_run(code: int) -> NoReturn:
-    """Exit with `code` once the run is recorded. The heap is frozen first (`gc.freeze`): the
-    interpreter's last collections then skip every object the run made, which would otherwise
-    hold up the exit of a big tree, after Ctrl-C or SIGTERM too."""
+    """Exit with `code` once the run is recorded; a stop from here on leaves at once with it. The
+    heap is frozen first (`gc.freeze`): the interpreter's last collections then skip every object
+    the run made, which would otherwise hold up the exit of a big tree, after Ctrl-C or SIGTERM
+    too."""
+    from gg.agents.interruption import leave_on_stop
+
+    leave_on_stop(code)
     gc.freeze()
     sys.exit(code)
 
@@ -233,22 +237,29 @@ def _say_what_was_kept(
 ) -> NoReturn:
     """Ctrl-C or SIGTERM: the run is kept as it stood; say where, how far it got and how to read
     it, and exit 128 + the signal's number. A run stopped before it recorded anything (while its
-    start was being kept) leaves nothing behind: no empty run folder, no empty journal."""
-    from gg.agents.interruption import said_of, signal_of
+    start was being kept) leaves nothing behind: no empty run folder, no empty journal. A stop
+    that came once the run's end was recorded changes nothing: gg exits with the recorded code."""
+    from gg.agents.interruption import leave_on_stop, said_of, signal_of
     from gg.loop.status import RunStatus, exit_code_of
     from gg.record.reader import RunLookupError
 
     exit_code = exit_code_of(RunStatus.INTERRUPTED, signal_of(stop))
+    leave_on_stop(exit_code)  # a second stop while the record is read
     interrupted = said_of(stop)
     store = open_store(where, create=False)
     try:
-        turns = read_store(lambda: store.find_run(run_id).turns, where)
+        row = read_store(lambda: store.find_run(run_id), where)
     except RunLookupError:
         _discard_unrecorded(where, run_id, recorder)
         click.echo(f"\ngg: {interrupted} before run {run_id} recorded anything.", err=True)
         _exit_after_run(exit_code)
     finally:
         store.close()
+    if row.exit_code is not None and row.status != RunStatus.INTERRUPTED.value:
+        ended = f"{row.status}, exit {row.exit_code}"
+        click.echo(f"\ngg: {interrupted} after run {run_id} had ended ({ended}); its end stands.", err=True)
+        _exit_after_run(row.exit_code)
+    turns = row.turns
     counted = "1 turn" if turns == 1 else f"{turns} turns"
     kept_in = where.shown
     click.echo(
