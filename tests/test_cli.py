@@ -496,3 +496,8 @@ def test_check_refuses_a_disabled_operation_of_ggs_own_modules_that_withholds_no
     assert "gg.json: 1 defect" in result.output, result.output  # `notes` is bound at launch
     wrong = "agents[0].disabledOperations[0]: names no operation of `files`; it holds read_file,"
     assert wrong in result.output
+
+
+def test_an_empty_record_path_is_a_usage_error_naming_the_option(example: Path) -> None:
+    refused = CliRunner().invoke(main, ["run", str(example), "--record", ""])
+    assert refused.exit_code == 2 and "'--record': it names no file" in refused.output, refused.output

@@ -2,8 +2,8 @@
 in about 170 tries said "cannot start a transaction within a transaction" and lost the run's end).
 
 The write it cut short is rolled back whole, wherever the stop landed: before its `COMMIT` was
-sent, just after its `BEGIN`, or on its rollback too (a second stop). The next write (the run's
-end, `interrupted`) is kept.
+sent, just after its `BEGIN`, or on its rollback too (a second stop); one that lands just after
+its `COMMIT` keeps it. The next write (the run's end, `interrupted`) is kept.
 """
 
 from __future__ import annotations
@@ -22,18 +22,20 @@ from gg.telemetry.store import StoreWriter
 from .sample import RUN_ID, StepClock, emit_sample_run
 
 
-class StopBefore:
+class StopAt:
     """A store connection that raises `KeyboardInterrupt` as each statement of `at` is about to
-    be sent, once each, as a signal checked at that call would."""
+    be sent (or, `after`, just once it was), once each, as a signal checked there would."""
 
-    def __init__(self, db: Any, at: tuple[str, ...]) -> None:
-        self._db, self._at = db, list(at)
+    def __init__(self, db: Any, at: tuple[str, ...], *, after: bool = False) -> None:
+        self._db, self._at, self._after = db, list(at), after
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Any:
-        if self._at and sql.startswith(self._at[0]):
-            self._at.pop(0)
-            raise KeyboardInterrupt
-        return self._db.execute(sql, parameters)
+        if not (self._at and sql.startswith(self._at[0])):
+            return self._db.execute(sql, parameters)
+        self._at.pop(0)
+        if self._after:
+            self._db.execute(sql, parameters)
+        raise KeyboardInterrupt
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._db, name)
@@ -47,7 +49,7 @@ def test_a_stop_inside_a_write_loses_that_write_only_and_the_runs_end_is_kept(
     store = RunStore(store_at)
     telemetry = emit_sample_run([store], finish=False)
     writer: StoreWriter = store._written()
-    writer._db = StopBefore(writer._db, at)
+    writer._db = StopAt(writer._db, at)
     with pytest.raises(KeyboardInterrupt):
         telemetry.emit("root", 2, Log(level="info", message="cut short"))
     end = RunFinished(status="interrupted", exit_code=130, turns=2, duration_ms=1.0, final_text=None)
@@ -55,3 +57,22 @@ def test_a_stop_inside_a_write_loses_that_write_only_and_the_runs_end_is_kept(
     row = store.find_run(RUN_ID)
     assert (row.status, row.exit_code, row.turns) == ("interrupted", 130, 2)
     assert "cut short" not in [record.get("message") for record in store.events(RUN_ID)]
+
+
+def test_a_stop_just_after_a_write_committed_keeps_it_and_the_next_write_follows_it(
+    store_at: StoreLocation,
+) -> None:
+    """The stop lands once `COMMIT` returned: that write is kept, and the next one takes the
+    place after it (a newcomer's run lost its record: UNIQUE constraint failed on events.seq)."""
+    store = RunStore(store_at)
+    telemetry = emit_sample_run([store], finish=False)
+    writer: StoreWriter = store._written()
+    writer._db = StopAt(writer._db, ("COMMIT",), after=True)
+    with pytest.raises(KeyboardInterrupt):
+        telemetry.emit("root", 2, Log(level="info", message="kept"))
+    end = RunFinished(status="interrupted", exit_code=143, turns=2, duration_ms=1.0, final_text=None)
+    Telemetry(RUN_ID, [store], clock=StepClock()).emit("root", 2, end)
+    row = store.find_run(RUN_ID)
+    assert (row.status, row.exit_code, row.turns) == ("interrupted", 143, 2)
+    messages = [record.get("message") for record in store.events(RUN_ID)]
+    assert messages[-2:] == ["kept", None] and row.events == len(messages)

@@ -19,6 +19,7 @@ Rules kept here:
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -125,9 +126,9 @@ def sigterm_interrupts() -> Generator[None]:
 
 def leave_on_stop(code: int) -> None:
     """From now on a Ctrl-C or SIGTERM ends the process at once with exit `code`, what its record
-    already says: once a run's end is kept, a stop can change neither, and what is left is
-    leaving (a stop raised there would exit 143 beside a recorded `completed`, or be printed as
-    an ignored exception)."""
+    already says (at the interpreter's last steps, where no handler runs, it is ignored): once a
+    run's end is kept, a stop can change neither, and what is left is leaving (a stop raised
+    there would exit 143 beside a recorded `completed`, or be printed as an ignored exception)."""
 
     def leave(signum: int, frame: FrameType | None) -> None:
         del signum, frame
@@ -138,6 +139,14 @@ def leave_on_stop(code: int) -> None:
 
     signal.signal(signal.SIGINT, leave)
     signal.signal(signal.SIGTERM, leave)
+    atexit.register(_ignore_stops)
+
+
+def _ignore_stops() -> None:
+    """The last of leaving: Python's finalization puts back the default action of every signal
+    it handled (death by the signal), and runs no handler after this, so a stop is ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:

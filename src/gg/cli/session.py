@@ -74,6 +74,8 @@ def run(
 
     if journal is not None and model_ref is not None:
         raise click.UsageError("--journal replays a journal; it cannot be combined with --model")
+    if record is not None and not record.name:  # "", ".", "..": Click reads each as a folder
+        raise click.BadParameter("it names no file; give a new file's path", param_hint="'--record'")
     provider, model = _model_override(model_ref) if journal is None else ("replay", None)
     options = RunOptions(
         config_path=config, workspace=workspace, provider=provider, model=model, journal=journal
@@ -158,8 +160,7 @@ def _run_session(
     from gg.agents.interruption import sigterm_interrupts
 
     with sigterm_interrupts():
-        code = _session(options, where, verbose=verbose, record=record, otel=otel)
-        _exit_after_run(code)
+        _session(options, where, verbose=verbose, record=record, otel=otel)
 
 
 def _session(
@@ -169,7 +170,7 @@ def _session(
     verbose: bool,
     record: Path | None,
     otel: OtelSettings | None,
-) -> int:
+) -> NoReturn:
     from gg.agents.run import execute_run
     from gg.telemetry.clock import new_run_id
 
@@ -191,11 +192,11 @@ def _session(
             result = execute_run(capability_set, telemetry, options)
         finally:
             telemetry.close()
-    except KeyboardInterrupt as stop:
+        if recorder is not None and result.exit_code == REFUSED_EXIT:
+            recorder.discard_unused()
+        _exit_after_run(result.exit_code)
+    except KeyboardInterrupt as stop:  # until gg leaves: one after the end was kept changes nothing
         _say_what_was_kept(where, run_id, stop, recorder)
-    if recorder is not None and result.exit_code == REFUSED_EXIT:
-        recorder.discard_unused()
-    return result.exit_code
 
 
 def _keep_start(store: Path, run_id: str, config: Path, workspace: Path, recorder: JournalRecorder) -> None:

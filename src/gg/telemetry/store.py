@@ -6,7 +6,9 @@ Rules:
   the operating system before `write` returns, so a process killed with `kill -9` keeps every
   event it wrote (every finished turn included); only a power loss can drop the newest commits,
   and never corrupts the file. A write holds the lock for microseconds, so two runs writing the
-  same store at once wait on each other (`busy_timeout`) instead of failing.
+  same store at once wait on each other (`busy_timeout`) instead of failing. A stop (Ctrl-C,
+  SIGTERM) landing anywhere in a write leaves the store as it was before the write or after it,
+  never half written, and the next write takes its place after every event kept.
 - The `runs` row is kept current from the events: `run_started` fills it, every event of a turn
   raises `turns` to that turn (a turn counts from its first event, as `gg show` counts it, so an
   interrupted run reads the same in both), `run_finished` writes the final status and exit code
@@ -109,15 +111,20 @@ class StoreWriter:
         runs' rows up to date, all in one transaction (a rebuild restores a run's file so)."""
         with self._lock:
             seqs: dict[str, int] = {}
-            with transaction(self._db, self.dialect):
-                for event, line in events:
-                    self._upsert_run(event)
-                    seq = seqs[event.run_id] if event.run_id in seqs else self._seq(event.run_id)
-                    envelope = (event.type.value, event.agent_id, event.turn, event.timestamp, line)
-                    self._db.execute(_INSERT_EVENT, (event.run_id, seq, *envelope))
-                    self._db.execute(_TOUCH_RUN, (event.timestamp, seq + 1, event.run_id))
-                    seqs[event.run_id] = seq + 1
-            self._next_seq.update(seqs)
+            try:
+                with transaction(self._db, self.dialect):
+                    for event, line in events:
+                        self._upsert_run(event)
+                        seq = seqs[event.run_id] if event.run_id in seqs else self._seq(event.run_id)
+                        envelope = (event.type.value, event.agent_id, event.turn, event.timestamp, line)
+                        self._db.execute(_INSERT_EVENT, (event.run_id, seq, *envelope))
+                        self._db.execute(_TOUCH_RUN, (event.timestamp, seq + 1, event.run_id))
+                        seqs[event.run_id] = seq + 1
+                self._next_seq.update(seqs)
+            except BaseException:  # committed or not (a stop may land just after COMMIT): read again
+                for run_id in seqs:
+                    self._next_seq.pop(run_id, None)
+                raise
 
     @contextmanager
     def connection(self) -> Generator[Database]:
