@@ -137,16 +137,16 @@ def execute_run(
     stream = run.stream(ROOT_ID)
     workspace = (options.workspace or capability_set.workspace).resolve()
     clients = ModelClients(capability_set, options.overrides, run.tool_choice, given, run.left)
-    stream.emit(_started(capability_set, options, workspace, clients))
     spawner: Spawner | None = None
     stop: KeyboardInterrupt | None = None
     try:
+        stream.emit(_started(capability_set, options, workspace, clients))
         log_run_families(stream, host)
         if refusal is not None or run.fault is not None:  # a record that cannot be made refuses it
             end = AgentEnd(RunStatus.REFUSED, message=run.fault or str(refusal))
         else:
             end, spawner, stop = _run_tree(capability_set, run, stream, workspace, clients, world)
-    except KeyboardInterrupt as interruption:  # after `run_started`, before the root opened
+    except KeyboardInterrupt as interruption:  # from `run_started` on, before the root opened
         end, stop = AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption)), interruption
     finally:
         closing = _close(run, host)
