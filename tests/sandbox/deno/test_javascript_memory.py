@@ -9,11 +9,12 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from jsworld import CEILINGS, JAVASCRIPT, Host, host, registry, run
+from jsworld import CEILINGS, JAVASCRIPT, TRIVIAL, Host, host, registry, run
 
 from gg.outcome import ErrorType
 from gg.sandbox.arms.javascript import JavaScriptArm
 from gg.sandbox.deno.memory import allowance
+from gg.sandbox.deno.workers import Workers
 from gg.sandbox.execution import Arm
 from gg.sdk.codemodule import CodeModule
 from support.shared_arms import ArmShelf
@@ -105,3 +106,22 @@ def test_the_allowance_is_what_the_ceiling_and_64_mib_leave_over_the_idle_engine
 def test_an_engine_holding_more_than_a_small_ceiling_leaves_still_allows_32_mib() -> None:
     given = allowance(16 * MiB, 95 * MiB, 900 * MiB)
     assert (given.data_limit, given.resident_limit) == (932 * MiB, 111 * MiB)
+
+
+def test_other_owners_warm_workers_are_theirs_not_the_programs() -> None:
+    """Of the idle 96 MiB, other agents' warm Workers hold 40: the program is charged 56, so its
+    room is 256 + 64 - 56 = 264 MiB over the idle 96, watched 16 MiB short."""
+    given = allowance(256 * MiB, 96 * MiB, 900 * MiB, 40 * MiB)
+    assert (given.data_limit, given.resident_limit) == (1164 * MiB, 344 * MiB)
+
+
+def test_other_agents_warm_workers_leave_a_program_the_room_its_ceiling_gives(host: Host) -> None:
+    """Beside eight other agents' warm Workers, a program under a 256 MiB ceiling still holds
+    160 MiB: their Workers are charged to their owners, not to it (charged to it, they left it
+    less than 144 MiB)."""
+    grab = "const kept = [];\nfor (let i = 0; i < 20; i++) kept.push(new Uint8Array(8 * 2 ** 20).fill(i));\n"
+    with JavaScriptArm(registry(), workers=Workers(warm_idle_ms=600_000)) as arm:
+        for n in range(8):
+            assert arm.run(TRIVIAL, host, CEILINGS, owner=f"neighbour-{n}").ok
+        execution = arm.run(grab, host, CEILINGS, owner="the-program")
+    assert execution.ok, execution.failure

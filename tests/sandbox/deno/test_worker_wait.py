@@ -22,7 +22,7 @@ from gg.sandbox.deno.pool import DenoPool, start
 from gg.sandbox.deno.wire import DenoProcess, run_message
 
 HEAP_MB = 1024
-SPARE_WORKERS = 4  # the guest's own count (guest/host.js)
+SPARE_WORKERS = 4  # the spares a guest keeps (gg.sandbox.deno.workers), pinned here
 ALIVE = 'const alive = "yes";'
 
 

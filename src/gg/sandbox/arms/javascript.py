@@ -25,7 +25,8 @@ from gg.prompts import render
 from gg.sandbox.ceilings import memory_failure, timeout_failure
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.failure import program_failure
-from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
+from gg.sandbox.deno.pool import DenoPool, SourceLanguage
+from gg.sandbox.deno.workers import WORKERS, Workers
 from gg.sandbox.execution import MAX_SDK_CALLS, ClosesOnExit, Execution, Failure, HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job
 from gg.sdk.codemodule import CodeModule
@@ -41,12 +42,12 @@ class JavaScriptArm(ClosesOnExit):
         self,
         registry: Registry,
         *,
-        data_base_bytes: int = DATA_BASE_BYTES,
+        workers: Workers = WORKERS,
         call_cap: int = MAX_SDK_CALLS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         bundle = build_bundle(registry, call_cap)
-        self._pool = DenoPool(bundle, data_base_bytes=data_base_bytes, clock=clock)
+        self._pool = DenoPool(bundle, workers=workers, clock=clock)
 
     @property
     def pool(self) -> DenoPool:

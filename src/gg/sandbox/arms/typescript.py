@@ -27,9 +27,10 @@ from gg.sandbox.arms.javascript import execution_of
 from gg.sandbox.ceilings import check_stopped
 from gg.sandbox.deno.bundle import build_bundle
 from gg.sandbox.deno.declarations import declarations
-from gg.sandbox.deno.pool import DATA_BASE_BYTES, DenoPool, SourceLanguage
+from gg.sandbox.deno.pool import DenoPool, SourceLanguage
 from gg.sandbox.deno.tscheck import CHECK_SECS, CheckOverran, TypeChecker
 from gg.sandbox.deno.tsdiag import compile_failure
+from gg.sandbox.deno.workers import WORKERS, Workers
 from gg.sandbox.execution import ClosesOnExit, Execution, Failure, HostCalls
 from gg.sandbox.job import Job
 from gg.sdk.codemodule import CodeModule
@@ -47,7 +48,7 @@ class TypeScriptArm(ClosesOnExit):
         self,
         registry: Registry,
         *,
-        data_base_bytes: int = DATA_BASE_BYTES,
+        workers: Workers = WORKERS,
         check_secs: float = CHECK_SECS,
         check_grace_secs: float = CHECK_GRACE_SECS,
         declared: Registry | None = None,
@@ -55,7 +56,7 @@ class TypeScriptArm(ClosesOnExit):
         self._check_grace_secs = check_grace_secs
         bundle = build_bundle(registry)
         self._words = bundle.words
-        self._pool = DenoPool(bundle, data_base_bytes=data_base_bytes)
+        self._pool = DenoPool(bundle, workers=workers)
         self._checker = TypeChecker(declarations(declared or registry), check_secs=check_secs)
 
     @property

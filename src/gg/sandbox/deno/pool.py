@@ -8,13 +8,16 @@ Rules kept here:
   that ended `ok` or `threw` warm for that owner's next program (`guest/host.js`), so the lease
   prefers the idle process that ran the owner's last such program. A job with no owner runs in
   a fresh Worker, as every job of another owner does;
+- how many Workers each process keeps (spares, warm ones) is `gg.sandbox.deno.workers`', told to
+  the guest at `init`; at rest the process's data limit leaves room for every one of them;
 - each process is a guest process (`gg.sandbox.process`): a private temporary directory (socket,
   an empty cwd, the folder of its runs' pipes), a minimal environment, stdin from /dev/null, and
   permission for its one socket path and that folder only; its `DENO_DIR` is the cache gg's
   guests share (`gg.sandbox.deno.cache`), or a folder of its private directory without one;
-- the memory ceiling holds the whole process, not only the Worker's heap
-  (`gg.sandbox.deno.memory`): once the guest says a run has `started` on a booted Worker, the
-  process's data limit is lowered to what it held plus the run's allowance, its resident memory
+- the memory ceiling holds the whole process, not only the Worker's heap, save the Workers kept
+  warm for other owners (`gg.sandbox.deno.memory`): once the guest says a run has `started` on a
+  booted Worker (and what those hold), the process's data limit is lowered to what it held plus
+  the run's allowance, its resident memory
   is watched (`Watch`) against the same, and only then is the guest told to `go`; so
   ArrayBuffers, wasm memory and Blobs count. An ArrayBuffer past the data limit is a
   `RangeError` at the program's line; V8's heap past it, or a Blob, aborts the process, which
@@ -58,6 +61,7 @@ from gg.sandbox.deno.cache import shared_cache
 from gg.sandbox.deno.channel import CHANNEL_FOLDER, RunChannel
 from gg.sandbox.deno.serving import Held, Serving, drain, serve
 from gg.sandbox.deno.wire import DenoProcess, EngineLost, run_message
+from gg.sandbox.deno.workers import WORKERS, Workers
 from gg.sandbox.execution import HostCalls
 from gg.sandbox.job import GuestReport, GuestStatus, Job
 from gg.sandbox.lease import GUESTS, Leases
@@ -66,7 +70,6 @@ from gg.sandbox.process import GuestProcess, Launch, private_folder
 from gg.sandbox.watch import Deadline, Overran, Watch
 
 START_SECS = 15.0
-DATA_BASE_BYTES = 4608 * 1024**2
 MAIN_HEAP_MB = 1024
 _MiB = 1024 * 1024
 
@@ -98,12 +101,12 @@ class DenoPool:
         self,
         bundle: GuestBundle,
         *,
-        data_base_bytes: int = DATA_BASE_BYTES,
+        workers: Workers = WORKERS,
         spares: int = GUESTS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._bundle = bundle
-        self._data_base = data_base_bytes
+        self._workers = workers
         self._clock = clock
         self._leases = Leases(self._start, _fits, spares)
         self._ids = itertools.count(1)
@@ -225,13 +228,13 @@ class DenoPool:
 
     def data_limit(self, heap_mb: int) -> int:
         """The process's `RLIMIT_DATA` while no program runs, for a heap of `heap_mb`: the
-        engine's own reservations (about 600 MB, and 540 MB for each Worker: the spares, those
-        being retired) plus a quarter over the heap. A running program is held far tighter."""
-        return self._data_base + heap_mb * _MiB * 5 // 4
+        engine's own reservations and its Workers' (`gg.sandbox.deno.workers`) plus a quarter
+        over the heap. A running program is held far tighter."""
+        return self._workers.data_base_bytes + heap_mb * _MiB * 5 // 4
 
     def _start(self, heap_mb: int) -> DenoProcess:
         try:
-            return start(self._bundle, heap_mb, self.data_limit(heap_mb))
+            return start(self._bundle, heap_mb, self.data_limit(heap_mb), self._workers)
         except EngineLost as error:
             raise GgDefect(FatalFault.HOST_FAULT, str(error)) from error
 
@@ -254,9 +257,9 @@ def _fits(process: DenoProcess, heap_mb: int) -> bool:
     return heap_mb <= process.heap_mb
 
 
-def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:
-    """A new Deno pool process whose Workers have `heap_mb`, booted and ready; `EngineLost` when
-    it does not start."""
+def start(bundle: GuestBundle, heap_mb: int, data_limit: int, workers: Workers = WORKERS) -> DenoProcess:
+    """A new Deno pool process whose Workers have `heap_mb`, keeping `workers`, booted and ready;
+    `EngineLost` when it does not start."""
     directory = private_folder("gg-deno-", "deno", "cwd", CHANNEL_FOLDER)
     path = os.path.join(directory, "s")
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
@@ -273,7 +276,7 @@ def start(bundle: GuestBundle, heap_mb: int, data_limit: int) -> DenoProcess:
             guest.kill()
             raise EngineLost(f"the Deno guest did not start: {error}") from error
     try:
-        process.send(bundle.init_message())
+        process.send({**bundle.init_message(), **workers.init_fields()})
         if process.receive(START_SECS).get("t") != "ready":
             raise EngineLost("the guest did not report ready")
     except EngineLost as error:

@@ -87,7 +87,7 @@ def _hear(process: DenoProcess, serving: Serving, message: Mapping[str, Any]) ->
     if message.get("id") != held.run_id:
         return None
     if message["t"] == "started":
-        _go(process, held)
+        _go(process, held, _bytes(message.get("neighbours")))
     elif message["t"] == "done":
         drain(serving)
         logs, dropped = serving.streamed.tail()
@@ -118,18 +118,24 @@ def _line(serving: Serving, message: Mapping[str, Any]) -> None:
         serving.ended = True
 
 
-def _go(process: DenoProcess, held: Held) -> None:
+def _go(process: DenoProcess, held: Held, neighbours: int) -> None:
     """The run has a booted Worker: its ceiling counts from now, the process is held to the
-    run's allowance, and the program goes."""
+    run's allowance (what other owners' warm Workers hold, `neighbours`, is theirs), and the
+    program goes."""
     held.watch.deadline.begin_now()
     guest = process.process
-    given = allowance(held.ceiling_bytes, guest.resident_bytes(), guest.data_bytes())
+    given = allowance(held.ceiling_bytes, guest.resident_bytes(), guest.data_bytes(), neighbours)
     try:
         guest.limit_data(given.data_limit)
     except OSError as error:
         raise EngineLost(f"the guest is gone: {error}") from error
     held.watch.hold_memory(given.resident_limit)
     process.send({"t": "go", "id": held.run_id})
+
+
+def _bytes(said: object) -> int:
+    """A byte count the guest said; nothing, for anything but a whole number at least 0."""
+    return said if isinstance(said, int) and not isinstance(said, bool) and said > 0 else 0
 
 
 def _answer(run_id: int, operation: str, message: Mapping[str, Any], host: HostCalls) -> bytes:

@@ -32,6 +32,7 @@ const { ctl, sdk, words, families, callCap, plainDepth } = workerData;
 const G = globalThis;
 const inspectValue = G.Deno.inspect;
 const openFile = G.Deno.openSync;
+const memoryUsage = G.Deno.memoryUsage;
 const now = G.performance.now.bind(G.performance);
 const post = ctl.postMessage.bind(ctl);
 const uncurry = (f) => G.Function.prototype.call.bind(f);
@@ -504,5 +505,10 @@ ctl.on("message", (message) => {
   if (message?.t === "run") runProgram(message);
   else if (message?.t === "prepare") prepare();
 });
-// `realm.js` is evaluated by now: the first realm is made before the Worker says it is ready.
-queueMicrotask(() => prepare().finally(() => post({ t: "ready" })));
+// `realm.js` is evaluated by now: the first realm is made before the Worker says it is ready, and
+// what V8 then holds for this Worker (its heap and external memory) goes with the word.
+const heldBytes = () => {
+  const usage = memoryUsage();
+  return usage.heapTotal + usage.external;
+};
+queueMicrotask(() => prepare().finally(() => post({ t: "ready", heap: heldBytes() })));

@@ -8,13 +8,14 @@
 //   run's own named pipes, which the `run` message names;
 // - a Worker talks to this thread only over the private port handed to it at creation; its
 //   `parentPort`/`postMessage` traffic is ignored, so a program cannot forge a `done`;
-// - `SPARE_WORKERS` Workers are kept booted for the next programs, so programs that come back
-//   to back (a hand-over chain, several submissions of one reply) each find one ready. Booting
+// - spare Workers are kept booted for the next programs, so programs that come back to back (a
+//   hand-over chain, several submissions of one reply) each find one ready; how many, and how
+//   many are kept warm, Python says at `init` (`gg.sandbox.deno.workers`). Booting
 //   holds this thread for the whole boot, so Workers are booted one at a time: a program that
 //   finds none booted starts on the first that is, and Python is told (`waiting` as soon as
 //   this thread reads the run, `started` with the time it waited); `ready` is sent once the
 //   first Worker has booted. Each Worker kept warm (below) takes the place of a spare, down to
-//   one spare: an owner whose Worker is warm needs none;
+//   one spare, and none once the warm set is full: an owner whose Worker is warm needs none;
 // - spares are booted only while no program runs or waits: at once after `rest` when none is
 //   left (the next program needs one, and the boot goes on while gg prepares it), else once the
 //   process has been idle for `REFILL_IDLE_MS` (as while a model thinks), so programs replayed
@@ -26,32 +27,29 @@
 //   after `rest` (sent once it is lifted), until the next run comes;
 // - a run names its owner (one agent incarnation) or none. A Worker whose program of an owner
 //   ended `ok` or `threw` is kept warm for that owner's next program instead of retired, for
-//   `WARM_RUNS` programs at most, for the `WARM_OWNERS` owners served last (the oldest is
-//   retired) and while the next comes within `WARM_IDLE_MS` (work a program left behind runs
-//   no longer than that past its owner's last program); a run of that owner takes it before
-//   any spare. Each program still runs in a realm
+//   `WARM_RUNS` programs at most, for the `warmOwners` owners served last (the oldest is
+//   retired; none is retired while a run holds the process) and while the next comes within
+//   `warmIdleMs` (work a program left behind runs no longer than that past its owner's last
+//   program); a run of that owner takes it before any spare. Each program still runs in a realm
 //   of its own (`realm.js`); only an owner's own later programs share its Worker's realm. A run
 //   with no owner gets a fresh Worker, retired after it;
 // - Workers have no `resourceLimits`: with them, Deno ends a Worker as out of memory on any
 //   last-resort collection, so an allocation the data limit refuses never becomes the RangeError
 //   that names the program's line. The heap is bounded by the data limit and V8's own flags;
+// - each ready Worker says what V8 holds for it (`heap`); `started` says what the warm Workers of
+//   other owners hold at the least (`neighbours`: each, the least a ready Worker held), which the
+//   run's memory allowance leaves to them (`gg.sandbox.deno.memory`);
 // - the time ceiling is not kept here: Deno's `worker.terminate()` does not stop a Worker that is
 //   still running JavaScript, so Python kills this whole process when a program overruns. A
 //   `done` says `crowded` when Workers that should have ended are still alive.
 import { MessageChannel, Worker } from "node:worker_threads";
 
-const SPARE_WORKERS = 4; // a whole hand-over chain runs back to back on Workers booted beforehand
 const REFILL_IDLE_MS = 100; // idle this long (between turns), the spares are booted again
-const MAX_LINGERING_WORKERS = 2; // retired Workers still alive past which a process is crowded
 const RETIRE_WAIT_MS = 50; // the longest a run waits for the Worker retired before it to end
 // A warm Worker serves one owner this many programs, then is retired: what realms leave in the
 // Worker (compiled code V8 keeps, the blob store) is bounded by it, and a boot (~50 ms) spread
 // over 64 programs is under 1 ms each.
 const WARM_RUNS = 64;
-const WARM_OWNERS = 2; // kept warm per process: a process serves the few agents seated on it
-// A warm Worker idle this long is retired: an agent's programs in a row (a replay, a hand-over
-// chain) come far sooner, and a turn that waits for a model finds a spare booted meanwhile.
-const WARM_IDLE_MS = 2000;
 const encoder = new TextEncoder();
 const conn = await Deno.connect({ transport: "unix", path: Deno.args[0] });
 const writer = conn.writable.getWriter();
@@ -59,6 +57,9 @@ const writer = conn.writable.getWriter();
 const pool = {
   boot: null, bundle: null, spares: [], current: null, waiting: null, refill: null,
   retired: new Set(), announced: false, resting: true, warm: new Map(), // owner -> Worker, oldest first
+  workerBytes: null, // the least a ready Worker held, as V8 counted it (its heap and external memory)
+  // How many Workers to hold, as Python says at `init` (`gg.sandbox.deno.workers`).
+  spareWorkers: 1, warmOwners: 0, warmIdleMs: 0, lingeringWorkers: 0,
 };
 
 function send(line) {
@@ -104,9 +105,11 @@ function rested() {
   scheduleRefill(pool.spares.length === 0 ? 0 : REFILL_IDLE_MS);
 }
 
-// How many spares to keep: each warm Worker takes the place of one, down to one spare.
+// How many spares to keep: each warm Worker takes the place of one, down to one spare; none while
+// the warm set is full.
 function sparesWanted() {
-  return Math.max(SPARE_WORKERS - pool.warm.size, 1);
+  if (pool.warmOwners > 0 && pool.warm.size >= pool.warmOwners) return 0;
+  return Math.max(pool.spareWorkers - pool.warm.size, 1);
 }
 
 function prune() {
@@ -144,7 +147,15 @@ function startRun(message) {
   slot.served += 1;
   slot.program = { t: "run", program: message.program, lang: message.lang, libs: message.libs, channel: message.channel };
   pool.current = slot;
-  sendMessage({ t: "started", id: message.id, ...waited });
+  sendMessage({ t: "started", id: message.id, neighbours: neighbourBytes(), ...waited });
+}
+
+// What the warm Workers of other owners hold at the least: each, what a ready Worker held. The
+// run's own warm Worker is out of the warm set by now, so what it kept is the run's to bear.
+function neighbourBytes() {
+  let warm = 0;
+  for (const slot of pool.warm.values()) if (!slot.dead) warm += 1;
+  return warm * (pool.workerBytes ?? 0);
 }
 
 // The Worker kept warm for `owner`, taken out of the warm set; none for a run with no owner.
@@ -163,14 +174,19 @@ function keepWarm(slot, result) {
   if (result.status !== "ok" && result.status !== "threw") return false;
   pool.warm.delete(owner);
   pool.warm.set(owner, slot);
-  slot.idle = setTimeout(() => coolDown(owner, slot), WARM_IDLE_MS);
-  if (pool.warm.size > WARM_OWNERS) coolDown(...pool.warm.entries().next().value);
+  slot.idle = setTimeout(() => coolDown(owner, slot), pool.warmIdleMs);
+  if (pool.warm.size > pool.warmOwners) coolDown(...pool.warm.entries().next().value);
   return true;
 }
 
-// `owner`'s warm Worker is retired, if it is still `slot`.
+// `owner`'s warm Worker is retired, if it is still `slot`; while a run holds the process, only once
+// it is done (the run's allowance counted the Worker as its owner's).
 function coolDown(owner, slot) {
   if (pool.warm.get(owner) !== slot) return;
+  if (pool.current !== null) {
+    slot.idle = setTimeout(() => coolDown(owner, slot), REFILL_IDLE_MS);
+    return;
+  }
   pool.warm.delete(owner);
   clearTimeout(slot.idle);
   retire(slot);
@@ -206,15 +222,16 @@ function finish(slot, result) {
   if (run === null || run.over) return;
   run.over = true;
   const lingering = pool.retired.size;
-  if (!keepWarm(slot, result)) retire(slot);
   if (pool.current === slot) pool.current = null;
+  if (!keepWarm(slot, result)) retire(slot);
   const ms = performance.now() - run.started;
-  const crowded = lingering > MAX_LINGERING_WORKERS;
+  const crowded = lingering > pool.lingeringWorkers;
   sendMessage({ t: "done", id: run.id, ms, crowded, ...result });
 }
 
-function onReady(slot) {
+function onReady(slot, heap) {
   slot.ready = true;
+  if (Number.isFinite(heap) && heap > 0) pool.workerBytes = Math.min(pool.workerBytes ?? heap, heap);
   if (!pool.announced) {
     pool.announced = true;
     sendMessage({ t: "ready" });
@@ -225,7 +242,7 @@ function onReady(slot) {
 
 function onWorkerMessage(slot, message) {
   if (message === null || typeof message !== "object") return;
-  if (message.t === "ready" && !slot.ready && !slot.dead) return onReady(slot);
+  if (message.t === "ready" && !slot.ready && !slot.dead) return onReady(slot, Number(message.heap));
   if (slot.run === null || slot.run.over) return;
   const refusedCalls = Number(message.refusedCalls) || 0;
   if (message.t === "done" && message.failure) finish(slot, { status: "threw", failure: message.failure, refusedCalls });
@@ -258,6 +275,10 @@ function onLine(line) {
     pool.boot = new URL("data:text/javascript," + encodeURIComponent(message.boot));
     const { sdk, words, families, callCap, plainDepth } = message;
     pool.bundle = { sdk, words, families, callCap, plainDepth };
+    pool.spareWorkers = message.spareWorkers;
+    pool.warmOwners = message.warmOwners;
+    pool.warmIdleMs = message.warmIdleMs;
+    pool.lingeringWorkers = message.lingeringWorkers;
     bootWorker();
   }
 }
