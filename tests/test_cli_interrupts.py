@@ -86,44 +86,29 @@ def test_ctrl_c_while_a_command_works_ends_it_with_one_line_and_130(
     assert stderr.strip() == "gg: interrupted." and stdout == ""
 
 
-SIGNAL_AT = """
-import gc, os, signal
-from gg.agents import context
-from gg.telemetry import store
-
-MOMENT = os.environ["GG_TEST_SIGTERM_AT"]
-writing = store.StoreWriter.write
+MOMENTS = Path(__file__).resolve().parent / "support" / "stop_moments"
 
 
-def write(self, event):
-    writing(self, event)
-    if event.type.value == "run_finished" and MOMENT == "recorded":
-        os.kill(os.getpid(), signal.SIGTERM)
+def signalled(
+    tmp_path: Path, moment: str, hooks: list[dict[str, str]] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """A real `gg run` of the spec-audit example (with `hooks`) that signals itself at `moment`
+    (`support/stop_moments/sitecustomize.py` names them)."""
+    shutil.copytree(EXAMPLE, tmp_path / "sa", ignore=shutil.ignore_patterns("report.md"))
+    if hooks is not None:
+        document = json.loads((tmp_path / "sa" / "gg.json").read_text())
+        (tmp_path / "sa" / "gg.json").write_text(json.dumps({**document, "hooks": hooks}))
+    env = {**os.environ, "PYTHONPATH": str(MOMENTS), "GG_TEST_STOPS": moment}
+    return subprocess.run(
+        [str(GG), "run", "sa"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=WAIT_SECS
+    )
 
 
-freezing = gc.freeze
-
-
-def freeze():
-    if MOMENT == "leaving":
-        os.kill(os.getpid(), signal.SIGTERM)
-        os.kill(os.getpid(), signal.SIGINT)
-    freezing()
-
-
-closing = context.RunContext.close
-
-
-def close(self):
-    if MOMENT == "closing":
-        os.kill(os.getpid(), signal.SIGTERM)
-    closing(self)
-
-
-store.StoreWriter.write = write
-gc.freeze = freeze
-context.RunContext.close = close
-"""
+def recorded(tmp_path: Path) -> dict[str, object]:
+    """The one run `gg runs --json` lists."""
+    listed = subprocess.run([str(GG), "runs", "--json"], cwd=tmp_path, capture_output=True, text=True)
+    (row,) = json.loads(listed.stdout)["runs"]
+    return row
 
 
 @pytest.mark.parametrize("moment", ["recorded", "leaving"])
@@ -133,35 +118,68 @@ def test_a_stop_after_the_runs_end_is_recorded_leaves_with_the_recorded_code(
     """A real SIGTERM sent at the moment the run's end (`completed`) is written, or while gg
     leaves after it (a Ctrl-C on its heels): gg exits 0 as its record says, never 143 or by the
     signal, and prints no traceback (a newcomer saw 143 beside `completed · exit 0`)."""
-    shutil.copytree(EXAMPLE, tmp_path / "sa", ignore=shutil.ignore_patterns("report.md"))
-    (tmp_path / "hook").mkdir()
-    (tmp_path / "hook" / "sitecustomize.py").write_text(SIGNAL_AT)
-    env = {**os.environ, "PYTHONPATH": str(tmp_path / "hook"), "GG_TEST_SIGTERM_AT": moment}
-    ran = subprocess.run(
-        [str(GG), "run", "sa"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=WAIT_SECS
-    )
+    ran = signalled(tmp_path, moment)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "Traceback" not in ran.stderr, ran.stderr
     if moment == "recorded":  # before the end line was printed: one line says what happened
         assert "had ended (completed, exit 0); its end stands" in ran.stderr, ran.stderr
     else:
         assert "completed · exit 0" in ran.stdout and ran.stderr == "", ran.stderr
-    listed = subprocess.run([str(GG), "runs", "--json"], cwd=tmp_path, capture_output=True, text=True)
-    (row,) = json.loads(listed.stdout)["runs"]
+    row = recorded(tmp_path)
     assert (row["status"], row["exitCode"]) == ("completed", 0)
 
 
 def test_a_stop_while_the_run_closes_its_guests_is_its_recorded_end(tmp_path: Path) -> None:
     """The root has finished and the run closes its guests when a real SIGTERM comes: the run
     ends `interrupted`, exit 143, on its record as in its exit, and every turn is counted."""
-    shutil.copytree(EXAMPLE, tmp_path / "sa", ignore=shutil.ignore_patterns("report.md"))
-    (tmp_path / "hook").mkdir()
-    (tmp_path / "hook" / "sitecustomize.py").write_text(SIGNAL_AT)
-    env = {**os.environ, "PYTHONPATH": str(tmp_path / "hook"), "GG_TEST_SIGTERM_AT": "closing"}
-    ran = subprocess.run(
-        [str(GG), "run", "sa"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=WAIT_SECS
-    )
+    ran = signalled(tmp_path, "closing")
     assert ran.returncode == 143 and "Traceback" not in ran.stderr, ran.stdout + ran.stderr
-    listed = subprocess.run([str(GG), "runs", "--json"], cwd=tmp_path, capture_output=True, text=True)
-    (row,) = json.loads(listed.stdout)["runs"]
+    row = recorded(tmp_path)
     assert (row["status"], row["exitCode"], row["turns"]) == ("interrupted", 143, 5)
+
+
+def test_a_sigterm_once_the_command_began_and_before_the_run_exists_ends_it_with_one_line(
+    tmp_path: Path,
+) -> None:
+    """Between the command taking its signals over and the run existing (its line parsed, gg's
+    run modules imported), a real SIGTERM ends gg with one line and 143, never by the signal (a
+    newcomer's `gg run` died silently in 25 of 30 tries there)."""
+    ran = signalled(tmp_path, "parsed")
+    assert (ran.returncode, ran.stderr) == (143, "\ngg: interrupted by SIGTERM.\n"), ran.stdout + ran.stderr
+
+
+def test_a_second_stop_while_the_first_is_handled_is_held_and_the_exit_is_the_records(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C at the first turn's end, then SIGTERM while the run records its end: the end is
+    kept as the Ctrl-C made it, and gg exits 130 as its record says (a newcomer saw 143 beside
+    a recorded 130, and once a run left unfinished after gg said it was kept)."""
+    ran = signalled(tmp_path, "twice")
+    assert ran.returncode == 130 and "Traceback" not in ran.stderr, ran.stdout + ran.stderr
+    assert "gg: interrupted. Run run-" in ran.stderr
+    row = recorded(tmp_path)
+    assert (row["status"], row["exitCode"]) == ("interrupted", 130)
+
+
+def test_a_third_stop_leaves_at_once_saying_the_end_was_not_recorded(tmp_path: Path) -> None:
+    """Two stops more while the first is handled: gg leaves at once with the first's code, and
+    says the run's end was not recorded; the record does not claim one (`unfinished`)."""
+    ran = signalled(tmp_path, "thrice")
+    assert ran.returncode == 130, ran.stdout + ran.stderr
+    assert ran.stderr.endswith("gg: interrupted again; leaving before the run's end was recorded.\n")
+    row = recorded(tmp_path)
+    assert (row["status"], row["exitCode"]) == ("unfinished", None)
+
+
+def test_the_next_stop_cuts_the_session_end_hook_short_even_after_the_first(tmp_path: Path) -> None:
+    """Ctrl-C mid-run; the `session-end` hook (five minutes' sleep, allowed ten) fires as the run
+    ends; a SIGTERM then cuts it short: gg leaves, 130 and `interrupted` as the Ctrl-C made them
+    (held, the SIGTERM left gg waiting on the hook past the test's guard)."""
+    hook = tmp_path / "slow-hook.sh"
+    hook.write_text("#!/bin/sh\nsleep 300\n")
+    hook.chmod(0o755)
+    declared = {"event": "session-end", "command": str(hook), "timeoutSecs": 600}
+    ran = signalled(tmp_path, "hooked", [declared])
+    assert ran.returncode == 130 and "Traceback" not in ran.stderr, ran.stdout + ran.stderr
+    row = recorded(tmp_path)
+    assert (row["status"], row["exitCode"]) == ("interrupted", 130)

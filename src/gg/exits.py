@@ -10,7 +10,7 @@ to (`gg.loop.status`), reads them here.
 - 128 + the number of the signal that stopped it (`SIGNAL_EXIT_BASE`): 130 for Ctrl-C (SIGINT),
   143 for SIGTERM; while the `gg` command starts (its modules importing, its command line
   parsed), either signal ends it at once, silently, with that code (`quiet_start`), until a
-  command runs and takes them back (`hand_signals_back`); a signal the process was started
+  command runs and takes them over (`hand_signals_over`); a signal the process was started
   ignoring stays ignored, and gg imported as a library leaves the process's signals alone.
 """
 
@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -30,7 +31,7 @@ CEILING_EXIT = 3
 SIGNAL_EXIT_BASE = 128
 
 _QUIETED = (signal.SIGINT, signal.SIGTERM)
-_before: dict[int, Any] = {}  # the handlers `quiet_start` replaced, put back by `hand_signals_back`
+_before: dict[int, Any] = {}  # the handlers `quiet_start` replaced
 
 
 def quiet_start() -> None:
@@ -43,11 +44,13 @@ def quiet_start() -> None:
             _before[signum] = signal.signal(signum, _exit_at_once)
 
 
-def hand_signals_back() -> None:
-    """Put back the handlers `quiet_start` replaced: a command meets its stops itself."""
-    while _before:
-        signum, handler = _before.popitem()
-        signal.signal(signum, handler)
+def hand_signals_over(take: Callable[[], None]) -> None:
+    """A command begins and meets its stops itself: `take` replaces the handlers `quiet_start`
+    set, with no moment between (it leaves a signal the process was started ignoring ignored).
+    Nothing happens when this process is not the `gg` command."""
+    if _before:
+        _before.clear()
+        take()
 
 
 def _exit_at_once(signum: int, frame: FrameType | None) -> None:

@@ -3,8 +3,10 @@ systemd and `docker stop` send it).
 
 Rules kept here:
 - both reach the run as a `KeyboardInterrupt` on the main thread: SIGINT as Python raises it,
-  SIGTERM as `Terminated`, raised by the handler `gg run` holds while the run goes
-  (`sigterm_interrupts`), so every place that lets a Ctrl-C through lets a SIGTERM through too;
+  SIGTERM as `Terminated`, raised by the handlers the `gg` command takes as a command begins
+  (`take_stops`), so every place that lets a Ctrl-C through lets a SIGTERM through too; only
+  the first is raised: one more is held while the first is handled, a third leaves at once
+  (but for the `session-end` hook, which the next stop cuts short: `stops_raised`);
 - the run's end names the signal that stopped it (`message_of`), and the run exits, and records,
   128 + that signal's number (`gg.loop.status.exit_code_of`): 130 for Ctrl-C, 143 for SIGTERM;
 - a stop that says why (`Ended`, raised where the run waits on its model) is recorded with its
@@ -28,6 +30,8 @@ from collections.abc import Callable, Generator
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from types import FrameType
+
+from gg.exits import SIGNAL_EXIT_BASE
 
 INTERRUPTED_MESSAGE = "interrupted by the operator (Ctrl-C)"
 TERMINATED_MESSAGE = "interrupted by SIGTERM (the process was told to stop)"
@@ -112,16 +116,65 @@ def said_of(stop: KeyboardInterrupt) -> str:
     return "interrupted by SIGTERM" if isinstance(stop, Terminated) else "interrupted"
 
 
+class _Stops:
+    """What the process's stops have done so far (see `taken_stops`)."""
+
+    first: KeyboardInterrupt | None = None  # the stop being handled
+    held = 0  # stops that came after it
+
+
+_STOPS = _Stops()
+_STOPPED = (signal.SIGINT, signal.SIGTERM)
+
+
+def take_stops() -> None:
+    """From now on a Ctrl-C (unless the process was started ignoring it) or a SIGTERM raises a
+    stop on the main thread (`KeyboardInterrupt`, `Terminated`): the first one only. While it is
+    being handled (every agent stopped, the run's end recorded), a second stop is held, so it can
+    neither cut that short nor change the exit code; a third leaves at once with the first's
+    code, saying so (the escape from a stop that hangs)."""
+    _STOPS.first, _STOPS.held = None, 0
+    for signum in _STOPPED:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _stop)
+
+
 @contextmanager
-def sigterm_interrupts() -> Generator[None]:
-    """While inside, a SIGTERM raises `Terminated` on the main thread; the handler before is put
-    back on the way out, unless the process is leaving (`leave_on_stop`)."""
-    before = signal.signal(signal.SIGTERM, _raise_terminated)
+def taken_stops() -> Generator[None]:
+    """`take_stops` while inside; the handlers before are put back on the way out, unless the
+    process is leaving (`leave_on_stop`)."""
+    before = {signum: signal.getsignal(signum) for signum in _STOPPED}
+    take_stops()
     try:
         yield
     finally:
-        if signal.getsignal(signal.SIGTERM) is _raise_terminated:
-            signal.signal(signal.SIGTERM, before)
+        for signum, handler in before.items():
+            if signal.getsignal(signum) is _stop and handler is not None:
+                signal.signal(signum, handler)
+
+
+@contextmanager
+def stops_raised() -> Generator[None]:
+    """While inside, the next stop is raised even after a first one was (a hook running as the
+    run ends, which the operator may cut short); after, stops are held again."""
+    first, _STOPS.first = _STOPS.first, None
+    try:
+        yield
+    finally:
+        _STOPS.first = first or _STOPS.first
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    del frame
+    if _STOPS.first is None:
+        _STOPS.first = Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        raise _STOPS.first
+    _STOPS.held += 1
+    if _STOPS.held >= 2:
+        said = f"\ngg: {said_of(_STOPS.first)} again; leaving before the run's end was recorded.\n"
+        with suppress(OSError):
+            os.write(2, said.encode())
+        os._exit(SIGNAL_EXIT_BASE + signal_of(_STOPS.first))
 
 
 def leave_on_stop(code: int) -> None:
@@ -137,18 +190,14 @@ def leave_on_stop(code: int) -> None:
                 stream.flush()
         os._exit(code)
 
-    signal.signal(signal.SIGINT, leave)
-    signal.signal(signal.SIGTERM, leave)
+    for signum in _STOPPED:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, leave)
     atexit.register(_ignore_stops)
 
 
 def _ignore_stops() -> None:
     """The last of leaving: Python's finalization puts back the default action of every signal
     it handled (death by the signal), and runs no handler after this, so a stop is ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-
-
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    del signum, frame
-    raise Terminated
+    for signum in _STOPPED:
+        signal.signal(signum, signal.SIG_IGN)

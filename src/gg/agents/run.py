@@ -36,7 +36,7 @@ from typing import Any
 from gg.agents.context import RunContext
 from gg.agents.families import bind_run_families, config_folder, log_run_families
 from gg.agents.hooks import ended_by_hook, open_hooks, session_end, session_start
-from gg.agents.interruption import OutsideStop, held_stop, message_of, signal_of
+from gg.agents.interruption import OutsideStop, held_stop, message_of, signal_of, stops_raised
 from gg.agents.issues import IssueDesk
 from gg.agents.leases import GuestLeases
 from gg.agents.models import ClientFor, ModelClients, Overrides, replayed_journals
@@ -264,9 +264,11 @@ def _run_tree(
     stream.turn = root.stream.turn
     end = ended_by_hook(end, run.hook_failure)
     try:
-        session_end(run.hooks, stream, root.setup.slug, end)
-    except KeyboardInterrupt as interruption:  # the last hook cut short: every turn still counts
-        return AgentEnd(RunStatus.INTERRUPTED, message=message_of(interruption)), spawner, interruption
+        with stops_raised():  # a stop cuts the hook short, even one after the stop that ended the run
+            session_end(run.hooks, stream, root.setup.slug, end)
+    except KeyboardInterrupt as interruption:  # every turn still counts; the first stop names the end
+        stop = stop or interruption
+        return AgentEnd(RunStatus.INTERRUPTED, message=message_of(stop)), spawner, stop
     return end, spawner, stop
 
 

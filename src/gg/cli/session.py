@@ -157,9 +157,9 @@ def _run_session(
     """Load the capability set, run it under telemetry (and a recorder), exit with its code. A
     SIGTERM anywhere in it stops it as Ctrl-C does: before the run exists, the command ends with
     one line (`GgGroup`) and leaves no recording; after, the run is kept as it stood."""
-    from gg.agents.interruption import sigterm_interrupts
+    from gg.agents.interruption import taken_stops
 
-    with sigterm_interrupts():
+    with taken_stops():
         _session(options, where, verbose=verbose, record=record, otel=otel)
 
 

@@ -43,8 +43,8 @@ from gg.agents.interruption import (
     OutsideStop,
     message_of,
     signal_of,
-    sigterm_interrupts,
     stopped_from_outside,
+    taken_stops,
 )
 from gg.config.model import CapabilitySet
 from gg.errors import ConfigError
@@ -184,7 +184,7 @@ def serve(capability_set: CapabilitySet, store: Path, *, http: socket.socket | N
     app, sessions = build_server(capability_set, store)
     why = Ended(CLOSED)
     try:
-        with sigterm_interrupts():
+        with taken_stops():
             if http is None:
                 app.run()
             else:

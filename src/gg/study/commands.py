@@ -21,7 +21,7 @@ from typing import NoReturn
 import click
 from rich.console import Console
 
-from gg.agents.interruption import said_of, signal_of, sigterm_interrupts
+from gg.agents.interruption import said_of, signal_of, taken_stops
 from gg.agents.models import Overrides, require_hosted_models
 from gg.errors import ConfigError
 from gg.exits import INCOMPLETE_EXIT, REFUSED_EXIT, SIGNAL_EXIT_BASE
@@ -89,7 +89,7 @@ def _run_study(
     """The study run from this folder, a SIGTERM stopping it as Ctrl-C does."""
     progress = TerminalProgress(_console(stderr=True))
     admit = partial(_admit, loaded)
-    with sigterm_interrupts():
+    with taken_stops():
         return run_study(loaded, executor, Path.cwd(), progress, model, resume, where=where, admit=admit)
 
 
