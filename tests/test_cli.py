@@ -501,3 +501,20 @@ def test_check_refuses_a_disabled_operation_of_ggs_own_modules_that_withholds_no
 def test_an_empty_record_path_is_a_usage_error_naming_the_option(example: Path) -> None:
     refused = CliRunner().invoke(main, ["run", str(example), "--record", ""])
     assert refused.exit_code == 2 and "'--record': it names no file" in refused.output, refused.output
+
+
+def test_a_root_whose_model_is_null_is_refused_at_launch_naming_the_way_out(example: Path) -> None:
+    """`"model": null` (a root left for the model handed to the run): gg check says the run must
+    be given one; gg run, given none, refuses the run (exit 2, recorded `refused`) naming the
+    key and the way out, never a traceback."""
+    document = json.loads((example / "gg.json").read_text())
+    document["agents"][0]["model"] = None
+    (example / "gg.json").write_text(json.dumps(document))
+    runner = CliRunner()
+    checked = runner.invoke(main, ["check", str(example)])
+    assert checked.exit_code == 0 and "no model named: give the run one" in checked.output, checked.output
+    refused = runner.invoke(main, ["run", str(example)])
+    assert refused.exit_code == 2, refused.output
+    assert "agents[root].model: names no model: name one here, or give the run one" in refused.output
+    (row,) = json.loads(runner.invoke(main, ["runs", "--json"]).output)["runs"]
+    assert (row["status"], row["exitCode"]) == ("refused", 2)

@@ -203,7 +203,11 @@ def binding_of(
         return overrides.provider, overrides.model
     binding = profile.model
     if binding is None:  # the root's, left unnamed for the model handed to the run
-        reason = "names no model, and the model handed to the run answers the root's own line only"
+        reason = (
+            "names no model: name one here, or give the run one (gg run --model, gg.run(model=...))"
+            if profile.slug == capability_set.root.slug
+            else "names no model, and the model handed to the run answers the root's own line only"
+        )
         raise ConfigError("model", [ConfigDefect(f"agents[{profile.slug}].model", "absent", reason)])
     return binding.provider.value, binding.model
 

@@ -44,7 +44,7 @@ from gg.agents.profiles import Profiles
 from gg.agents.scheduler import Scheduler
 from gg.agents.spawner import Spawner
 from gg.config.kinds import ModuleKind
-from gg.config.model import CapabilitySet
+from gg.config.model import Agent, CapabilitySet
 from gg.config.modules import board_caps
 from gg.deadline import MonotonicClock
 from gg.errors import ConfigError
@@ -350,6 +350,15 @@ def _summary(spawner: Spawner, run: RunContext) -> dict[str, Any]:
     }
 
 
+def _model_named(clients: ModelClients, root: Agent) -> str:
+    """The model the run names for its root; none for a root that names none and is handed none
+    (the launch refuses it, saying so, as the root opens)."""
+    try:
+        return clients.named(root)
+    except ConfigError:
+        return ""
+
+
 def _started(
     capability_set: CapabilitySet, options: RunOptions, workspace: Path, clients: ModelClients
 ) -> RunStarted:
@@ -358,7 +367,7 @@ def _started(
         name=capability_set.name,
         config_path=str(options.config_path),
         workspace=str(workspace),
-        model=clients.named(entry),
+        model=_model_named(clients, entry),
         language=entry.language.value,
         limits=capability_set.limits.model_dump(by_alias=True, exclude_none=True),
     )

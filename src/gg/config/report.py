@@ -38,10 +38,11 @@ def summarize(capability_set: CapabilitySet) -> str:
 
 def _agent(agent: Agent) -> str:
     machine, binding = agent.machine, agent.model
-    if machine is not None or binding is None:
-        states = " → ".join(state.name for state in machine.states) if machine else ""
-        return f"{agent.slug} (machine: {states})"
-    if binding.provider == Provider.REPLAY and binding.journal is not None:
+    if machine is not None:
+        return f"{agent.slug} (machine: {' → '.join(state.name for state in machine.states)})"
+    if binding is None:  # answered by the model the run is given (`--model`, `gg.run(model=...)`)
+        model = "no model named: give the run one"
+    elif binding.provider == Provider.REPLAY and binding.journal is not None:
         model = f"replay {binding.journal.name}"
     else:
         model = f"{binding.provider.value} {binding.model}"
