@@ -135,3 +135,17 @@ def test_toml_values_json_cannot_hold_are_judged_like_any_other(folder: Path) ->
     turns, cost = caught.value.defects
     assert (turns.path, turns.found) == ("limits.maxTurns", '"1979-05-27"')
     assert (cost.path, cost.reason) == ("limits.maxCost", "must be an amount in USD above 0")
+
+
+@pytest.mark.parametrize("name", ["gg.json", "gg.toml"])
+def test_a_number_of_5000_digits_is_refused_without_a_traceback(tmp_path: Path, name: str) -> None:
+    """Python reads no whole number of more than 4,300 digits (a newcomer's gg check and gg run
+    ended in a ValueError traceback)."""
+    digits = "9" * 5000
+    text = (
+        '{"name": "x", "limits": {"maxTurns": ' + digits + "}}"
+        if name == "gg.json"
+        else f'name = "x"\n[limits]\nmaxTurns = {digits}\n'
+    )
+    (tmp_path / name).write_text(text)
+    assert "whole number of more than 4,300 digits" in refused(tmp_path / name).reason

@@ -155,6 +155,7 @@ def test_an_answer_is_read_off_the_last_non_empty_line() -> None:
             '{"action": "continue", "reason": "x"}',
             "answered with keys a hook's answer does not have: reason",
         ),
+        (HookEvent.PRE_WRITE, "9" * 5000, "printed '9999"),  # longer than Python reads
     ],
 )
 def test_what_is_no_answer_is_refused_naming_why(event: HookEvent, said: str, reason: str) -> None:

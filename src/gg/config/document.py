@@ -30,6 +30,7 @@ __all__ = ["MAX_NESTING", "locate", "read_document", "repeated_key_findings"]
 
 MAX_NESTING = 32  # objects and lists inside each other; a capability set needs far fewer
 _TOO_DEEP = f"nests objects and lists more than {MAX_NESTING} deep"
+_TOO_LONG = "holds a whole number of more than 4,300 digits, longer than any setting takes"
 _TOML_PLACE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 
@@ -117,6 +118,8 @@ def _parse_json(file: Path, text: str) -> object:
     except json.JSONDecodeError as error:
         reason = f"is not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
         raise _refusal(file, reason, _line(text, error.lineno)) from None
+    except ValueError:  # Python reads no whole number of more than 4,300 digits
+        raise _refusal(file, _TOO_LONG, UNREADABLE) from None
 
 
 def _parse_toml(file: Path, text: str) -> object:
@@ -132,6 +135,8 @@ def _parse_toml(file: Path, text: str) -> object:
         line, column = int(place.group(1)), int(place.group(2))
         reason = f"is not valid TOML at line {line}, column {column}: {message[: place.start()]}"
         raise _refusal(file, reason, _line(text, line)) from None
+    except ValueError:  # Python reads no whole number of more than 4,300 digits
+        raise _refusal(file, _TOO_LONG, UNREADABLE) from None
 
 
 def _line(text: str, number: int) -> str | object:

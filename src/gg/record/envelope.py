@@ -62,7 +62,7 @@ def record_of(text: str) -> Record:
     """A stored event's record; one that is not a JSON object reads as `unreadable`."""
     try:
         value = json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or a whole number longer than Python reads
         value = None
     if not isinstance(value, dict):
         return Record({"type": UNREADABLE, "raw": text[:UNREADABLE_CHARS]})

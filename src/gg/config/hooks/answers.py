@@ -49,7 +49,7 @@ def read_answer(event: HookEvent, stdout: str) -> HookAnswer:
         raise AnswerRefused("printed no answer; a hook prints one JSON object on its last line")
     try:
         value = json.loads(lines[-1])
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or a whole number longer than Python reads
         raise AnswerRefused(f"printed {_cut(lines[-1])!r}, which is not a JSON object") from None
     return answer_of(event, value)
 
