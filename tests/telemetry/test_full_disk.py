@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import gg
+from gg.providers.recording import calls_said
 from gg.telemetry.ndjson import read_events
 from support.mounts import fill, tmpfs
 
@@ -149,3 +150,24 @@ def test_a_store_open_elsewhere_on_a_full_disk_refuses_the_run_at_its_first_even
         f"{LOST}{folder / 'runs.db'} could not be written (database or disk is full)"
     )
     assert "refused · exit 2" in ran.stdout and "completed" not in ran.stdout
+
+
+def test_a_recording_whose_disk_fills_mid_run_is_the_run_record_lost_never_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """`--record` to a 1 MiB disk: the journal, rewritten whole after each 120 KB reply, fills it
+    mid-run. The run ends `internal_error` naming the journal and why, the journal stays as its
+    last whole rewrite left it, and no temporary file is left beside it (a newcomer saw a
+    traceback and a `.tmp` file)."""
+    example = _example(tmp_path)
+    with tmpfs(tmp_path / "recorded", "1m") as folder:
+        ran = _gg(tmp_path, "run", str(example), "--record", str(folder / "r.jsonl"))
+        left = sorted(path.name for path in folder.iterdir())
+        kept = (folder / "r.jsonl").read_text()
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert ran.stderr.splitlines()[0] == (
+        f"{LOST}{folder / 'r.jsonl'} could not be written (No space left on device); the run stops."
+    )
+    assert "Traceback" not in ran.stderr and "internal_error · exit 1" in ran.stdout
+    assert left == ["r.jsonl"]
+    assert kept.endswith("\n") and 0 < (calls_said(kept) or 0) < TURNS

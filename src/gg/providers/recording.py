@@ -19,12 +19,16 @@
 - The file is rewritten whole (to a temporary file, then renamed over it) after every model call,
   every host line and at `close`, so a run that dies still leaves a journal of every call it made.
   A copy kept with `keep_copy` (the run's start, `gg.telemetry.start`) is rewritten with it.
+- A rewrite that fails (a full disk) leaves the file as the last one that succeeded, and no
+  temporary file; the failure is the run's record lost: the recorder, as a telemetry sink,
+  raises it at the next event, so the run stops (`internal_error`) naming the file and why.
 - A launch refused before anything was recorded leaves no file (`discard_unused`): the same
   command, once fixed, may record to the same path.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -60,6 +64,7 @@ class JournalRecorder:
         self._latest: dict[str, int] = {}  # per agent: the entry of its latest reply
         self._host: list[tuple[int, str]] = []  # each host line, after how many entries it stands
         self._copies: list[Path] = []
+        self._unwritten: OSError | None = None  # a rewrite that failed, told at the next event
         self._lock = threading.Lock()
 
     @classmethod
@@ -120,7 +125,9 @@ class JournalRecorder:
             self._save()
 
     def write(self, event: Event) -> None:
-        """The sink side: a receipt event fills its call's receipt."""
+        """The sink side: a receipt event fills its call's receipt; a rewrite that failed since
+        the last event is raised here, where telemetry tells the run its record is lost."""
+        self._raise_unwritten()
         payload = event.payload
         if not isinstance(payload, Receipt):
             return
@@ -132,14 +139,25 @@ class JournalRecorder:
                 self._receipts[slot[1]][slot[2]] = payload.body
 
     def keep_copy(self, path: Path) -> None:
-        """Write the journal to `path` too, now and at every later save."""
+        """Write the journal to `path` too, now and at every later save. Raises `OSError` when
+        it cannot be written now."""
         with self._lock:
             self._copies.append(path)
-            self._save()
+            failed = self._save()
+        if path in failed:
+            raise failed[path]
+
+    def _raise_unwritten(self) -> None:
+        with self._lock:
+            unwritten, self._unwritten = self._unwritten, None
+        if unwritten is not None:
+            raise unwritten
 
     def close(self) -> None:
+        """The last rewrite; one that failed, now or since the last event, is raised."""
         with self._lock:
             self._save()
+        self._raise_unwritten()
 
     def discard_unused(self) -> bool:
         """Remove the file when nothing was recorded in it; whether it was removed."""
@@ -162,7 +180,9 @@ class JournalRecorder:
             for entry, receipts in zip(self._entries, self._receipts, strict=True)
         )
 
-    def _save(self) -> None:
+    def _save(self) -> dict[Path, OSError]:
+        """Rewrite the journal and its copies; each that failed, and why (the first failure is
+        also kept, to be raised at the next event)."""
         source = f" answered by {self._model_id}" if self._model_id else ""
         lines = [f"{HEADER}{len(self._entries)} model call(s){source}"]
         host: dict[int, list[str]] = {}
@@ -172,10 +192,18 @@ class JournalRecorder:
             lines.extend(host.get(index, ()))
             lines.append(format_reply(entry))
         lines.extend(host.get(len(self._entries), ()))
+        failed: dict[Path, OSError] = {}
         for path in (self.path, *self._copies):
             temporary = path.with_name(f".{path.name}.tmp")
-            temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            os.replace(temporary, path)
+            try:
+                temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                os.replace(temporary, path)
+            except OSError as failure:
+                with contextlib.suppress(OSError):
+                    temporary.unlink(missing_ok=True)
+                failed[path] = failure
+                self._unwritten = self._unwritten or failure
+        return failed
 
 
 class _RecordingClient:
