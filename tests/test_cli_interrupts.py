@@ -183,3 +183,27 @@ def test_the_next_stop_cuts_the_session_end_hook_short_even_after_the_first(tmp_
     assert ran.returncode == 130 and "Traceback" not in ran.stderr, ran.stdout + ran.stderr
     row = recorded(tmp_path)
     assert (row["status"], row["exitCode"]) == ("interrupted", 130)
+
+
+def test_a_sigterm_while_replay_verify_plays_ends_it_with_one_line_and_leaves_nothing(tmp_path: Path) -> None:
+    """`gg replay --verify` stopped while it plays the run again: one line, 143, and neither its
+    copy of the workspace nor a guest's folder left in the temporary folder (a newcomer's died
+    by the signal and left both)."""
+    shutil.copytree(EXAMPLE, tmp_path / "sa", ignore=shutil.ignore_patterns("report.md"))
+    kept = subprocess.run(
+        [str(GG), "run", "sa", "--record", "rec.jsonl"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert kept.returncode == 0, kept.stdout + kept.stderr
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(MOMENTS), "GG_TEST_STOPS": "playing", "TMPDIR": str(scratch)}
+    ran = subprocess.run(
+        [str(GG), "replay", "--verify", "latest"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=WAIT_SECS,
+    )
+    assert (ran.returncode, ran.stderr) == (143, "\ngg: interrupted by SIGTERM.\n"), ran.stdout + ran.stderr
+    assert list(scratch.iterdir()) == []

@@ -7,7 +7,8 @@ folder on `PYTHONPATH`, where Python imports it at start-up). `GG_TEST_STOPS` na
 - `closing`: SIGTERM while the run closes its guests;
 - `twice`: SIGINT at the first turn's end, then SIGTERM while the run records its end;
 - `thrice`: the same with two SIGTERMs;
-- `hooked`: SIGINT at the first turn's end, then SIGTERM as the `session-end` hook is fired.
+- `hooked`: SIGINT at the first turn's end, then SIGTERM as the `session-end` hook is fired;
+- `playing`: SIGTERM as a run's tree begins (in `gg replay --verify`, its playback's).
 """
 
 import gc
@@ -59,3 +60,4 @@ _before(context.RunContext, "close", "closing", signal.SIGTERM)
 _before(run, "_record_end", "twice", signal.SIGTERM)
 _before(run, "_record_end", "thrice", signal.SIGTERM, signal.SIGTERM)
 _before(run, "session_end", "hooked", signal.SIGTERM)
+_before(run, "_run_tree", "playing", signal.SIGTERM)
