@@ -13,7 +13,8 @@ Rules:
   runs while the driver records;
 - each worker works in a folder the driver makes for it (`gg-cell-*` in the temporary folder)
   and removes once the worker has stopped, however it stopped: a worker killed mid-cell (on
-  Ctrl-C, on SIGTERM, by the kernel) leaves no workspace behind;
+  Ctrl-C, on SIGTERM, by the kernel) leaves no workspace behind. The worker's temporary folder
+  lies inside it too (`SCRATCH_DIR`), so its guests' and jails' own folders go with it;
 - leaving the iteration (at its end, on Ctrl-C, on any error) stops every worker.
 """
 
@@ -43,6 +44,7 @@ from gg.study.workplace import FOLDER_PREFIX, Workplace
 __all__ = ["LocalPool"]
 
 STOP_GRACE_SECS = 2.0
+SCRATCH_DIR = "tmp"  # the worker's temporary folder, inside its own
 _PR_SET_PDEATHSIG = 1
 
 
@@ -162,6 +164,9 @@ def _serve(conn: Connection, folder: Path) -> None:
     goes away."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    scratch = folder / SCRATCH_DIR  # every guest's and jail's folder, removed with the worker's
+    scratch.mkdir()
+    tempfile.tempdir = str(scratch)
     shelf, workplace = ArmShelf(), Workplace(folder)
     try:
         while (spec := _next_cell(conn)) is not None:
