@@ -155,7 +155,13 @@ def test_a_raw_control_character_inside_an_argument_string_is_read_as_itself(
 
 @pytest.mark.parametrize(
     ("details", "read"),
-    [(None, None), ({}, None), ({"cached_tokens": 0}, 0), ({"cached_tokens": 64}, 64)],
+    [
+        (None, None),
+        ({}, None),
+        ({"cached_tokens": 0}, 0),
+        ({"cached_tokens": 64}, 64),
+        ({"cached_tokens": 10**23}, None),  # past 2^53: no count gg keeps
+    ],
 )
 def test_cache_reads_the_server_did_not_report_are_unknown_not_zero(
     chat_server: ChatServer, connect: Connect, details: dict[str, int] | None, read: int | None

@@ -315,3 +315,11 @@ def test_a_program_file_outside_the_journals_folder_is_a_defect(tmp_path: Path) 
 def test_a_program_file_needs_a_journal_read_from_a_file() -> None:
     [defect] = refusal(json.dumps({"programFile": "one.js"})).defects
     assert "beside a journal file" in defect.reason
+
+
+def test_a_token_count_past_2_to_the_53_is_refused_naming_the_bound() -> None:
+    """No reply spends 2^53 tokens; a count past that could not be kept exactly nor summed by
+    the store (a newcomer's 10^23 broke `gg query`'s SUM)."""
+    error = refusal(json.dumps({**program("a"), "usage": {"inputTokens": 10**23}}))
+    [defect] = error.defects
+    assert defect.reason.startswith("`usage.inputTokens` must be a whole number from 0 to 9007199254740991")

@@ -26,7 +26,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage
+from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage, reported_count
 from gg.providers.cache_points import SYSTEM, cache_points
 from gg.providers.failures import FailedAttempt, Symptom
 from gg.providers.tool_choice import ToolChoice
@@ -179,7 +179,7 @@ def _text(block: dict[str, Any]) -> str:
 def _usage(value: Any) -> Usage:
     if not isinstance(value, dict):
         return Usage(0, 0)
-    read = _reported(value.get("cache_read_input_tokens"))
+    read = reported_count(value.get("cache_read_input_tokens"))
     written = _count(value.get("cache_creation_input_tokens"))
     split = value.get("cache_creation")
     long_written = _count(split.get("ephemeral_1h_input_tokens")) if isinstance(split, dict) else 0
@@ -193,12 +193,7 @@ def _usage(value: Any) -> Usage:
 
 
 def _count(value: Any) -> int:
-    return _reported(value) or 0
-
-
-def _reported(value: Any) -> int | None:
-    """A count the API reported; `None` when it reported none (or no count)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    return reported_count(value) or 0
 
 
 def _object(value: Any, what: str) -> dict[str, Any]:

@@ -82,6 +82,17 @@ class Usage:
         return {key.value: getattr(self, name) for key, name in USAGE_FIELDS.items()}
 
 
+MOST_TOKENS = 2**53 - 1  # the largest whole number JSON holds exactly: no count gg keeps is larger
+
+
+def reported_count(value: object) -> int | None:
+    """A token count a provider reported: a whole number from 0 to `MOST_TOKENS`; `None` for
+    anything else (none reported, or none gg could keep and sum)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MOST_TOKENS:
+        return value
+    return None
+
+
 USAGE_FIELDS: dict[UsageKey, str] = {
     UsageKey.INPUT: "input_tokens",
     UsageKey.OUTPUT: "output_tokens",

@@ -17,7 +17,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gg.providers.base import Message, Reply, Request, ToolCall, ToolSpec, Usage, parse_arguments
+from gg.providers.base import (
+    Message,
+    Reply,
+    Request,
+    ToolCall,
+    ToolSpec,
+    Usage,
+    parse_arguments,
+    reported_count,
+)
 from gg.providers.failures import FailedAttempt, Symptom
 from gg.providers.tool_choice import ToolChoice
 from gg.wire import read_json
@@ -130,7 +139,7 @@ def _usage(value: Any) -> Usage:
     return Usage(
         input_tokens=_count(value.get("prompt_tokens")),
         output_tokens=_count(value.get("completion_tokens")),
-        cache_read_tokens=_reported(cached.get("cached_tokens")),
+        cache_read_tokens=reported_count(cached.get("cached_tokens")),
         cache_write_tokens=_count(cached.get("cache_write_tokens")),
     )
 
@@ -147,12 +156,7 @@ def _reported_cost(value: Any) -> float | None:
 
 
 def _count(value: Any) -> int:
-    return _reported(value) or 0
-
-
-def _reported(value: Any) -> int | None:
-    """A count the server reported; `None` when it reported none (or no count)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    return reported_count(value) or 0
 
 
 def _text(value: Any) -> str:

@@ -50,7 +50,7 @@ from typing import Any
 
 from gg.errors import ConfigDefect, ConfigError, shown_found
 from gg.outcome import ErrorKind, ErrorType
-from gg.providers.base import SUBMIT_PROGRAM, USAGE_FIELDS, Usage
+from gg.providers.base import MOST_TOKENS, SUBMIT_PROGRAM, USAGE_FIELDS, Usage, reported_count
 from gg.providers.host_lines import host_line
 from gg.providers.line_defect import LineDefect, json_list, json_object, json_string
 from gg.providers.program_file import read_program_file
@@ -272,9 +272,9 @@ def _usage(value: Any) -> Usage:
 
 
 def _token_count(usage: dict[str, Any], key: str) -> int:
-    count = usage.get(key, 0)
-    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-        raise LineDefect(f"`usage.{key}` must be a whole number, zero or more", count)
+    count = reported_count(usage.get(key, 0))
+    if count is None:
+        raise LineDefect(f"`usage.{key}` must be a whole number from 0 to {MOST_TOKENS}", usage.get(key))
     return count
 
 
