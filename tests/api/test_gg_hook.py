@@ -108,10 +108,15 @@ def test_a_python_hook_that_calls_sys_exit_ends_the_run_hook_error_on_the_record
     assert (row["status"], row["exitCode"]) == ("hook_error", 1)
 
 
+@pytest.mark.parametrize(("event", "turns"), [("pre-write", 1), ("session-end", 2)])
 def test_ctrl_c_in_a_python_hook_interrupts_the_run_as_anywhere_else(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, event: str, turns: int
 ) -> None:
-    @gg.hook("pre-write")
+    """Mid-turn, or in `session-end` once the root finished two turns: the run ends `interrupted`
+    and its record counts every turn `gg show` lists (a newcomer's, stopped in `session-end`,
+    said 0 turns)."""
+
+    @gg.hook(event)
     def pressed(payload: dict[str, Any]) -> object:
         raise KeyboardInterrupt
 
@@ -119,21 +124,4 @@ def test_ctrl_c_in_a_python_hook_interrupts_the_run_as_anywhere_else(
         gg.run(document(tmp_path), model=Scripted(WRITE, FINISH), store=tmp_path, hooks=[pressed])
     monkeypatch.chdir(tmp_path)
     (row,) = json.loads(CliRunner().invoke(main, ["runs", "--json"]).output)["runs"]
-    assert (row["status"], row["exitCode"]) == ("interrupted", 130)
-
-
-def test_ctrl_c_in_the_session_end_hook_keeps_every_turn_the_run_made(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The root finished two turns; a stop during `session-end` ends the run `interrupted`, and
-    its record still counts the two turns `gg show` lists (a newcomer's run said 0 turns)."""
-
-    @gg.hook("session-end")
-    def pressed(payload: dict[str, Any]) -> object:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        gg.run(document(tmp_path), model=Scripted(WRITE, FINISH), store=tmp_path, hooks=[pressed])
-    monkeypatch.chdir(tmp_path)
-    (row,) = json.loads(CliRunner().invoke(main, ["runs", "--json"]).output)["runs"]
-    assert (row["status"], row["exitCode"], row["turns"]) == ("interrupted", 130, 2)
+    assert (row["status"], row["exitCode"], row["turns"]) == ("interrupted", 130, turns)
