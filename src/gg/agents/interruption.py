@@ -117,7 +117,7 @@ def said_of(stop: KeyboardInterrupt) -> str:
 
 
 class _Stops:
-    """What the process's stops have done so far (see `taken_stops`)."""
+    """What the process's stops have done so far (see `take_stops`)."""
 
     first: KeyboardInterrupt | None = None  # the stop being handled
     held = 0  # stops that came after it

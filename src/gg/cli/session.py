@@ -240,12 +240,11 @@ def _say_what_was_kept(
     it, and exit 128 + the signal's number. A run stopped before it recorded anything (while its
     start was being kept) leaves nothing behind: no empty run folder, no empty journal. A stop
     that came once the run's end was recorded changes nothing: gg exits with the recorded code."""
-    from gg.agents.interruption import leave_on_stop, said_of, signal_of
+    from gg.agents.interruption import said_of, signal_of
     from gg.loop.status import RunStatus, exit_code_of
     from gg.record.reader import RunLookupError
 
     exit_code = exit_code_of(RunStatus.INTERRUPTED, signal_of(stop))
-    leave_on_stop(exit_code)  # a second stop while the record is read
     interrupted = said_of(stop)
     store = open_store(where, create=False)
     try:
