@@ -16,6 +16,7 @@ arm, or closes it, builds its own.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +31,11 @@ from support.shared_arms import ArmShelf, ArmSpec
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Run as a background job of a script, the suite starts with Ctrl-C ignored, and every `gg` it
+    # starts would inherit that and rightly keep ignoring it, so the tests that send SIGINT would
+    # see it ignored. A handler (not "ignore") is never inherited: each `gg` starts with the default.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     config.addinivalue_line(
         "markers", "arms(*languages, registry=default_registry): the shared arms a module's `arm` runs on"
     )

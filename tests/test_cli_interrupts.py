@@ -207,3 +207,14 @@ def test_a_sigterm_while_replay_verify_plays_ends_it_with_one_line_and_leaves_no
     )
     assert (ran.returncode, ran.stderr) == (143, "\ngg: interrupted by SIGTERM.\n"), ran.stdout + ran.stderr
     assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["runs"], ["check", "sa"]], ids=["gg-runs", "gg-check"])
+def test_a_stop_once_a_command_is_done_leaves_with_its_code(tmp_path: Path, command: list[str]) -> None:
+    """A real SIGTERM at the interpreter's last steps, the command's output printed: gg exits with
+    the command's own code, never by the signal nor with a traceback (a newcomer's `gg show`,
+    `gg runs` and `gg check` died by it there)."""
+    shutil.copytree(EXAMPLE, tmp_path / "sa", ignore=shutil.ignore_patterns("report.md"))
+    env = {**os.environ, "PYTHONPATH": str(MOMENTS), "GG_TEST_STOPS": "exiting"}
+    ran = subprocess.run([str(GG), *command], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stdout + ran.stderr

@@ -32,6 +32,7 @@ SIGNAL_EXIT_BASE = 128
 
 _QUIETED = (signal.SIGINT, signal.SIGTERM)
 _before: dict[int, Any] = {}  # the handlers `quiet_start` replaced
+_handed: list[bool] = []  # one entry once they were handed over to a command
 
 
 def quiet_start() -> None:
@@ -50,7 +51,14 @@ def hand_signals_over(take: Callable[[], None]) -> None:
     Nothing happens when this process is not the `gg` command."""
     if _before:
         _before.clear()
+        _handed.append(True)
         take()
+
+
+def is_gg_command() -> bool:
+    """Whether this process is the `gg` command, its signals handed over to its command (never
+    gg imported as a library, nor a command invoked inside another program, as tests do)."""
+    return bool(_handed)
 
 
 def _exit_at_once(signum: int, frame: FrameType | None) -> None:

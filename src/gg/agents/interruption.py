@@ -31,7 +31,7 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from types import FrameType
 
-from gg.exits import SIGNAL_EXIT_BASE
+from gg.exits import SIGNAL_EXIT_BASE, is_gg_command
 
 INTERRUPTED_MESSAGE = "interrupted by the operator (Ctrl-C)"
 TERMINATED_MESSAGE = "interrupted by SIGTERM (the process was told to stop)"
@@ -178,10 +178,14 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 def leave_on_stop(code: int) -> None:
-    """From now on a Ctrl-C or SIGTERM ends the process at once with exit `code`, what its record
-    already says (at the interpreter's last steps, where no handler runs, it is ignored): once a
-    run's end is kept, a stop can change neither, and what is left is leaving (a stop raised
-    there would exit 143 beside a recorded `completed`, or be printed as an ignored exception)."""
+    """From now on a Ctrl-C or SIGTERM ends the `gg` command at once with exit `code`, what its
+    record already says (at the interpreter's last steps, where no handler runs, it is ignored):
+    once a command's work (a run's end) is kept, a stop can change neither, and what is left is
+    leaving (a stop raised there would exit 143 beside a recorded `completed`, be printed as an
+    ignored exception, or kill gg by the signal once Python puts the default handlers back).
+    Nothing changes in a process that is not the `gg` command."""
+    if not is_gg_command():
+        return
 
     def leave(signum: int, frame: FrameType | None) -> None:
         del signum, frame

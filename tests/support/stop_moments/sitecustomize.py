@@ -8,9 +8,11 @@ folder on `PYTHONPATH`, where Python imports it at start-up). `GG_TEST_STOPS` na
 - `twice`: SIGINT at the first turn's end, then SIGTERM while the run records its end;
 - `thrice`: the same with two SIGTERMs;
 - `hooked`: SIGINT at the first turn's end, then SIGTERM as the `session-end` hook is fired;
-- `playing`: SIGTERM as a run's tree begins (in `gg replay --verify`, its playback's).
+- `playing`: SIGTERM as a run's tree begins (in `gg replay --verify`, its playback's);
+- `exiting`: SIGTERM among the interpreter's last steps, after the command is done.
 """
 
+import atexit
 import gc
 import os
 import signal
@@ -54,6 +56,8 @@ def _write(self: store.StoreWriter, event: object) -> None:
 
 
 store.StoreWriter.write = _write  # type: ignore[method-assign]
+if MOMENT == "exiting":  # registered first, so run last of the process's exit callbacks
+    atexit.register(_send, signal.SIGTERM)
 _before(session, "_run_session", "parsed", signal.SIGTERM)
 _before(gc, "freeze", "leaving", signal.SIGTERM, signal.SIGINT)
 _before(context.RunContext, "close", "closing", signal.SIGTERM)
