@@ -90,7 +90,7 @@ class GuestProcess:
         except OSError:
             shutil.rmtree(launch.directory, ignore_errors=True)
             raise
-        SENTINEL.watch(self._proc.pid)
+        SENTINEL.watch(self._proc.pid, launch.directory)
         threading.Thread(target=self._drain, daemon=True).start()
 
     @property
@@ -152,9 +152,9 @@ class GuestProcess:
                 with contextlib.suppress(OSError):
                     if stream is not None:
                         stream.close()
+            shutil.rmtree(self.directory, ignore_errors=True)
             if self._proc.returncode is not None:
                 SENTINEL.forget(self._proc.pid)
-        shutil.rmtree(self.directory, ignore_errors=True)
 
     def kill_later(self) -> None:
         """Stop the process now; reap it and remove its directory on a thread of their own."""

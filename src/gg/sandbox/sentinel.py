@@ -9,14 +9,17 @@ outlives that thread and dies with gg.
 
 Rules kept here:
 - the sentinel reads lines on its stdin, a pipe whose write end only gg holds (it is never
-  inherited: every guest is started with the other descriptors closed); `+<pgid>` names a group,
-  `-<pgid>` forgets it; the end of the pipe is gg's end;
+  inherited: every guest is started with the other descriptors closed); `+<pgid> <folder>` names
+  a group and its guest's private folder, `-<pgid>` forgets both; the end of the pipe is gg's
+  end: it kills every group still named, then removes their folders, so a guest gg could not
+  stop and clean up itself (gg killed, or leaving while a thread of its own still stopped one)
+  leaves neither a process nor a folder;
 - it runs in a session of its own, so a signal sent to gg's terminal or process group does not
   reach it, and it ignores SIGINT and SIGHUP;
 - it is started with the first guest; one that died is started again at the next registration,
   and told every group still alive;
-- a group is forgotten only after its processes were killed and its leader reaped, so the
-  sentinel never signals a group id that was given to someone else.
+- a group is forgotten only after its processes were killed, its leader reaped and its folder
+  removed, so the sentinel never signals a group id that was given to someone else.
 """
 
 from __future__ import annotations
@@ -30,19 +33,26 @@ import threading
 from typing import IO
 
 SCRIPT = """
-import os, signal, sys
+import os, shutil, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
-groups = set()
+groups = {}
 for line in sys.stdin.buffer:
-    sign, number = line[:1], line[1:].strip()
+    sign, rest = line[:1], line[1:].rstrip(b"\\n")
+    number, _, folder = rest.partition(b" ")
     if number.isdigit():
-        (groups.add if sign == b"+" else groups.discard)(int(number))
+        if sign == b"+":
+            groups[int(number)] = folder
+        else:
+            groups.pop(int(number), None)
 for group in groups:
     try:
         os.killpg(group, signal.SIGKILL)
     except OSError:
         pass
+for folder in groups.values():
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 """
 
 
@@ -51,7 +61,7 @@ class Sentinel:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._groups: set[int] = set()
+        self._groups: dict[int, bytes] = {}  # each group, and its private folder
         self._pipe: IO[bytes] | None = None
         self._process: subprocess.Popen[bytes] | None = None
 
@@ -60,16 +70,18 @@ class Sentinel:
         """The sentinel's own process id, once it was started."""
         return None if self._process is None else self._process.pid
 
-    def watch(self, group: int) -> None:
-        """Have `group` killed if gg goes away before `forget(group)`."""
+    def watch(self, group: int, folder: str = "") -> None:
+        """Have `group` killed, and then its private `folder` removed, if gg goes away before
+        `forget(group)`."""
         with self._lock:
-            self._groups.add(group)
-            self._tell(b"+%d\n" % group)
+            self._groups[group] = os.fsencode(folder)
+            self._tell(_named(group, self._groups[group]))
 
     def forget(self, group: int) -> None:
-        """`group` is gone (killed and reaped): the sentinel no longer stands for it."""
+        """`group` is gone (killed and reaped, its folder removed): the sentinel no longer stands
+        for it."""
         with self._lock:
-            self._groups.discard(group)
+            self._groups.pop(group, None)
             if self._pipe is not None:
                 self._tell(b"-%d\n" % group)
 
@@ -102,9 +114,14 @@ class Sentinel:
         )
         assert self._process.stdin is not None
         self._pipe = self._process.stdin
-        for group in self._groups:
-            self._pipe.write(b"+%d\n" % group)
+        for group, folder in self._groups.items():
+            self._pipe.write(_named(group, folder))
         return self._pipe
+
+
+def _named(group: int, folder: bytes) -> bytes:
+    """The line that names `group` and its folder to the sentinel."""
+    return b"+%d %s\n" % (group, folder)
 
 
 SENTINEL = Sentinel()

@@ -1,6 +1,7 @@
 """Every guest process dies with gg: a real `gg run` on each arm, stopped by `kill -9` or SIGTERM
 while its program spins, leaves no process of its own alive a second later (the Deno pool, the
-TypeScript checker, the Python worker and its engine, and gg's sentinel itself)."""
+TypeScript checker, the Python worker and its engine, and gg's sentinel itself), and no guest's
+private folder in the temporary folder (after `kill -9`, the sentinel removes them)."""
 
 from __future__ import annotations
 
@@ -85,9 +86,12 @@ def test_no_guest_outlives_gg_stopped_mid_runaway(
     tmp_path: Path, language: str, stop: signal.Signals
 ) -> None:
     config = _config(tmp_path, language)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     gg = subprocess.Popen(
         [sys.executable, "-c", "from gg.cli import main; main()", "run", str(config)],
         cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(scratch)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -103,9 +107,10 @@ def test_no_guest_outlives_gg_stopped_mid_runaway(
         os.kill(gg.pid, stop)
         gg.wait(timeout=30)
         deadline = time.monotonic() + GONE_SECS
-        while _still_alive(guests) and time.monotonic() < deadline:
+        while (_still_alive(guests) or any(scratch.iterdir())) and time.monotonic() < deadline:
             time.sleep(0.02)
         assert _still_alive(guests) == set()
+        assert list(scratch.iterdir()) == []
     finally:
         if gg.poll() is None:
             gg.kill()
