@@ -218,3 +218,23 @@ def test_a_stop_once_a_command_is_done_leaves_with_its_code(tmp_path: Path, comm
     env = {**os.environ, "PYTHONPATH": str(MOMENTS), "GG_TEST_STOPS": "exiting"}
     ran = subprocess.run([str(GG), *command], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stdout + ran.stderr
+
+
+def test_a_stop_while_a_study_starts_its_workers_leaves_no_folder(tmp_path: Path) -> None:
+    """A real SIGTERM as the driver starts its second worker: one line naming the stop, 143, and
+    nothing in the temporary folder (the first worker, started but not yet in the pool, kept its
+    folder before)."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(MOMENTS), "GG_TEST_STOPS": "workers", "TMPDIR": str(scratch)}
+    study = Path(__file__).resolve().parents[1] / "examples" / "study-arms"
+    ran = subprocess.run(
+        [str(GG), "study", "run", str(study), "--parallel", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=WAIT_SECS,
+    )
+    assert ran.returncode == 143 and "Traceback" not in ran.stderr, ran.stdout + ran.stderr
+    assert list(scratch.iterdir()) == []

@@ -84,7 +84,8 @@ class LocalPool:
         ledger = _Ledger(deque(specs))
         pool: list[_Worker] = []
         try:
-            pool = [self._start() for _ in range(min(self.workers, len(specs)))]
+            for _ in range(min(self.workers, len(specs))):  # one by one: a stop among them stops each
+                pool.append(self._start())
             self._fill(pool, ledger)
             while any(worker.held is not None for worker in pool):
                 deliveries = self._collect(pool, ledger)
@@ -97,7 +98,11 @@ class LocalPool:
         driver_end, worker_end = self._context.Pipe()
         folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
         process = self._context.Process(target=_serve, args=(worker_end, folder), daemon=True)
-        process.start()
+        try:
+            process.start()
+        except BaseException:  # a stop while the worker starts: it has no folder to leave
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         worker_end.close()
         return _Worker(process, driver_end, folder)
 
@@ -165,7 +170,10 @@ def _serve(conn: Connection, folder: Path) -> None:
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     scratch = folder / SCRATCH_DIR  # every guest's and jail's folder, removed with the worker's
-    scratch.mkdir()
+    try:
+        scratch.mkdir()
+    except FileNotFoundError:  # the driver stopped, and removed the folder, before it began
+        return
     tempfile.tempdir = str(scratch)
     shelf, workplace = ArmShelf(), Workplace(folder)
     try:

@@ -9,7 +9,8 @@ folder on `PYTHONPATH`, where Python imports it at start-up). `GG_TEST_STOPS` na
 - `thrice`: the same with two SIGTERMs;
 - `hooked`: SIGINT at the first turn's end, then SIGTERM as the `session-end` hook is fired;
 - `playing`: SIGTERM as a run's tree begins (in `gg replay --verify`, its playback's);
-- `exiting`: SIGTERM among the interpreter's last steps, after the command is done.
+- `exiting`: SIGTERM among the interpreter's last steps, after the command is done;
+- `workers`: SIGTERM as a study's driver starts its second local worker.
 """
 
 import atexit
@@ -19,6 +20,7 @@ import signal
 
 from gg.agents import context, run
 from gg.cli import session
+from gg.study import local
 from gg.telemetry import store
 
 MOMENT = os.environ.get("GG_TEST_STOPS", "")
@@ -56,6 +58,18 @@ def _write(self: store.StoreWriter, event: object) -> None:
 
 
 store.StoreWriter.write = _write  # type: ignore[method-assign]
+starting = local.LocalPool._start
+started: list[object] = []
+
+
+def _start(self: local.LocalPool) -> object:
+    started.append(self)
+    if MOMENT == "workers" and len(started) == 2:
+        _send(signal.SIGTERM)
+    return starting(self)
+
+
+local.LocalPool._start = _start  # type: ignore[method-assign]
 if MOMENT == "exiting":  # registered first, so run last of the process's exit callbacks
     atexit.register(_send, signal.SIGTERM)
 _before(session, "_run_session", "parsed", signal.SIGTERM)
