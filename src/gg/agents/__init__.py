@@ -1,4 +1,5 @@
-"""The run and its agents, over the loop: the run from launch to its end (`run`), what its agents
+"""The run and its agents, over the loop: the run from launch to its end (`run`) and its two ends
+on the record (`run_events`), what its agents
 share (`context`), its profiles' setups (`profiles`) and the instances built from them (`build`),
 the agent tree (`tree`), who starts whom (`spawner`, `delegation`, `forks`, `issues`), how a
 lineage carries on (`lineages`, `succession`, `machine_end`), who takes turns when and who waits on

@@ -18,11 +18,12 @@ booting included), stops every agent and ends the run `interrupted` (exit 130, o
 naming which: its `run_finished` is written, counting every turn an agent began
 (the one the interruption cut short included, as `gg show` lists them), and then the interruption
 is raised on to the caller. A run whose process vanished (`kill -9`) writes no end at all: the
-store reads it as `unfinished`. `run_finished` sums every agent's turns, programs, errors and spend, and
-lists each agent's own. The host families the profiles name are bound before any agent opens
-(`gg.sdk.host.binding`) and serve every agent whose profile lists them: one that cannot be served
-refuses the run (exit 2), naming it. Only the launch refuses a run (the families, the profiles'
-setups, the root's model and arm); once the root runs, nothing any agent meets is a refusal.
+store reads it as `unfinished`. `run_finished` sums every agent's turns, programs, errors and
+spend, and lists each agent's own (`gg.agents.run_events`). The host families the profiles name
+are bound before any agent opens (`gg.sdk.host.binding`) and serve every agent whose profile
+lists them: one that cannot be served refuses the run (exit 2), naming it. Only the launch
+refuses a run (the families, the profiles' setups, the root's model and arm); once the root
+runs, nothing any agent meets is a refusal.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from gg.agents.context import RunContext
 from gg.agents.families import bind_run_families, config_folder, log_run_families
@@ -41,18 +41,18 @@ from gg.agents.issues import IssueDesk
 from gg.agents.leases import GuestLeases
 from gg.agents.models import ClientFor, ModelClients, Overrides, replayed_journals
 from gg.agents.profiles import Profiles
+from gg.agents.run_events import record_end, run_started
 from gg.agents.scheduler import Scheduler
 from gg.agents.spawner import Spawner
 from gg.config.kinds import ModuleKind
-from gg.config.model import Agent, CapabilitySet
+from gg.config.model import CapabilitySet
 from gg.config.modules import board_caps
 from gg.deadline import MonotonicClock
 from gg.errors import ConfigError
 from gg.ids import ROOT_ID
 from gg.loop.agent import AgentEnd, Incarnation
 from gg.loop.hooks import PythonHook
-from gg.loop.limits import ErrorLedger
-from gg.loop.status import RunStatus, exit_code_of
+from gg.loop.status import RunStatus
 from gg.loop.stream import AgentStream
 from gg.providers.base import ModelClient
 from gg.providers.recording import JournalRecorder
@@ -64,7 +64,7 @@ from gg.state.board import Board, BoardSeat
 from gg.state.library import Minter, cuid2_minter
 from gg.state.storeids import StoreIds
 from gg.telemetry.emitter import Telemetry
-from gg.telemetry.events import LogLevel, RunFinished, RunStarted
+from gg.telemetry.events import LogLevel
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ def execute_run(
     spawner: Spawner | None = None
     stop: KeyboardInterrupt | None = None
     try:
-        stream.emit(_started(capability_set, options, workspace, clients))
+        stream.emit(run_started(capability_set, options.config_path, workspace, clients))
         log_run_families(stream, host)
         if refusal is not None or run.fault is not None:  # a record that cannot be made refuses it
             end = AgentEnd(RunStatus.REFUSED, message=run.fault or str(refusal))
@@ -152,7 +152,7 @@ def execute_run(
         closing = _close(run, host)
     if stop is None and closing is not None:  # the stop came as the run closed: it is the run's end
         end, stop = AgentEnd(RunStatus.INTERRUPTED, message=message_of(closing)), closing
-    end = _record_end(stream, run, end, spawner, clients, None if stop is None else signal_of(stop))
+    end = record_end(stream, run, end, spawner, clients, None if stop is None else signal_of(stop))
     if stop is not None and end.status is RunStatus.INTERRUPTED:
         raise stop
     return RunEnding(telemetry.run_id, end.status, end.final_text, end.message)
@@ -168,51 +168,6 @@ def _close(run: RunContext, host: HostBinding) -> KeyboardInterrupt | None:
         except KeyboardInterrupt as interruption:
             stop = stop or interruption
     return stop
-
-
-def _record_end(
-    stream: AgentStream,
-    run: RunContext,
-    end: AgentEnd,
-    spawner: Spawner | None,
-    clients: ModelClients,
-    stopped_by: int | None,
-) -> AgentEnd:
-    """The run's last words on its record: the journal lines it never used, then `run_finished`
-    (an interrupted run's exit code names the signal that stopped it). Returns the end recorded:
-    when the record could not keep `run_finished` itself, the end is gg's defect, written again
-    wherever the record still holds."""
-    _tell_unused_lines(run.stream(ROOT_ID), clients)  # at turn 0: the run's, not a turn's
-    end = _with_fault(end, run)
-    summary = None if spawner is None else _summary(spawner, run)
-    stream.emit(_finished(end, summary, run, stopped_by))
-    recorded = _with_fault(end, run)
-    if recorded is not end:
-        stream.emit(_finished(recorded, summary, run, stopped_by))
-    return recorded
-
-
-def _with_fault(end: AgentEnd, run: RunContext) -> AgentEnd:
-    """A run holding a fault (its record lost, an agent's defect) ends `internal_error` naming
-    it, whatever else ended it; an end already naming the fault (a launch refused because its
-    record could not be made) stands."""
-    if run.fault is None or end.message == run.fault:
-        return end
-    return AgentEnd(RunStatus.INTERNAL_ERROR, message=run.fault)
-
-
-def _finished(
-    end: AgentEnd, summary: dict[str, Any] | None, run: RunContext, stopped_by: int | None
-) -> RunFinished:
-    return RunFinished(
-        status=end.status.value,
-        exit_code=exit_code_of(end.status, stopped_by),
-        turns=0 if summary is None else summary["turns"],
-        duration_ms=round(run.elapsed() * 1000, 1),
-        final_text=end.final_text,
-        message=end.message,
-        summary=summary,
-    )
 
 
 def _context(
@@ -319,55 +274,6 @@ def _open_root(
     return root
 
 
-def _tell_unused_lines(stream: AgentStream, clients: ModelClients) -> None:
-    """A warning, on the run's own record, for each journal line that named an agent instance the
-    run never opened."""
-    for path, reply in clients.unused_lines():
-        stream.warn(
-            f"{path.name} line {reply.line} names agent {reply.agent}, which this run never opened",
-            journal=str(path),
-            line=reply.line,
-            agentId=reply.agent,
-        )
-
-
 def _defect(stream: AgentStream, defect: Exception) -> AgentEnd:
     stream.log(LogLevel.ERROR, f"gg failed: {defect!r}", traceback=traceback.format_exc())
     return AgentEnd(RunStatus.INTERNAL_ERROR, message=f"gg failed: {defect}")
-
-
-def _summary(spawner: Spawner, run: RunContext) -> dict[str, Any]:
-    """The run's rollup: every agent's turns (every turn begun: one an interruption or the run's
-    time cut short counts), programs and errors summed, the run's spend, and each agent's own
-    summary."""
-    agents = spawner.incarnations()
-    return {
-        "turns": sum(agent.begun for agent in agents),
-        "codeExecutions": sum(agent.executions for agent in agents),
-        "errors": ErrorLedger.merged([agent.tally for agent in agents]).to_wire(),
-        "usage": run.spend.to_wire(),
-        "agents": [agent.summary() for agent in agents],
-    }
-
-
-def _model_named(clients: ModelClients, root: Agent) -> str:
-    """The model the run names for its root; none for a root that names none and is handed none
-    (the launch refuses it, saying so, as the root opens)."""
-    try:
-        return clients.named(root)
-    except ConfigError:
-        return ""
-
-
-def _started(
-    capability_set: CapabilitySet, options: RunOptions, workspace: Path, clients: ModelClients
-) -> RunStarted:
-    entry = capability_set.entry(capability_set.root)
-    return RunStarted(
-        name=capability_set.name,
-        config_path=str(options.config_path),
-        workspace=str(workspace),
-        model=_model_named(clients, entry),
-        language=entry.language.value,
-        limits=capability_set.limits.model_dump(by_alias=True, exclude_none=True),
-    )
