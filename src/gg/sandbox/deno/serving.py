@@ -27,9 +27,9 @@ from typing import Any
 
 from gg.sandbox.deno.channel import RunChannel
 from gg.sandbox.deno.memory import allowance
-from gg.sandbox.deno.wire import DenoProcess, EngineLost, arguments, encode
+from gg.sandbox.deno.wire import DenoProcess, EngineLost, arguments, reply_line
 from gg.sandbox.execution import HostCalls
-from gg.sandbox.job import GuestReport, reply, report_of
+from gg.sandbox.job import GuestReport, report_of
 from gg.sandbox.livelogs import StreamedTail
 from gg.sandbox.watch import Watch
 
@@ -140,4 +140,4 @@ def _bytes(said: object) -> int:
 
 def _answer(run_id: int, operation: str, message: Mapping[str, Any], host: HostCalls) -> bytes:
     """One host call served: the encoded reply; anything but `ApiError` propagates."""
-    return encode(reply(run_id, lambda: host(operation, arguments(operation, message.get("args")))))
+    return reply_line(run_id, lambda: host(operation, arguments(operation, message.get("args"))))

@@ -7,6 +7,9 @@ Rules kept here:
   `waiting`, `started` and `done`, each naming the run it belongs to by `id`;
 - a line too deeply nested for Python's JSON reader is a call whose arguments are refused
   (`js-args-too-deep`), never a lost channel;
+- a call's reply line is `gg.sandbox.job.reply`'s message, written around the one encoded value
+  (or the failure's three `to_wire` strings) with no dict in between: every call, failing ones
+  included, waits on it;
 - a closed or failed socket is `EngineLost`; nothing within a timeout is `EngineSilent`.
 """
 
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,8 +123,26 @@ _ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 _DECODER = json.JSONDecoder()
 
 
+_ANSWERED = b'{"t":"reply","id":%d,"ok":true,"value":%s}'
+_FAILED = b'{"t":"reply","id":%d,"ok":false,"error":{"operation":%s,"code":%s,"message":%s}}'
+
+
+def reply_line(run_id: int, answer: Callable[[], Any]) -> bytes:
+    """The encoded reply to one host call of run `run_id`: the value `answer()` gives, or the
+    `OperationError` it raises (its `to_wire` fields); anything else propagates."""
+    try:
+        value = answer()
+    except OperationError as error:
+        return _FAILED % (run_id, _json(error.operation), _json(error.code), _json(error.message))
+    return _ANSWERED % (run_id, _json(value))
+
+
+def _json(value: Any) -> bytes:
+    return _ENCODER.encode(value).encode()
+
+
 def encode(message: Mapping[str, Any]) -> bytes:
-    return _ENCODER.encode(message).encode()
+    return _json(message)
 
 
 def decode(line: bytes | bytearray | memoryview) -> dict[str, Any]:
