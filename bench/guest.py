@@ -31,6 +31,11 @@ the same way (`CALL_ROUNDS` rounds of `CALLS`, each after `CALL_GAP_SECS`); then
 costs above that floor, wall and CPU. No host call between a Deno guest and a Python host costs
 less than the floor on this machine.
 
+Two more lines say where a failing JavaScript call's cost lies: the floor failing (the Python loop
+raising and catching, the Deno program throwing and catching an `Error`) ÷ the floor succeeding,
+what failing costs the engines and the machine with no gg code; and failing ÷ succeeding with gg
+and its guest held to one CPU, so no call waits for a thread woken on the other CPU.
+
 Name sections to run only those: `bench/guest.py row calls` (`javascript`, `typescript`, `python`,
 `calls`, `floor`, the floor alone, and `row`, the in-a-row part of `javascript`). What a warm Worker
 keeps over many programs is `bench/warm_memory.py`'s.
@@ -220,14 +225,35 @@ def call_costs() -> None:
             print(f"{'JavaScript call, gg above the floor':<42} {above}")
         against = f"wall {ratio[0]:.2f}×  cpu {ratio[1]:.2f}× (target ≤ {FAILING_RATIO}×: {within})"
         print(f"{name + ' failing ÷ succeeding':<42} {against}")
+        if name == "JavaScript":
+            one_cpu_ratio()
     print(f"{'load at the end':<42} {load_average()}")
 
 
 def floor_costs() -> tuple[float, float]:
-    """The floor under a JavaScript host call (`bench/floor.py`), measured as gg's call is."""
+    """The floor under a JavaScript host call (`bench/floor.py`), measured as gg's call is, and
+    the same floor failing."""
     bare = floor(CALLS, CALL_ROUNDS, CALL_GAP_SECS)
     print(f"{'floor: bare Deno ↔ Python round trip':<42} {bare[0]:7.1f} µs   cpu {bare[1]:6.1f} µs")
+    failing = floor(CALLS, CALL_ROUNDS, CALL_GAP_SECS, failing=True)
+    ratio = f"wall {failing[0] / bare[0]:.2f}×  cpu {failing[1] / bare[1]:.2f}×"
+    print(f"{'floor failing ÷ succeeding':<42} {ratio}   ({failing[0]:.1f} µs, cpu {failing[1]:.1f} µs)")
     return bare
+
+
+def one_cpu_ratio() -> None:
+    """JavaScript failing ÷ succeeding with this process, and so the guest it starts, on one CPU."""
+    everywhere = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(everywhere)})
+    try:
+        with JavaScriptArm(registry()) as arm:
+            timed(arm, JS_CALLS, 0)
+            timed(arm, JS_FAILING, 0)
+            rounds = paired(arm, JS_CALLS, JS_FAILING)
+    finally:
+        os.sched_setaffinity(0, everywhere)
+    ratio = medians([(wrong[0] / good[0], wrong[1] / good[1]) for good, wrong in rounds])
+    print(f"{'JavaScript failing ÷ succeeding, one CPU':<42} wall {ratio[0]:.2f}×  cpu {ratio[1]:.2f}×")
 
 
 def paired(
