@@ -46,7 +46,7 @@ def test_a_program_sees_the_web_apis_it_always_saw_and_no_deno_no_timers_no_netw
         "const wanted = ['TextEncoder', 'TextDecoder', 'URL', 'structuredClone', 'atob', 'btoa', 'crypto',\n"
         "  'Blob', 'performance', 'queueMicrotask', 'console', 'URLSearchParams', 'AbortController'];\n"
         "console.log(JSON.stringify(wanted.filter((name) => !names.includes(name))));\n"
-        "const gone = ['Deno', 'process', 'Buffer', 'require', 'navigator', 'Worker'];\n"
+        "const gone = ['Deno', 'process', 'Buffer', 'require', 'navigator', 'Worker', 'gc'];\n"
         "console.log(JSON.stringify(gone.filter((name) => name in globalThis)));\n"
         "console.log(new TextDecoder().decode(new TextEncoder().encode('é')), new URL('a', 'https://x.test/b/').href);\n"
         "console.log(structuredClone({ a: [1] }).a[0], atob(btoa('hi')),\n"
@@ -211,3 +211,17 @@ def test_a_process_holding_eight_warm_workers_has_room_at_rest_for_three_more(ho
         status = Path(f"/proc/{arm.pool.pid}/status").read_text().splitlines()
         (mapped,) = [int(line.split()[1]) * 1024 for line in status if line.startswith("VmData:")]
         assert mapped + 3 * 540 * 2**20 <= arm.pool.data_limit(MAIN_HEAP_MB)
+
+
+def test_a_realm_is_let_go_once_its_run_is_over(arm: JavaScriptArm, host: Host) -> None:
+    """Twelve programs of one owner, each leaving 40 MiB on its realm's global, all run in one
+    Worker under a 256 MiB ceiling: the engine's hold on a finished realm is let go, so the
+    Worker keeps what the program now running holds, not what every earlier one left."""
+    owner = f"agent-{uuid.uuid4()}"
+    leaves = (
+        WALK + "globalThis.left = Array.from({ length: 5 * 2 ** 20 }, (_, i) => i);\n"
+        "console.log(typeof W.gc, typeof globalThis.gc);\n"
+    )
+    runs = [owned(arm, host, leaves, owner) for _ in range(12)]
+    assert [r.failure for r in runs] == [None] * 12
+    assert [r.logs for r in runs] == [(str(n), "undefined undefined") for n in range(1, 13)]

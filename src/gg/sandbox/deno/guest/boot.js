@@ -25,6 +25,7 @@
 //   (an enum, a parameter property) is transformed instead, with a source map naming the file.
 import { stripTypeScriptTypes } from "node:module";
 import { setImmediate } from "node:timers";
+import v8 from "node:v8";
 import vm from "node:vm";
 import { workerData } from "node:worker_threads";
 
@@ -33,6 +34,8 @@ const G = globalThis;
 const inspectValue = G.Deno.inspect;
 const openFile = G.Deno.openSync;
 const memoryUsage = G.Deno.memoryUsage;
+v8.setFlagsFromString("--expose-gc"); // for the contexts made from now on: each realm deletes its own
+const collectGarbage = vm.runInNewContext("gc");
 const now = G.performance.now.bind(G.performance);
 const post = ctl.postMessage.bind(ctl);
 const uncurry = (f) => G.Function.prototype.call.bind(f);
@@ -410,7 +413,7 @@ const REMOVED = [
   "XMLHttpRequest", "WebTransport", "navigator", "Navigator", "localStorage", "sessionStorage",
   "Storage", "indexedDB", "postMessage", "close", "onmessage", "onmessageerror", "importScripts",
   "Lock", "LockManager", "GPU", "createImageBitmap", "OffscreenCanvas", "ImageBitmapRenderingContext",
-  "nodeBootstrap", "location", "WorkerLocation", "WorkerNavigator", "NavigatorUAData", "name",
+  "nodeBootstrap", "location", "WorkerLocation", "WorkerNavigator", "NavigatorUAData", "name", "gc",
 ];
 const UNAVAILABLE = [
   "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate",
@@ -464,6 +467,7 @@ async function runProgram(message) {
     fail(error, false);
   }
   endRun(opened.run);
+  if (opened.realm !== null) closeRealm(opened.realm);
 }
 
 // ---- realms made ahead ---------------------------------------------------------------------
@@ -511,4 +515,9 @@ const heldBytes = () => {
   const usage = memoryUsage();
   return usage.heapTotal + usage.external;
 };
-queueMicrotask(() => prepare().finally(() => post({ t: "ready", heap: heldBytes() })));
+queueMicrotask(() =>
+  prepare().finally(() => {
+    restingHeap = memoryUsage().heapUsed;
+    post({ t: "ready", heap: heldBytes() });
+  }),
+);

@@ -14,6 +14,15 @@
 //   a line it logs is dropped. A call answers with a string only, never a Worker error;
 // - resolution is the boot module's (`resolveSpecifier`, `loadSource`), for static and dynamic
 //   imports alike; a module is compiled once per realm;
+// - a realm is closed once its run is over (`closeRealm`): Deno's vm keeps every dynamic-import
+//   hook it was given, with the module it was given for, for the Worker's life, and so would
+//   keep each program's whole realm (measured: 0.3 MiB and more a program); a closed realm's
+//   modules let go of their engine handles and its hook of the realm, so the realm can be
+//   collected. Only the program and `lib:` modules get the hook: gg's own never import
+//   dynamically;
+// - once the Worker's heap holds `LEFT_BYTES` more than it did at rest, closing a realm collects
+//   it: the next program's memory ceiling is never spent on what earlier ones left, and eight
+//   agents' warm Workers fit a process (issue 27);
 // - the program and each `lib:` module end with an import of an empty module that awaits once,
 //   so their code runs from the job queue, with no frame of gg's beneath theirs; a source that
 //   does not compile with it is compiled as written, for the engine's own SyntaxError;
@@ -29,6 +38,7 @@ const GATE = "gg-gate:" + G.crypto.randomUUID();
 const GATE_SOURCE = "await undefined;\n";
 const SDK_ENTRIES = ["sdk:/core.js", "sdk:/gg.js"];
 const CLOSED_REPLY = stringify({ ok: false, closed: "gg's channel is closed: the program is over" });
+const CLOSED_IMPORT = () => G.Promise.reject(new ErrorClass("gg's realm is closed: the program is over"));
 const WORDS_JSON = stringify(words);
 const QUIET_METHODS = stringify([
   "count", "countReset", "group", "groupCollapsed", "groupEnd", "time", "timeEnd", "timeLog", "clear",
@@ -39,6 +49,7 @@ const THROWERS = stringify(G.Object.fromEntries(UNAVAILABLE.map((name) => [name,
 // record the SDK runtime takes; it returns the intrinsics the boot module reads failures with.
 const REALM_SETUP = `(function (record, quietNames, throwers, invoke, words, cap, plainDepth) {
   "use strict";
+  delete globalThis.gc; // the engine's collector, there for the boot module alone
   const out = (...args) => { record(args); };
   const quiet = () => {};
   const methods = { log: out, info: out, debug: out, warn: out, error: out, trace: out, dir: out, dirxml: out, table: out };
@@ -76,13 +87,31 @@ async function openRealm(run) {
   const setup = vm.runInContext(REALM_SETUP, context);
   const made = setup(sinkOf(run), QUIET_METHODS, THROWERS, bridgeOf(run), WORDS_JSON, callCap, plainDepth);
   run.calls = made.calls;
+  const open = { realm: null }; // what the dynamic-import hook reaches: nothing once the realm is closed
   const realm = {
     context, modules: new Map(), ApiError: null, ReferenceError: made.ReferenceError, refusal: made.refusal, syntaxError: made.syntaxError,
-    ObjectPrototype: made.ObjectPrototype, PromisePrototype: made.PromisePrototype,
+    ObjectPrototype: made.ObjectPrototype, PromisePrototype: made.PromisePrototype, open,
+    importHook: (spec, referencing) => (open.realm === null ? CLOSED_IMPORT() : dynamicImport(open.realm, spec, referencing)),
   };
+  open.realm = realm;
   for (const url of SDK_ENTRIES) await evaluated(realm, url);
   realm.ApiError = realm.modules.get("sdk:/core.js").namespace.ApiError;
   return realm;
+}
+
+const LEFT_BYTES = 4 * 2 ** 20;
+let restingHeap = 0; // what the Worker's heap held with its first realm open, before any program
+
+// The realm of a run that is over lets go of what the engine keeps: each module's handles to its
+// engine module and context (the polyfill's own symbol-keyed fields), and the hook's realm.
+// Work the program left behind that imports after this is refused.
+function closeRealm(realm) {
+  realm.open.realm = null;
+  for (const module of realm.modules.values()) {
+    for (const key of G.Object.getOwnPropertySymbols(module)) delete module[key];
+  }
+  realm.modules.clear();
+  if (memoryUsage().heapUsed > restingHeap + LEFT_BYTES) collectGarbage();
 }
 
 function sinkOf(run) {
@@ -131,8 +160,8 @@ async function linked(realm, spec, referencing, frames) {
 async function moduleFor(realm, url) {
   const known = realm.modules.get(url);
   if (known !== undefined) return known;
-  const importModuleDynamically = (spec, referencing) => dynamicImport(realm, spec, referencing);
-  const options = { context: realm.context, identifier: url, importModuleDynamically };
+  const options = { context: realm.context, identifier: url };
+  if (url === programUrl || url.startsWith("lib:")) options.importModuleDynamically = realm.importHook;
   const module = url === GATE ? new vm.SourceTextModule(GATE_SOURCE, options) : await compiled(loadSource(url), url, options);
   realm.modules.set(url, module);
   return module;
