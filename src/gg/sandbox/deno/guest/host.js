@@ -47,8 +47,8 @@ import { MessageChannel, Worker } from "node:worker_threads";
 const REFILL_IDLE_MS = 100; // idle this long (between turns), the spares are booted again
 const RETIRE_WAIT_MS = 50; // the longest a run waits for the Worker retired before it to end
 // A warm Worker serves one owner this many programs, then is retired: what realms leave in the
-// Worker (compiled code V8 keeps, the blob store) is bounded by it, and a boot (~50 ms) spread
-// over 64 programs is under 1 ms each.
+// Worker beyond the realms themselves, which are collected (`realm.js`), such as compiled code V8
+// keeps and the blob store, is bounded by it, and a boot (~50 ms) over 64 programs is under 1 ms each.
 const WARM_RUNS = 64;
 const encoder = new TextEncoder();
 const conn = await Deno.connect({ transport: "unix", path: Deno.args[0] });
