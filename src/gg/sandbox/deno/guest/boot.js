@@ -34,8 +34,8 @@ const G = globalThis;
 const inspectValue = G.Deno.inspect;
 const openFile = G.Deno.openSync;
 const memoryUsage = G.Deno.memoryUsage;
-v8.setFlagsFromString("--expose-gc"); // for the contexts made from now on: each realm deletes its own
-const collectGarbage = vm.runInNewContext("gc");
+const setV8Flags = v8.setFlagsFromString;
+const runInNewContext = vm.runInNewContext;
 const now = G.performance.now.bind(G.performance);
 const post = ctl.postMessage.bind(ctl);
 const uncurry = (f) => G.Function.prototype.call.bind(f);

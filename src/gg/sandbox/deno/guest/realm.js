@@ -101,6 +101,17 @@ async function openRealm(run) {
 
 const LEFT_BYTES = 4 * 2 ** 20;
 let restingHeap = 0; // what the Worker's heap held with its first realm open, before any program
+let collector = null;
+
+// The engine's collector, made on first need (a context costs a few ms, no boot pays for it): V8
+// gives `gc` to every context made once `expose-gc` is on, so each realm deletes its own.
+function collectGarbage() {
+  if (collector === null) {
+    setV8Flags("--expose-gc");
+    collector = runInNewContext("gc");
+  }
+  collector();
+}
 
 // The realm of a run that is over lets go of what the engine keeps: each module's handles to its
 // engine module and context (the polyfill's own symbol-keyed fields), and the hook's realm.
