@@ -2,7 +2,8 @@
 of `WARM_PROGRAMS` programs, each leaving a few hundred KiB on its realm's global, run as one owner
 (one agent: a warm Worker, a fresh realm each, retired after 64 programs) and as no owner (a Worker
 each). The figure must level off for one owner: a realm is let go once its run is over, and
-collected once the Worker's heap holds 4 MiB more than at rest (`guest/realm.js`).
+collected once the Worker's heap holds 4 MiB more than at rest or after its last collection
+(`guest/realm.js`).
 
 Run as `.venv/bin/python bench/warm_memory.py`.
 """

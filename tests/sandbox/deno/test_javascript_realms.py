@@ -7,6 +7,7 @@ Worker, and show that only one owner's later programs ever do."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 import uuid
@@ -225,3 +226,38 @@ def test_a_realm_is_let_go_once_its_run_is_over(arm: JavaScriptArm, host: Host) 
     runs = [owned(arm, host, leaves, owner) for _ in range(12)]
     assert [r.failure for r in runs] == [None] * 12
     assert [r.logs for r in runs] == [(str(n), "undefined undefined") for n in range(1, 13)]
+
+
+def test_what_a_program_left_never_counts_against_the_next_after_a_turns_pause(
+    arm: JavaScriptArm, host: Host
+) -> None:
+    """One agent's programs under a 128 MiB ceiling, a turn's pause between them: one leaving
+    800,000 objects on its realm, then one building 500,000. The second has its room, since the
+    first's realm is collected before it (a newcomer's case: it was stopped out of memory)."""
+    owner = f"agent-{uuid.uuid4()}"
+    small = dataclasses.replace(CEILINGS, max_memory_bytes=128 * 2**20)
+    objects = "globalThis.kept = [];\nfor (let i = 0; i < {n}; i++) kept.push({{ a: i, b: i + 0.5 }});\n"
+    failures = []
+    for count in (800_000, 500_000, 800_000, 500_000):
+        failures.append(arm.run(objects.format(n=count), host, small, owner=owner).failure)
+        time.sleep(0.3)  # the pause between two turns, while the guest boots its spares
+    assert failures == [None] * 4
+
+
+def test_an_import_from_code_built_at_run_time_after_a_workers_first_program_is_refused_naming_why(
+    arm: JavaScriptArm, host: Host
+) -> None:
+    """Deno sends such an import to the first program its Worker ran; gg refuses it rather than hand
+    a later program an earlier one's realm. An `import()` in the program's own code still works."""
+    owner = f"agent-{uuid.uuid4()}"
+    source = (
+        "const own = await import('gg');\n"
+        "let built;\n"
+        "try { built = typeof (await new Function('return import(\"gg\")')()).files; }\n"
+        "catch (e) { built = e.message; }\n"
+        "console.log(typeof own.files, built);\n"
+    )
+    first, second = (owned(arm, host, source, owner) for _ in range(2))
+    assert first.logs == ("object object",)
+    assert len(second.logs) == 1 and second.logs[0].startswith("object cannot import here:")
+    assert "new Function" in second.logs[0]

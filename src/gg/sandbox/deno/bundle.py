@@ -148,6 +148,7 @@ def guest_words(families: Iterable[str], call_cap: int = MAX_SDK_CALLS) -> dict[
         "importLib": render("js-import-lib", hint=hint, **holes),
         "importNoLibs": render("js-import-no-libs", hint=hint, **holes),
         "importElsewhere": render("js-import-elsewhere", **holes),
+        "importClosed": render("js-import-closed"),
         "unavailable": render("js-unavailable", **holes),
         "callCap": render("sdk-call-cap", cap=f"{call_cap:,}"),
     }

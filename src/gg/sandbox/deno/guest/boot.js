@@ -441,6 +441,7 @@ function drained() {
 }
 
 async function runProgram(message) {
+  tidy(); // should the last run's realm still be held, the program never meets it
   try {
     openChannel(message.channel);
   } catch (error) {

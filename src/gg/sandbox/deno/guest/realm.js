@@ -20,9 +20,9 @@
 //   modules let go of their engine handles and its hook of the realm, so the realm can be
 //   collected. Only the program and `lib:` modules get the hook: gg's own never import
 //   dynamically;
-// - once the Worker's heap holds `LEFT_BYTES` more than it did at rest, closing a realm collects
-//   it: the next program's memory ceiling is never spent on what earlier ones left, and eight
-//   agents' warm Workers fit a process (issue 27);
+// - once the Worker's heap holds `LEFT_BYTES` more than at rest (or after its last collection),
+//   closing a realm collects it: the next program's memory ceiling is never spent on what earlier
+//   ones left, and eight agents' warm Workers fit a process (issue 27);
 // - the program and each `lib:` module end with an import of an empty module that awaits once,
 //   so their code runs from the job queue, with no frame of gg's beneath theirs; a source that
 //   does not compile with it is compiled as written, for the engine's own SyntaxError;
@@ -38,7 +38,9 @@ const GATE = "gg-gate:" + G.crypto.randomUUID();
 const GATE_SOURCE = "await undefined;\n";
 const SDK_ENTRIES = ["sdk:/core.js", "sdk:/gg.js"];
 const CLOSED_REPLY = stringify({ ok: false, closed: "gg's channel is closed: the program is over" });
-const CLOSED_IMPORT = () => G.Promise.reject(new ErrorClass("gg's realm is closed: the program is over"));
+// Deno sends an `import()` from code built at run time (`new Function`, an indirect `eval`) to the
+// first realm its Worker opened, whichever program builds it: refused, as one from work left behind.
+const CLOSED_IMPORT = () => G.Promise.reject(new ErrorClass(say("importClosed", {})));
 const WORDS_JSON = stringify(words);
 const QUIET_METHODS = stringify([
   "count", "countReset", "group", "groupCollapsed", "groupEnd", "time", "timeEnd", "timeLog", "clear",
@@ -100,7 +102,7 @@ async function openRealm(run) {
 }
 
 const LEFT_BYTES = 4 * 2 ** 20;
-let restingHeap = 0; // what the Worker's heap held with its first realm open, before any program
+let restingHeap = 0; // the Worker's heap with its first realm open, then after each collection
 let collector = null;
 
 // The engine's collector, made on first need (a context costs a few ms, no boot pays for it): V8
@@ -115,14 +117,22 @@ function collectGarbage() {
 
 // The realm of a run that is over lets go of what the engine keeps: each module's handles to its
 // engine module and context (the polyfill's own symbol-keyed fields), and the hook's realm.
-// Work the program left behind that imports after this is refused.
+// Work the program left behind that imports after this is refused. The collection comes a task
+// later, once nothing of the run is left on the stack to keep the realm, and again, should it
+// still be due, as the next program begins (`tidy`).
 function closeRealm(realm) {
   realm.open.realm = null;
   for (const module of realm.modules.values()) {
     for (const key of G.Object.getOwnPropertySymbols(module)) delete module[key];
   }
   realm.modules.clear();
-  if (memoryUsage().heapUsed > restingHeap + LEFT_BYTES) collectGarbage();
+  setImmediate(tidy);
+}
+
+function tidy() {
+  if (memoryUsage().heapUsed <= restingHeap + LEFT_BYTES) return;
+  collectGarbage();
+  restingHeap = memoryUsage().heapUsed; // what outlives every realm is not collected again and again
 }
 
 function sinkOf(run) {
