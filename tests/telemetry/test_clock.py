@@ -28,6 +28,14 @@ def test_ten_thousand_run_ids_started_in_one_second_are_all_distinct() -> None:
     assert len(ids) == 10_000
 
 
+def test_a_draw_already_handed_out_in_that_second_is_drawn_again() -> None:
+    draws = iter(["0000beef", "0000beef", "0000beef", "0000cafe"])
+    clock = lambda: at(2026, 1, 1, 0, 0, 1)  # noqa: E731
+    first = new_run_id(clock, lambda _: next(draws))
+    second = new_run_id(clock, lambda _: next(draws))
+    assert (first, second) == ("run-20260101-000001-0000beef", "run-20260101-000001-0000cafe")
+
+
 def test_a_timestamp_is_utc_with_milliseconds_and_a_z() -> None:
     moment = datetime(2026, 11, 29, 21, 32, 33, 120500, tzinfo=timezone(timedelta(hours=1)))
     assert format_timestamp(moment) == "2026-11-29T20:32:33.120Z"

@@ -3,14 +3,16 @@
 - A `Clock` returns an aware `datetime`; `utc_now` is the production clock.
 - Timestamps on the wire are ISO 8601 in UTC with milliseconds and a `Z` (`2026-11-29T20:32:33.120Z`).
 - A run id is `run-YYYYMMDD-HHMMSS-xxxxxxxx` (UTC start second plus 8 random hex digits, from the
-  operating system's CSPRNG): unique across the runs of every machine writing one store (a
-  thousand runs started in the same second share an id with odds near 1 in 10,000; no shared
-  counter is needed), and sorting by id sorts by start time to the second.
+  operating system's CSPRNG): never the same twice from one process (a draw it handed out already
+  in that second is drawn again), and unique across the runs of every machine writing one store
+  (two processes each starting a thousand runs in the same second share an id with odds near 1 in
+  4,000; no shared counter is needed); sorting by id sorts by start time to the second.
 """
 
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -43,7 +45,25 @@ def parse_timestamp(text: str) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+class _Issued:
+    """The run ids this process handed out in the latest second it minted one in."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.second = ""
+        self.ids: set[str] = set()
+
+
+_ISSUED = _Issued()
+
+
 def new_run_id(clock: Clock = utc_now, entropy: Entropy = secrets.token_hex) -> str:
     """`run-20261129-203233-ab12cd34`: sortable by start time, unique with 8 random hex digits."""
-    start = clock().astimezone(UTC)
-    return f"{RUN_ID_PREFIX}{start:%Y%m%d-%H%M%S}-{entropy(ID_RANDOM_BYTES)}"
+    second = f"{RUN_ID_PREFIX}{clock().astimezone(UTC):%Y%m%d-%H%M%S}-"
+    with _ISSUED.lock:
+        if second != _ISSUED.second:
+            _ISSUED.second, _ISSUED.ids = second, set()
+        while (run_id := second + entropy(ID_RANDOM_BYTES)) in _ISSUED.ids:
+            continue
+        _ISSUED.ids.add(run_id)
+    return run_id
