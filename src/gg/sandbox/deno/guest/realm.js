@@ -21,8 +21,11 @@
 //   collected. Only the program and `lib:` modules get the hook: gg's own never import
 //   dynamically;
 // - once the Worker's heap holds `LEFT_BYTES` more than at rest (or after its last collection),
-//   closing a realm collects it: the next program's memory ceiling is never spent on what earlier
-//   ones left, and eight agents' warm Workers fit a process (issue 27);
+//   a closed realm is collected before the next program begins: its memory ceiling is never spent
+//   on what earlier ones left, and eight agents' warm Workers fit a process (issue 27);
+// - Deno sends an `import()` from code built at run time (`new Function`, an indirect `eval`) to
+//   the first realm its Worker opened, whichever program builds it: in a later program it meets a
+//   closed realm and is refused, naming why;
 // - the program and each `lib:` module end with an import of an empty module that awaits once,
 //   so their code runs from the job queue, with no frame of gg's beneath theirs; a source that
 //   does not compile with it is compiled as written, for the engine's own SyntaxError;
@@ -38,8 +41,6 @@ const GATE = "gg-gate:" + G.crypto.randomUUID();
 const GATE_SOURCE = "await undefined;\n";
 const SDK_ENTRIES = ["sdk:/core.js", "sdk:/gg.js"];
 const CLOSED_REPLY = stringify({ ok: false, closed: "gg's channel is closed: the program is over" });
-// Deno sends an `import()` from code built at run time (`new Function`, an indirect `eval`) to the
-// first realm its Worker opened, whichever program builds it: refused, as one from work left behind.
 const CLOSED_IMPORT = () => G.Promise.reject(new ErrorClass(say("importClosed", {})));
 const WORDS_JSON = stringify(words);
 const QUIET_METHODS = stringify([
