@@ -10,7 +10,8 @@ outlives that thread and dies with gg.
 Rules kept here:
 - the sentinel reads lines on its stdin, a pipe whose write end only gg holds (it is never
   inherited: every guest is started with the other descriptors closed); `+<pgid> <folder>` names
-  a group and its guest's private folder, `-<pgid>` forgets both; the end of the pipe is gg's
+  a group and its guest's private folder (in hex, so no byte of a path can end or split a line),
+  `-<pgid>` forgets both; the end of the pipe is gg's
   end: it kills every group still named, then removes their folders, so a guest gg could not
   stop and clean up itself (gg killed, or leaving while a thread of its own still stopped one)
   leaves neither a process nor a folder;
@@ -42,7 +43,7 @@ for line in sys.stdin.buffer:
     number, _, folder = rest.partition(b" ")
     if number.isdigit():
         if sign == b"+":
-            groups[int(number)] = folder
+            groups[int(number)] = bytes.fromhex(folder.decode())
         else:
             groups.pop(int(number), None)
 for group in groups:
@@ -121,7 +122,7 @@ class Sentinel:
 
 def _named(group: int, folder: bytes) -> bytes:
     """The line that names `group` and its folder to the sentinel."""
-    return b"+%d %s\n" % (group, folder)
+    return b"+%d %s\n" % (group, folder.hex().encode())
 
 
 SENTINEL = Sentinel()
